@@ -1,0 +1,57 @@
+// Bearer-token authentication. The middleware resolves the caller (one query: token and user); the
+// validator's security handler then accepts or refuses each operation that requires a token, so a
+// missing token answers 401 before any input is validated.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AppContext } from '../context.js';
+import { findTokenWithUser, touchToken } from '../db/repositories/tokens.repository.js';
+import type { UserRow } from '../db/repositories/users.repository.js';
+import { unauthorized } from '../http/errors.js';
+import { hashToken, looksLikeToken } from './tokens.js';
+
+export type Caller = { user: UserRow; tokenId: string };
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      caller?: Caller;
+      /** Why the presented token was refused; unset when no token was presented. */
+      authProblem?: string;
+    }
+  }
+}
+
+const TOUCH_EVERY_MINUTES = 5;
+
+export function resolveCaller(app: AppContext): RequestHandler {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    const header = req.headers.authorization;
+    if (!header) return next();
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match || !looksLikeToken(match[1]!)) {
+      req.authProblem = 'Malformed bearer token';
+      return next();
+    }
+    const found = await findTokenWithUser(app.db, hashToken(match[1]!));
+    if (!found) {
+      req.authProblem = 'Invalid bearer token';
+      return next();
+    }
+    if (found.token.expiresAt && found.token.expiresAt.getTime() <= Date.now()) {
+      req.authProblem = 'Expired bearer token';
+      return next();
+    }
+    req.caller = { user: found.user, tokenId: found.token.id };
+    const last = found.token.lastUsedAt?.getTime() ?? 0;
+    if (Date.now() - last > TOUCH_EVERY_MINUTES * 60_000) {
+      touchToken(app.db, found.token.id, TOUCH_EVERY_MINUTES).catch((err) => req.log.warn({ err }, 'could not record token use'));
+    }
+    next();
+  };
+}
+
+/** express-openapi-validator security handler for `bearerAuth`. */
+export function bearerSecurityHandler(req: Request): true {
+  if (req.caller) return true;
+  throw Object.assign(unauthorized(req.authProblem ?? 'Missing bearer token'), { status: 401 });
+}

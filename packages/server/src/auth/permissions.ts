@@ -1,0 +1,23 @@
+// Permissions objects: what the caller may do, from their roles (DESIGN.md §6). The one place that
+// turns roles into these booleans.
+import type { components } from '@content-workspace/contract';
+import { roleAtLeast, type Role } from './roles.js';
+
+/** A member's organization role: a role, `null` for a guest; `undefined` for a non-member. */
+export type OrganizationRole = Role | null | undefined;
+
+export function organizationPermissions(role: OrganizationRole): components['schemas']['OrganizationPermissions'] {
+  const member = role !== undefined;
+  const admin = role === 'admin';
+  return {
+    view: member,
+    admin,
+    ownTeam: admin,
+    createContent: roleAtLeast(role, 'create'),
+    createOpenAPISpec: roleAtLeast(role, 'create'),
+    viewBilling: admin,
+    listMembers: member && role !== null,
+    listTeams: member && role !== null,
+    listIntegrations: admin,
+  };
+}

@@ -1,0 +1,83 @@
+// Environment → typed configuration. Invalid values stop the start with a message naming them.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const schema = z.object({
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  APP_URL: z.url({ protocol: /^https?$/ }).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().min(1).default(join(repoRoot, '.data')),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  VALIDATE_RESPONSES: booleanString.default(false),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  JOBS_ENABLED: booleanString.default(true),
+  BOOTSTRAP_DEMO: booleanString.default(true),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  OUTBOUND_ALLOW_PRIVATE: booleanString.default(false),
+  OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  OUTBOUND_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+});
+
+export type Config = {
+  databaseUrl: string | undefined;
+  port: number;
+  host: string;
+  /** Base of the absolute API addresses in responses (`urls.location`). No trailing slash. */
+  publicUrl: string;
+  /** Base of the app addresses in responses (`urls.app`). No trailing slash. */
+  appUrl: string;
+  logLevel: z.infer<typeof schema>['LOG_LEVEL'];
+  dataDir: string;
+  dbPoolSize: number;
+  validateResponses: boolean;
+  requestTimeoutMs: number;
+  shutdownTimeoutMs: number;
+  jobsEnabled: boolean;
+  bootstrapDemo: boolean;
+  rateLimitPerMinute: number;
+  outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number };
+  maxFileBytes: number;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads the configuration from `env`; throws a ConfigError listing every invalid variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    databaseUrl: e.DATABASE_URL,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    appUrl: (e.APP_URL ?? `${publicUrl}/app`).replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    dataDir: resolve(e.DATA_DIR),
+    dbPoolSize: e.DB_POOL_SIZE,
+    validateResponses: e.VALIDATE_RESPONSES,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    jobsEnabled: e.JOBS_ENABLED,
+    bootstrapDemo: e.BOOTSTRAP_DEMO,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE, timeoutMs: e.OUTBOUND_TIMEOUT_MS, maxBytes: e.OUTBOUND_MAX_BYTES },
+    maxFileBytes: e.MAX_FILE_BYTES,
+  };
+}

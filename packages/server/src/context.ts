@@ -1,0 +1,18 @@
+// Everything a handler may use, built once at start-up (main.ts or the test harness).
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { CursorCodec } from './http/cursor.js';
+import type { Jobs } from './jobs/queue.js';
+import type { Logger } from './logger.js';
+import type { ServerKeys } from './keys.js';
+import type { Urls } from './mappers/urls.js';
+
+export type AppContext = {
+  config: Config;
+  db: Database;
+  log: Logger;
+  keys: ServerKeys;
+  cursors: CursorCodec;
+  urls: Urls;
+  jobs: Jobs;
+};

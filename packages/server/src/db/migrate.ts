@@ -1,0 +1,13 @@
+import { Migrator, type Kysely, type MigrationResultSet } from 'kysely';
+import { migrations } from './migrations/index.js';
+
+/** Runs every pending migration; throws (naming the failed one) when one fails. */
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
+  }
+  return result;
+}

@@ -1,0 +1,8 @@
+// Every migration, by name. Names sort in the order they run: `YYYYMMDDTHHMMSS_name`.
+// A static map (rather than a folder scan) works the same under tsx, tsc output and bundlers.
+import type { Migration } from 'kysely';
+import * as identity from './20261121T200000_identity.js';
+
+export const migrations: Record<string, Migration> = {
+  '20261121T200000_identity': identity,
+};

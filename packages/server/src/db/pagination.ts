@@ -1,0 +1,84 @@
+// The one keyset-pagination helper: every list (except search, which pages by offset) goes through it.
+// Lists answer `{items, count, next?}`; `count` is the total matching the filters, not the page size.
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import type { CursorCodec, CursorValue } from '../http/cursor.js';
+import { badRequest } from '../http/errors.js';
+import type { Executor } from './database.js';
+
+export type SortKey<Row> = {
+  /** Column reference as Kysely accepts it, e.g. `spaces.createdAt`. */
+  column: string;
+  direction: 'asc' | 'desc';
+  /** The row's value of this key, for the next cursor. */
+  value: (row: Row) => Date | string | number | boolean | null;
+};
+
+export type PageRequest = {
+  /** The caller's `page` parameter. */
+  page?: string | undefined;
+  /** The caller's `limit` parameter (the spec defaults it to 50). */
+  limit?: number | undefined;
+};
+
+export type Page<Row> = { items: Row[]; count: number; next?: { page: string } };
+
+export const DEFAULT_LIMIT = 50;
+
+function toCursorValue(value: Date | string | number | boolean | null): CursorValue {
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+/**
+ * `(k1, k2, …) > (v1, v2, …)` in the order the keys sort: one row comparison when every key sorts the
+ * same way (the index serves it directly), else the expanded OR chain.
+ */
+function afterCursor(keys: SortKey<unknown>[], values: CursorValue[]): RawBuilder<boolean> {
+  const refs = keys.map((key) => sql.ref(key.column));
+  const direction = keys[0]!.direction;
+  if (keys.every((key) => key.direction === direction)) {
+    const op = sql.raw(direction === 'asc' ? '>' : '<');
+    return sql<boolean>`(${sql.join(refs)}) ${op} (${sql.join(values.map((v) => sql.val(v)))})`;
+  }
+  const alternatives = keys.map((key, i) => {
+    const equalities = keys.slice(0, i).map((_, j) => sql`${refs[j]} = ${values[j]}`);
+    const op = sql.raw(key.direction === 'asc' ? '>' : '<');
+    return sql.join([...equalities, sql`${refs[i]} ${op} ${values[i]}`], sql` AND `);
+  });
+  return sql<boolean>`((${sql.join(alternatives, sql`) OR (`)}))`;
+}
+
+/**
+ * One page of `query` (filters applied, no order or limit) sorted by `keys` (the last key must be
+ * unique, usually the id). `queryKey` names the list and its filters: a cursor only works for the
+ * same key.
+ */
+export async function keysetPage<DB, TB extends keyof DB, Row>(
+  db: Executor,
+  query: SelectQueryBuilder<DB, TB, Row>,
+  options: { keys: SortKey<Row>[]; request: PageRequest; queryKey: string; cursors: CursorCodec },
+): Promise<Page<Row>> {
+  const { keys, request, queryKey, cursors } = options;
+  const limit = request.limit ?? DEFAULT_LIMIT;
+  let pageQuery = query;
+  if (request.page) {
+    const { keys: values } = cursors.decode(queryKey, request.page);
+    if (values.length !== keys.length) throw badRequest('Invalid page cursor');
+    pageQuery = pageQuery.where(afterCursor(keys as SortKey<unknown>[], values) as never);
+  }
+  for (const key of keys) pageQuery = pageQuery.orderBy(sql.ref(key.column), key.direction) as typeof pageQuery;
+
+  const [rows, counted] = await Promise.all([
+    pageQuery.limit(limit + 1).execute(),
+    (db as any)
+      .selectFrom(query.as('matching'))
+      .select(sql<number>`count(*)::int`.as('count'))
+      .executeTakeFirstOrThrow() as Promise<{ count: number }>,
+  ]);
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  const next =
+    rows.length > limit && last
+      ? { page: cursors.encode(queryKey, keys.map((key) => toCursorValue(key.value(last)))) }
+      : undefined;
+  return { items, count: counted.count, ...(next ? { next } : {}) };
+}

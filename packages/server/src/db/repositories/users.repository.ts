@@ -1,0 +1,46 @@
+import type { Executor } from '../database.js';
+import { newId } from '../../ids.js';
+
+const USER_COLUMNS = ['users.id', 'users.email', 'users.displayName', 'users.photoUrl', 'users.createdAt'] as const;
+
+export type UserRow = { id: string; email: string; displayName: string; photoUrl: string | null; createdAt: Date };
+
+export async function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .select(USER_COLUMNS)
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
+}
+
+export async function insertUser(db: Executor, values: { email: string; displayName: string; photoUrl?: string | null }): Promise<UserRow> {
+  return db
+    .insertInto('users')
+    .values({ id: newId(), email: values.email, displayName: values.displayName, photoUrl: values.photoUrl ?? null })
+    .returning(USER_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** The user, when they are the caller or share an organization with the caller. */
+export async function findUserVisibleTo(db: Executor, callerId: string, userId: string): Promise<UserRow | undefined> {
+  if (callerId === userId) return findUserById(db, userId);
+  return db
+    .selectFrom('users')
+    .select(USER_COLUMNS)
+    .where('users.id', '=', userId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('organizationMembers as theirs')
+          .innerJoin('organizationMembers as mine', 'mine.organizationId', 'theirs.organizationId')
+          .select(eb.lit(1).as('one'))
+          .whereRef('theirs.userId', '=', 'users.id')
+          .where('mine.userId', '=', callerId),
+      ),
+    )
+    .executeTakeFirst();
+}

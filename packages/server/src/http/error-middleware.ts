@@ -1,0 +1,62 @@
+// Renders every failure as `{error: {code, message, issues?}}`: our HttpErrors, the validator's
+// errors, body-parser errors, and anything unexpected (500, details only in the log).
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { HttpError, type ErrorIssue } from './errors.js';
+
+type ValidatorIssue = { path?: string; message?: string; errorCode?: string };
+type FrameworkError = Error & { status?: number; statusCode?: number; type?: string; errors?: ValidatorIssue[]; expose?: boolean };
+
+const GENERIC: Record<number, string> = {
+  400: 'Invalid request',
+  401: 'Missing or invalid bearer token',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  413: 'Request body too large',
+  415: 'Unsupported media type',
+};
+
+/** `.body.title` (validator) → `/body/title`. */
+function issuePath(path: string | undefined): string {
+  if (!path) return '/';
+  const slashed = path.startsWith('/') ? path : `/${path.replace(/^\./, '').replace(/\./g, '/').replace(/\[(\d+)\]/g, '/$1')}`;
+  // The validator says `params` for path parameters; the spec (and our callers) say `path`.
+  return slashed.replace(/^\/params\//, '/path/');
+}
+
+function fromFramework(error: FrameworkError): HttpError | undefined {
+  const status = error.status ?? error.statusCode;
+  if (!status || status < 400 || status >= 500) return undefined;
+  if (error.type === 'entity.parse.failed') return new HttpError(400, 'The body is not valid JSON');
+  if (error.type === 'entity.too.large') return new HttpError(413, GENERIC[413]!);
+  if (status === 401) {
+    const message = error.errors?.[0]?.message ?? error.message;
+    return new HttpError(401, /header required/i.test(message) ? 'Missing bearer token' : message, undefined, { 'WWW-Authenticate': 'Bearer' });
+  }
+  if (status !== 400) return new HttpError(status, GENERIC[status] ?? 'Request refused');
+  const issues: ErrorIssue[] = (error.errors ?? []).map((issue) => ({ path: issuePath(issue.path), message: issue.message ?? 'is invalid' }));
+  const message = issues.length ? issues.map((issue) => `${issue.path} ${issue.message}`).join('; ') : GENERIC[400]!;
+  return new HttpError(400, message, issues.length ? issues : undefined);
+}
+
+export const errorMiddleware: ErrorRequestHandler = (error, req, res, _next) => {
+  const known = error instanceof HttpError ? error : fromFramework(error as FrameworkError);
+  if (res.headersSent) {
+    req.log?.error({ err: error }, 'error after the response started');
+    res.end();
+    return;
+  }
+  if (!known) {
+    req.log?.error({ err: error }, 'unexpected error');
+    res.status(500).json({ error: { code: 500, message: 'Internal server error' } });
+    return;
+  }
+  if (known.headers) res.set(known.headers);
+  res.status(known.status).json({
+    error: { code: known.status, message: known.message, ...(known.issues ? { issues: known.issues } : {}) },
+  });
+};
+
+export const notFoundMiddleware: RequestHandler = (req, _res, next) => {
+  next(new HttpError(404, `No route ${req.method} ${req.path}`));
+};

@@ -1,0 +1,38 @@
+// The closed set of API errors. Handlers throw these; the error middleware renders them as
+// `{error: {code, message, issues?}}`.
+
+export type ErrorIssue = { path: string; message: string };
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly issues?: ErrorIssue[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string, issues?: ErrorIssue[]) => new HttpError(400, message, issues);
+
+/** A 400 naming one invalid input, for checks the schema cannot express. */
+export const invalidField = (path: string, message: string) => new HttpError(400, `${path}: ${message}`, [{ path, message }]);
+
+export const unauthorized = (message = 'Missing or invalid bearer token') =>
+  new HttpError(401, message, undefined, { 'WWW-Authenticate': 'Bearer' });
+
+export const forbidden = (message = 'Your role does not allow this') => new HttpError(403, message);
+
+/** 404 for what is absent or hidden from the caller: both read the same, so existence never leaks. */
+export const notFound = (what: string) => new HttpError(404, `${what} not found`);
+
+export const conflict = (message: string) => new HttpError(409, message);
+
+export const preconditionFailed = (message: string) => new HttpError(412, message);
+
+export const payloadTooLarge = (message = 'Request body too large') => new HttpError(413, message);
+
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new HttpError(429, 'Too many requests', undefined, { 'Retry-After': String(retryAfterSeconds) });

@@ -1,0 +1,24 @@
+import type { TokenRow } from '../db/repositories/tokens.repository.js';
+import type { ApiCreatedToken, ApiToken } from './types.js';
+
+export function toApiToken(row: TokenRow): ApiToken {
+  return {
+    object: 'api-token',
+    id: row.id,
+    label: row.label,
+    createdAt: row.createdAt.toISOString(),
+    ...(row.lastUsedAt ? { lastUsedAt: row.lastUsedAt.toISOString() } : {}),
+    ...(row.expiresAt ? { expiresAt: row.expiresAt.toISOString() } : {}),
+  };
+}
+
+export function toApiCreatedToken(row: TokenRow, secret: string): ApiCreatedToken {
+  return {
+    object: 'api-token',
+    id: row.id,
+    label: row.label,
+    createdAt: row.createdAt.toISOString(),
+    ...(row.expiresAt ? { expiresAt: row.expiresAt.toISOString() } : {}),
+    token: secret,
+  };
+}

@@ -1,0 +1,10 @@
+// The handler of every operation in the spec. `HandlerMap` requires all of them: an operation
+// without a handler (or a handler for an operation that does not exist) fails `tsc`.
+import type { HandlerMap } from '../http/handler.js';
+import { organizationHandlers } from './organizations.routes.js';
+import { userHandlers } from './users.routes.js';
+
+export const handlers: HandlerMap = {
+  ...userHandlers,
+  ...organizationHandlers,
+};

@@ -1,0 +1,89 @@
+import type { Updateable } from 'kysely';
+import { requireOrganizationMember, requireOrganizationRole } from '../auth/organization-access.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { keysetPage } from '../db/pagination.js';
+import {
+  findOrganizationsForEmailDomain,
+  isHostnameTaken,
+  organizationsOfUserQuery,
+  updateOrganization,
+} from '../db/repositories/organizations.repository.js';
+import type { OrganizationsTable } from '../db/schema.js';
+import { invalidField, notFound } from '../http/errors.js';
+import type { AreaHandlers } from '../http/handler.js';
+import { toApiOrganization } from '../mappers/organization.mapper.js';
+import { createOrganization, hostnameTaken } from '../services/organizations.service.js';
+import { findSiteOfOrganization } from '../services/sites-lookup.js';
+
+export const organizationHandlers = {
+  async listOrganizations({ caller, query, app }) {
+    const page = await keysetPage(app.db, organizationsOfUserQuery(app.db, caller.user.id), {
+      keys: [
+        { column: 'organizations.createdAt', direction: 'desc', value: (row) => row.createdAt },
+        { column: 'organizations.id', direction: 'desc', value: (row) => row.id },
+      ],
+      request: query,
+      queryKey: `listOrganizations:${caller.user.id}`,
+      cursors: app.cursors,
+    });
+    return {
+      status: 200,
+      body: { ...page, items: page.items.map(({ memberRole, ...row }) => toApiOrganization(row, memberRole, app.urls)) },
+    };
+  },
+
+  async createOrganization({ caller, body, app }) {
+    const organization = await createOrganization(app.db, caller.user, body);
+    return { status: 201, body: toApiOrganization(organization, 'admin', app.urls) };
+  },
+
+  async getOrganizationById({ caller, params, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    return { status: 200, body: toApiOrganization(access.organization, access.role, app.urls) };
+  },
+
+  async updateOrganizationById({ caller, params, body, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    requireOrganizationRole(access, 'admin');
+    const organizationId = access.organization.id;
+    const patch: Updateable<OrganizationsTable> = {};
+    if (body.title !== undefined) patch.title = body.title;
+    if (body.emailDomains !== undefined) patch.emailDomains = body.emailDomains;
+    if (body.defaultRole !== undefined) patch.defaultRole = body.defaultRole;
+    if (body.logo !== undefined) patch.logoUrl = body.logo;
+    if (body.sso !== undefined) patch.sso = body.sso;
+    if (body.ai !== undefined) patch.ai = body.ai;
+    if (body.inviteLinks !== undefined) patch.inviteLinks = body.inviteLinks;
+    if (body.hostname !== undefined) {
+      if (body.hostname !== null && (await isHostnameTaken(app.db, body.hostname, organizationId))) throw hostnameTaken();
+      patch.hostname = body.hostname;
+    }
+    if (body.defaultContent !== undefined) {
+      if (body.defaultContent !== null && !(await findSiteOfOrganization(app.db, organizationId, body.defaultContent.site))) {
+        throw invalidField('/body/defaultContent/site', 'is not a site of this organization');
+      }
+      patch.defaultContentSiteId = body.defaultContent?.site ?? null;
+    }
+    let updated;
+    try {
+      updated = await updateOrganization(app.db, organizationId, patch);
+    } catch (error) {
+      if (isUniqueViolation(error, 'organizations_hostname_key')) throw hostnameTaken();
+      throw error;
+    }
+    if (!updated) throw notFound('Organization');
+    return { status: 200, body: toApiOrganization(updated, access.role, app.urls) };
+  },
+
+  async listOrganizationsForEmailDomain({ caller, params, app }) {
+    const domain = params.emailDomain.toLowerCase();
+    const callerDomain = caller.user.email.split('@').pop()!.toLowerCase();
+    const rows = await findOrganizationsForEmailDomain(app.db, domain, caller.user.id, callerDomain);
+    return {
+      status: 200,
+      body: {
+        organizations: rows.map(({ memberRole, isMember, ...row }) => toApiOrganization(row, isMember ? memberRole : undefined, app.urls)),
+      },
+    };
+  },
+} satisfies AreaHandlers;

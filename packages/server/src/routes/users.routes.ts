@@ -1,0 +1,46 @@
+import { keysetPage } from '../db/pagination.js';
+import { deleteTokenOfUser, insertToken, tokensOfUserQuery } from '../db/repositories/tokens.repository.js';
+import { findUserVisibleTo } from '../db/repositories/users.repository.js';
+import { hashToken, newTokenSecret } from '../auth/tokens.js';
+import { invalidField, notFound } from '../http/errors.js';
+import type { AreaHandlers } from '../http/handler.js';
+import { toApiCreatedToken, toApiToken } from '../mappers/token.mapper.js';
+import { toApiUser } from '../mappers/user.mapper.js';
+
+export const userHandlers = {
+  async getAuthenticatedUser({ caller, app }) {
+    return { status: 200, body: toApiUser(caller.user, app.urls) };
+  },
+
+  async getUserById({ caller, params, app }) {
+    const user = await findUserVisibleTo(app.db, caller.user.id, params.userId);
+    if (!user) throw notFound('User');
+    return { status: 200, body: toApiUser(user, app.urls) };
+  },
+
+  async listUserTokens({ caller, query, app }) {
+    const page = await keysetPage(app.db, tokensOfUserQuery(app.db, caller.user.id), {
+      keys: [
+        { column: 'createdAt', direction: 'desc', value: (row) => row.createdAt },
+        { column: 'id', direction: 'desc', value: (row) => row.id },
+      ],
+      request: query,
+      queryKey: `listUserTokens:${caller.user.id}`,
+      cursors: app.cursors,
+    });
+    return { status: 200, body: { ...page, items: page.items.map(toApiToken) } };
+  },
+
+  async createUserToken({ caller, body, app }) {
+    const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
+    if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalidField('/body/expiresAt', 'must be in the future');
+    const secret = newTokenSecret();
+    const row = await insertToken(app.db, { userId: caller.user.id, label: body.label, tokenHash: hashToken(secret), expiresAt });
+    return { status: 201, body: toApiCreatedToken(row, secret) };
+  },
+
+  async deleteUserToken({ caller, params, app }) {
+    if (!(await deleteTokenOfUser(app.db, caller.user.id, params.tokenId))) throw notFound('Token');
+    return { status: 205 };
+  },
+} satisfies AreaHandlers;

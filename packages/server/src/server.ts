@@ -1,0 +1,110 @@
+// Starts everything the API needs — database (embedded unless DATABASE_URL), migrations, keys, jobs,
+// HTTP — and stops it all gracefully. Used by main.ts, the test harness and the benchmarks.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import { createApp, type AppOptions } from './app.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { createDatabase, createPool } from './db/database.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createCursorCodec } from './http/cursor.js';
+import { jobWorkers } from './jobs/index.js';
+import { noJobs, startJobs } from './jobs/queue.js';
+import { loadServerKeys } from './keys.js';
+import type { Logger } from './logger.js';
+import { createUrls } from './mappers/urls.js';
+import { bootstrap, hasAnyUser } from './services/bootstrap.js';
+
+export type RunningServer = {
+  context: AppContext;
+  server: Server;
+  /** The base URL the server answers on. */
+  url: string;
+  close(): Promise<void>;
+};
+
+/** Resolves the database: DATABASE_URL, else the embedded PostgreSQL in DATA_DIR. */
+export async function openDatabaseUrl(config: Config, log: Logger): Promise<{ url: string; embedded?: EmbeddedPostgres }> {
+  if (config.databaseUrl) return { url: config.databaseUrl };
+  const embedded = await startEmbeddedPostgres({
+    dataDir: join(config.dataDir, 'postgres'),
+    database: 'content_workspace',
+    log,
+    urlFile: join(config.dataDir, 'postgres.url'),
+  });
+  return { url: embedded.url, embedded };
+}
+
+export async function migrate(url: string, log: Logger): Promise<void> {
+  const pool = createPool(url, 1, log);
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    const result = await migrateToLatest(db);
+    for (const r of result.results ?? []) log.info({ migration: r.migrationName }, 'migrated');
+  } finally {
+    await db.destroy();
+  }
+}
+
+export async function startServer(
+  config: Config,
+  log: Logger,
+  options: AppOptions & { databaseUrl?: string; migrate?: boolean } = {},
+): Promise<RunningServer> {
+  const started = Date.now();
+  const database = options.databaseUrl ? { url: options.databaseUrl } : await openDatabaseUrl(config, log);
+  const embedded = 'embedded' in database ? database.embedded : undefined;
+  if (options.migrate !== false) await migrate(database.url, log);
+  const pool = createPool(database.url, config.dbPoolSize, log);
+  const db = createDatabase(pool);
+  const keys = await loadServerKeys(db);
+  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config) };
+  const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log) : noJobs;
+  const context: AppContext = { ...base, jobs };
+
+  if (embedded && config.bootstrapDemo && !(await hasAnyUser(db))) {
+    const demo = await bootstrap(db, { email: 'demo@example.com', name: 'Demo User', organizationTitle: 'Demo organization' });
+    log.info({ email: demo.user.email, organization: demo.organization?.id }, 'bootstrapped a demo user and organization');
+    process.stdout.write(`\nDemo user demo@example.com, organization "${demo.organization?.title}".\nAPI token (shown once):\n${demo.token}\n\n`);
+  }
+
+  let shuttingDown = false;
+  const { app } = createApp(context, { ...options, isShuttingDown: () => shuttingDown });
+  const server = createServer(app);
+  // Explicit timeouts: slow or idle clients must not hold sockets forever.
+  server.requestTimeout = config.requestTimeoutMs;
+  server.headersTimeout = Math.min(20_000, config.requestTimeoutMs);
+  server.keepAliveTimeout = 65_000;
+  server.timeout = config.requestTimeoutMs + 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+  log.info({ url, startupMs: Date.now() - started }, 'listening');
+
+  return {
+    context,
+    server,
+    url,
+    async close() {
+      if (shuttingDown) return;
+      shuttingDown = true;
+      // Stop accepting, let in-flight requests finish, then cut whatever is left.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+      await closed;
+      clearTimeout(timer);
+      await jobs.stop();
+      await db.destroy();
+      await embedded?.stop();
+      log.info('stopped');
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// Once per test run: a PostgreSQL of our own (embedded, in a fresh temp folder; or TEST_DATABASE_URL)
+// and a migrated template database that every test file clones.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { createLogger } from '../src/logger.js';
+import { migrate } from '../src/server.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** URL of a database on the test server with the right to create databases. */
+    databaseAdminUrl: string;
+    /** Name of the migrated template database. */
+    templateDatabase: string;
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+export default async function setup(project: TestProject) {
+  const log = createLogger({ logLevel: 'warn' });
+  let adminUrl: string;
+  let stopServer = async () => {};
+  if (process.env.TEST_DATABASE_URL) {
+    adminUrl = process.env.TEST_DATABASE_URL;
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'cw-test-'));
+    chmodSync(dir, 0o755); // embedded PostgreSQL runs as user postgres when we are root
+    const embedded = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), database: 'postgres', log, durability: 'fast' });
+    adminUrl = embedded.url;
+    stopServer = async () => {
+      await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+
+  const template = `cw_template_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${template}`);
+  await admin.query(`CREATE DATABASE ${template}`);
+  const templateUrl = withDatabase(adminUrl, template);
+  await migrate(templateUrl, log);
+  // pg-boss creates its schema on first start: do it once here so test servers with jobs start fast.
+  const boss = new PgBoss({ connectionString: templateUrl, max: 1, supervise: false, schedule: false });
+  await boss.start();
+  await boss.stop({ graceful: false, close: true });
+  await admin.end();
+
+  project.provide('databaseAdminUrl', adminUrl);
+  project.provide('templateDatabase', template);
+
+  return async () => {
+    const cleanup = new pg.Client({ connectionString: adminUrl });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).catch(() => {});
+    await cleanup.end();
+    await stopServer();
+  };
+}
