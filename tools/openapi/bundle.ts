@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from './paths.ts';
+import { repoRoot } from './paths.js';
 
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, unknown> };
 

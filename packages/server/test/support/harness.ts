@@ -13,6 +13,8 @@ import { startServer, type RunningServer } from '../../src/server.js';
 
 export type TestServer = {
   url: string;
+  /** URL of this server's own database (a clone of the template). */
+  databaseUrl: string;
   db: Database;
   context: AppContext;
   config: Config;
@@ -89,6 +91,7 @@ export async function startTestServer(
   }
   return {
     url: running.url,
+    databaseUrl: database.url,
     db: running.context.db,
     context: running.context,
     config,

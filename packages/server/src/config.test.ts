@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has defaults for a local start', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 8080, publicUrl: 'http://localhost:8080', appUrl: 'http://localhost:8080/app', databaseUrl: undefined, dbPoolSize: 10, validateResponses: false });
+    expect(config.dataDir).toMatch(/\.data$/);
+  });
+
+  it('reads and normalises values', () => {
+    const config = loadConfig({ PORT: '9000', PUBLIC_URL: 'https://api.example.com/', DATABASE_URL: 'postgres://u:p@db:5432/cw', VALIDATE_RESPONSES: '1' });
+    expect(config).toMatchObject({ port: 9000, publicUrl: 'https://api.example.com', appUrl: 'https://api.example.com/app', databaseUrl: 'postgres://u:p@db:5432/cw', validateResponses: true });
+  });
+
+  it('names every invalid variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' })).toThrowError(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    } catch (error) {
+      expect((error as Error).message).toMatch(/PORT/);
+      expect((error as Error).message).toMatch(/DATABASE_URL/);
+      expect((error as Error).message).toMatch(/LOG_LEVEL/);
+    }
+  });
+});

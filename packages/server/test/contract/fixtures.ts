@@ -1,0 +1,29 @@
+// The world the contract sweep runs in: an owner's organization and its resources (one id per path
+// parameter), and an outsider who belongs to none of it. A path parameter without a fixture gets a
+// fresh random id, which must read as absent as well.
+import type { TestServer } from '../support/harness.js';
+import { createOrganization, createUser, type TestUser } from '../support/factories.js';
+
+export type SweepWorld = {
+  owner: TestUser;
+  outsider: TestUser;
+  /** Fixture values by path-parameter name, owned by `owner`. */
+  params: Record<string, string>;
+};
+
+export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
+  const owner = await createUser(t, { email: 'owner@sweep.test' });
+  const outsider = await createUser(t, { email: 'outsider@elsewhere.test' });
+  const organization = await createOrganization(t, owner, { emailDomains: ['sweep.test'] });
+  const { data: token } = await owner.client.POST('/v1/user/tokens', { body: { label: 'sweep' } });
+  return {
+    owner,
+    outsider,
+    params: {
+      organizationId: organization.id,
+      userId: owner.user.id,
+      tokenId: token!.id,
+      emailDomain: 'sweep.test',
+    },
+  };
+}

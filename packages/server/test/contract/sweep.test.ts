@@ -1,0 +1,137 @@
+// The contract sweep: every operation of the bundled spec, with no code per operation.
+// - without a token: 401 (operations declared without bearer security are checked by their own tests);
+// - as an outsider, on the owner's resources: 404 or 403, and nothing of the owner's in the answer;
+// - malformed path parameters, unknown or invalid query parameters, malformed bodies: 400;
+// - never a 500.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { listOperations, loadSpec, type SpecOperation } from '../../src/http/operations.js';
+import { newId } from '../../src/ids.js';
+import { useTestServer } from '../support/harness.js';
+import { buildSweepWorld, type SweepWorld } from './fixtures.js';
+import { resolve, sample, wrongType } from './sample.js';
+
+const spec = loadSpec();
+const operations = listOperations(spec);
+
+/**
+ * Operations any authenticated user may call (DESIGN.md §6): the outsider check only requires that
+ * they answer without a 5xx and without revealing the owner's resources.
+ */
+const OPEN_TO_ANY_USER = new Set([
+  'getAuthenticatedUser',
+  'listUserTokens',
+  'createUserToken',
+  'listOrganizations',
+  'createOrganization',
+  'listOrganizationsForEmailDomain',
+]);
+
+const server = useTestServer();
+let world: SweepWorld;
+beforeAll(async () => {
+  world = await buildSweepWorld(server());
+});
+
+function pathParams(operation: SpecOperation): Array<Record<string, any>> {
+  return operation.definition.parameters.map((p: Record<string, any>) => resolve(spec, p)).filter((p: any) => p.in === 'path');
+}
+
+function queryParams(operation: SpecOperation): Array<Record<string, any>> {
+  return operation.definition.parameters.map((p: Record<string, any>) => resolve(spec, p)).filter((p: any) => p.in === 'query');
+}
+
+function bodySchema(operation: SpecOperation): Record<string, any> | undefined {
+  const body = operation.definition.requestBody && resolve(spec, operation.definition.requestBody);
+  return body?.content?.['application/json']?.schema;
+}
+
+function urlFor(operation: SpecOperation, overrides: Record<string, string> = {}, query = ''): string {
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(overrides[name] ?? world.params[name] ?? newId()),
+  );
+  return `${server().url}${path}${query}`;
+}
+
+async function call(operation: SpecOperation, init: { token?: string; url?: string; body?: unknown; rawBody?: string }) {
+  const headers: Record<string, string> = {};
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  let body: string | undefined;
+  if (init.rawBody !== undefined || init.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = init.rawBody ?? JSON.stringify(init.body);
+  }
+  const response = await fetch(init.url ?? urlFor(operation), { method: operation.method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  return { status: response.status, text, json: text ? (JSON.parse(text) as any) : undefined };
+}
+
+function validBody(operation: SpecOperation): unknown {
+  const schema = bodySchema(operation);
+  return schema ? sample(spec, schema) : undefined;
+}
+
+function expectErrorBody(result: { status: number; json: any }, status: number) {
+  expect(result.json).toMatchObject({ error: { code: status, message: expect.any(String) } });
+}
+
+it('the spec has operations, each with a unique operationId', () => {
+  const ids = operations.map((operation) => operation.operationId);
+  expect(ids.length).toBeGreaterThan(0);
+  expect(new Set(ids).size).toBe(ids.length);
+});
+
+describe.each(operations.map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation] as const))('%s', (_name, operation) => {
+  it.runIf(operation.requiresAuth)('401 without a token', async () => {
+    const result = await call(operation, { body: validBody(operation) });
+    expect(result.status).toBe(401);
+    expectErrorBody(result, 401);
+  });
+
+  it.runIf(operation.requiresAuth)('an outsider gets 404 or 403 and sees nothing of the owner', async () => {
+    const result = await call(operation, { token: world.outsider.token, body: validBody(operation) });
+    expect(result.status).toBeLessThan(500);
+    const ownerValues = Object.values(world.params).filter((value) => value !== world.params.emailDomain);
+    for (const value of ownerValues) expect(result.text).not.toContain(value);
+    if (!OPEN_TO_ANY_USER.has(operation.operationId)) {
+      expect([403, 404]).toContain(result.status);
+      expectErrorBody(result, result.status);
+    }
+  });
+
+  it.each(pathParams(operation).map((param) => [param.name as string, param] as const))('400 for a malformed path parameter %s', async (name, param) => {
+    const schema = resolve(spec, param.schema);
+    const bad = schema.pattern ? 'bad id!' : 'x'.repeat((schema.maxLength ?? 2048) + 1);
+    const result = await call(operation, { token: world.owner.token, url: urlFor(operation, { [name]: bad }), body: validBody(operation) });
+    expect(result.status).toBe(400);
+    expect(result.json.error.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path: `/path/${name}` })]));
+  });
+
+  it('400 for an unknown query parameter', async () => {
+    const result = await call(operation, { token: world.owner.token, url: urlFor(operation, {}, '?unknownParameter=1'), body: validBody(operation) });
+    expect(result.status).toBe(400);
+    expectErrorBody(result, 400);
+  });
+
+  it.runIf(queryParams(operation).some((param) => param.name === 'limit'))('400 for an out-of-range limit', async () => {
+    for (const limit of ['0', '1001', 'ten']) {
+      const result = await call(operation, { token: world.owner.token, url: urlFor(operation, {}, `?limit=${limit}`) });
+      expect(result.status).toBe(400);
+      expect(result.json.error.issues).toEqual([expect.objectContaining({ path: '/query/limit' })]);
+    }
+  });
+
+  it.runIf(bodySchema(operation) !== undefined)('400 for malformed bodies, never 500', async () => {
+    const schema = resolve(spec, bodySchema(operation)!);
+    const cases: Array<{ rawBody?: string; body?: unknown }> = [{ rawBody: '{"unterminated": ' }, { body: [] }, { body: 'text' }];
+    if (schema.additionalProperties === false) cases.push({ body: { ...(validBody(operation) as object), unknownField: 1 } });
+    for (const [key, property] of Object.entries<Record<string, any>>(schema.properties ?? {})) {
+      const wrong = wrongType(spec, property);
+      if (wrong !== undefined) cases.push({ body: { ...(validBody(operation) as object), [key]: wrong } });
+    }
+    for (const body of cases) {
+      const result = await call(operation, { token: world.owner.token, ...body });
+      expect(result.status, `body ${JSON.stringify(body)}`).toBe(400);
+      expectErrorBody(result, 400);
+    }
+  });
+});
