@@ -155,6 +155,275 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{organizationId}/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's collections
+         * @description Collections the caller can see. `nested` (default true) includes collections inside collections;
+         *     false lists the top level only. Ordered by parent (top level first), then the parent's order.
+         */
+        get: operations["listCollectionsInOrganization"];
+        put?: never;
+        /**
+         * Create a collection
+         * @description At the top level, needs the `create` organization role; inside a collection (`parent`), `create`
+         *     on it. The creator gets `admin` on the new collection.
+         */
+        post: operations["createCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's spaces
+         * @description Spaces the caller can see (any depth), ordered by parent (top level first), then the parent's order.
+         */
+        get: operations["listSpacesInOrganization"];
+        put?: never;
+        /**
+         * Create a space
+         * @description At the top level, needs the `create` organization role; inside a collection (`parent`), `create` on
+         *     it. The creator gets `admin` on the new space, which starts with one empty revision.
+         */
+        post: operations["createSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{collectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a collection
+         * @description Needs `read` on the collection.
+         */
+        get: operations["getCollectionById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a collection
+         * @description Needs `admin` on the collection. Deletes its nested collections and soft-deletes every space
+         *     inside them (each restorable for 7 days; a restored space whose collection is gone returns to the
+         *     organization's top level).
+         */
+        delete: operations["deleteCollectionById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a collection
+         * @description Needs `admin` on the collection. Omitted fields are left unchanged.
+         */
+        patch: operations["updateCollectionById"];
+        trace?: never;
+    };
+    "/v1/collections/{collectionId}/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the spaces of a collection
+         * @description The spaces directly inside the collection that the caller can see, in the collection's order.
+         *     Needs `read` on the collection.
+         */
+        get: operations["listSpacesInCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{collectionId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a collection
+         * @description Moves the collection inside its organization. Needs `admin` on it, and `create` on the target
+         *     collection (or the `create` organization role for the top level). A collection cannot move under
+         *     itself or its own descendants (412).
+         */
+        post: operations["moveCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{collectionId}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer a collection
+         * @description Moves the collection with everything inside it (collections, spaces and their content) to another
+         *     organization, optionally into one of its collections. Target organization not visible: 404; caller
+         *     not its admin: 403; target collection outside it: 412; nothing would change: 409.
+         */
+        post: operations["transferCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a space
+         * @description Needs `read` on the space. Deleted spaces read as absent.
+         */
+        get: operations["getSpaceById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a space
+         * @description Needs `admin` on the space. The space reads as absent at once; `restore` brings it back within 7 days, after which it is permanently removed.
+         */
+        delete: operations["deleteSpaceById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a space
+         * @description Needs `admin` on the space. Omitted fields are left unchanged.
+         */
+        patch: operations["updateSpaceById"];
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a deleted space
+         * @description Needs `admin` on the space. Works while the space was deleted less than 7 days ago; after that the
+         *     space is gone (404). A space whose collection was deleted meanwhile returns to the top level.
+         */
+        post: operations["restoreSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a space
+         * @description Moves the space inside its organization. Needs `admin` on it, and `create` on the target collection
+         *     (or the `create` organization role for the top level). An `in-collection` space moved to the top level
+         *     becomes `private`.
+         */
+        post: operations["moveSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer a space
+         * @description Moves the space and all its content to another organization (and optionally into one of its
+         *     collections), or to another collection of the same organization. Target organization not visible:
+         *     404; caller not its admin: 403; target collection outside it: 412; nothing would change: 409.
+         */
+        post: operations["transferSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -432,6 +701,236 @@ export interface components {
         EmailDomainOrganizations: {
             organizations: components["schemas"]["Organization"][];
         };
+        /**
+         * DefaultLevel
+         * @description The level every non-guest member of the organization gets on a space or collection: a role, `null`
+         *     (no default access) or `inherit` (the parent collection's level; at the top, each member's own
+         *     organization role).
+         * @enum {string|null}
+         */
+        DefaultLevel: "inherit" | "admin" | "create" | "review" | "edit" | "comment" | "read" | null;
+        /**
+         * CollectionPermissions
+         * @description What the caller may do on the collection, from their effective role on it.
+         */
+        CollectionPermissions: {
+            view: boolean;
+            admin: boolean;
+            viewInviteLinks: boolean;
+            /** @description The caller may create spaces and collections inside this collection. */
+            create: boolean;
+        };
+        /** Collection */
+        Collection: {
+            /** @constant */
+            object: "collection";
+            id: components["schemas"]["Id"];
+            title: string;
+            description?: string;
+            /** @description Id of the owning organization. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the parent collection; absent at the organization's top level. */
+            parent?: components["schemas"]["Id"];
+            defaultLevel: components["schemas"]["DefaultLevel"];
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                app: string;
+            };
+            permissions: components["schemas"]["CollectionPermissions"];
+        };
+        /** CollectionList */
+        CollectionList: {
+            items: components["schemas"]["Collection"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /** CreateCollectionRequest */
+        CreateCollectionRequest: {
+            /** @description Defaults to "Untitled". */
+            title?: string;
+            description?: string;
+            /** @description Id of the collection to create it in (the caller needs `create` there); omitted, at the top level (organization role `create` or higher). */
+            parent?: components["schemas"]["Id"];
+            defaultLevel?: components["schemas"]["DefaultLevel"];
+        };
+        /**
+         * Visibility
+         * @description Who can read a space: `public` (anyone, indexed by search engines), `unlisted` (anyone, not
+         *     indexed), `share-link` (a secret token in the address), `visitor-auth` (visitors authenticated
+         *     through a JWT), `in-collection` (whoever can access the parent collection; only for spaces in a
+         *     collection), `private` (authorized members). Through the API, `public` and `unlisted` spaces are
+         *     readable by any authenticated user.
+         * @enum {string}
+         */
+        Visibility: "public" | "unlisted" | "share-link" | "visitor-auth" | "in-collection" | "private";
+        /**
+         * EditMode
+         * @description `live`: content may be changed directly and through change requests. `locked`: every content write is refused (403).
+         * @enum {string}
+         */
+        EditMode: "live" | "locked";
+        /**
+         * SpacePermissions
+         * @description What the caller may do on the space, from their effective role on it.
+         */
+        SpacePermissions: {
+            view: boolean;
+            access: boolean;
+            admin: boolean;
+            viewInviteLinks: boolean;
+            edit: boolean;
+            triggerGitSync: boolean;
+            comment: boolean;
+            merge: boolean;
+            review: boolean;
+        };
+        /** Space */
+        Space: {
+            /** @constant */
+            object: "space";
+            id: components["schemas"]["Id"];
+            title: string;
+            /** @description An emoji, or an empty string when none is set. */
+            emoji: string;
+            visibility: components["schemas"]["Visibility"];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description Set on a deleted space (only `restore` reads one). */
+            deletedAt?: components["schemas"]["Timestamp"];
+            editMode: components["schemas"]["EditMode"];
+            /** @description Id of the owning organization. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the parent collection; absent at the organization's top level. */
+            parent?: components["schemas"]["Id"];
+            visitorAuth?: {
+                /** @enum {string} */
+                backend: "custom";
+            };
+            gitSync?: {
+                repoName?: string;
+                /** @enum {string} */
+                installationProvider?: "github" | "gitlab";
+                integration?: string;
+                /** Format: uri */
+                url?: string;
+                updatedAt?: components["schemas"]["Timestamp"];
+            };
+            /** @description Id of the space's current (head) revision. */
+            revision: components["schemas"]["Id"];
+            defaultLevel: components["schemas"]["DefaultLevel"];
+            /** @description Number of open comments on the space. */
+            comments: number;
+            /** @description Number of change requests, in any status. */
+            changeRequests: number;
+            changeRequestsOpen: number;
+            changeRequestsDraft: number;
+            urls: {
+                /**
+                 * Format: uri
+                 * @description API address of the space.
+                 */
+                location: string;
+                /**
+                 * Format: uri
+                 * @description Address of the space in the app.
+                 */
+                app: string;
+                /**
+                 * Format: uri
+                 * @description Published address, when the space is in a published site.
+                 */
+                published?: string;
+                /**
+                 * Format: uri
+                 * @description Public address, for `public` and `unlisted` spaces.
+                 */
+                public?: string;
+                /** Format: uri */
+                icon?: string;
+            };
+            permissions: components["schemas"]["SpacePermissions"];
+        };
+        /** SpaceList */
+        SpaceList: {
+            items: components["schemas"]["Space"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /** CreateSpaceRequest */
+        CreateSpaceRequest: {
+            /** @description Defaults to "Untitled". */
+            title?: string;
+            emoji?: string;
+            /** @description Id of the collection to create it in (the caller needs `create` there); omitted, at the top level (organization role `create` or higher). */
+            parent?: components["schemas"]["Id"];
+            /** @description Defaults to `in-collection` inside a collection, `private` at the top level. */
+            visibility?: components["schemas"]["Visibility"];
+        };
+        /** UpdateCollectionRequest */
+        UpdateCollectionRequest: {
+            title?: string;
+            /** @description `null` or an empty string removes it. */
+            description?: string | null;
+            defaultLevel?: components["schemas"]["DefaultLevel"];
+        };
+        /**
+         * PositionReference
+         * @description A sibling space or collection.
+         */
+        PositionReference: {
+            /** @constant */
+            type: "space";
+            space: components["schemas"]["Id"];
+        } | {
+            /** @constant */
+            type: "collection";
+            collection: components["schemas"]["Id"];
+        };
+        /**
+         * Position
+         * @description Where to place an item among its siblings; exactly one of `before` and `after`.
+         */
+        Position: {
+            before?: components["schemas"]["PositionReference"];
+            after?: components["schemas"]["PositionReference"];
+        };
+        /**
+         * MoveRequest
+         * @description Where to move the item inside its organization. `parent` is the id of the target collection, `null`
+         *     for the top level, or omitted to stay in the current parent. `position` places it before or after a
+         *     sibling in the target parent; omitted, the item goes last.
+         */
+        MoveRequest: {
+            parent?: components["schemas"]["Id"] | null;
+            position?: components["schemas"]["Position"];
+        };
+        /**
+         * TransferRequest
+         * @description Moves the item, with everything inside it and all its content, to another organization (and
+         *     optionally into one of its collections); within the same organization it is a move. The caller
+         *     needs `admin` on the item, the `admin` organization role in the target organization, and `create`
+         *     on the target collection.
+         */
+        TransferRequest: {
+            /** @description Id of the target organization. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of a collection of the target organization. */
+            collection?: components["schemas"]["Id"];
+        };
+        /** UpdateSpaceRequest */
+        UpdateSpaceRequest: {
+            editMode?: components["schemas"]["EditMode"];
+            title?: string;
+            defaultLevel?: components["schemas"]["DefaultLevel"];
+            /** @description An empty string removes it. */
+            emoji?: string;
+            /** @description `in-collection` only for a space inside a collection (400 otherwise). */
+            visibility?: components["schemas"]["Visibility"];
+        };
     };
     responses: {
         /** @description Missing, invalid or expired bearer token. */
@@ -481,6 +980,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The move or transfer is structurally impossible. */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
@@ -495,6 +1003,10 @@ export interface components {
         OrganizationId: components["schemas"]["Id"];
         /** @description An e-mail domain such as `example.com` (case-insensitive). */
         EmailDomain: string;
+        /** @description The collection's id. */
+        CollectionId: components["schemas"]["Id"];
+        /** @description The space's id. */
+        SpaceId: components["schemas"]["Id"];
     };
     requestBodies: never;
     headers: never;
@@ -761,6 +1273,487 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    listCollectionsInOrganization: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Include nested collections (default true); false lists the top level only. */
+                nested?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of collections. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCollectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The new collection. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listSpacesInOrganization: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of spaces. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSpaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The new space. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getCollectionById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteCollectionById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateCollectionById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCollectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated collection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listSpacesInCollection: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of spaces. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    moveCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveRequest"];
+            };
+        };
+        responses: {
+            /** @description The moved collection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    transferCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferRequest"];
+            };
+        };
+        responses: {
+            /** @description The transferred collection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    getSpaceById: {
+        parameters: {
+            query?: {
+                /** @description Completes `urls.published` for a space published in a share-link site; grants no API access. */
+                shareKey?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteSpaceById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateSpaceById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSpaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    restoreSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restored space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    moveSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveRequest"];
+            };
+        };
+        responses: {
+            /** @description The moved space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    transferSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferRequest"];
+            };
+        };
+        responses: {
+            /** @description The transferred space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
 }

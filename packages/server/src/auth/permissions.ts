@@ -21,3 +21,28 @@ export function organizationPermissions(role: OrganizationRole): components['sch
     listIntegrations: admin,
   };
 }
+
+/** Permissions on a space for the caller's effective role `role` on it. */
+export function spacePermissions(role: Role | null): components['schemas']['SpacePermissions'] {
+  return {
+    view: roleAtLeast(role, 'read'),
+    access: roleAtLeast(role, 'read'),
+    comment: roleAtLeast(role, 'comment'),
+    edit: roleAtLeast(role, 'edit'),
+    triggerGitSync: roleAtLeast(role, 'edit'),
+    review: roleAtLeast(role, 'review'),
+    merge: roleAtLeast(role, 'review'),
+    admin: role === 'admin',
+    viewInviteLinks: role === 'admin',
+  };
+}
+
+/** Permissions on a collection for the caller's effective role `role` on it. */
+export function collectionPermissions(role: Role | null): components['schemas']['CollectionPermissions'] {
+  return {
+    view: roleAtLeast(role, 'read'),
+    create: roleAtLeast(role, 'create'),
+    admin: role === 'admin',
+    viewInviteLinks: role === 'admin',
+  };
+}

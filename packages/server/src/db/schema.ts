@@ -62,12 +62,134 @@ export interface ServerKeysTable {
   rotatedAt: NullableTimestamp;
 }
 
+/** A role, `inherit`, or null (no default access). */
+export type DefaultLevel = Role | 'inherit' | null;
+export type Visibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth' | 'in-collection' | 'private';
+export type EditMode = 'live' | 'locked';
+export type PrincipalKind = 'user' | 'team';
+/** numeric, as the driver returns it (a decimal string). */
+type Position = ColumnType<string, string, string>;
+
+export interface SpaceLocatorsTable {
+  spaceId: string;
+  organizationId: string;
+}
+
+export interface CollectionLocatorsTable {
+  collectionId: string;
+  organizationId: string;
+}
+
+export interface CollectionsTable {
+  organizationId: string;
+  id: string;
+  title: string;
+  description: string | null;
+  parentCollectionId: string | null;
+  defaultLevel: DefaultLevel;
+  position: Position;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SpacesTable {
+  organizationId: string;
+  id: string;
+  title: string;
+  emoji: Generated<string>;
+  visibility: Visibility;
+  editMode: Generated<EditMode>;
+  parentCollectionId: string | null;
+  defaultLevel: DefaultLevel;
+  position: Position;
+  headRevisionId: string;
+  crSeq: Generated<number>;
+  commentsCount: Generated<number>;
+  changeRequestsCount: Generated<number>;
+  changeRequestsOpenCount: Generated<number>;
+  changeRequestsDraftCount: Generated<number>;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+  deletedAt: NullableTimestamp;
+}
+
+export interface TeamsTable {
+  organizationId: string;
+  id: string;
+  title: string;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface TeamMembersTable {
+  organizationId: string;
+  teamId: string;
+  userId: string;
+  role: Generated<'owner' | 'member'>;
+  addedAt: CreatedAt;
+}
+
+export interface SpaceGrantsTable {
+  organizationId: string;
+  spaceId: string;
+  principalKind: PrincipalKind;
+  principalId: string;
+  role: Role;
+  grantedAt: CreatedAt;
+}
+
+export interface CollectionGrantsTable {
+  organizationId: string;
+  collectionId: string;
+  principalKind: PrincipalKind;
+  principalId: string;
+  role: Role;
+  grantedAt: CreatedAt;
+}
+
+export type RevisionType = 'edits' | 'merge' | 'update' | 'rollback' | 'computed';
+
+export interface RevisionsTable {
+  organizationId: string;
+  id: string;
+  spaceId: string;
+  type: RevisionType;
+  parentIds: ColumnType<string[], string[] | undefined, string[]>;
+  changeRequestId: string | null;
+  mergedFromChangeRequestId: string | null;
+  pagesRoot: Buffer | null;
+  filesRoot: Buffer | null;
+  reusableRoot: Buffer | null;
+  pageCount: Generated<number>;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  git: unknown | null;
+}
+
+export interface TreeNodesTable {
+  organizationId: string;
+  hash: Buffer;
+  entries: unknown;
+}
+
 export interface DB {
   users: UsersTable;
   apiTokens: ApiTokensTable;
   organizations: OrganizationsTable;
   organizationMembers: OrganizationMembersTable;
   serverKeys: ServerKeysTable;
+  spaceLocators: SpaceLocatorsTable;
+  collectionLocators: CollectionLocatorsTable;
+  collections: CollectionsTable;
+  spaces: SpacesTable;
+  teams: TeamsTable;
+  teamMembers: TeamMembersTable;
+  spaceGrants: SpaceGrantsTable;
+  collectionGrants: CollectionGrantsTable;
+  revisions: RevisionsTable;
+  treeNodes: TreeNodesTable;
 }
 
 export type { Timestamp };

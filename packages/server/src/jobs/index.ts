@@ -1,7 +1,8 @@
 // Every background worker the server runs.
 import type { AppContext } from '../context.js';
+import { purgeSpacesWorker } from './purge-spaces.job.js';
 import type { JobWorker } from './queue.js';
 
-export function jobWorkers(_context: Omit<AppContext, 'jobs'>): JobWorker[] {
-  return [];
+export function jobWorkers(context: Omit<AppContext, 'jobs'>): JobWorker[] {
+  return [purgeSpacesWorker(context.db)];
 }

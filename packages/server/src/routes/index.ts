@@ -1,10 +1,14 @@
 // The handler of every operation in the spec. `HandlerMap` requires all of them: an operation
 // without a handler (or a handler for an operation that does not exist) fails `tsc`.
 import type { HandlerMap } from '../http/handler.js';
+import { collectionHandlers } from './collections.routes.js';
 import { organizationHandlers } from './organizations.routes.js';
+import { spaceHandlers } from './spaces.routes.js';
 import { userHandlers } from './users.routes.js';
 
 export const handlers: HandlerMap = {
   ...userHandlers,
   ...organizationHandlers,
+  ...collectionHandlers,
+  ...spaceHandlers,
 };

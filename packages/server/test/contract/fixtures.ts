@@ -16,6 +16,9 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
   const outsider = await createUser(t, { email: 'outsider@elsewhere.test' });
   const organization = await createOrganization(t, owner, { emailDomains: ['sweep.test'] });
   const { data: token } = await owner.client.POST('/v1/user/tokens', { body: { label: 'sweep' } });
+  const organizationPath = { params: { path: { organizationId: organization.id } } };
+  const { data: collection } = await owner.client.POST('/v1/orgs/{organizationId}/collections', { ...organizationPath, body: { title: 'Sweep' } });
+  const { data: space } = await owner.client.POST('/v1/orgs/{organizationId}/spaces', { ...organizationPath, body: { title: 'Sweep', parent: collection!.id } });
   return {
     owner,
     outsider,
@@ -24,6 +27,8 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
       userId: owner.user.id,
       tokenId: token!.id,
       emailDomain: 'sweep.test',
+      collectionId: collection!.id,
+      spaceId: space!.id,
     },
   };
 }

@@ -39,7 +39,10 @@ export function sample(spec: OpenApiDocument, input: Schema): unknown {
   if (schema.examples?.length) return schema.examples[0];
   if (schema.default !== undefined) return schema.default;
   if (Array.isArray(schema.enum)) return schema.enum.find((value: unknown) => value !== null);
-  if (schema.allOf) return Object.assign({}, ...schema.allOf.map((part: Schema) => sample(spec, part)));
+  if (schema.allOf) {
+    const parts = schema.allOf.map((part: Schema) => sample(spec, part));
+    return parts.every((part: unknown) => typeof part === 'object' && part !== null && !Array.isArray(part)) ? Object.assign({}, ...parts) : parts[0];
+  }
   if (schema.oneOf) return sample(spec, schema.oneOf.find((option: Schema) => resolve(spec, option).type !== 'null'));
   if (schema.anyOf) return sample(spec, schema.anyOf.find((option: Schema) => resolve(spec, option).type !== 'null'));
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;

@@ -1,0 +1,66 @@
+// The one place that turns the caller's effective role on a space or collection into a decision:
+// no role → 404 (the item does not exist for them), a role below the operation's minimum → 403.
+import type { Executor } from '../db/database.js';
+import {
+  findCollectionAccess,
+  findSpaceAccess,
+  type AccessColumns,
+  type CollectionRow,
+  type SpaceRow,
+} from '../db/repositories/access.repository.js';
+import { forbidden, notFound } from '../http/errors.js';
+import type { Caller } from './authenticate.js';
+import { roleAtLeast, type Role } from './roles.js';
+
+const RANKED: Array<Role | null> = [null, 'read', 'comment', 'edit', 'review', 'create', 'admin'];
+
+export function rankToRole(rank: number): Role | null {
+  return RANKED[rank] ?? null;
+}
+
+export type ItemAccess = {
+  /** The caller's effective role on the item. */
+  role: Role;
+  /** The caller's organization role (null: guest; undefined: not a member). */
+  organizationRole: Role | null | undefined;
+};
+
+export type SpaceAccess = ItemAccess & { space: SpaceRow };
+export type CollectionAccess = ItemAccess & { collection: CollectionRow };
+
+export const DELETED_SPACE_RETENTION_DAYS = 7;
+
+function decide(row: AccessColumns | undefined, what: string, minimum: Role): ItemAccess {
+  const role = row ? rankToRole(row.accessRank) : null;
+  if (!row || !role) throw notFound(what);
+  if (row.ssoBlocked) throw forbidden('This organization requires single sign-on: sign in through its SAML provider');
+  if (!roleAtLeast(role, minimum)) throw forbidden(`This needs the "${minimum}" role on the ${what.toLowerCase()}`);
+  return { role, organizationRole: row.isMember ? row.memberRole : undefined };
+}
+
+function split<T extends AccessColumns>(row: T): Omit<T, keyof AccessColumns> {
+  const { accessRank: _rank, memberRole: _role, isMember: _member, ssoBlocked: _blocked, parentKey: _key, ...item } = row;
+  return item;
+}
+
+/** The space when the caller's role on it is at least `minimum`. Deleted spaces are absent. */
+export async function requireSpace(db: Executor, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
+  const row = await findSpaceAccess(db, spaceId, caller.user.id);
+  const access = decide(row, 'Space', minimum);
+  return { ...access, space: split(row!) };
+}
+
+/** A deleted space still within its retention period (for restore); live or expired spaces are absent. */
+export async function requireDeletedSpace(db: Executor, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
+  const row = await findSpaceAccess(db, spaceId, caller.user.id, { includeDeleted: true });
+  const retentionMs = DELETED_SPACE_RETENTION_DAYS * 86_400_000;
+  const restorable = row?.deletedAt && Date.now() - row.deletedAt.getTime() < retentionMs;
+  const access = decide(restorable ? row : undefined, 'Space', minimum);
+  return { ...access, space: split(row!) };
+}
+
+export async function requireCollection(db: Executor, caller: Caller, collectionId: string, minimum: Role): Promise<CollectionAccess> {
+  const row = await findCollectionAccess(db, collectionId, caller.user.id);
+  const access = decide(row, 'Collection', minimum);
+  return { ...access, collection: split(row!) };
+}

@@ -1,0 +1,56 @@
+import { sql, type Updateable } from 'kysely';
+import type { Executor } from '../database.js';
+import type { SpacesTable } from '../schema.js';
+import type { SpaceRow } from './access.repository.js';
+
+export type NewSpace = {
+  organizationId: string;
+  id: string;
+  title: string;
+  emoji: string;
+  visibility: SpacesTable['visibility'];
+  parentCollectionId: string | null;
+  defaultLevel: SpacesTable['defaultLevel'];
+  position: string;
+  headRevisionId: string;
+  createdBy: string | null;
+};
+
+export async function insertSpace(db: Executor, values: NewSpace): Promise<SpaceRow> {
+  const row = await db.insertInto('spaces').values(values).returningAll().executeTakeFirstOrThrow();
+  await db.insertInto('spaceLocators').values({ spaceId: values.id, organizationId: values.organizationId }).execute();
+  return row as SpaceRow;
+}
+
+export async function updateSpace(db: Executor, organizationId: string, id: string, patch: Updateable<SpacesTable>): Promise<SpaceRow> {
+  return (await db
+    .updateTable('spaces')
+    .set({ ...patch, updatedAt: sql<Date>`now()` })
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow()) as SpaceRow;
+}
+
+/** Live spaces directly inside a collection (or at the top level), in their order. */
+export function spacesInParentQuery(db: Executor, organizationId: string, parentId: string | null) {
+  return db
+    .selectFrom('spaces')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('parentCollectionId', parentId === null ? 'is' : '=', parentId)
+    .where('deletedAt', 'is', null);
+}
+
+/** Soft-deletes the live spaces inside any of `collectionIds`. */
+export async function softDeleteSpacesInCollections(db: Executor, organizationId: string, collectionIds: string[]): Promise<number> {
+  if (collectionIds.length === 0) return 0;
+  const result = await db
+    .updateTable('spaces')
+    .set({ deletedAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` })
+    .where('organizationId', '=', organizationId)
+    .where('parentCollectionId', 'in', collectionIds)
+    .where('deletedAt', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
