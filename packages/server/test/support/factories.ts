@@ -2,7 +2,13 @@
 // before the endpoints that manage it exist.
 import { randomBytes } from 'node:crypto';
 import type { ContentWorkspaceClient } from '@content-workspace/sdk';
-import type { Role } from '../../src/db/schema.js';
+import type { DefaultLevel, Role, Visibility } from '../../src/db/schema.js';
+import type { CollectionRow, SpaceRow } from '../../src/db/repositories/access.repository.js';
+import { upsertGrant } from '../../src/db/repositories/grants.repository.js';
+import { updateSpace } from '../../src/db/repositories/spaces.repository.js';
+import { newId } from '../../src/ids.js';
+import { createCollection as createCollectionService } from '../../src/services/collections.service.js';
+import { createSpace as createSpaceService } from '../../src/services/spaces.service.js';
 import { insertMember, insertOrganization, type OrganizationRow } from '../../src/db/repositories/organizations.repository.js';
 import { insertUser, type UserRow } from '../../src/db/repositories/users.repository.js';
 import { issueToken } from '../../src/services/bootstrap.js';
@@ -50,4 +56,64 @@ export async function createOrganizationWithAdmin(t: TestServer): Promise<{ admi
   const admin = await createUser(t);
   const organization = await createOrganization(t, admin);
   return { admin, organization };
+}
+
+// ---- Collections, spaces, teams and grants ----
+
+export type SpaceOptions = {
+  parent?: { id: string } | null;
+  title?: string;
+  visibility?: Visibility;
+  defaultLevel?: DefaultLevel;
+};
+
+/** A space created by `creator` (who gets its `admin` grant), as the API would, then adjusted. */
+export async function createSpace(t: TestServer, creator: TestUser, organization: { id: string }, options: SpaceOptions = {}): Promise<SpaceRow> {
+  let space = await createSpaceService(t.db, {
+    organizationId: organization.id,
+    creatorId: creator.user.id,
+    parentId: options.parent?.id ?? null,
+    body: { title: options.title ?? `Space ${unique()}`, ...(options.visibility ? { visibility: options.visibility } : {}) },
+  });
+  if (options.defaultLevel !== undefined) space = await updateSpace(t.db, organization.id, space.id, { defaultLevel: options.defaultLevel });
+  return space;
+}
+
+export async function createCollection(
+  t: TestServer,
+  creator: TestUser,
+  organization: { id: string },
+  options: { parent?: { id: string } | null; title?: string; defaultLevel?: DefaultLevel } = {},
+): Promise<CollectionRow> {
+  return createCollectionService(t.db, {
+    organizationId: organization.id,
+    creatorId: creator.user.id,
+    parentId: options.parent?.id ?? null,
+    body: { title: options.title ?? `Collection ${unique()}`, ...(options.defaultLevel !== undefined ? { defaultLevel: options.defaultLevel } : {}) },
+  });
+}
+
+/** A team of the organization with the given members (who must be members of the organization). */
+export async function createTeam(t: TestServer, organization: { id: string }, members: TestUser[] = [], title = `Team ${unique()}`): Promise<{ id: string }> {
+  const id = newId();
+  await t.db.insertInto('teams').values({ organizationId: organization.id, id, title }).execute();
+  for (const member of members) {
+    await t.db.insertInto('teamMembers').values({ organizationId: organization.id, teamId: id, userId: member.user.id }).execute();
+  }
+  return { id };
+}
+
+/** Grants `role` on a space or collection to a user or a team. */
+export async function grant(
+  t: TestServer,
+  target: { kind: 'space' | 'collection'; item: { id: string; organizationId: string } },
+  principal: { user: TestUser } | { team: { id: string } },
+  role: Role,
+): Promise<void> {
+  await upsertGrant(
+    t.db,
+    { kind: target.kind, organizationId: target.item.organizationId, id: target.item.id },
+    'user' in principal ? { kind: 'user', id: principal.user.user.id } : { kind: 'team', id: principal.team.id },
+    role,
+  );
 }
