@@ -366,6 +366,7 @@ export interface paths {
          * Restore a deleted space
          * @description Needs `admin` on the space. Works while the space was deleted less than 7 days ago; after that the
          *     space is gone (404). A space whose collection was deleted meanwhile returns to the top level.
+         *     Restoring a space that is not deleted answers 409.
          */
         post: operations["restoreSpace"];
         delete?: never;
@@ -1689,6 +1690,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     moveSpace: {

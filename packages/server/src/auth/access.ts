@@ -50,12 +50,15 @@ export async function requireSpace(db: Executor, caller: Caller, spaceId: string
   return { ...access, space: split(row!) };
 }
 
-/** A deleted space still within its retention period (for restore); live or expired spaces are absent. */
-export async function requireDeletedSpace(db: Executor, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
+/**
+ * A space for restore: deleted within its retention period, or live (the caller then learns it is not
+ * deleted). A space deleted longer ago is gone (404), purged or not.
+ */
+export async function requireRestorableSpace(db: Executor, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
   const row = await findSpaceAccess(db, spaceId, caller.user.id, { includeDeleted: true });
   const retentionMs = DELETED_SPACE_RETENTION_DAYS * 86_400_000;
-  const restorable = row?.deletedAt && Date.now() - row.deletedAt.getTime() < retentionMs;
-  const access = decide(restorable ? row : undefined, 'Space', minimum);
+  const expired = row?.deletedAt && Date.now() - row.deletedAt.getTime() >= retentionMs;
+  const access = decide(expired ? undefined : row, 'Space', minimum);
   return { ...access, space: split(row!) };
 }
 

@@ -13,7 +13,8 @@ export function createValidator(spec: OpenApiDocument, options: { validateRespon
   return OpenApiValidator.middleware({
     apiSpec: structuredClone(spec) as never,
     validateApiSpec: true,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false, allErrors: true },
+    // coerceTypes applies to bodies: off, so `{"title": 42}` is a 400 (parameters are always coerced from strings).
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false, allErrors: true },
     validateResponses: options.validateResponses
       ? {
           removeAdditional: false,

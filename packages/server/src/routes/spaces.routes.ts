@@ -1,8 +1,9 @@
-import { rankToRole, requireDeletedSpace, requireSpace } from '../auth/access.js';
+import { rankToRole, requireRestorableSpace, requireSpace } from '../auth/access.js';
 import { requireOrganizationMember } from '../auth/organization-access.js';
 import { spacesWithAccess } from '../db/repositories/access.repository.js';
 import { keysetPage } from '../db/pagination.js';
 import { siblingOrder } from '../db/sibling-order.js';
+import { conflict } from '../http/errors.js';
 import type { AreaHandlers } from '../http/handler.js';
 import { toApiSpace } from '../mappers/space.mapper.js';
 import { requireTargetParent } from '../services/placement.service.js';
@@ -29,7 +30,8 @@ export const spaceHandlers = {
   },
 
   async restoreSpace({ caller, params, app }) {
-    const { space, role } = await requireDeletedSpace(app.db, caller, params.spaceId, 'admin');
+    const { space, role } = await requireRestorableSpace(app.db, caller, params.spaceId, 'admin');
+    if (!space.deletedAt) throw conflict('The space is not deleted');
     const restored = await restoreSpace(app.db, space);
     return { status: 200, body: toApiSpace(restored, role, app.urls) };
   },

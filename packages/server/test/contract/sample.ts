@@ -71,12 +71,34 @@ export function sample(spec: OpenApiDocument, input: Schema): unknown {
   }
 }
 
-/** A value of the wrong JSON type for `schema`, or undefined when every type is allowed. */
-export function wrongType(spec: OpenApiDocument, input: Schema): unknown {
+/** The JSON types `schema` accepts (following refs and xOf), or undefined when it accepts any. */
+function acceptedTypes(spec: OpenApiDocument, input: Schema): Set<string> | undefined {
   const schema = resolve(spec, input);
-  const types: string[] = schema.type ? [schema.type].flat() : schema.const !== undefined || schema.enum ? ['string'] : [];
-  if (types.length === 0) return undefined;
-  if (!types.includes('object')) return { unexpected: true };
-  if (!types.includes('number') && !types.includes('integer')) return 12345;
+  const parts = schema.oneOf ?? schema.anyOf ?? schema.allOf;
+  if (parts) {
+    const sets = parts.map((part: Schema) => acceptedTypes(spec, part));
+    if (sets.some((set: Set<string> | undefined) => set === undefined)) return undefined;
+    return new Set(sets.flatMap((set: Set<string>) => [...set]));
+  }
+  if (schema.type) return new Set([schema.type].flat());
+  if (schema.const !== undefined) return new Set([typeof schema.const]);
+  if (schema.enum) return new Set(schema.enum.map((value: unknown) => (value === null ? 'null' : typeof value)));
   return undefined;
+}
+
+/**
+ * Values of a JSON type `schema` does not accept, including ones a lax validator would coerce
+ * (a number for a string, a string for a number or boolean).
+ */
+export function wrongTypes(spec: OpenApiDocument, input: Schema): unknown[] {
+  const types = acceptedTypes(spec, input);
+  if (!types) return [];
+  const candidates: Array<[string[], unknown]> = [
+    [['object'], { unexpected: true }],
+    [['number', 'integer'], 12345],
+    [['string'], '12345'],
+    [['string'], 'true'],
+    [['array'], ['x']],
+  ];
+  return candidates.filter(([names]) => !names.some((name) => types.has(name))).map(([, value]) => value);
 }

@@ -8,7 +8,7 @@ import { listOperations, loadSpec, type SpecOperation } from '../../src/http/ope
 import { newId } from '../../src/ids.js';
 import { useTestServer } from '../support/harness.js';
 import { buildSweepWorld, type SweepWorld } from './fixtures.js';
-import { resolve, sample, wrongType } from './sample.js';
+import { resolve, sample, wrongTypes } from './sample.js';
 
 const spec = loadSpec();
 const operations = listOperations(spec);
@@ -125,8 +125,7 @@ describe.each(operations.map((operation) => [`${operation.method.toUpperCase()} 
     const cases: Array<{ rawBody?: string; body?: unknown }> = [{ rawBody: '{"unterminated": ' }, { body: [] }, { body: 'text' }];
     if (schema.additionalProperties === false) cases.push({ body: { ...(validBody(operation) as object), unknownField: 1 } });
     for (const [key, property] of Object.entries<Record<string, any>>(schema.properties ?? {})) {
-      const wrong = wrongType(spec, property);
-      if (wrong !== undefined) cases.push({ body: { ...(validBody(operation) as object), [key]: wrong } });
+      for (const wrong of wrongTypes(spec, property)) cases.push({ body: { ...(validBody(operation) as object), [key]: wrong } });
     }
     for (const body of cases) {
       const result = await call(operation, { token: world.owner.token, ...body });
