@@ -1,5 +1,6 @@
 // Everything a handler may use, built once at start-up (main.ts or the test harness).
 import type { Config } from './config.js';
+import type { CountCache } from './db/count-cache.js';
 import type { Database } from './db/database.js';
 import type { CursorCodec } from './http/cursor.js';
 import type { Jobs } from './jobs/queue.js';
@@ -13,6 +14,8 @@ export type AppContext = {
   log: Logger;
   keys: ServerKeys;
   cursors: CursorCodec;
+  /** Cached list counts (see db/count-cache.ts). */
+  counts: CountCache;
   urls: Urls;
   jobs: Jobs;
 };

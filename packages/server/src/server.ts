@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { createApp, type AppOptions } from './app.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { CountCache } from './db/count-cache.js';
 import { createDatabase, createPool } from './db/database.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -61,7 +62,7 @@ export async function startServer(
   const pool = createPool(database.url, config.dbPoolSize, log);
   const db = createDatabase(pool);
   const keys = await loadServerKeys(db);
-  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config) };
+  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts: new CountCache() };
   const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log) : noJobs;
   const context: AppContext = { ...base, jobs };
 

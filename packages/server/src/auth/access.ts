@@ -8,6 +8,7 @@ import {
   type CollectionRow,
   type SpaceRow,
 } from '../db/repositories/access.repository.js';
+import { loadViewer, type Viewer } from '../db/repositories/listing.repository.js';
 import { forbidden, notFound } from '../http/errors.js';
 import type { Caller } from './authenticate.js';
 import { roleAtLeast, type Role } from './roles.js';
@@ -39,7 +40,7 @@ function decide(row: AccessColumns | undefined, what: string, minimum: Role): It
 }
 
 function split<T extends AccessColumns>(row: T): Omit<T, keyof AccessColumns> {
-  const { accessRank: _rank, memberRole: _role, isMember: _member, ssoBlocked: _blocked, parentKey: _key, ...item } = row;
+  const { accessRank: _rank, memberRole: _role, isMember: _member, ssoBlocked: _blocked, ...item } = row;
   return item;
 }
 
@@ -66,4 +67,15 @@ export async function requireCollection(db: Executor, caller: Caller, collection
   const row = await findCollectionAccess(db, collectionId, caller.user.id);
   const access = decide(row, 'Collection', minimum);
   return { ...access, collection: split(row!) };
+}
+
+/**
+ * The caller's standing in an organization for listing its spaces and collections: 404 for a
+ * non-member, 403 for a member blocked by SSO enforcement.
+ */
+export async function requireViewer(db: Executor, caller: Caller, organizationId: string): Promise<Viewer> {
+  const viewer = await loadViewer(db, organizationId, caller.user.id);
+  if (!viewer || viewer.memberRole === undefined) throw notFound('Organization');
+  if (viewer.ssoBlocked) throw forbidden('This organization requires single sign-on: sign in through its SAML provider');
+  return viewer;
 }

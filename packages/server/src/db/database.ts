@@ -1,4 +1,5 @@
-import { CamelCasePlugin, Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { createHash } from 'node:crypto';
+import { CamelCasePlugin, Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import type { DB } from './schema.js';
@@ -15,8 +16,55 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
+/**
+ * Marks a query to run as a named prepared statement: PostgreSQL then parses it once per connection
+ * and, after a few executions, reuses a generic plan. For hot queries whose planning costs more than
+ * their execution (the access resolver's recursive CTEs plan in ~2 ms and run in ~0.3 ms). Put it in
+ * the query text: sql`${PREPARED} WITH …`.
+ */
+export const PREPARED_MARKER = '/* @prepared */';
+export const PREPARED = sql.raw(PREPARED_MARKER);
+
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `cw_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * A pg client that runs marked queries as named prepared statements (see PREPARED). A statement
+ * prepared before a migration changed a table it reads fails with "cached plan must not change result
+ * type" (a rolling deploy): the query is then retried unprepared, and this connection stops preparing.
+ */
+class PreparingClient extends pg.Client {
+  private preparing = true;
+
+  override query(config: unknown, values?: unknown, callback?: unknown): any {
+    const plainQuery = () => (super.query as (...args: unknown[]) => unknown)(config, values, callback);
+    if (!this.preparing || callback !== undefined || typeof config !== 'string' || !config.includes(PREPARED_MARKER) || !Array.isArray(values)) {
+      return plainQuery();
+    }
+    return (super.query({ name: statementName(config), text: config, values } as never) as Promise<unknown>).catch((error: Error) => {
+      if (!/cached plan must not change result type/.test(error.message)) throw error;
+      this.preparing = false;
+      return plainQuery();
+    });
+  }
+}
+
 export function createPool(connectionString: string, max: number, log: Logger): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    types,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+    Client: PreparingClient as typeof pg.Client,
+  });
   // An idle client losing its connection emits here; without a listener it would crash the process.
   pool.on('error', (error) => log.error({ err: error }, 'idle database client error'));
   return pool;

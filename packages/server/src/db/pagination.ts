@@ -3,6 +3,7 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { CursorCodec, CursorValue } from '../http/cursor.js';
 import { badRequest } from '../http/errors.js';
+import type { CountCache } from './count-cache.js';
 import type { Executor } from './database.js';
 
 export type SortKey<Row> = {
@@ -55,9 +56,16 @@ function afterCursor(keys: SortKey<unknown>[], values: CursorValue[]): RawBuilde
 export async function keysetPage<DB, TB extends keyof DB, Row>(
   db: Executor,
   query: SelectQueryBuilder<DB, TB, Row>,
-  options: { keys: SortKey<Row>[]; request: PageRequest; queryKey: string; cursors: CursorCodec },
+  options: {
+    keys: SortKey<Row>[];
+    request: PageRequest;
+    queryKey: string;
+    cursors: CursorCodec;
+    /** Serve `count` from this cache while `version` holds (for lists whose count is costly). */
+    countCache?: { cache: CountCache; version: number };
+  },
 ): Promise<Page<Row>> {
-  const { keys, request, queryKey, cursors } = options;
+  const { keys, request, queryKey, cursors, countCache } = options;
   const limit = request.limit ?? DEFAULT_LIMIT;
   let pageQuery = query;
   if (request.page) {
@@ -67,12 +75,16 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
   }
   for (const key of keys) pageQuery = pageQuery.orderBy(sql.ref(key.column), key.direction) as typeof pageQuery;
 
-  const [rows, counted] = await Promise.all([
+  const countMatching = async () =>
+    (
+      (await (db as any)
+        .selectFrom(query.as('matching'))
+        .select(sql<number>`count(*)::int`.as('count'))
+        .executeTakeFirstOrThrow()) as { count: number }
+    ).count;
+  const [rows, count] = await Promise.all([
     pageQuery.limit(limit + 1).execute(),
-    (db as any)
-      .selectFrom(query.as('matching'))
-      .select(sql<number>`count(*)::int`.as('count'))
-      .executeTakeFirstOrThrow() as Promise<{ count: number }>,
+    countCache ? countCache.cache.get(queryKey, countCache.version, countMatching) : countMatching(),
   ]);
   const items = rows.slice(0, limit);
   const last = items.at(-1);
@@ -80,5 +92,5 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
     rows.length > limit && last
       ? { page: cursors.encode(queryKey, keys.map((key) => toCursorValue(key.value(last)))) }
       : undefined;
-  return { items, count: counted.count, ...(next ? { next } : {}) };
+  return { items, count, ...(next ? { next } : {}) };
 }

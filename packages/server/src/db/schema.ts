@@ -42,6 +42,8 @@ export interface OrganizationsTable {
   inviteLinks: Generated<boolean>;
   customHostname: string | null;
   logoUrl: string | null;
+  /** Moves whenever what members may list can change (triggers); list counts are cached against it. */
+  listingVersion: Generated<number>;
 }
 
 export interface OrganizationMembersTable {
@@ -86,6 +88,8 @@ export interface CollectionsTable {
   title: string;
   description: string | null;
   parentCollectionId: string | null;
+  /** Generated: the parent collection id, or '' at the top level (a non-null sort key). */
+  parentKey: ColumnType<string, never, never>;
   defaultLevel: DefaultLevel;
   position: Position;
   createdBy: string | null;
@@ -101,6 +105,8 @@ export interface SpacesTable {
   visibility: Visibility;
   editMode: Generated<EditMode>;
   parentCollectionId: string | null;
+  /** Generated: the parent collection id, or '' at the top level (a non-null sort key). */
+  parentKey: ColumnType<string, never, never>;
   defaultLevel: DefaultLevel;
   position: Position;
   headRevisionId: string;

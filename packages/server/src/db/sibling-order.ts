@@ -11,7 +11,7 @@ export function positionOrder<Row extends Ordered>(alias: string): SortKey<Row>[
   ];
 }
 
-/** Across parents (access subqueries, which expose `parentKey`): top level first, then by parent, then position. */
-export function siblingOrder<Row extends Ordered & { parentKey?: string }>(alias: string): SortKey<Row>[] {
-  return [{ column: `${alias}.parentKey`, direction: 'asc', value: (row) => row.parentKey ?? '' }, ...positionOrder<Row>(alias)];
+/** Across parents: top level first (`parentKey` ''), then by parent, then position. */
+export function siblingOrder<Row extends Ordered & { parentKey: string }>(alias: string): SortKey<Row>[] {
+  return [{ column: `${alias}.parentKey`, direction: 'asc', value: (row) => row.parentKey }, ...positionOrder<Row>(alias)];
 }

@@ -1,6 +1,6 @@
-import { rankToRole, requireCollection } from '../auth/access.js';
+import { rankToRole, requireCollection, requireViewer } from '../auth/access.js';
 import { requireOrganizationMember } from '../auth/organization-access.js';
-import { collectionsWithAccess, spacesWithAccess } from '../db/repositories/access.repository.js';
+import { visibleCollectionsQuery, visibleSpacesQuery } from '../db/repositories/listing.repository.js';
 import { keysetPage } from '../db/pagination.js';
 import { positionOrder, siblingOrder } from '../db/sibling-order.js';
 import type { AreaHandlers } from '../http/handler.js';
@@ -30,16 +30,13 @@ export const collectionHandlers = {
 
   async listSpacesInCollection({ caller, params, query, app }) {
     const { collection } = await requireCollection(app.db, caller, params.collectionId, 'read');
-    const visible = app.db
-      .selectFrom(spacesWithAccess(collection.organizationId, caller.user.id).as('s'))
-      .selectAll('s')
-      .where('s.parentCollectionId', '=', collection.id)
-      .where('s.accessRank', '>', 0);
-    const page = await keysetPage(app.db, visible, {
-      keys: positionOrder('s'),
+    const viewer = await requireViewer(app.db, caller, collection.organizationId);
+    const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer, collection.id), {
+      keys: positionOrder('sp'),
       request: query,
       queryKey: `listSpacesInCollection:${collection.id}:${caller.user.id}`,
       cursors: app.cursors,
+      countCache: { cache: app.counts, version: viewer.listingVersion },
     });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiSpace(row, rankToRole(row.accessRank), app.urls)) } };
   },
@@ -62,16 +59,11 @@ export const collectionHandlers = {
   },
 
   async listCollectionsInOrganization({ caller, params, query, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    const visible = app.db
-      .selectFrom(collectionsWithAccess(access.organization.id, caller.user.id).as('c'))
-      .selectAll('c')
-      .where('c.accessRank', '>', 0)
-      .$if(query.nested === false, (qb) => qb.where('c.parentCollectionId', 'is', null));
-    const page = await keysetPage(app.db, visible, {
+    const viewer = await requireViewer(app.db, caller, params.organizationId);
+    const page = await keysetPage(app.db, visibleCollectionsQuery(app.db, viewer, { topLevelOnly: query.nested === false }), {
       keys: siblingOrder('c'),
       request: query,
-      queryKey: `listCollectionsInOrganization:${access.organization.id}:${caller.user.id}:${query.nested ?? true}`,
+      queryKey: `listCollectionsInOrganization:${viewer.organizationId}:${caller.user.id}:${query.nested ?? true}`,
       cursors: app.cursors,
     });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiCollection(row, rankToRole(row.accessRank), app.urls)) } };

@@ -1,6 +1,6 @@
-import { rankToRole, requireRestorableSpace, requireSpace } from '../auth/access.js';
+import { rankToRole, requireRestorableSpace, requireSpace, requireViewer } from '../auth/access.js';
 import { requireOrganizationMember } from '../auth/organization-access.js';
-import { spacesWithAccess } from '../db/repositories/access.repository.js';
+import { visibleSpacesQuery } from '../db/repositories/listing.repository.js';
 import { keysetPage } from '../db/pagination.js';
 import { siblingOrder } from '../db/sibling-order.js';
 import { conflict } from '../http/errors.js';
@@ -54,16 +54,13 @@ export const spaceHandlers = {
   },
 
   async listSpacesInOrganization({ caller, params, query, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    const visible = app.db
-      .selectFrom(spacesWithAccess(access.organization.id, caller.user.id).as('s'))
-      .selectAll('s')
-      .where('s.accessRank', '>', 0);
-    const page = await keysetPage(app.db, visible, {
-      keys: siblingOrder('s'),
+    const viewer = await requireViewer(app.db, caller, params.organizationId);
+    const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer), {
+      keys: siblingOrder('sp'),
       request: query,
-      queryKey: `listSpacesInOrganization:${access.organization.id}:${caller.user.id}`,
+      queryKey: `listSpacesInOrganization:${viewer.organizationId}:${caller.user.id}`,
       cursors: app.cursors,
+      countCache: { cache: app.counts, version: viewer.listingVersion },
     });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiSpace(row, rankToRole(row.accessRank), app.urls)) } };
   },

@@ -8,7 +8,7 @@
 //   - `read` on `public`/`unlisted` spaces, for anyone;
 //   - `admin` for organization admins.
 import { sql, type RawBuilder } from 'kysely';
-import type { Executor } from '../database.js';
+import { PREPARED, type Executor } from '../database.js';
 import type { CollectionsTable, DefaultLevel, EditMode, Role, Visibility } from '../schema.js';
 
 export type SpaceRow = {
@@ -19,6 +19,8 @@ export type SpaceRow = {
   visibility: Visibility;
   editMode: EditMode;
   parentCollectionId: string | null;
+  /** The parent collection id, or '' at the top level (generated; the sort key of lists). */
+  parentKey: string;
   defaultLevel: DefaultLevel;
   position: string;
   headRevisionId: string;
@@ -33,16 +35,15 @@ export type SpaceRow = {
   deletedAt: Date | null;
 };
 
-export type CollectionRow = Omit<CollectionsTable, 'createdAt' | 'updatedAt' | 'position'> & {
+export type CollectionRow = Omit<CollectionsTable, 'createdAt' | 'updatedAt' | 'position' | 'parentKey'> & {
   position: string;
+  parentKey: string;
   createdAt: Date;
   updatedAt: Date;
 };
 
 /** The caller's standing, as the access queries return it alongside the item. */
 export type AccessColumns = {
-  /** The parent collection id, or '' at the top level: a non-null sort key (list queries only). */
-  parentKey?: string;
   accessRank: number;
   memberRole: Role | null;
   isMember: boolean;
@@ -88,7 +89,7 @@ export async function findSpaceAccess(
   options: { includeDeleted?: boolean } = {},
 ): Promise<SpaceAccessRow | undefined> {
   const deletedFilter = options.includeDeleted ? sql`` : sql`AND sp.deleted_at IS NULL`;
-  const result = await sql<SpaceAccessRow>`
+  const result = await sql<SpaceAccessRow>`${PREPARED}
     WITH RECURSIVE
     s AS (
       SELECT sp.* FROM space_locators l
@@ -129,7 +130,7 @@ export async function findSpaceAccess(
 
 /** One collection with the user's standing on it. */
 export async function findCollectionAccess(db: Executor, collectionId: string, userId: string): Promise<CollectionAccessRow | undefined> {
-  const result = await sql<CollectionAccessRow>`
+  const result = await sql<CollectionAccessRow>`${PREPARED}
     WITH RECURSIVE
     s AS (
       SELECT c.* FROM collection_locators l
@@ -157,81 +158,4 @@ export async function findCollectionAccess(db: Executor, collectionId: string, u
     SELECT s.*, ${memberColumns}, ${singleItemRank()}
     FROM s JOIN organizations o ON o.id = s.organization_id`.execute(db);
   return result.rows[0];
-}
-
-/**
- * Every collection of the organization with the user's resolved default level and best grant, walked
- * top-down once (collections per organization are few; spaces are many).
- */
-function collectionRanksCte(organizationId: string, userId: string) {
-  return sql`
-    m AS (SELECT role, sso FROM organization_members WHERE organization_id = ${organizationId} AND user_id = ${userId}),
-    my_teams AS (SELECT team_id FROM team_members WHERE organization_id = ${organizationId} AND user_id = ${userId}),
-    collection_grant_ranks AS (
-      SELECT g.collection_id, max(cw_role_rank(g.role)) AS rank FROM collection_grants g
-      WHERE g.organization_id = ${organizationId} AND ${grantFilter(userId)}
-      GROUP BY g.collection_id
-    ),
-    tree AS (
-      SELECT c.id,
-        CASE WHEN c.default_level = 'inherit' THEN cw_role_rank((SELECT role FROM m)) ELSE cw_role_rank(c.default_level) END AS level_rank,
-        coalesce(cgr.rank, 0) AS grant_rank
-      FROM collections c LEFT JOIN collection_grant_ranks cgr ON cgr.collection_id = c.id
-      WHERE c.organization_id = ${organizationId} AND c.parent_collection_id IS NULL
-      UNION ALL
-      SELECT c.id,
-        CASE WHEN c.default_level = 'inherit' THEN tree.level_rank ELSE cw_role_rank(c.default_level) END,
-        GREATEST(tree.grant_rank, coalesce(cgr.rank, 0))
-      FROM collections c JOIN tree ON c.parent_collection_id = tree.id
-      LEFT JOIN collection_grant_ranks cgr ON cgr.collection_id = c.id
-      WHERE c.organization_id = ${organizationId}
-    )`;
-}
-
-/**
- * Every live space of the organization with the user's standing (`access_rank` 0 = not visible), as a
- * subquery for Kysely: `db.selectFrom(spacesWithAccess(org, user).as('s'))`.
- */
-export function spacesWithAccess(organizationId: string, userId: string): RawBuilder<SpaceAccessRow> {
-  return sql<SpaceAccessRow>`(
-    WITH RECURSIVE ${collectionRanksCte(organizationId, userId)},
-    space_grant_ranks AS (
-      SELECT g.space_id, max(cw_role_rank(g.role)) AS rank FROM space_grants g
-      WHERE g.organization_id = ${organizationId} AND ${grantFilter(userId)}
-      GROUP BY g.space_id
-    )
-    SELECT sp.*, coalesce(sp.parent_collection_id, '') AS parent_key, ${memberColumns},
-      GREATEST(
-        CASE WHEN (SELECT role FROM m) IS NULL THEN 0
-             WHEN sp.visibility = 'in-collection' AND sp.parent_collection_id IS NOT NULL THEN coalesce(t.level_rank, 0)
-             WHEN sp.default_level = 'inherit' THEN coalesce(t.level_rank, cw_role_rank((SELECT role FROM m)))
-             ELSE cw_role_rank(sp.default_level)
-        END,
-        CASE WHEN EXISTS (SELECT 1 FROM m) THEN GREATEST(coalesce(sgr.rank, 0), coalesce(t.grant_rank, 0)) ELSE 0 END,
-        CASE WHEN (SELECT role FROM m) = 'admin' THEN 6 ELSE 0 END,
-        CASE WHEN sp.visibility IN ('public', 'unlisted') THEN 1 ELSE 0 END
-      ) AS access_rank
-    FROM spaces sp
-    JOIN organizations o ON o.id = sp.organization_id
-    LEFT JOIN tree t ON t.id = sp.parent_collection_id
-    LEFT JOIN space_grant_ranks sgr ON sgr.space_id = sp.id
-    WHERE sp.organization_id = ${organizationId} AND sp.deleted_at IS NULL
-  )`;
-}
-
-/** Every collection of the organization with the user's standing, as a subquery (see spacesWithAccess). */
-export function collectionsWithAccess(organizationId: string, userId: string): RawBuilder<CollectionAccessRow> {
-  return sql<CollectionAccessRow>`(
-    WITH RECURSIVE ${collectionRanksCte(organizationId, userId)}
-    SELECT c.*, coalesce(c.parent_collection_id, '') AS parent_key, ${memberColumns},
-      GREATEST(
-        CASE WHEN (SELECT role FROM m) IS NULL THEN 0 ELSE t.level_rank END,
-        CASE WHEN EXISTS (SELECT 1 FROM m) THEN t.grant_rank ELSE 0 END,
-        CASE WHEN (SELECT role FROM m) = 'admin' THEN 6 ELSE 0 END
-      ) AS access_rank
-    FROM collections c
-    JOIN organizations o ON o.id = c.organization_id
-    JOIN tree t ON t.id = c.id
-    WHERE c.organization_id = ${organizationId}
-  )`;
 }

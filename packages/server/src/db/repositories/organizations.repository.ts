@@ -1,5 +1,5 @@
 import type { Updateable } from 'kysely';
-import type { Executor } from '../database.js';
+import { PREPARED, type Executor } from '../database.js';
 import type { OrganizationsTable, Role } from '../schema.js';
 import { newId } from '../../ids.js';
 
@@ -52,6 +52,7 @@ export async function findOrganizationWithMembership(
     )
     .select([...ORGANIZATION_COLUMNS, 'm.userId as memberUserId', 'm.role as memberRole', 'm.sso as memberSso'])
     .where('organizations.id', '=', organizationId)
+    .modifyEnd(PREPARED)
     .executeTakeFirst();
   if (!row) return undefined;
   const { memberUserId, memberRole, memberSso, ...organization } = row;

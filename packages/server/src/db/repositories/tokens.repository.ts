@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../database.js';
+import { PREPARED, type Executor } from '../database.js';
 import { newId } from '../../ids.js';
 import type { UserRow } from './users.repository.js';
 
@@ -26,6 +26,7 @@ export async function findTokenWithUser(
       'u.createdAt as userCreatedAt',
     ])
     .where('t.tokenHash', '=', tokenHash)
+    .modifyEnd(PREPARED)
     .executeTakeFirst();
   if (!row) return undefined;
   return {

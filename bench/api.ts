@@ -1,0 +1,68 @@
+// The API benchmark (DESIGN.md §9): `GET /v1/spaces/{id}` and a 100-item space list through the full
+// stack (auth, validation, access resolution), against a bare Express handler doing one primary-key
+// query on the same database, in the same run, in paired rounds. The server under test gets core 0;
+// the load generator and PostgreSQL share core 1.
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { canPin, pin } from './lib/cpus.js';
+import { startBenchDatabase } from './lib/database.js';
+import { runScript, startScript, stop } from './lib/processes.js';
+import { seed, SPACES } from './api/seed.js';
+
+type LoadResult = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number };
+
+export type ApiBenchmarkResult = {
+  rounds: Array<{ bare: LoadResult; byId: LoadResult; list: LoadResult; ratio: number }>;
+  medianRatio: number;
+  listP99Max: number;
+};
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export async function runApiBenchmark(options: { rounds: number; seconds: number }): Promise<ApiBenchmarkResult> {
+  const database = await startBenchDatabase();
+  const servers: Array<Awaited<ReturnType<typeof startScript>>> = [];
+  try {
+    const postmaster = database.postmasterPid();
+    if (postmaster) pin(postmaster, 1);
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
+    const seeded = await seed(db);
+    await db.destroy();
+    console.log(`seeded ${SPACES} spaces and ${seeded.tokens.length} tokens; pinning ${canPin ? 'on (server: core 0; load + database: core 1)' : 'unavailable'}`);
+
+    const full = await startScript('api/full-server.ts', 0, { DATABASE_URL: database.url });
+    const bare = await startScript('api/bare-server.ts', 0, { DATABASE_URL: database.url, ORGANIZATION_ID: seeded.organizationId });
+    servers.push(full, bare);
+    const fullUrl = `http://127.0.0.1:${full.port}`;
+    const bareUrl = `http://127.0.0.1:${bare.port}`;
+    const byIdPaths = seeded.spaceIds.map((id) => `/v1/spaces/${id}`);
+    const barePaths = seeded.spaceIds.map((id) => `/bare/spaces/${id}`);
+    const listPaths = [`/v1/orgs/${seeded.organizationId}/spaces?limit=100`, ...seeded.collectionIds.map((id) => `/v1/collections/${id}/spaces?limit=100`)];
+
+    const load = (url: string, paths: string[], tokens: string[], connections: number, seconds = options.seconds) =>
+      runScript<LoadResult>('api/load.ts', 1, { url, paths, tokens, connections, seconds });
+    // Warm up both servers (JIT, connection pools, PostgreSQL caches).
+    await load(bareUrl, barePaths, [], 50, 3);
+    await load(fullUrl, byIdPaths, seeded.tokens, 50, 3);
+    await load(fullUrl, listPaths, seeded.tokens, 16, 3);
+
+    const rounds: ApiBenchmarkResult['rounds'] = [];
+    for (let round = 1; round <= options.rounds; round++) {
+      const bareResult = await load(bareUrl, barePaths, [], 50);
+      const byId = await load(fullUrl, byIdPaths, seeded.tokens, 50);
+      const list = await load(fullUrl, listPaths, seeded.tokens, 16);
+      const ratio = byId.requestsPerSecond / bareResult.requestsPerSecond;
+      rounds.push({ bare: bareResult, byId, list, ratio });
+      console.log(
+        `round ${round}: bare ${bareResult.requestsPerSecond.toFixed(0)} req/s (p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms) · ` +
+          `GET /v1/spaces/{id} ${byId.requestsPerSecond.toFixed(0)} req/s (p50 ${byId.p50} ms, p99 ${byId.p99} ms) · ratio ${ratio.toFixed(2)} · ` +
+          `100-item list ${list.requestsPerSecond.toFixed(0)} req/s (p50 ${list.p50} ms, p99 ${list.p99} ms)` +
+          (byId.non2xx + list.non2xx + byId.errors + list.errors ? ` · NON-2XX/ERRORS ${byId.non2xx + list.non2xx}/${byId.errors + list.errors}` : ''),
+      );
+    }
+    return { rounds, medianRatio: median(rounds.map((r) => r.ratio)), listP99Max: Math.max(...rounds.map((r) => r.list.p99)) };
+  } finally {
+    for (const server of servers) await stop(server.child);
+    await database.stop();
+  }
+}

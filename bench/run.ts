@@ -1,0 +1,31 @@
+// `pnpm bench [api|content|all] [--rounds N] [--seconds S]`: the benchmarks of DESIGN.md §9, each
+// against its budget. Results are printed and written to bench/results/.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runApiBenchmark } from './api.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+process.chdir(here);
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? Number(args[index + 1]) : fallback;
+};
+const which = args.find((arg) => !arg.startsWith('--') && Number.isNaN(Number(arg))) ?? 'all';
+
+const results: Record<string, unknown> = {};
+const verdicts: string[] = [];
+
+if (which === 'all' || which === 'api') {
+  console.log('== API: GET /v1/spaces/{id} and 100-item lists vs a bare primary-key handler');
+  const api = await runApiBenchmark({ rounds: option('rounds', 3), seconds: option('seconds', 10) });
+  results.api = api;
+  verdicts.push(`GET /v1/spaces/{id} at ${(api.medianRatio * 100).toFixed(0)}% of the bare handler (median of paired rounds; budget ≥ 50%): ${api.medianRatio >= 0.5 ? 'met' : 'MISSED'}`);
+  verdicts.push(`100-item list p99 ${api.listP99Max} ms at 16 connections (worst round; budget < 25 ms): ${api.listP99Max < 25 ? 'met' : 'MISSED'}`);
+}
+
+mkdirSync(join(here, 'results'), { recursive: true });
+const file = join(here, 'results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+writeFileSync(file, JSON.stringify(results, null, 2));
+console.log(`\n== Verdicts\n${verdicts.map((v) => `- ${v}`).join('\n')}\n(results in ${file})`);
