@@ -1,26 +1,33 @@
 // @content-workspace/sdk: a typed client for the Content Workspace API.
-import createFetchClient, { type Client } from 'openapi-fetch';
-import type { paths } from '@content-workspace/contract';
-
-export type { paths, components, operations } from '@content-workspace/contract';
-
-export type ClientOptions = {
-  /** The server's base URL, e.g. `https://content.example.com`. */
-  baseUrl: string;
-  /** A personal API token (`cw_…`). */
-  token?: string;
-  /** A fetch implementation (defaults to the global one). */
-  fetch?: typeof globalThis.fetch;
-};
-
-/** A client whose every call is typed by the API's paths, parameters, bodies and responses. */
-export type ContentWorkspaceClient = Client<paths>;
-
-/** Creates a client. Each call answers `{ data, error, response }`. */
-export function createClient(options: ClientOptions): ContentWorkspaceClient {
-  return createFetchClient<paths>({
-    baseUrl: options.baseUrl,
-    headers: options.token ? { Authorization: `Bearer ${options.token}` } : {},
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
-}
+export { createClient, type ClientOptions } from './client.js';
+export { collect, paginate, type ListItem, type ListParams, type ListPath, type PaginateOptions } from './paginate.js';
+export {
+  ApiError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  ContentWorkspaceError,
+  ForbiddenError,
+  NotFoundError,
+  PreconditionFailedError,
+  RateLimitError,
+  TimeoutError,
+  UnauthorizedError,
+  createApiError,
+  type ErrorBody,
+  type ErrorIssue,
+} from './errors.js';
+export type {
+  CallOptions,
+  CallResult,
+  ClientBase,
+  ClientMethod,
+  ContentWorkspaceClient,
+  HttpMethod,
+  PathsWithMethod,
+  Schema,
+  SuccessResult,
+  ThrowingClient,
+} from './types.js';
+export { VERSION } from './version.js';
+export type { components, operations, paths } from '@content-workspace/contract';

@@ -1,0 +1,148 @@
+import type { paths } from '@content-workspace/contract';
+import openapiFetch from 'openapi-fetch';
+import { ConnectionError, TimeoutError, createApiError } from './errors.js';
+import { isIdempotent, isRetryableStatus, retryDelay, sleep, type RetryPolicy } from './retry.js';
+import type { ContentWorkspaceClient, ThrowingClient } from './types.js';
+import { VERSION } from './version.js';
+
+/** Options of {@link createClient}. */
+export type ClientOptions = {
+  /** The server's address, without `/v1`: e.g. `https://content.example.com`. */
+  baseUrl: string;
+  /** A personal API token (`cw_…`), sent as `Authorization: Bearer …`. Without one, calls are anonymous. */
+  token?: string;
+  /** The `fetch` to send requests with (default: the global one, looked up at each call). */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Time limit of each attempt, in milliseconds, until the body is read; `0` for none. Default 60 000. */
+  timeoutMs?: number;
+  /** Retries of idempotent calls (GET, HEAD, PUT, DELETE, OPTIONS) after a failed connection, a timeout, a 429 or a 503. Default 2. */
+  maxRetries?: number;
+  /** The first backoff delay in milliseconds; it doubles at each retry, with jitter. Default 500. */
+  retryDelayMs?: number;
+  /** The longest wait before a retry in milliseconds, also capping the server's `Retry-After`. Default 30 000. */
+  maxRetryDelayMs?: number;
+  /** Appended to the `User-Agent` header after `content-workspace-sdk/<version>`, e.g. `my-app/1.2.0`. */
+  userAgent?: string;
+  /** Reject with an {@link ApiError} on non-2xx answers instead of resolving to `{ error }`. Default false. */
+  throwOnError?: boolean;
+};
+
+// openapi-fetch's CommonJS build sets `exports.default`, and our CommonJS bundle loads it the way
+// Node does (the default import is then the whole exports object): take `.default` when present.
+const createFetchClient =
+  (openapiFetch as unknown as { default?: typeof openapiFetch }).default ?? openapiFetch;
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULTS: RetryPolicy = { maxRetries: 2, retryDelayMs: 500, maxRetryDelayMs: 30_000 };
+const METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+
+/** A call's result as openapi-fetch makes it, before its types are narrowed by path. */
+type RawResult = { data?: unknown; error?: unknown; response: Response };
+type RawRequest = (method: string, path: string, init: Record<string, unknown>) => Promise<RawResult>;
+type RawInit = Record<string, unknown> & { signal?: AbortSignal; timeoutMs?: number; maxRetries?: number };
+
+/**
+ * Creates a client for the Content Workspace API. Every operation of the contract is a typed call:
+ * `client.GET('/v1/orgs/{organizationId}', { params: { path: { organizationId } } })`.
+ *
+ * By default a call resolves to `{ data, error, response }`; with `throwOnError: true` it resolves
+ * to `{ data, response }` and rejects with an {@link ApiError} on a non-2xx answer.
+ */
+export function createClient(options: ClientOptions & { throwOnError: true }): ThrowingClient;
+export function createClient(options: ClientOptions & { throwOnError?: false }): ContentWorkspaceClient;
+export function createClient(options: ClientOptions): ContentWorkspaceClient | ThrowingClient;
+export function createClient(options: ClientOptions): ContentWorkspaceClient | ThrowingClient {
+  const userAgent = `content-workspace-sdk/${VERSION}${options.userAgent ? ` ${options.userAgent}` : ''}`;
+  const base = createFetchClient<paths>({
+    baseUrl: options.baseUrl,
+    headers: {
+      'User-Agent': userAgent,
+      ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+    },
+    fetch: connectionFetch(options.fetch),
+  });
+  const request = base.request as unknown as RawRequest;
+  const policy: RetryPolicy = {
+    maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+    retryDelayMs: options.retryDelayMs ?? DEFAULTS.retryDelayMs,
+    maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULTS.maxRetryDelayMs,
+  };
+
+  async function call(method: string, path: string, init: RawInit = {}): Promise<RawResult> {
+    const { signal, timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxRetries = policy.maxRetries, ...rest } = init;
+    const retries = isIdempotent(method) ? maxRetries : 0;
+    for (let attempt = 0; ; attempt++) {
+      const mayRetry = attempt < retries;
+      let result: RawResult | undefined;
+      try {
+        result = await withTimeout(signal, timeoutMs, (attemptSignal) =>
+          request(method, path, { ...rest, signal: attemptSignal }),
+        );
+      } catch (error) {
+        if (!(mayRetry && error instanceof ConnectionError)) throw error;
+      }
+      if (result && !(mayRetry && isRetryableStatus(result.response.status))) {
+        if (options.throwOnError && !result.response.ok) throw createApiError(result.response, result.error);
+        return result;
+      }
+      await sleep(retryDelay(attempt, result?.response, policy), signal);
+    }
+  }
+
+  const client: Record<string, unknown> = { use: base.use, eject: base.eject };
+  for (const method of METHODS) client[method] = (path: string, init?: RawInit) => call(method, path, init);
+  return client as unknown as ContentWorkspaceClient | ThrowingClient;
+}
+
+/**
+ * Runs one attempt under its own signal, aborted by the caller's signal or after `timeoutMs`.
+ * The timer spans the whole attempt, body included, because openapi-fetch reads the body before
+ * `run` resolves.
+ */
+async function withTimeout<T>(
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  let timedOut: TimeoutError | undefined;
+  const timer =
+    timeoutMs > 0
+      ? setTimeout(() => controller.abort((timedOut = new TimeoutError(timeoutMs))), timeoutMs)
+      : undefined;
+  try {
+    return await run(controller.signal);
+  } catch (error) {
+    // However fetch or the body reader reports an abort, a timeout is reported as ours.
+    throw timedOut ?? error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * Wraps `fetch` so that a request that got no answer rejects with a {@link ConnectionError};
+ * an abort (the caller's, or a timeout) is passed through as fetch reports it.
+ */
+function connectionFetch(custom: ClientOptions['fetch']): (request: Request) => Promise<Response> {
+  return async (request) => {
+    try {
+      return await (custom ?? globalThis.fetch)(request);
+    } catch (error) {
+      if (request.signal.aborted) throw error;
+      throw new ConnectionError(`${request.method} ${request.url} failed: ${describe(error)}`, { cause: error });
+    }
+  };
+}
+
+// Node's fetch rejects with a bare "fetch failed" and hides the useful part (ECONNREFUSED…) in `cause`.
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  const detail = cause instanceof Error ? ((cause as Error & { code?: string }).code ?? cause.message) : undefined;
+  return detail ? `${error.message} (${detail})` : error.message;
+}

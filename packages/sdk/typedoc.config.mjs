@@ -1,0 +1,19 @@
+// API reference: `pnpm docs` writes docs-api/ (gitignored). Warnings fail the run, so broken
+// {@link}s and undocumented surprises are caught.
+import { OptionDefaults } from 'typedoc';
+
+/** @type {Partial<import('typedoc').TypeDocOptions>} */
+export default {
+  entryPoints: ['src/index.ts'],
+  tsconfig: 'tsconfig.build.json',
+  out: 'docs-api',
+  name: '@content-workspace/sdk',
+  readme: 'none',
+  excludePrivate: true,
+  excludeInternal: true,
+  treatWarningsAsErrors: true,
+  // The contract's generated comments use OpenAPI's vocabulary.
+  blockTags: [...OptionDefaults.blockTags, '@description', '@constant'],
+  // Type helpers that only shape the exported signatures.
+  intentionallyNotExported: ['InitParam', 'Media', 'OkBody', 'OnlySuccess', 'PaginateArgs'],
+};
