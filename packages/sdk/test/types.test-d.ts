@@ -77,8 +77,10 @@ describe('calls', () => {
 });
 
 describe('paginate', () => {
-  it('accepts exactly the list operations', () => {
-    expectTypeOf<ListPath>().toEqualTypeOf<'/v1/user/tokens' | '/v1/orgs'>();
+  it('accepts the list operations and only them', () => {
+    // List operations join as the spec grows: check membership, not the exact set.
+    expectTypeOf<'/v1/user/tokens' | '/v1/orgs'>().toExtend<ListPath>();
+    expectTypeOf<'/v1/orgs/{organizationId}'>().not.toExtend<ListPath>();
     // @ts-expect-error: a single organization is not a list
     void paginate(client, '/v1/orgs/{organizationId}', { path: { organizationId: 'o1' } });
     // @ts-expect-error: this answer is { organizations }, not a page of items

@@ -96,7 +96,8 @@ export async function startTestServer(
     context: running.context,
     config,
     responseErrors,
-    client: (token) => createClient({ baseUrl: running.url, ...(token ? { token } : {}) }),
+    // No retries: a test must see the server's first answer.
+    client: (token) => createClient({ baseUrl: running.url, maxRetries: 0, ...(token ? { token } : {}) }),
     async close() {
       await running.close();
       await database.drop();
