@@ -7,7 +7,7 @@ import type { AreaHandlers } from '../http/handler.js';
 import { toApiCollection } from '../mappers/collection.mapper.js';
 import { toApiSpace } from '../mappers/space.mapper.js';
 import { createCollection, deleteCollectionTree, moveCollection, patchCollection } from '../services/collections.service.js';
-import { requireTargetParent } from '../services/placement.service.js';
+import { requireTargetParent, resolveMoveTarget } from '../services/placement.service.js';
 import { transferCollection } from '../services/transfer.service.js';
 
 export const collectionHandlers = {
@@ -43,10 +43,7 @@ export const collectionHandlers = {
 
   async moveCollection({ caller, params, body, app }) {
     const { collection, role, organizationRole } = await requireCollection(app.db, caller, params.collectionId, 'admin');
-    const parentId = body.parent === undefined ? collection.parentCollectionId : body.parent;
-    if (parentId !== collection.parentCollectionId) {
-      await requireTargetParent(app.db, caller, collection.organizationId, parentId, organizationRole);
-    }
+    const parentId = await resolveMoveTarget(app.db, caller, collection, organizationRole, body.parent);
     const moved = await moveCollection(app.db, collection, parentId, body.position);
     return { status: 200, body: toApiCollection(moved, role, app.urls) };
   },

@@ -6,7 +6,7 @@ import { siblingOrder } from '../db/sibling-order.js';
 import { conflict } from '../http/errors.js';
 import type { AreaHandlers } from '../http/handler.js';
 import { toApiSpace } from '../mappers/space.mapper.js';
-import { requireTargetParent } from '../services/placement.service.js';
+import { requireTargetParent, resolveMoveTarget } from '../services/placement.service.js';
 import { createSpace, deleteSpace, moveSpace, patchSpace, restoreSpace } from '../services/spaces.service.js';
 import { transferSpace } from '../services/transfer.service.js';
 
@@ -38,10 +38,7 @@ export const spaceHandlers = {
 
   async moveSpace({ caller, params, body, app }) {
     const { space, role, organizationRole } = await requireSpace(app.db, caller, params.spaceId, 'admin');
-    const parentId = body.parent === undefined ? space.parentCollectionId : body.parent;
-    if (parentId !== space.parentCollectionId) {
-      await requireTargetParent(app.db, caller, space.organizationId, parentId, organizationRole);
-    }
+    const parentId = await resolveMoveTarget(app.db, caller, space, organizationRole, body.parent);
     const moved = await moveSpace(app.db, space, parentId, body.position);
     return { status: 200, body: toApiSpace(moved, role, app.urls) };
   },

@@ -60,3 +60,19 @@ export async function refuseCycle(db: Executor, organizationId: string, collecti
   const ancestry = await collectionAncestry(db, organizationId, parentId);
   if (ancestry.includes(collectionId)) throw preconditionFailed('A collection cannot move into itself or one of its descendants');
 }
+
+/**
+ * The parent a move goes to (`parent` omitted: stays put; null: the top level), checked when it
+ * changes: `create` on the target collection, or the `create` organization role at the top level.
+ */
+export async function resolveMoveTarget(
+  db: Executor,
+  caller: Caller,
+  item: { organizationId: string; parentCollectionId: string | null },
+  organizationRole: Role | null | undefined,
+  parent: string | null | undefined,
+): Promise<string | null> {
+  const parentId = parent === undefined ? item.parentCollectionId : parent;
+  if (parentId !== item.parentCollectionId) await requireTargetParent(db, caller, item.organizationId, parentId, organizationRole);
+  return parentId;
+}

@@ -60,6 +60,16 @@ const memberColumns = sql`
   (o.sso AND EXISTS (SELECT 1 FROM m) AND NOT coalesce((SELECT sso FROM m), false)
    AND (SELECT role FROM m) IS DISTINCT FROM 'admin') AS sso_blocked`;
 
+/** `m` (the user's membership) and `my_teams`, for the organization of the item in CTE `s`. */
+const membershipCtes = (userId: string) => sql`
+    m AS (
+      SELECT om.role, om.sso FROM organization_members om JOIN s ON om.organization_id = s.organization_id
+      WHERE om.user_id = ${userId}
+    ),
+    my_teams AS (
+      SELECT tm.team_id FROM team_members tm JOIN s ON tm.organization_id = s.organization_id WHERE tm.user_id = ${userId}
+    )`;
+
 const grantFilter = (userId: string) => sql`
   ((g.principal_kind = 'user' AND g.principal_id = ${userId})
    OR (g.principal_kind = 'team' AND g.principal_id IN (SELECT team_id FROM my_teams)))`;
@@ -96,13 +106,7 @@ export async function findSpaceAccess(
       JOIN spaces sp ON sp.organization_id = l.organization_id AND sp.id = l.space_id
       WHERE l.space_id = ${spaceId} ${deletedFilter}
     ),
-    m AS (
-      SELECT om.role, om.sso FROM organization_members om JOIN s ON om.organization_id = s.organization_id
-      WHERE om.user_id = ${userId}
-    ),
-    my_teams AS (
-      SELECT tm.team_id FROM team_members tm JOIN s ON tm.organization_id = s.organization_id WHERE tm.user_id = ${userId}
-    ),
+    ${membershipCtes(userId)},
     chain AS (
       SELECT c.organization_id, c.id, c.parent_collection_id, c.default_level, 1 AS depth
       FROM collections c JOIN s ON c.organization_id = s.organization_id AND c.id = s.parent_collection_id
@@ -137,13 +141,7 @@ export async function findCollectionAccess(db: Executor, collectionId: string, u
       JOIN collections c ON c.organization_id = l.organization_id AND c.id = l.collection_id
       WHERE l.collection_id = ${collectionId}
     ),
-    m AS (
-      SELECT om.role, om.sso FROM organization_members om JOIN s ON om.organization_id = s.organization_id
-      WHERE om.user_id = ${userId}
-    ),
-    my_teams AS (
-      SELECT tm.team_id FROM team_members tm JOIN s ON tm.organization_id = s.organization_id WHERE tm.user_id = ${userId}
-    ),
+    ${membershipCtes(userId)},
     chain AS (
       SELECT s.organization_id, s.id, s.parent_collection_id, s.default_level, 0 AS depth FROM s
       UNION ALL
