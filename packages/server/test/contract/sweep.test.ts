@@ -4,6 +4,7 @@
 // - malformed path parameters, unknown or invalid query parameters, malformed bodies: 400;
 // - never a 500.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { accessPolicy } from '../../src/auth/access-policy.js';
 import { listOperations, loadSpec, type SpecOperation } from '../../src/http/operations.js';
 import { newId } from '../../src/ids.js';
 import { useTestServer } from '../support/harness.js';
@@ -14,17 +15,10 @@ const spec = loadSpec();
 const operations = listOperations(spec);
 
 /**
- * Operations any authenticated user may call (DESIGN.md §6): the outsider check only requires that
- * they answer without a 5xx and without revealing the owner's resources.
+ * Operations any authenticated user may call (the access policy, DESIGN.md §6): the outsider check
+ * only requires that they answer without a 5xx and without revealing the owner's resources.
  */
-const OPEN_TO_ANY_USER = new Set([
-  'getAuthenticatedUser',
-  'listUserTokens',
-  'createUserToken',
-  'listOrganizations',
-  'createOrganization',
-  'listOrganizationsForEmailDomain',
-]);
+const OPEN_TO_ANY_USER = new Set(Object.entries(accessPolicy).filter(([, rule]) => rule.scope === 'authenticated').map(([id]) => id));
 
 const server = useTestServer();
 let world: SweepWorld;

@@ -1,0 +1,69 @@
+// Who may call each operation (DESIGN.md §6), one entry per operationId: the source of docs/access.md
+// and of the authorization matrix tests. Typed by operationId, so an operation added to the spec
+// without an entry here fails `tsc`. Handlers enforce these rules (auth/access.ts,
+// auth/organization-access.ts); the matrix checks that they do.
+import type { OperationId } from '../http/handler.js';
+import type { Role } from './roles.js';
+
+export type AccessRule =
+  /** Any authenticated user; what they see is limited to their own data or what they may see. */
+  | { scope: 'authenticated' }
+  /** No bearer token: the request carries its own credential (a signature, a SAML response). */
+  | { scope: 'public' }
+  /** The caller's organization role: `member` includes guests, `non-guest` excludes them. */
+  | { scope: 'organization'; minimum: 'member' | 'non-guest' | Role }
+  /** The caller's effective role on the space (or the collection) named in the path. */
+  | { scope: 'space'; minimum: Role }
+  | { scope: 'collection'; minimum: Role };
+
+export type AccessPolicyEntry = AccessRule & {
+  /** What the rule does not say by itself (extra conditions, self-service exceptions). */
+  note?: string;
+};
+
+export const accessPolicy: Record<OperationId, AccessPolicyEntry> = {
+  getAuthenticatedUser: { scope: 'authenticated' },
+  getUserById: { scope: 'authenticated', note: 'only users sharing an organization with the caller (else 404)' },
+  listUserTokens: { scope: 'authenticated', note: 'the caller’s own tokens' },
+  createUserToken: { scope: 'authenticated' },
+  deleteUserToken: { scope: 'authenticated', note: 'the caller’s own tokens (others: 404)' },
+  listOrganizations: { scope: 'authenticated', note: 'organizations the caller is a member of' },
+  createOrganization: { scope: 'authenticated', note: 'the caller becomes its admin' },
+  listOrganizationsForEmailDomain: { scope: 'authenticated', note: 'only organizations the caller may see' },
+  getOrganizationById: { scope: 'organization', minimum: 'member' },
+  updateOrganizationById: { scope: 'organization', minimum: 'admin' },
+
+  listCollectionsInOrganization: { scope: 'organization', minimum: 'member', note: 'lists the collections the caller can read' },
+  createCollection: { scope: 'organization', minimum: 'create', note: 'inside a collection: `create` on it instead' },
+  getCollectionById: { scope: 'collection', minimum: 'read' },
+  updateCollectionById: { scope: 'collection', minimum: 'admin' },
+  deleteCollectionById: { scope: 'collection', minimum: 'admin' },
+  listSpacesInCollection: { scope: 'collection', minimum: 'read', note: 'lists the spaces the caller can read' },
+  moveCollection: { scope: 'collection', minimum: 'admin', note: 'and `create` on the target collection (or the `create` organization role for the top level)' },
+  transferCollection: { scope: 'collection', minimum: 'admin', note: 'and `admin` in the target organization, `create` on a target collection' },
+
+  listSpacesInOrganization: { scope: 'organization', minimum: 'member', note: 'lists the spaces the caller can read' },
+  createSpace: { scope: 'organization', minimum: 'create', note: 'inside a collection: `create` on it instead' },
+  getSpaceById: { scope: 'space', minimum: 'read' },
+  updateSpaceById: { scope: 'space', minimum: 'admin' },
+  deleteSpaceById: { scope: 'space', minimum: 'admin' },
+  restoreSpace: { scope: 'space', minimum: 'admin', note: 'on a space deleted less than 7 days ago' },
+  moveSpace: { scope: 'space', minimum: 'admin', note: 'and `create` on the target collection (or the `create` organization role for the top level)' },
+  transferSpace: { scope: 'space', minimum: 'admin', note: 'and `admin` in the target organization, `create` on a target collection' },
+};
+
+/** A rule in words, for docs/access.md. */
+export function describeRule(rule: AccessRule): string {
+  switch (rule.scope) {
+    case 'authenticated':
+      return 'any authenticated user';
+    case 'public':
+      return 'no token (own credential)';
+    case 'organization':
+      return rule.minimum === 'member' ? 'organization member (guests included)' : rule.minimum === 'non-guest' ? 'organization member, not a guest' : `organization role ≥ \`${rule.minimum}\``;
+    case 'space':
+      return `\`${rule.minimum}\` on the space`;
+    case 'collection':
+      return `\`${rule.minimum}\` on the collection`;
+  }
+}
