@@ -1,5 +1,5 @@
 import { rankToRole, requireCollection } from '../auth/access.js';
-import { requireOrganizationMember } from '../auth/organization-access.js';
+import { requireOrganizationContent } from '../auth/organization-access.js';
 import { collectionsWithAccess, spacesWithAccess } from '../db/repositories/access.repository.js';
 import { keysetPage } from '../db/pagination.js';
 import { positionOrder, siblingOrder } from '../db/sibling-order.js';
@@ -62,7 +62,7 @@ export const collectionHandlers = {
   },
 
   async listCollectionsInOrganization({ caller, params, query, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    const access = await requireOrganizationContent(app.db, caller, params.organizationId);
     const visible = app.db
       .selectFrom(collectionsWithAccess(access.organization.id, caller.user.id).as('c'))
       .selectAll('c')
@@ -78,7 +78,7 @@ export const collectionHandlers = {
   },
 
   async createCollection({ caller, params, body, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    const access = await requireOrganizationContent(app.db, caller, params.organizationId);
     const parentId = body.parent ?? null;
     await requireTargetParent(app.db, caller, access.organization.id, parentId, access.role);
     const collection = await createCollection(app.db, { organizationId: access.organization.id, creatorId: caller.user.id, parentId, body });

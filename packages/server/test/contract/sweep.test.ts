@@ -24,6 +24,10 @@ const OPEN_TO_ANY_USER = new Set([
   'listOrganizations',
   'createOrganization',
   'listOrganizationsForEmailDomain',
+  // Holding the invite's id (the sweep's organization has invite links off: 403).
+  'joinWithLinkInvite',
+  // With a matching e-mail domain (the outsider's is not: 404).
+  'joinOrganizationByEmailDomain',
 ]);
 
 const server = useTestServer();
