@@ -331,7 +331,7 @@ export interface paths {
         };
         /**
          * Get a space
-         * @description Needs `read` on the space. Deleted spaces read as absent.
+         * @description Needs `read` on the space. Deleted spaces read as absent. A member disabled by the organization's SSO enforcement gets 403.
          */
         get: operations["getSpaceById"];
         put?: never;
@@ -419,6 +419,573 @@ export interface paths {
          *     404; caller not its admin: 403; target collection outside it: 412; nothing would change: 409.
          */
         post: operations["transferSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the grants on a space
+         * @description Needs `admin` on the space. Roles granted on it to users and teams, newest first. Grants on
+         *     collections above it also apply but are listed there.
+         */
+        get: operations["listSpacePermissions"];
+        put?: never;
+        /**
+         * Grant a role on a space
+         * @description Needs `admin` on the space. The user must be a member of the space's organization (guests
+         *     included) and the team one of its teams, else 400 naming the field. A principal that already holds
+         *     a grant here is a 409: change it with PATCH.
+         */
+        post: operations["grantSpacePermission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/permissions/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The user's id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a user's role on a space
+         * @description Needs `admin` on the space. 404 when the user holds no grant on it.
+         */
+        delete: operations["revokeSpaceUserPermission"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's role on a space
+         * @description Needs `admin` on the space. 404 when the user holds no grant on it.
+         */
+        patch: operations["updateSpaceUserPermission"];
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/permissions/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a team's role on a space
+         * @description Needs `admin` on the space. 404 when the team holds no grant on it.
+         */
+        delete: operations["revokeSpaceTeamPermission"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a team's role on a space
+         * @description Needs `admin` on the space. 404 when the team holds no grant on it.
+         */
+        patch: operations["updateSpaceTeamPermission"];
+        trace?: never;
+    };
+    "/v1/collections/{collectionId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the grants on a collection
+         * @description Needs `admin` on the collection. Roles granted on it to users and teams, newest first. Grants on
+         *     collections above it also apply but are listed there.
+         */
+        get: operations["listCollectionPermissions"];
+        put?: never;
+        /**
+         * Grant a role on a collection
+         * @description Needs `admin` on the collection. The user must be a member of the collection's organization (guests
+         *     included) and the team one of its teams, else 400 naming the field. A principal that already holds
+         *     a grant here is a 409: change it with PATCH.
+         */
+        post: operations["grantCollectionPermission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{collectionId}/permissions/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+                /** @description The user's id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a user's role on a collection
+         * @description Needs `admin` on the collection. 404 when the user holds no grant on it.
+         */
+        delete: operations["revokeCollectionUserPermission"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's role on a collection
+         * @description Needs `admin` on the collection. 404 when the user holds no grant on it.
+         */
+        patch: operations["updateCollectionUserPermission"];
+        trace?: never;
+    };
+    "/v1/collections/{collectionId}/permissions/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a team's role on a collection
+         * @description Needs `admin` on the collection. 404 when the team holds no grant on it.
+         */
+        delete: operations["revokeCollectionTeamPermission"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a team's role on a collection
+         * @description Needs `admin` on the collection. 404 when the team holds no grant on it.
+         */
+        patch: operations["updateCollectionTeamPermission"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's members
+         * @description Needs a non-guest organization role. Sorted by `joinedAt` (default) or `lastSeenAt`, newest first
+         *     unless `order` says otherwise; sorting by `lastSeenAt` lists only members seen at least once (by `ping`).
+         */
+        get: operations["listOrganizationMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The member's user id (a member's `id` is their user id). */
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a member
+         * @description Needs a non-guest organization role; any member may read their own membership.
+         */
+        get: operations["getOrganizationMember"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member, or leave
+         * @description Organization admins may remove any member; any member may remove themselves (leave). The member's
+         *     grants and team memberships in the organization go with them. Removing the last admin is a 409.
+         */
+        delete: operations["removeOrganizationMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Organization admins only. A `null` role makes the member a guest. Demoting the last admin is a 409.
+         */
+        patch: operations["updateOrganizationMember"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/members/{userId}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The member's user id (a member's `id` is their user id). */
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a member an SSO member
+         * @description Organization admins only. An SSO member is not `disabled` when the organization enforces SSO.
+         */
+        post: operations["setOrganizationMemberSso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/members/{userId}/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The member's user id (a member's `id` is their user id). */
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the spaces a member can access
+         * @description Every live space of the organization on which the member has an effective role, with that role
+         *     (`permission`), ordered by the space's creation time (`order`, newest first by default). Organization
+         *     admins may read any member's; a member may read their own (403 for a disabled member).
+         */
+        get: operations["listOrganizationMemberSpaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/members/{userId}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The member's user id (a member's `id` is their user id). */
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a member's teams
+         * @description Newest team first. Organization admins may read any member's; a member may read their own.
+         */
+        get: operations["listOrganizationMemberTeams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the caller's presence
+         * @description Any member (guests included). Sets the caller's `lastSeenAt` to now and returns their claims as a signed JWT.
+         */
+        post: operations["pingOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's teams
+         * @description Needs a non-guest organization role. Newest first.
+         */
+        get: operations["listTeams"];
+        /**
+         * Create a team
+         * @description Organization admins only. `members` must be members of the organization (400 naming the entry otherwise).
+         */
+        put: operations["createTeam"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a team
+         * @description Needs a non-guest organization role.
+         */
+        get: operations["getTeamById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team
+         * @description Organization admins only. The team's grants on spaces and collections go with it.
+         */
+        delete: operations["deleteTeamById"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a team
+         * @description Organization admins only.
+         */
+        patch: operations["updateTeamById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/teams/{teamId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a team's members
+         * @description Needs a non-guest organization role. Most recently added first.
+         */
+        get: operations["listTeamMembers"];
+        /**
+         * Add, remove and change a team's members
+         * @description Organization admins and the team's owners. Applied all at once, or not at all.
+         */
+        put: operations["updateTeamMembers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+                /** @description The member's user id (a member's `id` is their user id). */
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a member to a team, or change their role
+         * @description Organization admins and the team's owners. The user must be a member of the organization (404 otherwise).
+         */
+        put: operations["putTeamMember"];
+        post?: never;
+        /**
+         * Remove a member from a team
+         * @description Organization admins and the team's owners. 404 when the user is not in the team.
+         */
+        delete: operations["removeTeamMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/link-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's link invites
+         * @description Organization admins only. Newest first.
+         */
+        get: operations["listLinkInvites"];
+        put?: never;
+        /**
+         * Create a link invite
+         * @description Organization admins only. The new invite's id is its secret.
+         */
+        post: operations["createLinkInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/link-invites/{inviteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The link invite's id. It is also the invite's secret. */
+                inviteId: components["parameters"]["InviteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a link invite
+         * @description Organization admins only.
+         */
+        get: operations["getLinkInviteById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a link invite
+         * @description Organization admins only. The invite stops working at once.
+         */
+        delete: operations["deleteLinkInviteById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a link invite's role
+         * @description Organization admins only.
+         */
+        patch: operations["updateLinkInviteById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/link-invites/{inviteId}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The link invite's id. It is also the invite's secret. */
+                inviteId: components["parameters"]["InviteId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join an organization with a link invite
+         * @description Any authenticated user holding the invite's id. The caller becomes a member with the invite's role
+         *     (the organization's `defaultRole` when the invite has none): 201. A caller who is already a member
+         *     keeps their membership unchanged: 200. An unknown invite is a 404; an organization whose
+         *     `inviteLinks` is off refuses with 403.
+         */
+        post: operations["joinWithLinkInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join an organization by e-mail domain
+         * @description Any authenticated user whose e-mail domain is among the organization's `emailDomains` becomes a
+         *     member with its `defaultRole`: 201. A caller who is already a member keeps their membership
+         *     unchanged: 200. For anyone else the organization reads as absent: 404.
+         */
+        post: operations["joinOrganizationByEmailDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -932,6 +1499,277 @@ export interface components {
             /** @description `in-collection` only for a space inside a collection (400 otherwise). */
             visibility?: components["schemas"]["Visibility"];
         };
+        /**
+         * TeamPermissions
+         * @description What the caller may do with the team.
+         */
+        TeamPermissions: {
+            /** @description The caller is a member of the organization and not a guest. */
+            view: boolean;
+            /** @description The caller is an organization admin or an owner of the team (and may manage its members). */
+            admin: boolean;
+        };
+        /** Team */
+        Team: {
+            /** @constant */
+            object: "team";
+            id: components["schemas"]["Id"];
+            title: string;
+            /** @description Number of members of the team. */
+            members: number;
+            /** @description Number of spaces the team holds a grant on. */
+            spaces: number;
+            createdAt: components["schemas"]["Timestamp"];
+            permissions: components["schemas"]["TeamPermissions"];
+        };
+        /**
+         * Role
+         * @description A role, lowest to highest: `read` (access content, cannot update) < `comment` (access content and
+         *     discussions) < `edit` (edit live or through change requests) < `review` (review content) <
+         *     `create` (create content) < `admin` (administrate content, create and delete spaces).
+         * @enum {string}
+         */
+        Role: "admin" | "create" | "review" | "edit" | "comment" | "read";
+        /**
+         * Grant
+         * @description A role granted to a user or a team on a space or collection (flowing down to everything inside a collection).
+         */
+        Grant: {
+            /** @constant */
+            object: "grant";
+            /** @description Who holds the grant. */
+            principal: {
+                /** @constant */
+                type: "user";
+                user: components["schemas"]["User"];
+            } | {
+                /** @constant */
+                type: "team";
+                team: components["schemas"]["Team"];
+            };
+            role: components["schemas"]["Role"];
+            grantedAt: components["schemas"]["Timestamp"];
+        };
+        /** GrantList */
+        GrantList: {
+            items: components["schemas"]["Grant"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * CreateGrantRequest
+         * @description `role` and exactly one of `user` (a member of the item's organization, guests included) and `team`
+         *     (a team of that organization).
+         */
+        CreateGrantRequest: {
+            /** @description The user id to grant the role to. */
+            user?: components["schemas"]["Id"];
+            /** @description The team id to grant the role to. */
+            team?: components["schemas"]["Id"];
+            role: components["schemas"]["Role"];
+        };
+        /** UpdateGrantRequest */
+        UpdateGrantRequest: {
+            role: components["schemas"]["Role"];
+        };
+        /**
+         * Member
+         * @description A user's membership of an organization. Its `id` is the user's id.
+         */
+        Member: {
+            /** @constant */
+            object: "member";
+            /** @description The user's id. */
+            id: components["schemas"]["Id"];
+            /** @description The member's organization role; `null` for a guest, who gets only what is granted to them. */
+            role: components["schemas"]["NullableRole"];
+            user: components["schemas"]["User"];
+            /**
+             * @description True when the organization enforces SSO (`sso: true`) and the member is neither an SSO member nor
+             *     an admin. A disabled member gets 403 on the organization's content.
+             */
+            disabled: boolean;
+            joinedAt: components["schemas"]["Timestamp"];
+            /** @description The member's last `ping`; absent when never seen. */
+            lastSeenAt?: components["schemas"]["Timestamp"];
+            /** @description The member signs in through the organization's SSO. */
+            sso: boolean;
+            /** @description Number of spaces the member holds a grant on, directly or through a team. */
+            spaces: number;
+            /** @description Number of teams the member belongs to. */
+            teams: number;
+        };
+        /** MemberList */
+        MemberList: {
+            items: components["schemas"]["Member"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /** UpdateMemberRequest */
+        UpdateMemberRequest: {
+            /** @description The new organization role; `null` makes the member a guest. */
+            role: components["schemas"]["NullableRole"];
+        };
+        /**
+         * MemberSpace
+         * @description A space a member can access, with the member's effective role on it.
+         */
+        MemberSpace: {
+            /** @description The member's effective role on the space. */
+            permission: components["schemas"]["Role"];
+            space: components["schemas"]["Space"];
+        };
+        /** MemberSpaceList */
+        MemberSpaceList: {
+            items: components["schemas"]["MemberSpace"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * TeamMemberRole
+         * @description `owner` can manage the team's members; `member` cannot.
+         * @enum {string}
+         */
+        TeamMemberRole: "owner" | "member";
+        /**
+         * TeamMembership
+         * @description A member's standing in a team.
+         */
+        TeamMembership: {
+            role: components["schemas"]["TeamMemberRole"];
+        };
+        /**
+         * MemberTeam
+         * @description A team a member belongs to, and their role in it.
+         */
+        MemberTeam: {
+            team: components["schemas"]["Team"];
+            member: components["schemas"]["TeamMembership"];
+        };
+        /** MemberTeamList */
+        MemberTeamList: {
+            items: components["schemas"]["MemberTeam"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /** PingResult */
+        PingResult: {
+            /**
+             * @description A JWT (HS256, signed with the server's key) holding the member's claims, valid for 10 minutes:
+             *     `iss` (the server's public URL), `sub` (user id), `organization` (organization id), `role`
+             *     (organization role, `null` for a guest), `email`, `name` (display name), `iat`, `exp`.
+             */
+            serviceVisitorClaims: string;
+        };
+        /** TeamList */
+        TeamList: {
+            items: components["schemas"]["Team"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /** CreateTeamRequest */
+        CreateTeamRequest: {
+            title: string;
+            /** @description User ids of organization members (guests included) to add, as `member`. */
+            members?: components["schemas"]["Id"][];
+        };
+        /** UpdateTeamRequest */
+        UpdateTeamRequest: {
+            title: string;
+        };
+        /**
+         * TeamMemberEntry
+         * @description A member of a team.
+         */
+        TeamMemberEntry: {
+            /** @description The user's membership of the organization. */
+            organization: components["schemas"]["Member"];
+            team: components["schemas"]["TeamMembership"];
+            permissions: {
+                /** @description The caller is a member of the organization and not a guest. */
+                view: boolean;
+            };
+        };
+        /** TeamMemberEntryList */
+        TeamMemberEntryList: {
+            items: components["schemas"]["TeamMemberEntry"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * TeamMemberReference
+         * @description A user id, or the e-mail address of a user (case-insensitive); either way an organization member.
+         */
+        TeamMemberReference: string;
+        /**
+         * UpdateTeamMembersRequest
+         * @description Changes a team's members in one step. `add` adds users (as `member`; users already in the team keep
+         *     their role); `memberships` adds users or changes their role; `remove` removes users. A user named in
+         *     `remove` and in `add` or `memberships` is removed. Every user named must be a member of the
+         *     organization (guests included), else 400 naming the entry.
+         */
+        UpdateTeamMembersRequest: {
+            add?: components["schemas"]["TeamMemberReference"][];
+            remove?: components["schemas"]["TeamMemberReference"][];
+            /** @description Map of user id to the role to give them in the team. */
+            memberships?: {
+                [key: string]: components["schemas"]["TeamMembership"];
+            };
+        };
+        /** PutTeamMemberRequest */
+        PutTeamMemberRequest: {
+            /** @description The member's role in the team. A new member without it is a `member`; an existing one keeps theirs. */
+            role?: components["schemas"]["TeamMemberRole"];
+        };
+        /**
+         * Invite
+         * @description A link invite. Its `id` is its secret: whoever holds it may join the organization with
+         *     `POST /v1/orgs/{organizationId}/link-invites/{inviteId}/join` while `inviteLinks` is on.
+         */
+        Invite: {
+            /** @constant */
+            object: "invite";
+            id: components["schemas"]["Id"];
+            /** @description The organization role given to whoever joins; absent, the organization's `defaultRole` at the time of joining. */
+            role?: components["schemas"]["Role"];
+            /** @description Another invite of the organization gives the same role (both without a role count as the same). */
+            redundant: boolean;
+            createdAt: components["schemas"]["Timestamp"];
+            urls: {
+                /**
+                 * Format: uri
+                 * @description API address of the invite.
+                 */
+                location: string;
+                /**
+                 * Format: uri
+                 * @description API address to join with the invite.
+                 */
+                join: string;
+            };
+        };
+        /** InviteList */
+        InviteList: {
+            items: components["schemas"]["Invite"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /** CreateInviteRequest */
+        CreateInviteRequest: {
+            /** @description The organization role given to whoever joins; omitted, the organization's `defaultRole` at the time of joining. */
+            role?: components["schemas"]["Role"];
+        };
+        /** UpdateInviteRequest */
+        UpdateInviteRequest: {
+            role: components["schemas"]["Role"];
+        };
     };
     responses: {
         /** @description Missing, invalid or expired bearer token. */
@@ -1008,6 +1846,12 @@ export interface components {
         CollectionId: components["schemas"]["Id"];
         /** @description The space's id. */
         SpaceId: components["schemas"]["Id"];
+        /** @description The team's id. */
+        TeamId: components["schemas"]["Id"];
+        /** @description The member's user id (a member's `id` is their user id). */
+        MemberUserId: components["schemas"]["Id"];
+        /** @description The link invite's id. It is also the invite's secret. */
+        InviteId: components["schemas"]["Id"];
     };
     requestBodies: never;
     headers: never;
@@ -1306,6 +2150,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1368,6 +2213,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1425,6 +2271,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1512,6 +2359,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1606,6 +2454,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1756,6 +2605,1143 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    listSpacePermissions: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of grants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrantList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    grantSpacePermission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGrantRequest"];
+            };
+        };
+        responses: {
+            /** @description The new grant. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Grant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    revokeSpaceUserPermission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The user's id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateSpaceUserPermission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The user's id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGrantRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated grant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Grant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    revokeSpaceTeamPermission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateSpaceTeamPermission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGrantRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated grant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Grant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listCollectionPermissions: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of grants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrantList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    grantCollectionPermission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGrantRequest"];
+            };
+        };
+        responses: {
+            /** @description The new grant. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Grant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    revokeCollectionUserPermission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+                /** @description The user's id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateCollectionUserPermission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+                /** @description The user's id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGrantRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated grant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Grant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    revokeCollectionTeamPermission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateCollectionTeamPermission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection's id. */
+                collectionId: components["parameters"]["CollectionId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGrantRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated grant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Grant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listOrganizationMembers: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Sort direction. */
+                order?: "asc" | "desc";
+                /** @description Sort key. */
+                sort?: "joinedAt" | "lastSeenAt";
+                /** @description Only members with this organization role, or `guest` for guests. */
+                role?: "admin" | "create" | "review" | "edit" | "comment" | "read" | "guest";
+                /** @description Only members whose display name or e-mail contains this text (case-insensitive). */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getOrganizationMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The member's user id (a member's `id` is their user id). */
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    removeOrganizationMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The member's user id (a member's `id` is their user id). */
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    updateOrganizationMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The member's user id (a member's `id` is their user id). */
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    setOrganizationMemberSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The member's user id (a member's `id` is their user id). */
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listOrganizationMemberSpaces: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Sort direction of the spaces' creation time. */
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The member's user id (a member's `id` is their user id). */
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of spaces. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberSpaceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listOrganizationMemberTeams: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only teams whose title contains this text (case-insensitive). */
+                title?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The member's user id (a member's `id` is their user id). */
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams with the member's role in each. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberTeamList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    pingOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's claims. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listTeams: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description A member's user id: only the teams that member can manage (every team for an organization admin,
+                 *     else the teams they own). An id that is not a member's gives an empty list.
+                 */
+                owner?: components["schemas"]["Id"];
+                /** @description Only teams whose title contains this text (case-insensitive). */
+                title?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTeamRequest"];
+            };
+        };
+        responses: {
+            /** @description The new team. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getTeamById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteTeamById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateTeamById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTeamRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listTeamMembers: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of team members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMemberEntryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateTeamMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTeamMembersRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    putTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+                /** @description The member's user id (a member's `id` is their user id). */
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutTeamMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description Added or updated. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    removeTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The team's id. */
+                teamId: components["parameters"]["TeamId"];
+                /** @description The member's user id (a member's `id` is their user id). */
+                userId: components["parameters"]["MemberUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listLinkInvites: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invites. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createLinkInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInviteRequest"];
+            };
+        };
+        responses: {
+            /** @description The new invite. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getLinkInviteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The link invite's id. It is also the invite's secret. */
+                inviteId: components["parameters"]["InviteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invite. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteLinkInviteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The link invite's id. It is also the invite's secret. */
+                inviteId: components["parameters"]["InviteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateLinkInviteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The link invite's id. It is also the invite's secret. */
+                inviteId: components["parameters"]["InviteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInviteRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated invite. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    joinWithLinkInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The link invite's id. It is also the invite's secret. */
+                inviteId: components["parameters"]["InviteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller was already a member; nothing changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description The caller's new membership. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    joinOrganizationByEmailDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller was already a member; nothing changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description The caller's new membership. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

@@ -11,6 +11,7 @@ import {
 import { loadViewer, type Viewer } from '../db/repositories/listing.repository.js';
 import { forbidden, notFound } from '../http/errors.js';
 import type { Caller } from './authenticate.js';
+import { ssoRequired } from './organization-access.js';
 import { roleAtLeast, type Role } from './roles.js';
 
 const RANKED: Array<Role | null> = [null, 'read', 'comment', 'edit', 'review', 'create', 'admin'];
@@ -34,7 +35,7 @@ export const DELETED_SPACE_RETENTION_DAYS = 7;
 function decide(row: AccessColumns | undefined, what: string, minimum: Role): ItemAccess {
   const role = row ? rankToRole(row.accessRank) : null;
   if (!row || !role) throw notFound(what);
-  if (row.ssoBlocked) throw forbidden('This organization requires single sign-on: sign in through its SAML provider');
+  if (row.ssoBlocked) throw ssoRequired();
   if (!roleAtLeast(role, minimum)) throw forbidden(`This needs the "${minimum}" role on the ${what.toLowerCase()}`);
   return { role, organizationRole: row.isMember ? row.memberRole : undefined };
 }

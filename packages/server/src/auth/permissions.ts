@@ -46,3 +46,16 @@ export function collectionPermissions(role: Role | null): components['schemas'][
     viewInviteLinks: role === 'admin',
   };
 }
+
+/** Permissions on a team for a caller with organization role `role` and role `teamRole` in the team. */
+export function teamPermissions(role: OrganizationRole, teamRole: 'owner' | 'member' | null): components['schemas']['TeamPermissions'] {
+  return {
+    view: role != null,
+    admin: role === 'admin' || teamRole === 'owner',
+  };
+}
+
+/** Permissions on a team member entry for a caller with organization role `role`. */
+export function teamMemberEntryPermissions(role: OrganizationRole): components['schemas']['TeamMemberEntry']['permissions'] {
+  return { view: role != null };
+}

@@ -133,7 +133,7 @@ export interface TeamMembersTable {
   organizationId: string;
   teamId: string;
   userId: string;
-  role: Generated<'owner' | 'member'>;
+  role: Generated<TeamMemberRole>;
   addedAt: CreatedAt;
 }
 
@@ -153,6 +153,18 @@ export interface CollectionGrantsTable {
   principalId: string;
   role: Role;
   grantedAt: CreatedAt;
+}
+
+export type TeamMemberRole = 'owner' | 'member';
+
+export interface LinkInvitesTable {
+  organizationId: string;
+  /** Also the invite's secret. */
+  id: string;
+  /** null: the organization's defaultRole when someone joins. */
+  role: Role | null;
+  createdBy: string | null;
+  createdAt: CreatedAt;
 }
 
 export type RevisionType = 'edits' | 'merge' | 'update' | 'rollback' | 'computed';
@@ -194,6 +206,7 @@ export interface DB {
   teamMembers: TeamMembersTable;
   spaceGrants: SpaceGrantsTable;
   collectionGrants: CollectionGrantsTable;
+  linkInvites: LinkInvitesTable;
   revisions: RevisionsTable;
   treeNodes: TreeNodesTable;
 }

@@ -1,5 +1,5 @@
 import { rankToRole, requireCollection, requireViewer } from '../auth/access.js';
-import { requireOrganizationMember } from '../auth/organization-access.js';
+import { requireOrganizationContent } from '../auth/organization-access.js';
 import { visibleCollectionsQuery, visibleSpacesQuery } from '../db/repositories/listing.repository.js';
 import { keysetPage } from '../db/pagination.js';
 import { positionOrder, siblingOrder } from '../db/sibling-order.js';
@@ -67,7 +67,7 @@ export const collectionHandlers = {
   },
 
   async createCollection({ caller, params, body, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    const access = await requireOrganizationContent(app.db, caller, params.organizationId);
     const parentId = body.parent ?? null;
     await requireTargetParent(app.db, caller, access.organization.id, parentId, access.role);
     const collection = await createCollection(app.db, { organizationId: access.organization.id, creatorId: caller.user.id, parentId, body });

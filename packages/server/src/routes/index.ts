@@ -2,8 +2,13 @@
 // without a handler (or a handler for an operation that does not exist) fails `tsc`.
 import type { HandlerMap } from '../http/handler.js';
 import { collectionHandlers } from './collections.routes.js';
+import { grantHandlers } from './grants.routes.js';
+import { inviteHandlers } from './invites.routes.js';
+import { memberHandlers } from './members.routes.js';
 import { organizationHandlers } from './organizations.routes.js';
 import { spaceHandlers } from './spaces.routes.js';
+import { teamMemberHandlers } from './team-members.routes.js';
+import { teamHandlers } from './teams.routes.js';
 import { userHandlers } from './users.routes.js';
 
 export const handlers: HandlerMap = {
@@ -11,4 +16,9 @@ export const handlers: HandlerMap = {
   ...organizationHandlers,
   ...collectionHandlers,
   ...spaceHandlers,
+  ...grantHandlers,
+  ...memberHandlers,
+  ...teamHandlers,
+  ...teamMemberHandlers,
+  ...inviteHandlers,
 };

@@ -12,7 +12,7 @@ import type { OrganizationsTable } from '../db/schema.js';
 import { invalidField, notFound } from '../http/errors.js';
 import type { AreaHandlers } from '../http/handler.js';
 import { toApiOrganization } from '../mappers/organization.mapper.js';
-import { createOrganization, hostnameTaken } from '../services/organizations.service.js';
+import { createOrganization, emailDomainOf, hostnameTaken } from '../services/organizations.service.js';
 import { findSiteOfOrganization } from '../services/sites-lookup.js';
 
 export const organizationHandlers = {
@@ -77,7 +77,7 @@ export const organizationHandlers = {
 
   async listOrganizationsForEmailDomain({ caller, params, app }) {
     const domain = params.emailDomain.toLowerCase();
-    const callerDomain = caller.user.email.split('@').pop()!.toLowerCase();
+    const callerDomain = emailDomainOf(caller.user.email);
     const rows = await findOrganizationsForEmailDomain(app.db, domain, caller.user.id, callerDomain);
     return {
       status: 200,

@@ -1,5 +1,5 @@
 import { rankToRole, requireRestorableSpace, requireSpace, requireViewer } from '../auth/access.js';
-import { requireOrganizationMember } from '../auth/organization-access.js';
+import { requireOrganizationContent } from '../auth/organization-access.js';
 import { visibleSpacesQuery } from '../db/repositories/listing.repository.js';
 import { keysetPage } from '../db/pagination.js';
 import { siblingOrder } from '../db/sibling-order.js';
@@ -63,7 +63,7 @@ export const spaceHandlers = {
   },
 
   async createSpace({ caller, params, body, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    const access = await requireOrganizationContent(app.db, caller, params.organizationId);
     const parentId = body.parent ?? null;
     await requireTargetParent(app.db, caller, access.organization.id, parentId, access.role);
     const space = await createSpace(app.db, { organizationId: access.organization.id, creatorId: caller.user.id, parentId, body });

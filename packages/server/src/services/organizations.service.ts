@@ -13,6 +13,9 @@ export type NewOrganization = {
   defaultRole?: Role | null;
 };
 
+/** The domain of an e-mail address, lowercased (organizations store their domains in lowercase). */
+export const emailDomainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+
 export const hostnameTaken = () => conflict('This hostname is already used by another organization');
 
 /** Creates the organization with `creator` as its first admin, in one transaction. */

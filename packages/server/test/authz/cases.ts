@@ -3,7 +3,7 @@
 // access policy. Extra conditions of an operation (a target organization, a second sibling) are set
 // up so that only the rule under test decides.
 import type { OperationId } from '../../src/http/handler.js';
-import { addMember, createCollection, createOrganizationWithAdmin, createSpace } from '../support/factories.js';
+import { addMember, createCollection, createMember, createOrganizationWithAdmin, createSpace, createTeam, grant } from '../support/factories.js';
 import type { World } from './world.js';
 
 type Answer = { response: Response; error?: unknown };
@@ -62,4 +62,125 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
     return w.caller.client.POST('/v1/spaces/{spaceId}/move', { ...space(w), body: { position: { after: { type: 'space', space: sibling.id } } } });
   },
   transferSpace: async (w) => w.caller.client.POST('/v1/spaces/{spaceId}/transfer', { ...space(w), body: { organization: (await targetOrganization(w)).id } }),
+
+  listSpacePermissions: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/permissions', space(w)),
+  grantSpacePermission: async (w) => {
+    const member = await createMember(w.t, w.organization, 'read');
+    return w.caller.client.POST('/v1/spaces/{spaceId}/permissions', { ...space(w), body: { user: member.user.id, role: 'edit' } });
+  },
+  updateSpaceUserPermission: async (w) => {
+    const member = await grantedMember(w, 'space');
+    return w.caller.client.PATCH('/v1/spaces/{spaceId}/permissions/users/{userId}', { params: { path: { spaceId: w.space.id, userId: member.user.id } }, body: { role: 'review' } });
+  },
+  revokeSpaceUserPermission: async (w) => {
+    const member = await grantedMember(w, 'space');
+    return w.caller.client.DELETE('/v1/spaces/{spaceId}/permissions/users/{userId}', { params: { path: { spaceId: w.space.id, userId: member.user.id } } });
+  },
+  updateSpaceTeamPermission: async (w) => {
+    const team = await grantedTeam(w, 'space');
+    return w.caller.client.PATCH('/v1/spaces/{spaceId}/permissions/teams/{teamId}', { params: { path: { spaceId: w.space.id, teamId: team.id } }, body: { role: 'review' } });
+  },
+  revokeSpaceTeamPermission: async (w) => {
+    const team = await grantedTeam(w, 'space');
+    return w.caller.client.DELETE('/v1/spaces/{spaceId}/permissions/teams/{teamId}', { params: { path: { spaceId: w.space.id, teamId: team.id } } });
+  },
+  listCollectionPermissions: (w) => w.caller.client.GET('/v1/collections/{collectionId}/permissions', collection(w)),
+  grantCollectionPermission: async (w) => {
+    const member = await createMember(w.t, w.organization, 'read');
+    return w.caller.client.POST('/v1/collections/{collectionId}/permissions', { ...collection(w), body: { user: member.user.id, role: 'edit' } });
+  },
+  updateCollectionUserPermission: async (w) => {
+    const member = await grantedMember(w, 'collection');
+    return w.caller.client.PATCH('/v1/collections/{collectionId}/permissions/users/{userId}', { params: { path: { collectionId: w.collection.id, userId: member.user.id } }, body: { role: 'review' } });
+  },
+  revokeCollectionUserPermission: async (w) => {
+    const member = await grantedMember(w, 'collection');
+    return w.caller.client.DELETE('/v1/collections/{collectionId}/permissions/users/{userId}', { params: { path: { collectionId: w.collection.id, userId: member.user.id } } });
+  },
+  updateCollectionTeamPermission: async (w) => {
+    const team = await grantedTeam(w, 'collection');
+    return w.caller.client.PATCH('/v1/collections/{collectionId}/permissions/teams/{teamId}', { params: { path: { collectionId: w.collection.id, teamId: team.id } }, body: { role: 'review' } });
+  },
+  revokeCollectionTeamPermission: async (w) => {
+    const team = await grantedTeam(w, 'collection');
+    return w.caller.client.DELETE('/v1/collections/{collectionId}/permissions/teams/{teamId}', { params: { path: { collectionId: w.collection.id, teamId: team.id } } });
+  },
+
+  listOrganizationMembers: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/members', org(w)),
+  getOrganizationMember: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/members/{userId}', ownerMember(w)),
+  updateOrganizationMember: async (w) => {
+    const member = await createMember(w.t, w.organization, 'read');
+    return w.caller.client.PATCH('/v1/orgs/{organizationId}/members/{userId}', { ...memberOf(w, member.user.id), body: { role: 'comment' } });
+  },
+  removeOrganizationMember: async (w) => {
+    const member = await createMember(w.t, w.organization, 'read');
+    return w.caller.client.DELETE('/v1/orgs/{organizationId}/members/{userId}', memberOf(w, member.user.id));
+  },
+  setOrganizationMemberSso: async (w) => {
+    const member = await createMember(w.t, w.organization, 'read');
+    return w.caller.client.POST('/v1/orgs/{organizationId}/members/{userId}/sso', memberOf(w, member.user.id));
+  },
+  listOrganizationMemberSpaces: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/members/{userId}/spaces', ownerMember(w)),
+  listOrganizationMemberTeams: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/members/{userId}/teams', ownerMember(w)),
+  pingOrganization: (w) => w.caller.client.POST('/v1/orgs/{organizationId}/ping', org(w)),
+
+  listTeams: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/teams', org(w)),
+  createTeam: (w) => w.caller.client.PUT('/v1/orgs/{organizationId}/teams', { ...org(w), body: { title: 'Matrix team' } }),
+  getTeamById: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/teams/{teamId}', teamOf(w, await createTeam(w.t, w.organization))),
+  updateTeamById: async (w) => w.caller.client.PATCH('/v1/orgs/{organizationId}/teams/{teamId}', { ...teamOf(w, await createTeam(w.t, w.organization)), body: { title: 'Renamed' } }),
+  deleteTeamById: async (w) => w.caller.client.DELETE('/v1/orgs/{organizationId}/teams/{teamId}', teamOf(w, await createTeam(w.t, w.organization))),
+  listTeamMembers: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/teams/{teamId}/members', teamOf(w, await createTeam(w.t, w.organization))),
+  updateTeamMembers: async (w) => {
+    const member = await createMember(w.t, w.organization, 'read');
+    return w.caller.client.PUT('/v1/orgs/{organizationId}/teams/{teamId}/members', { ...teamOf(w, await createTeam(w.t, w.organization)), body: { add: [member.user.id] } });
+  },
+  putTeamMember: async (w) => {
+    const member = await createMember(w.t, w.organization, 'read');
+    const team = await createTeam(w.t, w.organization);
+    return w.caller.client.PUT('/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', {
+      params: { path: { organizationId: w.organization.id, teamId: team.id, userId: member.user.id } },
+      body: { role: 'member' },
+    });
+  },
+  removeTeamMember: async (w) => {
+    const member = await createMember(w.t, w.organization, 'read');
+    const team = await createTeam(w.t, w.organization, [member]);
+    return w.caller.client.DELETE('/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', {
+      params: { path: { organizationId: w.organization.id, teamId: team.id, userId: member.user.id } },
+    });
+  },
+
+  listLinkInvites: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/link-invites', org(w)),
+  createLinkInvite: (w) => w.caller.client.POST('/v1/orgs/{organizationId}/link-invites', { ...org(w), body: { role: 'read' } }),
+  getLinkInviteById: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/link-invites/{inviteId}', await inviteOf(w)),
+  updateLinkInviteById: async (w) => w.caller.client.PATCH('/v1/orgs/{organizationId}/link-invites/{inviteId}', { ...(await inviteOf(w)), body: { role: 'edit' } }),
+  deleteLinkInviteById: async (w) => w.caller.client.DELETE('/v1/orgs/{organizationId}/link-invites/{inviteId}', await inviteOf(w)),
+  joinWithLinkInvite: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/link-invites/{inviteId}/join', await inviteOf(w)),
+  joinOrganizationByEmailDomain: async (w) => {
+    await w.t.db.updateTable('organizations').set({ emailDomains: [w.caller.user.email.split('@')[1]!] }).where('id', '=', w.organization.id).execute();
+    return w.caller.client.POST('/v1/orgs/{organizationId}/join', org(w));
+  },
 };
+
+const memberOf = (w: World, userId: string) => ({ params: { path: { organizationId: w.organization.id, userId } } });
+const ownerMember = (w: World) => memberOf(w, w.owner.user.id);
+const teamOf = (w: World, team: { id: string }) => ({ params: { path: { organizationId: w.organization.id, teamId: team.id } } });
+
+async function inviteOf(w: World) {
+  const { data } = await w.owner.client.POST('/v1/orgs/{organizationId}/link-invites', { ...org(w), body: { role: 'read' } });
+  return { params: { path: { organizationId: w.organization.id, inviteId: data!.id } } };
+}
+
+/** A member holding a grant on the world's space or collection. */
+async function grantedMember(w: World, kind: 'space' | 'collection') {
+  const member = await createMember(w.t, w.organization, 'read');
+  await grant(w.t, { kind, item: kind === 'space' ? w.space : w.collection }, { user: member }, 'comment');
+  return member;
+}
+
+/** A team holding a grant on the world's space or collection. */
+async function grantedTeam(w: World, kind: 'space' | 'collection') {
+  const team = await createTeam(w.t, w.organization);
+  await grant(w.t, { kind, item: kind === 'space' ? w.space : w.collection }, { team }, 'comment');
+  return team;
+}

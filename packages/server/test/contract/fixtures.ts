@@ -19,6 +19,18 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
   const organizationPath = { params: { path: { organizationId: organization.id } } };
   const { data: collection } = await owner.client.POST('/v1/orgs/{organizationId}/collections', { ...organizationPath, body: { title: 'Sweep' } });
   const { data: space } = await owner.client.POST('/v1/orgs/{organizationId}/spaces', { ...organizationPath, body: { title: 'Sweep', parent: collection!.id } });
+  const { data: team } = await owner.client.PUT('/v1/orgs/{organizationId}/teams', { ...organizationPath, body: { title: 'Sweep', members: [owner.user.id] } });
+  const { data: invite } = await owner.client.POST('/v1/orgs/{organizationId}/link-invites', { ...organizationPath, body: { role: 'read' } });
+  // The sweep hands the outsider every fixture id, the invite's secret included: with invite links
+  // off, joining through it is refused (403) instead of making the outsider a member for the
+  // operations that follow. Joining itself is tested in test/integration/invites.test.ts.
+  await owner.client.PATCH('/v1/orgs/{organizationId}', { ...organizationPath, body: { inviteLinks: false } });
+  // Grants for the permission paths' {userId} and {teamId} (the owner already holds admin on what they created).
+  const grants = [
+    await owner.client.POST('/v1/collections/{collectionId}/permissions', { params: { path: { collectionId: collection!.id } }, body: { team: team!.id, role: 'edit' } }),
+    await owner.client.POST('/v1/spaces/{spaceId}/permissions', { params: { path: { spaceId: space!.id } }, body: { team: team!.id, role: 'edit' } }),
+  ];
+  if (!invite || grants.some((result) => result.response.status !== 201)) throw new Error('the sweep world could not be built');
   return {
     owner,
     outsider,
@@ -29,6 +41,8 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
       emailDomain: 'sweep.test',
       collectionId: collection!.id,
       spaceId: space!.id,
+      teamId: team!.id,
+      inviteId: invite!.id,
     },
   };
 }

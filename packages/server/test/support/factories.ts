@@ -117,3 +117,36 @@ export async function grant(
     role,
   );
 }
+
+// ---- People ----
+
+/** Adds `user` to `team` with `role` (or changes their role). */
+export async function addTeamMember(t: TestServer, organization: { id: string }, team: { id: string }, user: TestUser, role: 'owner' | 'member' = 'member'): Promise<void> {
+  await t.db
+    .insertInto('teamMembers')
+    .values({ organizationId: organization.id, teamId: team.id, userId: user.user.id, role })
+    .onConflict((oc) => oc.columns(['organizationId', 'teamId', 'userId']).doUpdateSet({ role }))
+    .execute();
+}
+
+/** Sets membership times explicitly (rows made within one millisecond would tie). */
+export async function setMemberTimes(
+  t: TestServer,
+  organization: { id: string },
+  user: TestUser,
+  times: { joinedAt?: string; lastSeenAt?: string | null },
+): Promise<void> {
+  await t.db
+    .updateTable('organizationMembers')
+    .set(times as never)
+    .where('organizationId', '=', organization.id)
+    .where('userId', '=', user.user.id)
+    .execute();
+}
+
+/** A link invite of the organization, written directly. */
+export async function createInvite(t: TestServer, organization: { id: string }, creator: TestUser, role: Role | null = null): Promise<{ id: string }> {
+  const id = newId(32);
+  await t.db.insertInto('linkInvites').values({ organizationId: organization.id, id, role, createdBy: creator.user.id }).execute();
+  return { id };
+}

@@ -1,0 +1,82 @@
+import { requireOrganizationMember, requireOrganizationRole } from '../auth/organization-access.js';
+import { deleteInvite, findInvite, insertInvite, invitesQuery, updateInviteRole } from '../db/repositories/invites.repository.js';
+import { findMember } from '../db/repositories/members.repository.js';
+import { findOrganizationWithMembership } from '../db/repositories/organizations.repository.js';
+import { keysetPage } from '../db/pagination.js';
+import { forbidden, notFound } from '../http/errors.js';
+import type { AreaHandlers } from '../http/handler.js';
+import { toApiInvite } from '../mappers/invite.mapper.js';
+import { toApiMember } from '../mappers/member.mapper.js';
+import { joinOrganization } from '../services/members.service.js';
+import { emailDomainOf } from '../services/organizations.service.js';
+
+export const inviteHandlers = {
+  async listLinkInvites({ caller, params, query, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    requireOrganizationRole(access, 'admin');
+    const organizationId = access.organization.id;
+    const page = await keysetPage(app.db, invitesQuery(app.db, organizationId), {
+      keys: [
+        { column: 'i.createdAt', direction: 'desc', value: (row) => row.createdAt },
+        { column: 'i.id', direction: 'desc', value: (row) => row.id },
+      ],
+      request: query,
+      queryKey: `listLinkInvites:${organizationId}`,
+      cursors: app.cursors,
+    });
+    return { status: 200, body: { ...page, items: page.items.map((row) => toApiInvite(row, app.urls)) } };
+  },
+
+  async createLinkInvite({ caller, params, body, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    requireOrganizationRole(access, 'admin');
+    const organizationId = access.organization.id;
+    const id = await insertInvite(app.db, { organizationId, role: body.role ?? null, createdBy: caller.user.id });
+    return { status: 201, body: toApiInvite((await findInvite(app.db, organizationId, id))!, app.urls) };
+  },
+
+  async getLinkInviteById({ caller, params, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    requireOrganizationRole(access, 'admin');
+    const invite = await findInvite(app.db, access.organization.id, params.inviteId);
+    if (!invite) throw notFound('Invite');
+    return { status: 200, body: toApiInvite(invite, app.urls) };
+  },
+
+  async updateLinkInviteById({ caller, params, body, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    requireOrganizationRole(access, 'admin');
+    if (!(await updateInviteRole(app.db, access.organization.id, params.inviteId, body.role))) throw notFound('Invite');
+    return { status: 200, body: toApiInvite((await findInvite(app.db, access.organization.id, params.inviteId))!, app.urls) };
+  },
+
+  async deleteLinkInviteById({ caller, params, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    requireOrganizationRole(access, 'admin');
+    if (!(await deleteInvite(app.db, access.organization.id, params.inviteId))) throw notFound('Invite');
+    return { status: 205 };
+  },
+
+  async joinWithLinkInvite({ caller, params, app }) {
+    const found = await findOrganizationWithMembership(app.db, params.organizationId, caller.user.id);
+    // The invite is looked up first: without its secret, the organization's settings stay hidden.
+    const invite = found && (await findInvite(app.db, found.organization.id, params.inviteId));
+    if (!found || !invite) throw notFound('Invite');
+    if (!found.organization.inviteLinks) throw forbidden('This organization does not accept invite links');
+    const organizationId = found.organization.id;
+    const joined = await joinOrganization(app.db, organizationId, caller.user.id, invite.role ?? found.organization.defaultRole);
+    const member = toApiMember((await findMember(app.db, organizationId, caller.user.id))!, app.urls);
+    return joined ? { status: 201, body: member } : { status: 200, body: member };
+  },
+
+  async joinOrganizationByEmailDomain({ caller, params, app }) {
+    const found = await findOrganizationWithMembership(app.db, params.organizationId, caller.user.id);
+    const domainMatches = found?.organization.emailDomains.includes(emailDomainOf(caller.user.email));
+    // Neither a member nor of a listed domain: the organization is not visible to the caller.
+    if (!found || (!found.membership && !domainMatches)) throw notFound('Organization');
+    const organizationId = found.organization.id;
+    const joined = !found.membership && (await joinOrganization(app.db, organizationId, caller.user.id, found.organization.defaultRole));
+    const member = toApiMember((await findMember(app.db, organizationId, caller.user.id))!, app.urls);
+    return joined ? { status: 201, body: member } : { status: 200, body: member };
+  },
+} satisfies AreaHandlers;

@@ -1,0 +1,128 @@
+import { rankToRole } from '../auth/access.js';
+import { signMemberClaims } from '../auth/member-claims.js';
+import {
+  requireEnabledMember,
+  requireNonGuest,
+  requireOrganizationMember,
+  requireOrganizationRole,
+  requireSelfOrAdmin,
+} from '../auth/organization-access.js';
+import { loadViewer, visibleSpacesQuery } from '../db/repositories/listing.repository.js';
+import { filteredMembersQuery, findMember, memberRole, touchLastSeen, updateMember } from '../db/repositories/members.repository.js';
+import { teamsOfMemberQuery } from '../db/repositories/teams.repository.js';
+import { keysetPage } from '../db/pagination.js';
+import { notFound } from '../http/errors.js';
+import type { AreaHandlers } from '../http/handler.js';
+import { toApiMember } from '../mappers/member.mapper.js';
+import { toApiSpace } from '../mappers/space.mapper.js';
+import { toApiMemberTeam } from '../mappers/team.mapper.js';
+import { changeMemberRole, removeMember } from '../services/members.service.js';
+
+export const memberHandlers = {
+  async listOrganizationMembers({ caller, params, query, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    requireNonGuest(access);
+    const organizationId = access.organization.id;
+    const sort = query.sort ?? 'joinedAt';
+    const direction = query.order ?? 'desc';
+    const rows = filteredMembersQuery(app.db, organizationId, { role: query.role, search: query.search, seenOnly: sort === 'lastSeenAt' });
+    const page = await keysetPage(app.db, rows, {
+      keys: [
+        sort === 'lastSeenAt'
+          ? { column: 'm.lastSeenAt', direction, value: (row) => row.lastSeenAt }
+          : { column: 'm.joinedAt', direction, value: (row) => row.joinedAt },
+        { column: 'm.userId', direction, value: (row) => row.userId },
+      ],
+      request: query,
+      queryKey: `listOrganizationMembers:${organizationId}:${JSON.stringify([sort, direction, query.role, query.search])}`,
+      cursors: app.cursors,
+    });
+    return { status: 200, body: { ...page, items: page.items.map((row) => toApiMember(row, app.urls)) } };
+  },
+
+  async getOrganizationMember({ caller, params, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    if (params.userId !== caller.user.id) requireNonGuest(access);
+    const member = await findMember(app.db, access.organization.id, params.userId);
+    if (!member) throw notFound('Member');
+    return { status: 200, body: toApiMember(member, app.urls) };
+  },
+
+  async updateOrganizationMember({ caller, params, body, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    requireOrganizationRole(access, 'admin');
+    await changeMemberRole(app.db, access.organization.id, params.userId, body.role);
+    return { status: 200, body: toApiMember((await findMember(app.db, access.organization.id, params.userId))!, app.urls) };
+  },
+
+  async removeOrganizationMember({ caller, params, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    // Leaving needs no role; removing someone else needs admin.
+    requireSelfOrAdmin(access, caller, params.userId);
+    await removeMember(app.db, access.organization.id, params.userId);
+    return { status: 204 };
+  },
+
+  async pingOrganization({ caller, params, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    await touchLastSeen(app.db, access.organization.id, caller.user.id);
+    const serviceVisitorClaims = await signMemberClaims(app.keys.jwt, app.config.publicUrl, {
+      userId: caller.user.id,
+      organizationId: access.organization.id,
+      role: access.role,
+      email: caller.user.email,
+      name: caller.user.displayName,
+    });
+    return { status: 200, body: { serviceVisitorClaims } };
+  },
+
+  async setOrganizationMemberSso({ caller, params, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    requireOrganizationRole(access, 'admin');
+    if (!(await updateMember(app.db, access.organization.id, params.userId, { sso: true }))) throw notFound('Member');
+    return { status: 200, body: toApiMember((await findMember(app.db, access.organization.id, params.userId))!, app.urls) };
+  },
+
+  async listOrganizationMemberSpaces({ caller, params, query, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    requireSelfOrAdmin(access, caller, params.userId);
+    if (params.userId === caller.user.id) requireEnabledMember(access);
+    const organizationId = access.organization.id;
+    const member = await loadViewer(app.db, organizationId, params.userId);
+    if (!member || member.memberRole === undefined) throw notFound('Member');
+    const direction = query.order ?? 'desc';
+    const page = await keysetPage(app.db, visibleSpacesQuery(app.db, member), {
+      keys: [
+        { column: 'sp.createdAt', direction, value: (row) => row.createdAt },
+        { column: 'sp.id', direction, value: (row) => row.id },
+      ],
+      request: query,
+      queryKey: `listOrganizationMemberSpaces:${organizationId}:${params.userId}:${direction}`,
+      cursors: app.cursors,
+      countCache: { cache: app.counts, version: member.listingVersion },
+    });
+    // The caller is the member (their role is the listed one) or an organization admin (admin everywhere).
+    const items = page.items.map((row) => {
+      const permission = rankToRole(row.accessRank)!;
+      return { permission, space: toApiSpace(row, access.role === 'admin' ? 'admin' : permission, app.urls) };
+    });
+    return { status: 200, body: { ...page, items } };
+  },
+
+  async listOrganizationMemberTeams({ caller, params, query, app }) {
+    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+    requireSelfOrAdmin(access, caller, params.userId);
+    const organizationId = access.organization.id;
+    if (!(await memberRole(app.db, organizationId, params.userId))) throw notFound('Member');
+    const page = await keysetPage(app.db, teamsOfMemberQuery(app.db, organizationId, params.userId, caller.user.id, query.title), {
+      keys: [
+        { column: 't.createdAt', direction: 'desc', value: (row) => row.createdAt },
+        { column: 't.id', direction: 'desc', value: (row) => row.id },
+      ],
+      request: query,
+      queryKey: `listOrganizationMemberTeams:${organizationId}:${params.userId}:${JSON.stringify(query.title ?? null)}`,
+      cursors: app.cursors,
+    });
+    return { status: 200, body: { ...page, items: page.items.map((row) => toApiMemberTeam(row, access.role)) } };
+  },
+} satisfies AreaHandlers;
