@@ -1,6 +1,6 @@
 import { rankToRole, requireCollection, requireViewer } from '../auth/access.js';
 import { requireOrganizationContent } from '../auth/organization-access.js';
-import { visibleCollectionsQuery, visibleSpacesQuery } from '../db/repositories/listing.repository.js';
+import { visibilityProfile, visibleCollectionsQuery, visibleSpacesQuery } from '../db/repositories/listing.repository.js';
 import { keysetPage } from '../db/pagination.js';
 import { positionOrder, siblingOrder } from '../db/sibling-order.js';
 import type { AreaHandlers } from '../http/handler.js';
@@ -34,7 +34,7 @@ export const collectionHandlers = {
     const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer, collection.id), {
       keys: positionOrder('sp'),
       request: query,
-      queryKey: `listSpacesInCollection:${collection.id}:${caller.user.id}`,
+      queryKey: `listSpacesInCollection:${collection.id}:${visibilityProfile(viewer)}`,
       cursors: app.cursors,
       countCache: { cache: app.counts, version: viewer.listingVersion },
     });

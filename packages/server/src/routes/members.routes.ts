@@ -7,7 +7,7 @@ import {
   requireOrganizationRole,
   requireSelfOrAdmin,
 } from '../auth/organization-access.js';
-import { loadViewer, visibleSpacesQuery } from '../db/repositories/listing.repository.js';
+import { loadViewer, visibilityProfile, visibleSpacesQuery } from '../db/repositories/listing.repository.js';
 import { filteredMembersQuery, findMember, memberRole, touchLastSeen, updateMember } from '../db/repositories/members.repository.js';
 import { teamsOfMemberQuery } from '../db/repositories/teams.repository.js';
 import { keysetPage } from '../db/pagination.js';
@@ -97,7 +97,7 @@ export const memberHandlers = {
         { column: 'sp.id', direction, value: (row) => row.id },
       ],
       request: query,
-      queryKey: `listOrganizationMemberSpaces:${organizationId}:${params.userId}:${direction}`,
+      queryKey: `listOrganizationMemberSpaces:${organizationId}:${visibilityProfile(member)}:${direction}`,
       cursors: app.cursors,
       countCache: { cache: app.counts, version: member.listingVersion },
     });

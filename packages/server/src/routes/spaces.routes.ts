@@ -1,6 +1,6 @@
 import { rankToRole, requireRestorableSpace, requireSpace, requireViewer } from '../auth/access.js';
 import { requireOrganizationContent } from '../auth/organization-access.js';
-import { visibleSpacesQuery } from '../db/repositories/listing.repository.js';
+import { visibilityProfile, visibleSpacesQuery } from '../db/repositories/listing.repository.js';
 import { keysetPage } from '../db/pagination.js';
 import { siblingOrder } from '../db/sibling-order.js';
 import { conflict } from '../http/errors.js';
@@ -55,7 +55,7 @@ export const spaceHandlers = {
     const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer), {
       keys: siblingOrder('sp'),
       request: query,
-      queryKey: `listSpacesInOrganization:${viewer.organizationId}:${caller.user.id}`,
+      queryKey: `listSpacesInOrganization:${viewer.organizationId}:${visibilityProfile(viewer)}`,
       cursors: app.cursors,
       countCache: { cache: app.counts, version: viewer.listingVersion },
     });

@@ -1,6 +1,7 @@
 // Lists of spaces at scale. The caller's standing in the organization (membership, teams, and the
 // resolved rank of every collection) is loaded once; the page is then an ordered index range scan
 // over `spaces` computing each row's rank from it, so a page costs O(page), not O(spaces).
+import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import { PREPARED, type Executor } from '../database.js';
 import type { Role } from '../schema.js';
@@ -19,7 +20,19 @@ export type Viewer = {
   collectionGrants: number[];
   /** Moves when anything that decides visibility changes (see the listing_indexes migration). */
   listingVersion: number;
+  /** The user (or one of their teams) holds a grant on some space of the organization. */
+  hasSpaceGrants: boolean;
 };
+
+/**
+ * What makes two viewers see the same spaces: without space grants, their role and collection ranks;
+ * with some, themselves. List counts are cached by it, so members alike share one count.
+ */
+export function visibilityProfile(viewer: Viewer): string {
+  if (viewer.hasSpaceGrants) return `user:${viewer.userId}`;
+  const profile = `${viewer.memberRole ?? '-'}|${viewer.collectionIds.join(',')}|${viewer.collectionLevels.join(',')}|${viewer.collectionGrants.join(',')}`;
+  return `profile:${createHash('sha1').update(profile).digest('base64url')}`;
+}
 
 /** Loads the viewer in one query (the collection ranks are a top-down walk of the organization's collections). */
 export async function loadViewer(db: Executor, organizationId: string, userId: string): Promise<Viewer | undefined> {
@@ -55,7 +68,11 @@ export async function loadViewer(db: Executor, organizationId: string, userId: s
       coalesce((SELECT array_agg(team_id) FROM my_teams), '{}') AS team_ids,
       coalesce((SELECT array_agg(id ORDER BY id) FROM tree), '{}') AS collection_ids,
       coalesce((SELECT array_agg(level_rank ORDER BY id) FROM tree), '{}') AS collection_levels,
-      coalesce((SELECT array_agg(grant_rank ORDER BY id) FROM tree), '{}') AS collection_grants
+      coalesce((SELECT array_agg(grant_rank ORDER BY id) FROM tree), '{}') AS collection_grants,
+      EXISTS (
+        SELECT 1 FROM space_grants g WHERE g.organization_id = ${organizationId}
+          AND ((g.principal_kind = 'user' AND g.principal_id = ${userId}) OR (g.principal_kind = 'team' AND g.principal_id IN (SELECT team_id FROM my_teams)))
+      ) AS has_space_grants
     FROM organizations o WHERE o.id = ${organizationId}`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
