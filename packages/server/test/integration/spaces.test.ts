@@ -409,3 +409,26 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
     expect(second.data?.next).toBeUndefined();
   });
 });
+
+describe('list counts', () => {
+  it('stay exact as spaces, levels, grants and memberships change (cached counts are invalidated)', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const reader = await createMember(t, organization, 'read');
+    const twin = await createMember(t, organization, 'read'); // same profile: shares the cached count
+    const count = async (who: { client: ReturnType<TestServer['client']> }) =>
+      (await who.client.GET('/v1/orgs/{organizationId}/spaces', orgPath(organization.id))).data?.count;
+    const first = await createSpace(t, admin, organization);
+    expect([await count(reader), await count(twin)]).toEqual([1, 1]);
+    const second = await createSpace(t, admin, organization);
+    expect([await count(reader), await count(twin)]).toEqual([2, 2]);
+    await admin.client.PATCH('/v1/spaces/{spaceId}', { ...spacePath(second.id), body: { defaultLevel: null } });
+    expect([await count(reader), await count(twin), await count(admin)]).toEqual([1, 1, 2]);
+    await grant(t, { kind: 'space', item: second }, { user: reader }, 'read');
+    expect([await count(reader), await count(twin)]).toEqual([2, 1]);
+    await admin.client.DELETE('/v1/spaces/{spaceId}', spacePath(first.id));
+    expect([await count(reader), await count(twin)]).toEqual([1, 0]);
+    await t.db.updateTable('organizationMembers').set({ role: 'admin' }).where('userId', '=', twin.user.id).execute();
+    expect(await count(twin)).toBe(1);
+  });
+});
