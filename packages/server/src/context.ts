@@ -4,6 +4,7 @@ import type { CountCache } from './db/count-cache.js';
 import type { Database } from './db/database.js';
 import type { CursorCodec } from './http/cursor.js';
 import type { Jobs } from './jobs/queue.js';
+import type { TokenCache } from './auth/token-cache.js';
 import type { Logger } from './logger.js';
 import type { ServerKeys } from './keys.js';
 import type { Urls } from './mappers/urls.js';
@@ -17,5 +18,7 @@ export type AppContext = {
   /** Cached list counts (see db/count-cache.ts). */
   counts: CountCache;
   urls: Urls;
+  /** Cached token lookups (see auth/token-cache.ts). */
+  tokens: TokenCache;
   jobs: Jobs;
 };

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { createApp, type AppOptions } from './app.js';
+import { listenForTokenChanges, TokenCache } from './auth/token-cache.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { CountCache } from './db/count-cache.js';
@@ -62,7 +63,9 @@ export async function startServer(
   const pool = createPool(database.url, config.dbPoolSize, log);
   const db = createDatabase(pool);
   const keys = await loadServerKeys(db);
-  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts: new CountCache() };
+  const tokens = new TokenCache();
+  const tokenChanges = await listenForTokenChanges(database.url, tokens, log);
+  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts: new CountCache(), tokens };
   const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log) : noJobs;
   const context: AppContext = { ...base, jobs };
 
@@ -103,6 +106,7 @@ export async function startServer(
       await closed;
       clearTimeout(timer);
       await jobs.stop();
+      await tokenChanges.stop();
       await db.destroy();
       await embedded?.stop();
       log.info('stopped');

@@ -40,7 +40,10 @@ export const userHandlers = {
   },
 
   async deleteUserToken({ caller, params, app }) {
-    if (!(await deleteTokenOfUser(app.db, caller.user.id, params.tokenId))) throw notFound('Token');
+    const hash = await deleteTokenOfUser(app.db, caller.user.id, params.tokenId);
+    if (!hash) throw notFound('Token');
+    // Other instances drop it on the change notification; this one at once.
+    app.tokens.invalidate(`t:${hash.toString('hex')}`);
     return { status: 205 };
   },
 } satisfies AreaHandlers;

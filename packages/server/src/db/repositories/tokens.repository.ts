@@ -62,7 +62,8 @@ export function tokensOfUserQuery(db: Executor, userId: string) {
   return db.selectFrom('apiTokens').select(TOKEN_COLUMNS).where('userId', '=', userId);
 }
 
-export async function deleteTokenOfUser(db: Executor, userId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('apiTokens').where('userId', '=', userId).where('id', '=', id).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+/** Deletes the user's token; returns its hash, or undefined when there was none. */
+export async function deleteTokenOfUser(db: Executor, userId: string, id: string): Promise<Buffer | undefined> {
+  const row = await db.deleteFrom('apiTokens').where('userId', '=', userId).where('id', '=', id).returning('tokenHash').executeTakeFirst();
+  return row?.tokenHash;
 }
