@@ -9,11 +9,37 @@ import type { OpenApiDocument } from './operations.js';
 /** Paths the server serves outside the spec (operations endpoints). */
 export const UNDOCUMENTED_PATHS = /^\/(healthz|readyz|metrics)$/;
 
+type Schema = Record<string, any>;
+
+/**
+ * ajv's `discriminator` keyword refuses `mapping`, which the spec keeps for readers and codegen. Each
+ * branch states its tag as a `const`, which is all ajv needs, so the mapping is dropped for validation
+ * after checking that it says the same as the consts.
+ */
+function withoutDiscriminatorMappings(spec: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(spec);
+  const schemas: Record<string, Schema> = copy.components?.schemas ?? {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    const mapping = schema.discriminator?.mapping as Record<string, string> | undefined;
+    if (!mapping) continue;
+    for (const [tag, ref] of Object.entries(mapping)) {
+      const target = schemas[ref.replace('#/components/schemas/', '')];
+      if (target?.properties?.[schema.discriminator.propertyName]?.const !== tag) {
+        throw new Error(`${name}: discriminator mapping "${tag}" does not match the const of ${ref}`);
+      }
+    }
+    delete schema.discriminator.mapping;
+  }
+  return copy;
+}
+
 export function createValidator(spec: OpenApiDocument, options: { validateResponses: boolean; onResponseError?: (error: Error, body: unknown) => void }): RequestHandler[] {
   return OpenApiValidator.middleware({
-    apiSpec: structuredClone(spec) as never,
+    apiSpec: withoutDiscriminatorMappings(spec) as never,
     validateApiSpec: true,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false, allErrors: true },
+    // `discriminator`: a `oneOf` with a discriminator (content batch changes) is checked against the one
+    // branch its `type` selects, so a bad change reports that branch's issues rather than every branch's.
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false, allErrors: true, discriminator: true },
     validateResponses: options.validateResponses
       ? {
           removeAdditional: false,

@@ -2,6 +2,8 @@
 // without a handler (or a handler for an operation that does not exist) fails `tsc`.
 import type { HandlerMap } from '../http/handler.js';
 import { collectionHandlers } from './collections.routes.js';
+import { contentHandlers } from './content.routes.js';
+import { fileHandlers } from './files.routes.js';
 import { organizationHandlers } from './organizations.routes.js';
 import { spaceHandlers } from './spaces.routes.js';
 import { userHandlers } from './users.routes.js';
@@ -11,4 +13,6 @@ export const handlers: HandlerMap = {
   ...organizationHandlers,
   ...collectionHandlers,
   ...spaceHandlers,
+  ...contentHandlers,
+  ...fileHandlers,
 };
