@@ -40,22 +40,25 @@ export const DEFAULT_MAX_REDIRECTS = 5;
 // Not public: "this network", private, carrier-grade NAT, loopback, link-local (cloud metadata),
 // documentation, benchmarking, multicast, reserved; IPv6 equivalents, and IPv6 forms that embed an IPv4
 // address (mapped, NAT64, 6to4, Teredo), refused whole rather than decoded.
-const NOT_PUBLIC = new BlockList();
+// Two lists: a BlockList also checks IPv4 addresses against IPv6 rules (as IPv4-mapped), so the
+// IPv6 rule refusing mapped addresses would refuse every IPv4 address.
+const NOT_PUBLIC_V4 = new BlockList();
+const NOT_PUBLIC_V6 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
   ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
   ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
+] as const) NOT_PUBLIC_V4.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
   ['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32],
   ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+] as const) NOT_PUBLIC_V6.addSubnet(network, prefix, 'ipv6');
 
 /** True for a public unicast address. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? !NOT_PUBLIC_V4.check(address, 'ipv4') : !NOT_PUBLIC_V6.check(address, 'ipv6');
 }
 
 function addressRule(policy: OutboundPolicy): (address: string) => boolean {

@@ -19,6 +19,19 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
   const organizationPath = { params: { path: { organizationId: organization.id } } };
   const { data: collection } = await owner.client.POST('/v1/orgs/{organizationId}/collections', { ...organizationPath, body: { title: 'Sweep' } });
   const { data: space } = await owner.client.POST('/v1/orgs/{organizationId}/spaces', { ...organizationPath, body: { title: 'Sweep', parent: collection!.id } });
+  const spacePath = { params: { path: { spaceId: space!.id } } };
+  const { data: content } = await owner.client.POST('/v1/spaces/{spaceId}/content', {
+    ...spacePath,
+    body: {
+      changes: [
+        { type: 'insert_page', title: 'Sweep page', slug: 'sweep-page', ref: 'page', markdown: 'Owned by the sweep owner.' },
+        { type: 'insert_file', name: 'sweep.txt', contentType: 'text/plain', base64: Buffer.from('sweep').toString('base64'), ref: 'file' },
+      ],
+    },
+  });
+  const { data: file } = await owner.client.GET('/v1/spaces/{spaceId}/content/files/{fileId}', {
+    params: { path: { spaceId: space!.id, fileId: content!.refs.file! } },
+  });
   return {
     owner,
     outsider,
@@ -29,6 +42,11 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
       emailDomain: 'sweep.test',
       collectionId: collection!.id,
       spaceId: space!.id,
+      pageId: content!.refs.page!,
+      fileId: content!.refs.file!,
+      revisionId: content!.revision,
+      pagePath: 'sweep-page',
+      signature: new URL(file!.downloadURL).pathname.split('/').pop()!,
     },
   };
 }
