@@ -37,9 +37,12 @@ export function createValidator(spec: OpenApiDocument, options: { validateRespon
   return OpenApiValidator.middleware({
     apiSpec: withoutDiscriminatorMappings(spec) as never,
     validateApiSpec: true,
+    // `coerceTypes` here applies to JSON bodies only (the validator always coerces path and query
+    // parameters, which arrive as text). Bodies are typed already, and coercion inside a nullable
+    // `oneOf` turned `null` into `""` before the null branch was tried.
     // `discriminator`: a `oneOf` with a discriminator (content batch changes) is checked against the one
     // branch its `type` selects, so a bad change reports that branch's issues rather than every branch's.
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false, allErrors: true, discriminator: true },
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false, allErrors: true, discriminator: true },
     validateResponses: options.validateResponses
       ? {
           removeAdditional: false,
