@@ -3,6 +3,7 @@
 // other node (and entry object) shared with the base tree.
 import { encodeList, type ListChunk, type NewNode } from './chunked-list.js';
 import type { FlatTree, PageEntry, PageTree, ParentId } from './model.js';
+import { overlay, type OverlayMap } from './overlay-map.js';
 
 export type Committed<T> = { tree: T; nodes: NewNode[] };
 
@@ -11,17 +12,17 @@ function uniqueNodes(nodes: NewNode[]): NewNode[] {
 }
 
 export class PageTreeEditor {
-  private readonly pages: Map<string, PageEntry>;
-  private readonly parentOf: Map<string, ParentId>;
-  private readonly childrenOf: Map<ParentId, readonly string[]>;
+  private readonly pages: OverlayMap<string, PageEntry>;
+  private readonly parentOf: OverlayMap<string, ParentId>;
+  private readonly childrenOf: OverlayMap<ParentId, readonly string[]>;
   private readonly ownedLists = new Set<ParentId>();
   private readonly dirty = new Set<ParentId>();
   private readonly changed = new Set<string>();
 
   constructor(private readonly base: PageTree) {
-    this.pages = new Map(base.pages);
-    this.parentOf = new Map(base.parentOf);
-    this.childrenOf = new Map(base.childrenOf);
+    this.pages = overlay(base.pages);
+    this.parentOf = overlay(base.parentOf);
+    this.childrenOf = overlay(base.childrenOf);
   }
 
   get(id: string): PageEntry | undefined {
@@ -103,7 +104,7 @@ export class PageTreeEditor {
     };
     for (const parent of this.dirty) if (parent === null || this.pages.has(parent)) schedule(parent);
 
-    const chunksOf = new Map(this.base.chunksOf);
+    const chunksOf = overlay(this.base.chunksOf);
     const nodes: NewNode[] = [];
     let rootHash = this.base.rootHash;
     for (let depth = buckets.length - 1; depth >= 0; depth--) {
@@ -142,12 +143,13 @@ export class PageTreeEditor {
 
 /** Editor of a flat list kept in id order (files, reusable contents). */
 export class FlatTreeEditor<E extends { id: string }> {
-  private readonly items: Map<string, E>;
+  private readonly items: OverlayMap<string, E>;
   private readonly changed = new Set<string>();
-  private orderDirty = false;
+  private readonly added = new Set<string>();
+  private readonly removed = new Set<string>();
 
   constructor(private readonly base: FlatTree<E>) {
-    this.items = new Map(base.items);
+    this.items = overlay(base.items);
   }
 
   get(id: string): E | undefined {
@@ -155,18 +157,38 @@ export class FlatTreeEditor<E extends { id: string }> {
   }
 
   set(entry: E): void {
-    if (!this.items.has(entry.id)) this.orderDirty = true;
+    if (!this.items.has(entry.id)) {
+      if (this.removed.has(entry.id)) this.removed.delete(entry.id);
+      else this.added.add(entry.id);
+    }
     this.items.set(entry.id, entry);
     this.changed.add(entry.id);
   }
 
   delete(id: string): void {
-    if (this.items.delete(id)) this.orderDirty = true;
+    if (!this.items.delete(id)) return;
+    if (this.added.has(id)) this.added.delete(id);
+    else this.removed.add(id);
+  }
+
+  /** The base order without removed ids, with added ids merged in (both sorted): no full re-sort. */
+  private order(): readonly string[] {
+    if (this.added.size === 0 && this.removed.size === 0) return this.base.order;
+    const kept = this.removed.size ? this.base.order.filter((id) => !this.removed.has(id)) : this.base.order;
+    const added = [...this.added].sort();
+    const order: string[] = [];
+    let i = 0;
+    for (const id of added) {
+      while (i < kept.length && kept[i]! < id) order.push(kept[i++]!);
+      order.push(id);
+    }
+    while (i < kept.length) order.push(kept[i++]!);
+    return order;
   }
 
   commit(): Committed<FlatTree<E>> {
-    if (!this.orderDirty && this.changed.size === 0) return { tree: this.base, nodes: [] };
-    const order = this.orderDirty ? [...this.items.keys()].sort() : this.base.order;
+    if (this.changed.size === 0 && this.removed.size === 0) return { tree: this.base, nodes: [] };
+    const order = this.order();
     if (order.length === 0) return { tree: { rootHash: null, items: this.items, order, chunks: null }, nodes: [] };
     const encoded = encodeList(
       order.map((id) => this.items.get(id)!),
