@@ -168,11 +168,11 @@ export interface RevisionsTable {
   git: unknown | null;
 }
 
-/** A content-addressed node (tree_nodes, file_nodes, reusable_nodes): `entries` is its JSON. */
+/** A content-addressed node (tree_nodes, file_nodes, reusable_nodes): `data` is its deflated JSON. */
 export interface ContentNodesTable {
   organizationId: string;
   hash: Buffer;
-  entries: unknown;
+  data: Buffer;
 }
 
 export type TreeNodesTable = ContentNodesTable;

@@ -5,6 +5,11 @@
 // Content objects are insert-only and keyed by (organization_id, hash): spaces of one organization
 // share them, so they carry no foreign key to a space and outlive a purged one until garbage collection.
 // Head rows belong to their space and go with it by cascade.
+//
+// Nodes (page, file and reusable-content lists) are stored as deflated canonical JSON in `data bytea`,
+// as git stores its objects, rather than the `entries jsonb` first planned: a node of ~100 pages is
+// ~50 KB of JSON, and sending and parsing it as jsonb was most of a one-page edit's time; deflated it
+// is ~8 KB and PostgreSQL stores it as is. The hash stays the sha256 of the JSON text.
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -17,14 +22,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz(3) NOT NULL DEFAULT now(),
       PRIMARY KEY (organization_id, hash)
     )`.execute(db);
+  // tree_nodes was created with `entries jsonb` by 20261121T210000, and nothing wrote to it before this
+  // migration (spaces only had empty revisions): ADD COLUMN … NOT NULL fails loudly if that is not so.
+  await sql`ALTER TABLE tree_nodes DROP COLUMN entries`.execute(db);
+  await sql`ALTER TABLE tree_nodes ADD COLUMN data bytea NOT NULL`.execute(db);
   for (const table of ['file_nodes', 'reusable_nodes']) {
     await sql`
       CREATE TABLE ${sql.table(table)} (
         organization_id text NOT NULL,
         hash bytea NOT NULL,
-        entries jsonb NOT NULL,
+        data bytea NOT NULL,
         PRIMARY KEY (organization_id, hash)
       )`.execute(db);
+  }
+  // Deflated already: out of line without a second compression attempt.
+  for (const table of ['tree_nodes', 'file_nodes', 'reusable_nodes']) {
+    await sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN data SET STORAGE EXTERNAL`.execute(db);
   }
   // Metadata of stored bytes; the bytes live in the blob store (`storage` names it).
   await sql`
@@ -101,4 +114,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ['space_head_files', 'space_head_pages', 'blob_bytes', 'file_blobs', 'reusable_nodes', 'file_nodes', 'documents']) {
     await sql`DROP TABLE ${sql.table(table)}`.execute(db);
   }
+  await sql`TRUNCATE tree_nodes`.execute(db);
+  await sql`ALTER TABLE tree_nodes DROP COLUMN data`.execute(db);
+  await sql`ALTER TABLE tree_nodes ADD COLUMN entries jsonb NOT NULL`.execute(db);
 }
