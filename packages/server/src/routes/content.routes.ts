@@ -3,7 +3,7 @@
 // and none is computed (docs/decisions.md, Content store).
 import { requireSpace } from '../auth/access.js';
 import type { SpaceRow } from '../db/repositories/access.repository.js';
-import { findHeadFile, findHeadPageIdByPath, headFilesQuery } from '../db/repositories/head-index.repository.js';
+import { findHeadFile, findHeadPageIdByPath, headFilesQuery, type HeadFileRow } from '../db/repositories/head-index.repository.js';
 import { keysetPage } from '../db/pagination.js';
 import { forbidden, notFound } from '../http/errors.js';
 import type { AreaHandlers, HandlerInput } from '../http/handler.js';
@@ -11,7 +11,6 @@ import { toApiFile, toApiPage, toApiPages, toApiRevision, type ContentContext } 
 import { toApiSpace } from '../mappers/space.mapper.js';
 import type { FileEntry } from '../services/content/model.js';
 import { applySpaceChanges, loadHeadPages, loadRevisionContent, readPageBody } from '../services/content/space-content.service.js';
-import type { HeadFileRow } from '../db/repositories/head-index.repository.js';
 
 type App = HandlerInput<'getSpaceContent'>['app'];
 
