@@ -992,6 +992,240 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate a space
+         * @description Creates a copy of the space's current content (pages, files, reusable contents; not its history,
+         *     change requests or comments) in the same collection, right after the original, titled
+         *     "<title> (copy)". Title, emoji, visibility, edit mode and default level are copied; the caller gets
+         *     `admin` on the copy. Needs `read` on the space and `create` on its collection (at the top level, the
+         *     `create` organization role).
+         */
+        post: operations["duplicateSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the space's current revision
+         * @description The space's head revision: its pages as a tree (without bodies), files and reusable contents. Needs
+         *     `read` on the space.
+         */
+        get: operations["getSpaceContent"];
+        put?: never;
+        /**
+         * Edit the space's content directly
+         * @description Applies a batch of up to 50 changes atomically as one new `edits` revision, which becomes the
+         *     space's head (never losing a concurrent write: a batch racing another is re-applied on top of it,
+         *     and answers 409 only if it keeps losing). Needs `edit` on the space, and the space in `live` mode
+         *     (`locked`: 403). A malformed change, an unknown page, file or reusable content, or a page moved
+         *     under itself or its own descendant: 400. A slug its siblings already use: 409. Request bodies may
+         *     be up to 20 MB.
+         */
+        post: operations["applySpaceContentChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the space's pages
+         * @description Every page of the head revision as a tree, without bodies. Needs `read` on the space.
+         */
+        get: operations["listSpacePages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content/page/{pageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The page's id. */
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a page
+         * @description A page of the head revision with its body and its descendants (without bodies). Needs `read` on the space.
+         */
+        get: operations["getSpacePageById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content/path/{pagePath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /**
+                 * @description The page's path (its slug and its ancestors' slugs joined by `/`) as ONE URL-encoded segment:
+                 *     `guides%2Finstall` for `guides/install`.
+                 */
+                pagePath: components["parameters"]["PagePath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a page by its path
+         * @description Like reading a page by id, addressed by its path (one URL-encoded segment: `guides%2Finstall`). Needs `read` on the space.
+         */
+        get: operations["getSpacePageByPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the space's files
+         * @description The files of the head revision, by name (then id). Needs `read` on the space.
+         */
+        get: operations["listSpaceFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The file's id. */
+                fileId: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a file
+         * @description A file of the head revision, with a fresh signed `downloadURL`. Needs `read` on the space.
+         */
+        get: operations["getSpaceFileById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/revisions/{revisionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The revision's id. */
+                revisionId: components["parameters"]["RevisionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a revision of the space
+         * @description Any revision of the space, current or past, as `GET …/content` shows the head. Needs `read` on the space.
+         */
+        get: operations["getSpaceRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/files/{signature}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed, expiring token of a file's `downloadURL`. */
+                signature: components["parameters"]["FileSignature"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a file
+         * @description Serves a file's bytes with its content type. The address comes from a file's `downloadURL`: its
+         *     signature is the credential, so no token is needed. A forged or altered signature, or a file whose
+         *     space is gone: 404. A genuine address past its expiry: 410 (read the file again for a fresh one).
+         */
+        get: operations["downloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1770,6 +2004,498 @@ export interface components {
         UpdateInviteRequest: {
             role: components["schemas"]["Role"];
         };
+        /**
+         * PageType
+         * @description `document`: a page with a Markdown body. `group`: a heading that only holds child pages (never a body).
+         * @enum {string}
+         */
+        PageType: "document" | "group";
+        /**
+         * PageSlug
+         * @description The page's address segment: lowercase letters and digits in words joined by single hyphens, at most
+         *     100 characters, unique among its siblings. A page's `path` is its ancestors' slugs and its own, joined by `/`.
+         */
+        PageSlug: string;
+        /**
+         * MdastRoot
+         * @description A Markdown syntax tree (mdast, https://github.com/syntax-tree/mdast) with GFM nodes, without `position` fields.
+         */
+        MdastRoot: {
+            /** @constant */
+            type: "root";
+            children: {
+                type: string;
+            }[];
+        };
+        /**
+         * Page
+         * @description A page of a revision, with its child pages. Whole-revision reads (`…/content`, `…/content/pages`,
+         *     revisions) never carry bodies; a single-page read carries the page's own body as `markdown` (or
+         *     `document` with `format=document`), and its descendants without bodies.
+         */
+        Page: {
+            id: components["schemas"]["Id"];
+            title: string;
+            emoji?: string;
+            icon?: string;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            type: components["schemas"]["PageType"];
+            slug: components["schemas"]["PageSlug"];
+            /** @description The slugs of the page's ancestors and its own, joined by `/`. */
+            path: string;
+            description?: string;
+            /** @description Id of the page's body (a content hash; equal bodies have equal ids). Absent for groups and empty pages. */
+            documentId?: string;
+            /** @description The body (single-page reads of `document` pages with `format=markdown`); empty for an empty page. */
+            markdown?: string;
+            /** @description The body's syntax tree (single-page reads of `document` pages with `format=document`). */
+            document?: components["schemas"]["MdastRoot"];
+            /** @description Child pages, in order. */
+            pages: components["schemas"]["Page"][];
+            urls: {
+                /** Format: uri */
+                app: string;
+            };
+            git?: components["schemas"]["GitReference"];
+            layout: components["schemas"]["PageLayout"];
+            cover?: components["schemas"]["PageCover"];
+            /** @description Hidden from the published table of contents. */
+            hidden: boolean;
+            /** @description Excluded from the site's search and from search engines. */
+            noIndex: boolean;
+            /** @description Excluded from search engines only. */
+            noRobotsIndex: boolean;
+        };
+        /**
+         * GitReference
+         * @description Where an object lives in a synchronised git repository (absent while the space has no git sync).
+         */
+        GitReference: {
+            oid: string;
+            path: string;
+        };
+        /**
+         * PageLayout
+         * @description How the page is laid out when published. Unset options read as their defaults (all `true`, `coverSize` `hero`).
+         */
+        PageLayout: {
+            cover: boolean;
+            /** @enum {string} */
+            coverSize: "hero" | "full";
+            title: boolean;
+            description: boolean;
+            tableOfContents: boolean;
+            outline: boolean;
+            pagination: boolean;
+        };
+        /**
+         * PageCover
+         * @description The page's cover image, a file of the same revision.
+         */
+        PageCover: {
+            ref: {
+                /** @constant */
+                kind: "file";
+                /** @description Id of the file. */
+                file: components["schemas"]["Id"];
+            };
+            /** @description Vertical offset of the image inside the cover, in pixels. */
+            yPos?: number;
+        };
+        /**
+         * File
+         * @description A file of a revision. Equal bytes are stored once.
+         */
+        File: {
+            id: components["schemas"]["Id"];
+            name: string;
+            contentType: string;
+            /**
+             * Format: uri
+             * @description A signed address serving the bytes with `contentType`. It needs no token and expires (valid for at
+             *     least one hour from the read, at most two); read the file again for a fresh one.
+             */
+            downloadURL: string;
+            /** @description Size in bytes. */
+            size: number;
+            /** @description Width and height in pixels, for PNG, JPEG, GIF and WebP images. */
+            dimensions?: {
+                width: number;
+                height: number;
+            };
+            git?: components["schemas"]["GitReference"];
+        };
+        /**
+         * ReusableContent
+         * @description A block of content that pages can include; its body is returned with it.
+         */
+        ReusableContent: {
+            id: components["schemas"]["Id"];
+            title: string;
+            document: {
+                /** @description Id of the body (a content hash). */
+                id: string;
+                markdown: string;
+            };
+            git?: components["schemas"]["GitReference"];
+        };
+        /** RevisionUrls */
+        RevisionUrls: {
+            /**
+             * Format: uri
+             * @description Address of the revision in the app.
+             */
+            app: string;
+            /** Format: uri */
+            published?: string;
+            /** Format: uri */
+            public?: string;
+        };
+        /**
+         * RevisionGit
+         * @description The git commit a revision came from or went to (absent while the space has no git sync).
+         */
+        RevisionGit: {
+            oid: string;
+            message: string;
+            createdByService: boolean;
+            /** Format: uri */
+            url?: string;
+            ref?: string;
+        };
+        /**
+         * RevisionEdits
+         * @description A revision made by direct edits (content batches, imports) or by duplicating a space.
+         */
+        RevisionEdits: {
+            /** @constant */
+            object: "revision";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "edits";
+            /** @description Ids of the parent revisions, in order (empty for a space's first revision and for a duplicate's). */
+            parents: components["schemas"]["Id"][];
+            /** @description The page tree, without bodies. */
+            pages: components["schemas"]["Page"][];
+            /** @description Every file, by name. */
+            files: components["schemas"]["File"][];
+            reusableContents: components["schemas"]["ReusableContent"][];
+            createdAt: components["schemas"]["Timestamp"];
+            urls: components["schemas"]["RevisionUrls"];
+            git?: components["schemas"]["RevisionGit"];
+        };
+        /**
+         * RevisionMerge
+         * @description A revision made by merging a change request into the space.
+         */
+        RevisionMerge: {
+            /** @constant */
+            object: "revision";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "merge";
+            /** @description Ids of the parent revisions, in order (empty for a space's first revision and for a duplicate's). */
+            parents: components["schemas"]["Id"][];
+            /** @description The page tree, without bodies. */
+            pages: components["schemas"]["Page"][];
+            /** @description Every file, by name. */
+            files: components["schemas"]["File"][];
+            reusableContents: components["schemas"]["ReusableContent"][];
+            createdAt: components["schemas"]["Timestamp"];
+            urls: components["schemas"]["RevisionUrls"];
+            git?: components["schemas"]["RevisionGit"];
+            /** @description Id of the merged change request. */
+            changeRequest: components["schemas"]["Id"];
+        };
+        /**
+         * RevisionUpdate
+         * @description A change request's revision made by pulling the space's content into it.
+         */
+        RevisionUpdate: {
+            /** @constant */
+            object: "revision";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "update";
+            /** @description Ids of the parent revisions, in order (empty for a space's first revision and for a duplicate's). */
+            parents: components["schemas"]["Id"][];
+            /** @description The page tree, without bodies. */
+            pages: components["schemas"]["Page"][];
+            /** @description Every file, by name. */
+            files: components["schemas"]["File"][];
+            reusableContents: components["schemas"]["ReusableContent"][];
+            createdAt: components["schemas"]["Timestamp"];
+            urls: components["schemas"]["RevisionUrls"];
+            git?: components["schemas"]["RevisionGit"];
+            /** @description Id of the updated change request. */
+            changeRequest: components["schemas"]["Id"];
+        };
+        /**
+         * RevisionRollback
+         * @description A revision restoring the content of an earlier one.
+         */
+        RevisionRollback: {
+            /** @constant */
+            object: "revision";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rollback";
+            /** @description Ids of the parent revisions, in order (empty for a space's first revision and for a duplicate's). */
+            parents: components["schemas"]["Id"][];
+            /** @description The page tree, without bodies. */
+            pages: components["schemas"]["Page"][];
+            /** @description Every file, by name. */
+            files: components["schemas"]["File"][];
+            reusableContents: components["schemas"]["ReusableContent"][];
+            createdAt: components["schemas"]["Timestamp"];
+            urls: components["schemas"]["RevisionUrls"];
+            git?: components["schemas"]["RevisionGit"];
+        };
+        /**
+         * RevisionComputed
+         * @description A revision of generated content (reserved).
+         */
+        RevisionComputed: {
+            /** @constant */
+            object: "revision";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "computed";
+            /** @description Ids of the parent revisions, in order (empty for a space's first revision and for a duplicate's). */
+            parents: components["schemas"]["Id"][];
+            /** @description The page tree, without bodies. */
+            pages: components["schemas"]["Page"][];
+            /** @description Every file, by name. */
+            files: components["schemas"]["File"][];
+            reusableContents: components["schemas"]["ReusableContent"][];
+            createdAt: components["schemas"]["Timestamp"];
+            urls: components["schemas"]["RevisionUrls"];
+            git?: components["schemas"]["RevisionGit"];
+        };
+        /**
+         * Revision
+         * @description An immutable snapshot of a space's content: pages (without bodies), files and reusable contents. One
+         *     of five variants, selected by `type`.
+         */
+        Revision: components["schemas"]["RevisionEdits"] | components["schemas"]["RevisionMerge"] | components["schemas"]["RevisionUpdate"] | components["schemas"]["RevisionRollback"] | components["schemas"]["RevisionComputed"];
+        /**
+         * RefLabel
+         * @description A label naming an object inserted by the same batch, unique within the batch.
+         */
+        RefLabel: string;
+        /**
+         * BatchRef
+         * @description Names the object an earlier change of the same batch inserted with this `ref`.
+         */
+        BatchRef: {
+            ref: components["schemas"]["RefLabel"];
+        };
+        /**
+         * ContentReference
+         * @description The id of an existing object, or `{ref}` naming one inserted earlier in the same batch.
+         */
+        ContentReference: components["schemas"]["Id"] | components["schemas"]["BatchRef"];
+        /**
+         * PageLayoutInput
+         * @description A page layout to set; omitted options take their defaults (all `true`, `coverSize` `hero`).
+         */
+        PageLayoutInput: {
+            cover?: boolean;
+            /** @enum {string} */
+            coverSize?: "hero" | "full";
+            title?: boolean;
+            description?: boolean;
+            tableOfContents?: boolean;
+            outline?: boolean;
+            pagination?: boolean;
+        };
+        /**
+         * PageCoverInput
+         * @description A cover image to set, naming a file of the space (or one inserted earlier in the same batch).
+         */
+        PageCoverInput: {
+            ref: {
+                /** @constant */
+                kind: "file";
+                file: components["schemas"]["ContentReference"];
+            };
+            yPos?: number;
+        };
+        /**
+         * InsertPageChange
+         * @description Inserts a page (with a server-made id) under `parent` at `index`. Without `slug`, one is derived from
+         *     the title (suffixed `-2`, `-3`, … when a sibling has it already); an explicit `slug` a sibling has is a 409.
+         */
+        InsertPageChange: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "insert_page";
+            ref?: components["schemas"]["RefLabel"];
+            /** @description The parent page; `null` or omitted for the top level. */
+            parent?: components["schemas"]["ContentReference"] | null;
+            /** @description Position among the parent's children (0 = first); omitted, at the end. Above the number of children is a 400. */
+            index?: number;
+            title: string;
+            slug?: components["schemas"]["PageSlug"];
+            description?: string;
+            hidden?: boolean;
+            noIndex?: boolean;
+            noRobotsIndex?: boolean;
+            /** @description The body (`document` pages only). Line endings are normalised to LF with one final newline. */
+            markdown?: string;
+            pageType?: components["schemas"]["PageType"];
+            emoji?: string;
+            icon?: string;
+            layout?: components["schemas"]["PageLayoutInput"];
+            cover?: components["schemas"]["PageCoverInput"];
+        };
+        /**
+         * UpdatePageChange
+         * @description Changes a page's fields (omitted ones are kept; `null` removes an optional one) and moves it when
+         *     `parent` or `index` is given: `index` alone reorders it among its siblings, `parent` alone appends it
+         *     to the new parent's children. Moving a page under itself or one of its descendants is a 400; a slug a
+         *     sibling has already is a 409. `layout` replaces the whole layout.
+         */
+        UpdatePageChange: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "update_page";
+            page: components["schemas"]["ContentReference"];
+            /** @description The new parent page; `null` for the top level. */
+            parent?: components["schemas"]["ContentReference"] | null;
+            index?: number;
+            title?: string;
+            slug?: components["schemas"]["PageSlug"];
+            description?: string | null;
+            hidden?: boolean;
+            noIndex?: boolean;
+            noRobotsIndex?: boolean;
+            /** @description The body (`document` pages only). Line endings are normalised to LF with one final newline. */
+            markdown?: string;
+            pageType?: components["schemas"]["PageType"];
+            emoji?: string | null;
+            icon?: string | null;
+            layout?: components["schemas"]["PageLayoutInput"] | null;
+            cover?: components["schemas"]["PageCoverInput"] | null;
+        };
+        /**
+         * DeletePageChange
+         * @description Deletes a page with all its descendants.
+         */
+        DeletePageChange: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "delete_page";
+            page: components["schemas"]["ContentReference"];
+        };
+        /**
+         * InsertFileChange
+         * @description Adds a file (with a server-made id) from exactly one of `base64` (the bytes) or `url` (fetched by the
+         *     server: http(s) only, public addresses only, at most 5 redirects, with a timeout). Files are at most
+         *     10 MB unless the server is configured otherwise (413 above). Without `contentType`, the fetched
+         *     response's type is used, else the type recognised from the bytes, else `application/octet-stream`.
+         */
+        InsertFileChange: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "insert_file";
+            ref?: components["schemas"]["RefLabel"];
+            name: string;
+            /** @description A media type such as `image/png`. */
+            contentType?: string;
+            /** @description The bytes, base64-encoded (standard alphabet, padding optional). */
+            base64?: string;
+            /**
+             * Format: uri
+             * @description An http(s) address to fetch the bytes from.
+             */
+            url?: string;
+        };
+        /**
+         * UpsertReusableContentChange
+         * @description Creates a reusable content (server-made id), or replaces the title and body of the one named by `reusableContent`.
+         */
+        UpsertReusableContentChange: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "upsert_reusable_content";
+            reusableContent?: components["schemas"]["ContentReference"];
+            ref?: components["schemas"]["RefLabel"];
+            title: string;
+            markdown: string;
+        };
+        /** DeleteReusableContentChange */
+        DeleteReusableContentChange: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "delete_reusable_content";
+            reusableContent: components["schemas"]["ContentReference"];
+        };
+        /**
+         * ContentChange
+         * @description One change of a content batch, selected by `type`.
+         */
+        ContentChange: components["schemas"]["InsertPageChange"] | components["schemas"]["UpdatePageChange"] | components["schemas"]["DeletePageChange"] | components["schemas"]["InsertFileChange"] | components["schemas"]["UpsertReusableContentChange"] | components["schemas"]["DeleteReusableContentChange"];
+        /**
+         * ContentChangesRequest
+         * @description A batch of 1 to 50 changes, applied in order and atomically as one new revision: any failing change
+         *     fails the whole batch and nothing is written. Issue paths name the change, e.g. `/body/changes/3/slug`.
+         */
+        ContentChangesRequest: {
+            changes: components["schemas"]["ContentChange"][];
+        };
+        /** ContentChangesResult */
+        ContentChangesResult: {
+            space: components["schemas"]["Space"];
+            /** @description Id of the new revision (the space's new head). */
+            revision: components["schemas"]["Id"];
+            /** @description The id given to each object inserted with a `ref`, by label. */
+            refs: {
+                [key: string]: components["schemas"]["Id"];
+            };
+        };
+        /**
+         * PageList
+         * @description Every page of the revision as a tree (top-level pages, each with its children), without bodies.
+         */
+        PageList: {
+            pages: components["schemas"]["Page"][];
+        };
+        /** FileList */
+        FileList: {
+            items: components["schemas"]["File"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
     };
     responses: {
         /** @description Missing, invalid or expired bearer token. */
@@ -1828,6 +2554,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request body is too large. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The resource existed but is no longer available (an expired download address). */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
@@ -1852,6 +2596,34 @@ export interface components {
         MemberUserId: components["schemas"]["Id"];
         /** @description The link invite's id. It is also the invite's secret. */
         InviteId: components["schemas"]["Id"];
+        /**
+         * @description `false` omits mutable git metadata (`git` fields). No content is synchronised with git yet, so the
+         *     answer is the same either way.
+         */
+        Metadata: boolean;
+        /**
+         * @description `false` skips computing generated (`computed`) content. No page is computed yet, so the answer is the
+         *     same either way.
+         */
+        Computed: boolean;
+        /** @description The page's id. */
+        PageId: components["schemas"]["Id"];
+        /**
+         * @description How the body is returned: `markdown` (the `markdown` field) or `document` (the `document` field: the
+         *     body's Markdown syntax tree, mdast as remark produces it with GFM, without source positions).
+         */
+        PageFormat: "markdown" | "document";
+        /**
+         * @description The page's path (its slug and its ancestors' slugs joined by `/`) as ONE URL-encoded segment:
+         *     `guides%2Finstall` for `guides/install`.
+         */
+        PagePath: string;
+        /** @description The file's id. */
+        FileId: components["schemas"]["Id"];
+        /** @description The revision's id. */
+        RevisionId: components["schemas"]["Id"];
+        /** @description The signed, expiring token of a file's `downloadURL`. */
+        FileSignature: string;
     };
     requestBodies: never;
     headers: never;
@@ -3742,6 +4514,376 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    duplicateSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new space. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getSpaceContent: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `false` omits mutable git metadata (`git` fields). No content is synchronised with git yet, so the
+                 *     answer is the same either way.
+                 */
+                metadata?: components["parameters"]["Metadata"];
+                /**
+                 * @description `false` skips computing generated (`computed`) content. No page is computed yet, so the answer is the
+                 *     same either way.
+                 */
+                computed?: components["parameters"]["Computed"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The head revision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revision"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    applySpaceContentChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentChangesRequest"];
+            };
+        };
+        responses: {
+            /** @description The space with its new head revision, and the ids of the objects inserted with a `ref`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentChangesResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    listSpacePages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `false` omits mutable git metadata (`git` fields). No content is synchronised with git yet, so the
+                 *     answer is the same either way.
+                 */
+                metadata?: components["parameters"]["Metadata"];
+                /**
+                 * @description `false` skips computing generated (`computed`) content. No page is computed yet, so the answer is the
+                 *     same either way.
+                 */
+                computed?: components["parameters"]["Computed"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page tree. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getSpacePageById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How the body is returned: `markdown` (the `markdown` field) or `document` (the `document` field: the
+                 *     body's Markdown syntax tree, mdast as remark produces it with GFM, without source positions).
+                 */
+                format?: components["parameters"]["PageFormat"];
+                /**
+                 * @description `false` omits mutable git metadata (`git` fields). No content is synchronised with git yet, so the
+                 *     answer is the same either way.
+                 */
+                metadata?: components["parameters"]["Metadata"];
+                /**
+                 * @description `false` skips computing generated (`computed`) content. No page is computed yet, so the answer is the
+                 *     same either way.
+                 */
+                computed?: components["parameters"]["Computed"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The page's id. */
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getSpacePageByPath: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How the body is returned: `markdown` (the `markdown` field) or `document` (the `document` field: the
+                 *     body's Markdown syntax tree, mdast as remark produces it with GFM, without source positions).
+                 */
+                format?: components["parameters"]["PageFormat"];
+                /**
+                 * @description `false` omits mutable git metadata (`git` fields). No content is synchronised with git yet, so the
+                 *     answer is the same either way.
+                 */
+                metadata?: components["parameters"]["Metadata"];
+                /**
+                 * @description `false` skips computing generated (`computed`) content. No page is computed yet, so the answer is the
+                 *     same either way.
+                 */
+                computed?: components["parameters"]["Computed"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /**
+                 * @description The page's path (its slug and its ancestors' slugs joined by `/`) as ONE URL-encoded segment:
+                 *     `guides%2Finstall` for `guides/install`.
+                 */
+                pagePath: components["parameters"]["PagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listSpaceFiles: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description `false` omits mutable git metadata (`git` fields). No content is synchronised with git yet, so the
+                 *     answer is the same either way.
+                 */
+                metadata?: components["parameters"]["Metadata"];
+                /**
+                 * @description `false` skips computing generated (`computed`) content. No page is computed yet, so the answer is the
+                 *     same either way.
+                 */
+                computed?: components["parameters"]["Computed"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of files. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getSpaceFileById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `false` omits mutable git metadata (`git` fields). No content is synchronised with git yet, so the
+                 *     answer is the same either way.
+                 */
+                metadata?: components["parameters"]["Metadata"];
+                /**
+                 * @description `false` skips computing generated (`computed`) content. No page is computed yet, so the answer is the
+                 *     same either way.
+                 */
+                computed?: components["parameters"]["Computed"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The file's id. */
+                fileId: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["File"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getSpaceRevisionById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `false` omits mutable git metadata (`git` fields). No content is synchronised with git yet, so the
+                 *     answer is the same either way.
+                 */
+                metadata?: components["parameters"]["Metadata"];
+                /**
+                 * @description `false` skips computing generated (`computed`) content. No page is computed yet, so the answer is the
+                 *     same either way.
+                 */
+                computed?: components["parameters"]["Computed"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The revision's id. */
+                revisionId: components["parameters"]["RevisionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revision"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed, expiring token of a file's `downloadURL`. */
+                signature: components["parameters"]["FileSignature"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
         };
     };
 }

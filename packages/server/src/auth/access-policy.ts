@@ -51,6 +51,18 @@ export const accessPolicy: Record<OperationId, AccessPolicyEntry> = {
   moveSpace: { scope: 'space', minimum: 'admin', note: 'and `create` on the target collection (or the `create` organization role for the top level)' },
   transferSpace: { scope: 'space', minimum: 'admin', note: 'and `admin` in the target organization, `create` on a target collection' },
 
+  duplicateSpace: { scope: 'collection', minimum: 'create', note: 'on the space’s parent collection (the `create` organization role at the top level), and `read` on the space' },
+
+  getSpaceContent: { scope: 'space', minimum: 'read' },
+  listSpacePages: { scope: 'space', minimum: 'read' },
+  getSpacePageById: { scope: 'space', minimum: 'read' },
+  getSpacePageByPath: { scope: 'space', minimum: 'read' },
+  listSpaceFiles: { scope: 'space', minimum: 'read' },
+  getSpaceFileById: { scope: 'space', minimum: 'read' },
+  getSpaceRevisionById: { scope: 'space', minimum: 'read' },
+  applySpaceContentChanges: { scope: 'space', minimum: 'edit', note: 'refused (403) while the space is `locked`' },
+  downloadFile: { scope: 'public', note: 'the signed address is the credential; it expires' },
+
   listSpacePermissions: { scope: 'space', minimum: 'admin' },
   grantSpacePermission: { scope: 'space', minimum: 'admin' },
   updateSpaceUserPermission: { scope: 'space', minimum: 'admin' },

@@ -52,7 +52,7 @@ export function resolveCaller(app: AppContext): RequestHandler {
     if (Date.now() - last > TOUCH_EVERY_MINUTES * 60_000) {
       // Mark it in the cached copy too, so the next requests do not write again.
       found.token.lastUsedAt = new Date();
-      touchToken(app.db, found.token.id, TOUCH_EVERY_MINUTES).catch((err) => req.log.warn({ err }, 'could not record token use'));
+      touchToken(app.db, found.token.id, TOUCH_EVERY_MINUTES).catch((err) => app.log.warn({ err }, 'could not record token use'));
     }
     next();
   };

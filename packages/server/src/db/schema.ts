@@ -186,10 +186,73 @@ export interface RevisionsTable {
   git: unknown | null;
 }
 
-export interface TreeNodesTable {
+/** A content-addressed node (tree_nodes, file_nodes, reusable_nodes): `data` is its deflated JSON. */
+export interface ContentNodesTable {
   organizationId: string;
   hash: Buffer;
-  entries: unknown;
+  data: Buffer;
+}
+
+export type TreeNodesTable = ContentNodesTable;
+
+export interface DocumentsTable {
+  organizationId: string;
+  hash: Buffer;
+  markdown: string;
+  byteLength: number;
+  createdAt: CreatedAt;
+}
+
+export interface FileBlobsTable {
+  organizationId: string;
+  sha256: Buffer;
+  size: number;
+  width: number | null;
+  height: number | null;
+  storage: Generated<string>;
+  createdAt: CreatedAt;
+}
+
+export interface BlobBytesTable {
+  organizationId: string;
+  sha256: Buffer;
+  data: Buffer;
+}
+
+export interface SpaceHeadPagesTable {
+  organizationId: string;
+  spaceId: string;
+  pageId: string;
+  parentPageId: string | null;
+  position: number;
+  depth: number;
+  type: string;
+  title: string;
+  slug: string;
+  path: string;
+  documentHash: Buffer | null;
+  emoji: string | null;
+  icon: string | null;
+  description: string | null;
+  hidden: boolean;
+  noIndex: boolean;
+  noRobotsIndex: boolean;
+  layout: unknown | null;
+  cover: unknown | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface SpaceHeadFilesTable {
+  organizationId: string;
+  spaceId: string;
+  fileId: string;
+  name: string;
+  contentType: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  blobHash: Buffer;
 }
 
 export interface DB {
@@ -209,6 +272,13 @@ export interface DB {
   linkInvites: LinkInvitesTable;
   revisions: RevisionsTable;
   treeNodes: TreeNodesTable;
+  documents: DocumentsTable;
+  fileNodes: ContentNodesTable;
+  reusableNodes: ContentNodesTable;
+  fileBlobs: FileBlobsTable;
+  blobBytes: BlobBytesTable;
+  spaceHeadPages: SpaceHeadPagesTable;
+  spaceHeadFiles: SpaceHeadFilesTable;
 }
 
 export type { Timestamp };

@@ -30,6 +30,9 @@ export const notFound = (what: string) => new HttpError(404, `${what} not found`
 
 export const conflict = (message: string) => new HttpError(409, message);
 
+/** 410: the resource existed but is no longer available (an expired download address). */
+export const gone = (message: string) => new HttpError(410, message);
+
 export const preconditionFailed = (message: string) => new HttpError(412, message);
 
 export const payloadTooLarge = (message = 'Request body too large') => new HttpError(413, message);

@@ -8,7 +8,7 @@ import type { Caller } from '../auth/authenticate.js';
 export type OperationId = keyof operations;
 
 /** Operations the spec declares without bearer security; their handlers may see no caller. */
-export type PublicOperationId = Extract<OperationId, never>;
+export type PublicOperationId = Extract<OperationId, 'downloadFile'>;
 
 type Op<K extends OperationId> = operations[K];
 type NeverToEmpty<T> = [T] extends [never] ? Record<string, never> : T;

@@ -33,13 +33,41 @@ function memoizeRoutePatterns(): void {
 /** Paths the server serves outside the spec (operations endpoints). */
 export const UNDOCUMENTED_PATHS = /^\/(healthz|readyz|metrics)$/;
 
+type Schema = Record<string, any>;
+
+/**
+ * ajv's `discriminator` keyword refuses `mapping`, which the spec keeps for readers and codegen. Each
+ * branch states its tag as a `const`, which is all ajv needs, so the mapping is dropped for validation
+ * after checking that it says the same as the consts.
+ */
+function withoutDiscriminatorMappings(spec: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(spec);
+  const schemas: Record<string, Schema> = copy.components?.schemas ?? {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    const mapping = schema.discriminator?.mapping as Record<string, string> | undefined;
+    if (!mapping) continue;
+    for (const [tag, ref] of Object.entries(mapping)) {
+      const target = schemas[ref.replace('#/components/schemas/', '')];
+      if (target?.properties?.[schema.discriminator.propertyName]?.const !== tag) {
+        throw new Error(`${name}: discriminator mapping "${tag}" does not match the const of ${ref}`);
+      }
+    }
+    delete schema.discriminator.mapping;
+  }
+  return copy;
+}
+
 export function createValidator(spec: OpenApiDocument, options: { validateResponses: boolean; onResponseError?: (error: Error, body: unknown) => void }): RequestHandler[] {
   memoizeRoutePatterns();
   return OpenApiValidator.middleware({
-    apiSpec: structuredClone(spec) as never,
+    apiSpec: withoutDiscriminatorMappings(spec) as never,
     validateApiSpec: true,
-    // coerceTypes applies to bodies: off, so `{"title": 42}` is a 400 (parameters are always coerced from strings).
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false, allErrors: true },
+    // `coerceTypes` here applies to JSON bodies only (the validator always coerces path and query
+    // parameters, which arrive as text). Bodies are typed already, and coercion inside a nullable
+    // `oneOf` turned `null` into `""` before the null branch was tried.
+    // `discriminator`: a `oneOf` with a discriminator (content batch changes) is checked against the one
+    // branch its `type` selects, so a bad change reports that branch's issues rather than every branch's.
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false, allErrors: true, discriminator: true },
     validateResponses: options.validateResponses
       ? {
           removeAdditional: false,

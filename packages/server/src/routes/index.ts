@@ -5,6 +5,8 @@ import { collectionHandlers } from './collections.routes.js';
 import { grantHandlers } from './grants.routes.js';
 import { inviteHandlers } from './invites.routes.js';
 import { memberHandlers } from './members.routes.js';
+import { contentHandlers } from './content.routes.js';
+import { fileHandlers } from './files.routes.js';
 import { organizationHandlers } from './organizations.routes.js';
 import { spaceHandlers } from './spaces.routes.js';
 import { teamMemberHandlers } from './team-members.routes.js';
@@ -21,4 +23,6 @@ export const handlers: HandlerMap = {
   ...teamHandlers,
   ...teamMemberHandlers,
   ...inviteHandlers,
+  ...contentHandlers,
+  ...fileHandlers,
 };

@@ -7,6 +7,7 @@ import { conflict } from '../http/errors.js';
 import type { AreaHandlers } from '../http/handler.js';
 import { toApiSpace } from '../mappers/space.mapper.js';
 import { requireTargetParent, resolveMoveTarget } from '../services/placement.service.js';
+import { duplicateSpace } from '../services/duplicate.service.js';
 import { createSpace, deleteSpace, moveSpace, patchSpace, restoreSpace } from '../services/spaces.service.js';
 import { transferSpace } from '../services/transfer.service.js';
 
@@ -48,6 +49,13 @@ export const spaceHandlers = {
     await transferSpace(app.db, caller, space, body);
     const after = await requireSpace(app.db, caller, space.id, 'read');
     return { status: 200, body: toApiSpace(after.space, after.role, app.urls) };
+  },
+
+  async duplicateSpace({ caller, params, app }) {
+    const { space, organizationRole } = await requireSpace(app.db, caller, params.spaceId, 'read');
+    await requireTargetParent(app.db, caller, space.organizationId, space.parentCollectionId, organizationRole);
+    const copy = await duplicateSpace(app.db, space, caller.user.id);
+    return { status: 201, body: toApiSpace(copy, 'admin', app.urls) };
   },
 
   async listSpacesInOrganization({ caller, params, query, app }) {

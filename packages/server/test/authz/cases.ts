@@ -63,6 +63,32 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
   },
   transferSpace: async (w) => w.caller.client.POST('/v1/spaces/{spaceId}/transfer', { ...space(w), body: { organization: (await targetOrganization(w)).id } }),
 
+  duplicateSpace: (w) => w.caller.client.POST('/v1/spaces/{spaceId}/duplicate', space(w)),
+  getSpaceContent: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/content', space(w)),
+  listSpacePages: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/content/pages', space(w)),
+  getSpacePageById: async (w) => {
+    const { pageId } = await seedContent(w);
+    return w.caller.client.GET('/v1/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: w.space.id, pageId } } });
+  },
+  getSpacePageByPath: async (w) => {
+    await seedContent(w);
+    return w.caller.client.GET('/v1/spaces/{spaceId}/content/path/{pagePath}', { params: { path: { spaceId: w.space.id, pagePath: 'matrix' } } });
+  },
+  listSpaceFiles: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/content/files', space(w)),
+  getSpaceFileById: async (w) => {
+    const { fileId } = await seedContent(w);
+    return w.caller.client.GET('/v1/spaces/{spaceId}/content/files/{fileId}', { params: { path: { spaceId: w.space.id, fileId } } });
+  },
+  getSpaceRevisionById: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/revisions/{revisionId}', { params: { path: { spaceId: w.space.id, revisionId: w.space.headRevisionId } } }),
+  applySpaceContentChanges: (w) =>
+    w.caller.client.POST('/v1/spaces/{spaceId}/content', { ...space(w), body: { changes: [{ type: 'insert_page', title: 'Written by the caller' }] } }),
+  downloadFile: async (w) => {
+    const { fileId } = await seedContent(w);
+    const { data } = await w.owner.client.GET('/v1/spaces/{spaceId}/content/files/{fileId}', { params: { path: { spaceId: w.space.id, fileId } } });
+    const signature = new URL(data!.downloadURL).pathname.split('/').pop()!;
+    return w.caller.client.GET('/files/{signature}', { params: { path: { signature } }, parseAs: 'blob' });
+  },
+
   listSpacePermissions: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/permissions', space(w)),
   grantSpacePermission: async (w) => {
     const member = await createMember(w.t, w.organization, 'read');
@@ -165,6 +191,20 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
 const memberOf = (w: World, userId: string) => ({ params: { path: { organizationId: w.organization.id, userId } } });
 const ownerMember = (w: World) => memberOf(w, w.owner.user.id);
 const teamOf = (w: World, team: { id: string }) => ({ params: { path: { organizationId: w.organization.id, teamId: team.id } } });
+
+/** A page (slug `matrix`) and a file in the world's space, written by its owner. */
+async function seedContent(w: World): Promise<{ pageId: string; fileId: string }> {
+  const { data } = await w.owner.client.POST('/v1/spaces/{spaceId}/content', {
+    ...space(w),
+    body: {
+      changes: [
+        { type: 'insert_page', title: 'Matrix', slug: 'matrix', ref: 'page', markdown: 'Hello' },
+        { type: 'insert_file', name: 'matrix.txt', contentType: 'text/plain', base64: Buffer.from('matrix').toString('base64'), ref: 'file' },
+      ],
+    },
+  });
+  return { pageId: data!.refs.page!, fileId: data!.refs.file! };
+}
 
 async function inviteOf(w: World) {
   const { data } = await w.owner.client.POST('/v1/orgs/{organizationId}/link-invites', { ...org(w), body: { role: 'read' } });

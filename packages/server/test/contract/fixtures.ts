@@ -31,6 +31,19 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
     await owner.client.POST('/v1/spaces/{spaceId}/permissions', { params: { path: { spaceId: space!.id } }, body: { team: team!.id, role: 'edit' } }),
   ];
   if (!invite || grants.some((result) => result.response.status !== 201)) throw new Error('the sweep world could not be built');
+  const spacePath = { params: { path: { spaceId: space!.id } } };
+  const { data: content } = await owner.client.POST('/v1/spaces/{spaceId}/content', {
+    ...spacePath,
+    body: {
+      changes: [
+        { type: 'insert_page', title: 'Sweep page', slug: 'sweep-page', ref: 'page', markdown: 'Owned by the sweep owner.' },
+        { type: 'insert_file', name: 'sweep.txt', contentType: 'text/plain', base64: Buffer.from('sweep').toString('base64'), ref: 'file' },
+      ],
+    },
+  });
+  const { data: file } = await owner.client.GET('/v1/spaces/{spaceId}/content/files/{fileId}', {
+    params: { path: { spaceId: space!.id, fileId: content!.refs.file! } },
+  });
   return {
     owner,
     outsider,
@@ -43,6 +56,11 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
       spaceId: space!.id,
       teamId: team!.id,
       inviteId: invite!.id,
+      pageId: content!.refs.page!,
+      fileId: content!.refs.file!,
+      revisionId: content!.revision,
+      pagePath: 'sweep-page',
+      signature: new URL(file!.downloadURL).pathname.split('/').pop()!,
     },
   };
 }

@@ -6,6 +6,7 @@ import * as spacesAndAccess from './20261121T210000_spaces_and_access.js';
 import * as listingIndexes from './20261121T220000_listing_indexes.js';
 import * as people from './20261122T010000_people.js';
 import * as tokenNotifications from './20261122T030000_token_notifications.js';
+import * as contentStore from './20261122T000000_content_store.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121T200000_identity': identity,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '20261121T220000_listing_indexes': listingIndexes,
   '20261122T010000_people': people,
   '20261122T030000_token_notifications': tokenNotifications,
+  '20261122T000000_content_store': contentStore,
 };

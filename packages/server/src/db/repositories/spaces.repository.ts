@@ -1,6 +1,6 @@
 import { sql, type Updateable } from 'kysely';
 import type { Executor } from '../database.js';
-import type { SpacesTable } from '../schema.js';
+import type { EditMode, SpacesTable } from '../schema.js';
 import type { SpaceRow } from './access.repository.js';
 
 export type NewSpace = {
@@ -14,6 +14,8 @@ export type NewSpace = {
   position: string;
   headRevisionId: string;
   createdBy: string | null;
+  /** Defaults to `live`. */
+  editMode?: EditMode;
 };
 
 export async function insertSpace(db: Executor, values: NewSpace): Promise<SpaceRow> {
@@ -53,4 +55,16 @@ export async function softDeleteSpacesInCollections(db: Executor, organizationId
     .where('deletedAt', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** The organization of a live (not deleted) space, from its locator. */
+export async function findLiveSpaceOrganization(db: Executor, spaceId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('spaceLocators as l')
+    .innerJoin('spaces as s', (join) => join.onRef('s.organizationId', '=', 'l.organizationId').onRef('s.id', '=', 'l.spaceId'))
+    .select('s.organizationId')
+    .where('l.spaceId', '=', spaceId)
+    .where('s.deletedAt', 'is', null)
+    .executeTakeFirst();
+  return row?.organizationId;
 }

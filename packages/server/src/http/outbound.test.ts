@@ -1,0 +1,123 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchGuarded, isPublicAddress, OutboundError, type OutboundPolicy } from './outbound.js';
+
+let server: Server;
+let base: string;
+const hits: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    hits.push(req.url!);
+    const url = new URL(req.url!, 'http://x');
+    if (url.pathname === '/ok') return res.writeHead(200, { 'content-type': 'text/plain' }).end('hello');
+    if (url.pathname === '/redirect') return res.writeHead(302, { location: `/redirect?n=${Number(url.searchParams.get('n') ?? 0) + 1}` }).end();
+    if (url.pathname === '/to') return res.writeHead(301, { location: url.searchParams.get('target')! }).end();
+    if (url.pathname === '/large') return res.writeHead(200, { 'content-length': '5000' }).end('x'.repeat(5000));
+    if (url.pathname === '/stream') {
+      // No Content-Length: the cap must hold while reading.
+      res.writeHead(200);
+      for (let i = 0; i < 10; i++) res.write('y'.repeat(1000));
+      return res.end();
+    }
+    if (url.pathname === '/slow') return void setTimeout(() => res.writeHead(200).end('late'), 2000);
+    if (url.pathname === '/missing') return res.writeHead(404).end();
+    res.writeHead(500).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const open: OutboundPolicy = { allowPrivate: true, timeoutMs: 1000, maxBytes: 2048 };
+const guarded: OutboundPolicy = { ...open, allowPrivate: false };
+
+async function failure(promise: Promise<unknown>): Promise<OutboundError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(OutboundError);
+  return error as OutboundError;
+}
+
+describe('fetchGuarded', () => {
+  it('fetches from loopback only when private addresses are allowed', async () => {
+    const response = await fetchGuarded(`${base}/ok`, open);
+    expect(response).toMatchObject({ status: 200, url: `${base}/ok` });
+    expect(response.body.toString()).toBe('hello');
+    expect(response.headers['content-type']).toBe('text/plain');
+
+    const before = hits.length;
+    expect((await failure(fetchGuarded(`${base}/ok`, guarded))).code).toBe('FORBIDDEN_ADDRESS');
+    const port = new URL(base).port;
+    expect((await failure(fetchGuarded(`http://localhost:${port}/ok`, guarded))).code).toBe('FORBIDDEN_ADDRESS');
+    expect((await failure(fetchGuarded(`http://[::1]:${port}/ok`, guarded))).code).toBe('FORBIDDEN_ADDRESS');
+    expect((await failure(fetchGuarded('http://10.1.2.3/', guarded))).code).toBe('FORBIDDEN_ADDRESS');
+    expect((await failure(fetchGuarded('http://169.254.169.254/latest/meta-data', guarded))).code).toBe('FORBIDDEN_ADDRESS');
+    expect(hits.length).toBe(before);
+  });
+
+  it('checks every redirect hop, and caps their number', async () => {
+    // 127.0.0.1 stands for a public address here; the redirect target 127.0.0.2 does not.
+    const onlyFirst = { ...guarded, isAllowedAddress: (address: string) => address === '127.0.0.1' };
+    const port = new URL(base).port;
+    const refused = await failure(fetchGuarded(`${base}/to?target=${encodeURIComponent(`http://127.0.0.2:${port}/ok`)}`, onlyFirst));
+    expect(refused.code).toBe('FORBIDDEN_ADDRESS');
+    expect((await fetchGuarded(`${base}/to?target=/ok`, onlyFirst)).body.toString()).toBe('hello');
+    expect((await failure(fetchGuarded(`${base}/redirect`, { ...open, maxRedirects: 3 }))).code).toBe('TOO_MANY_REDIRECTS');
+    expect((await failure(fetchGuarded(`${base}/to?target=${encodeURIComponent('file:///etc/passwd')}`, open))).code).toBe('BAD_URL');
+  });
+
+  it('refuses other schemes, credentials and malformed addresses', async () => {
+    expect((await failure(fetchGuarded('ftp://example.com/x', open))).code).toBe('BAD_URL');
+    expect((await failure(fetchGuarded('http://user:pw@example.com/', open))).code).toBe('BAD_URL');
+    expect((await failure(fetchGuarded('not a url', open))).code).toBe('BAD_URL');
+  });
+
+  it('caps the body size, declared or streamed', async () => {
+    expect((await failure(fetchGuarded(`${base}/large`, open))).code).toBe('TOO_LARGE');
+    expect((await failure(fetchGuarded(`${base}/stream`, open))).code).toBe('TOO_LARGE');
+    expect((await fetchGuarded(`${base}/stream`, { ...open, maxBytes: 20_000 })).body.length).toBe(10_000);
+  });
+
+  it('gives up after the timeout', async () => {
+    const started = Date.now();
+    expect((await failure(fetchGuarded(`${base}/slow`, { ...open, timeoutMs: 200 }))).code).toBe('TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('reports a non-2xx answer', async () => {
+    const error = await failure(fetchGuarded(`${base}/missing`, open));
+    expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 404 });
+  });
+});
+
+describe('isPublicAddress', () => {
+  it.each([
+    ['93.184.216.34', true],
+    ['2606:4700:4700::1111', true],
+    ['127.0.0.1', false],
+    ['10.0.0.1', false],
+    ['172.20.1.1', false],
+    ['192.168.1.1', false],
+    ['100.64.0.1', false],
+    ['169.254.169.254', false],
+    ['0.0.0.0', false],
+    ['224.0.0.1', false],
+    ['::1', false],
+    ['::', false],
+    ['fe80::1', false],
+    ['fd00::1', false],
+    ['::ffff:127.0.0.1', false],
+    ['64:ff9b::7f00:1', false],
+    ['not-an-ip', false],
+  ])('%s → %s', (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+});
