@@ -1,6 +1,7 @@
-// `pnpm bench [api|content|all] [--rounds N] [--seconds S]`: the benchmarks of DESIGN.md §9, each
+// `pnpm bench [api|content|merge|all] [--rounds N] [--seconds S]`: the benchmarks of DESIGN.md §9, each
 // against its budget. Results are printed and written to bench/results/.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runApiBenchmark } from './api.js';
@@ -23,6 +24,25 @@ if (which === 'all' || which === 'api') {
   results.api = api;
   verdicts.push(`GET /v1/spaces/{id} at ${(api.medianRatio * 100).toFixed(0)}% of the bare handler (median of paired rounds; budget ≥ 50%): ${api.medianRatio >= 0.5 ? 'met' : 'MISSED'}`);
   verdicts.push(`100-item list p99 ${api.listP99Max} ms at 16 connections (worst round; budget < 25 ms): ${api.listP99Max < 25 ? 'met' : 'MISSED'}`);
+}
+
+/** Runs a standalone benchmark script (its own database and report) and streams its output. */
+function runStandalone(script: string): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(join(here, 'node_modules/.bin/tsx'), [join(here, script)], { stdio: 'inherit', cwd: join(here, '..') });
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+for (const [name, script] of [
+  ['content', 'content-store.ts'],
+  ['merge', 'merge.ts'],
+] as const) {
+  if ((which === 'all' || which === name) && existsSync(join(here, script))) {
+    console.log(`\n== ${name}: ${script}`);
+    const code = await runStandalone(script);
+    verdicts.push(`${name} benchmark: ${code === 0 ? 'ran (figures above, each against its budget)' : `FAILED (exit ${code})`}`);
+  }
 }
 
 mkdirSync(join(here, 'results'), { recursive: true });
