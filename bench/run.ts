@@ -1,10 +1,11 @@
-// `pnpm bench [api|content|merge|all] [--rounds N] [--seconds S]`: the benchmarks of DESIGN.md §9, each
+// `pnpm bench [api|cold-start|content|merge|all] [--rounds N] [--seconds S]`: the benchmarks of DESIGN.md §9, each
 // against its budget. Results are printed and written to bench/results/.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runApiBenchmark } from './api.js';
+import { runColdStartBenchmark } from './cold-start.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 process.chdir(here);
@@ -24,6 +25,15 @@ if (which === 'all' || which === 'api') {
   results.api = api;
   verdicts.push(`GET /v1/spaces/{id} at ${(api.medianRatio * 100).toFixed(0)}% of the bare handler (median of paired rounds; budget ≥ 50%): ${api.medianRatio >= 0.5 ? 'met' : 'MISSED'}`);
   verdicts.push(`100-item list p99 ${api.listP99Max} ms at 16 connections (worst round; budget < 25 ms): ${api.listP99Max < 25 ? 'met' : 'MISSED'}`);
+}
+
+if (which === 'all' || which === 'cold-start') {
+  console.log('\n== Cold start: spawn to first answered request, embedded PostgreSQL');
+  const cold = await runColdStartBenchmark();
+  results.coldStart = cold;
+  const warm = Math.max(...cold.warmRunsMs);
+  console.log(`first run (initdb, migrations, bootstrap): ${(cold.firstRunMs / 1000).toFixed(2)} s · initialised: ${cold.warmRunsMs.map((ms) => (ms / 1000).toFixed(2)).join(' s, ')} s`);
+  verdicts.push(`cold start ${(warm / 1000).toFixed(2)} s (worst of 3; budget < 5 s): ${warm < 5000 ? 'met' : 'MISSED'}; first run ${(cold.firstRunMs / 1000).toFixed(2)} s (budget < 15 s): ${cold.firstRunMs < 15000 ? 'met' : 'MISSED'}`);
 }
 
 /** Runs a standalone benchmark script (its own database and report) and streams its output. */

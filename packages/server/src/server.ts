@@ -57,16 +57,21 @@ export async function startServer(
   options: AppOptions & { databaseUrl?: string; migrate?: boolean } = {},
 ): Promise<RunningServer> {
   const started = Date.now();
+  const phase = (name: string) => log.debug({ phase: name, ms: Date.now() - started }, 'start-up');
   const database = options.databaseUrl ? { url: options.databaseUrl } : await openDatabaseUrl(config, log);
   const embedded = 'embedded' in database ? database.embedded : undefined;
+  phase('database');
   if (options.migrate !== false) await migrate(database.url, log);
+  phase('migrations');
   const pool = createPool(database.url, config.dbPoolSize, log);
   const db = createDatabase(pool);
   const keys = await loadServerKeys(db);
   const tokens = new TokenCache();
   const tokenChanges = await listenForTokenChanges(database.url, tokens, log);
   const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts: new CountCache(), tokens };
+  phase('keys and token listener');
   const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log) : noJobs;
+  phase('jobs');
   const context: AppContext = { ...base, jobs };
 
   if (embedded && config.bootstrapDemo && !(await hasAnyUser(db))) {
@@ -77,6 +82,7 @@ export async function startServer(
 
   let shuttingDown = false;
   const { app } = createApp(context, { ...options, isShuttingDown: () => shuttingDown });
+  phase('app');
   const server = createServer(app);
   // Explicit timeouts: slow or idle clients must not hold sockets forever.
   server.requestTimeout = config.requestTimeoutMs;

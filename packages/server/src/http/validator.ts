@@ -61,7 +61,8 @@ export function createValidator(spec: OpenApiDocument, options: { validateRespon
   memoizeRoutePatterns();
   return OpenApiValidator.middleware({
     apiSpec: withoutDiscriminatorMappings(spec) as never,
-    validateApiSpec: true,
+    // The spec is linted in CI (Redocly); checking it again costs start-up time, so only with response validation (tests).
+    validateApiSpec: options.validateResponses,
     // `coerceTypes` here applies to JSON bodies only (the validator always coerces path and query
     // parameters, which arrive as text). Bodies are typed already, and coercion inside a nullable
     // `oneOf` turned `null` into `""` before the null branch was tried.
