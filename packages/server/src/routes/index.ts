@@ -6,7 +6,9 @@ import { grantHandlers } from './grants.routes.js';
 import { inviteHandlers } from './invites.routes.js';
 import { memberHandlers } from './members.routes.js';
 import { organizationHandlers } from './organizations.routes.js';
+import { samlHandlers } from './saml.routes.js';
 import { spaceHandlers } from './spaces.routes.js';
+import { ssoHandlers } from './sso.routes.js';
 import { teamMemberHandlers } from './team-members.routes.js';
 import { teamHandlers } from './teams.routes.js';
 import { userHandlers } from './users.routes.js';
@@ -21,4 +23,6 @@ export const handlers: HandlerMap = {
   ...teamHandlers,
   ...teamMemberHandlers,
   ...inviteHandlers,
+  ...samlHandlers,
+  ...ssoHandlers,
 };

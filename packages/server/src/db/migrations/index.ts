@@ -5,10 +5,12 @@ import * as identity from './20261121T200000_identity.js';
 import * as spacesAndAccess from './20261121T210000_spaces_and_access.js';
 import * as listingIndexes from './20261121T220000_listing_indexes.js';
 import * as people from './20261122T010000_people.js';
+import * as saml from './20261122T020000_saml.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121T200000_identity': identity,
   '20261121T210000_spaces_and_access': spacesAndAccess,
   '20261121T220000_listing_indexes': listingIndexes,
   '20261122T010000_people': people,
+  '20261122T020000_saml': saml,
 };
