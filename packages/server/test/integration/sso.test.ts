@@ -208,6 +208,19 @@ describe('POST /sso/orgs/{organizationId}/saml/{samlProviderId}/acs', () => {
     expect((await w.admin.client.GET('/v1/orgs/{organizationId}/members/{userId}', memberPath)).data).toMatchObject({ role: 'edit', sso: true, teams: 0 });
   });
 
+  it('accepts the form as browsers and identity providers post it (charset parameter, no token)', async () => {
+    const w = await buildWorld();
+    const member = await createMember(server(), w.organization, 'read');
+    const response = await fetch(`${server().url}/sso/orgs/${w.organization.id}/saml/${w.provider.id}/acs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+      body: new URLSearchParams({ SAMLResponse: respond(w, { email: member.user.email }), RelayState: 'http://api.test/app' }).toString(),
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(303);
+    tokenFrom(response.headers.get('location'), 'http://api.test/app');
+  });
+
   it('a member disabled by SSO enforcement can use the organization’s content after signing in', async () => {
     const w = await buildWorld();
     const member = await createMember(server(), w.organization, 'edit');
