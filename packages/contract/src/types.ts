@@ -1226,6 +1226,164 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{organizationId}/saml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's SAML providers
+         * @description Organization admins only. Newest first.
+         */
+        get: operations["listSamlProviders"];
+        put?: never;
+        /**
+         * Create a SAML provider
+         * @description Organization admins only. Only `label` is required: the provider is `pending` until `entityID`,
+         *     `ssoURL` and `certificate` are all set. A certificate that is not an X.509 PEM certificate, or a
+         *     `defaultTeam` that is not a team of the organization, is a 400 naming the field.
+         */
+        post: operations["createSamlProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/saml/{samlProviderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The SAML provider's id. */
+                samlProviderId: components["parameters"]["SamlProviderId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a SAML provider
+         * @description Organization admins only.
+         */
+        get: operations["getSamlProviderById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a SAML provider
+         * @description Organization admins only. Nobody can sign in through it any more; members keep their
+         *     memberships (and their `sso` flag).
+         */
+        delete: operations["deleteSamlProviderById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a SAML provider
+         * @description Organization admins only. Sets the fields given; `null` removes `entityID`, `certificate`, `ssoURL`
+         *     or `defaultTeam` (removing one of the first three makes the provider `pending`). Members who
+         *     already signed in through the provider keep their membership, role and teams.
+         */
+        patch: operations["updateSamlProviderById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * How to sign in to an organization with SSO
+         * @description Any authenticated user, so that someone who must sign in through single sign-on can find where:
+         *     the organization's active SAML providers with their start addresses. An unknown organization is a 404.
+         */
+        get: operations["listSsoLoginOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/orgs/{organizationId}/saml/{samlProviderId}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The SAML provider's id. */
+                samlProviderId: components["parameters"]["SamlProviderId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Start signing in through a SAML provider
+         * @description For a browser: no bearer token. Redirects (302) to the identity provider's `ssoURL` with a signed
+         *     `AuthnRequest` (HTTP-Redirect binding: `SAMLRequest`, `RelayState`, `SigAlg` = RSA-SHA256 and
+         *     `Signature`, made with this server's service-provider key). An unknown or `pending` provider is a
+         *     404; a `RelayState` outside this server's origin is a 400.
+         */
+        get: operations["startSamlLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/orgs/{organizationId}/saml/{samlProviderId}/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The SAML provider's id. */
+                samlProviderId: components["parameters"]["SamlProviderId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assertion consumer service of a SAML provider
+         * @description Where the identity provider posts its `SAMLResponse` (HTTP-POST binding); no bearer token. The
+         *     response, or its assertion, must be signed with the provider's `certificate`, name the provider's
+         *     `entityID` as issuer and `service.entityID` as audience, be within its validity window (60 s of clock
+         *     skew) and carry an expiry (`NotOnOrAfter`); each assertion is accepted once. The e-mail is the
+         *     assertion's `email`/`mail` attribute, else an e-mail-format `NameID`.
+         *
+         *     The e-mail must belong to a member of the organization, or have a domain listed in the
+         *     organization's `emailDomains` and belong to nobody yet or to a user of no other organization;
+         *     such a user (created when new) joins with the provider's `defaultRole`. The user becomes an SSO
+         *     member (`sso: true`; an existing member keeps their role) and, on becoming one, joins the
+         *     provider's `defaultTeam`. A new API token is then handed back by redirecting (303) to `RelayState`
+         *     (or the app) with `#token=cw_…` in the fragment.
+         *
+         *     Failures never create a member or a token: 400 for a response that is malformed, unsigned, signed
+         *     by another key, expired, for another audience or issuer, already used, or without an e-mail, and
+         *     for a `RelayState` outside this server's origin; 403 for an e-mail the organization may not sign in;
+         *     404 for an unknown or `pending` provider.
+         */
+        post: operations["consumeSamlResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2496,6 +2654,149 @@ export interface components {
             count: number;
             next?: components["schemas"]["Next"];
         };
+        /**
+         * SamlLabel
+         * @description The provider's name on the sign-in page.
+         */
+        SamlLabel: string;
+        /**
+         * SamlSsoUrl
+         * Format: uri
+         * @description The identity provider's single sign-on address (HTTP-Redirect binding); http or https only.
+         */
+        SamlSsoUrl: string;
+        /**
+         * SamlEntityId
+         * @description The identity provider's entity ID. Signed assertions must name it as their `Issuer`.
+         */
+        SamlEntityId: string;
+        /**
+         * SamlCertificate
+         * @description The identity provider's signing certificate: one X.509 certificate in PEM
+         *     (`-----BEGIN CERTIFICATE-----` …). Anything that does not parse as one is a 400. Its validity
+         *     dates are not checked (identity providers commonly sign with long-lived self-signed certificates).
+         */
+        SamlCertificate: string;
+        /**
+         * SamlProviderStatus
+         * @description `pending` until `entityID`, `ssoURL` and `certificate` are all set, then `active`. Only active
+         *     providers are listed by `GET /v1/orgs/{organizationId}/sso` and can sign anyone in; removing one
+         *     of the three fields makes the provider `pending` again.
+         * @enum {string}
+         */
+        SamlProviderStatus: "pending" | "active";
+        /**
+         * SamlProvider
+         * @description A SAML 2.0 identity provider of an organization. Members sign in through it at `service.startURL`;
+         *     the identity provider posts its response to `service.acsURL`. Unset fields are absent.
+         */
+        SamlProvider: {
+            /** @constant */
+            object: "saml-provider";
+            id: components["schemas"]["Id"];
+            label: components["schemas"]["SamlLabel"];
+            ssoURL?: components["schemas"]["SamlSsoUrl"];
+            entityID?: components["schemas"]["SamlEntityId"];
+            certificate?: components["schemas"]["SamlCertificate"];
+            /** @description The team users join when they become SSO members through this provider. */
+            defaultTeam?: components["schemas"]["Team"];
+            /** @description The organization role of users who become members by signing in through this provider; `null` makes them guests. */
+            defaultRole: components["schemas"]["NullableRole"];
+            createdAt: components["schemas"]["Timestamp"];
+            status: components["schemas"]["SamlProviderStatus"];
+            /** @description This server as the service provider, to configure in the identity provider. */
+            service: {
+                /**
+                 * Format: uri
+                 * @description Assertion consumer service address (HTTP-POST binding).
+                 */
+                acsURL: string;
+                /**
+                 * Format: uri
+                 * @description Where a browser starts signing in (redirects to the identity provider).
+                 */
+                startURL: string;
+                /**
+                 * Format: uri
+                 * @description This service provider's entity ID for this provider, also the audience assertions must name.
+                 */
+                entityID: string;
+            };
+            urls: {
+                /**
+                 * Format: uri
+                 * @description API address of the provider.
+                 */
+                location: string;
+            };
+        };
+        /** SamlProviderList */
+        SamlProviderList: {
+            items: components["schemas"]["SamlProvider"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * CreateSamlProviderRequest
+         * @description Only `label` is required; the provider stays `pending` until `entityID`, `ssoURL` and `certificate` are set.
+         */
+        CreateSamlProviderRequest: {
+            label: components["schemas"]["SamlLabel"];
+            entityID?: components["schemas"]["SamlEntityId"];
+            certificate?: components["schemas"]["SamlCertificate"];
+            ssoURL?: components["schemas"]["SamlSsoUrl"];
+            /** @description Id of a team of the organization (400 otherwise). */
+            defaultTeam?: components["schemas"]["Id"];
+            /** @description Role of users who become members through this provider; `null` (the default) makes them guests. */
+            defaultRole?: components["schemas"]["NullableRole"];
+        };
+        /**
+         * UpdateSamlProviderRequest
+         * @description Every field is optional; `null` removes `entityID`, `certificate`, `ssoURL` or `defaultTeam`.
+         */
+        UpdateSamlProviderRequest: {
+            label?: components["schemas"]["SamlLabel"];
+            entityID?: components["schemas"]["SamlEntityId"] | null;
+            certificate?: components["schemas"]["SamlCertificate"] | null;
+            ssoURL?: components["schemas"]["SamlSsoUrl"] | null;
+            /** @description Id of a team of the organization (400 otherwise), or `null`. */
+            defaultTeam?: components["schemas"]["Id"] | null;
+            defaultRole?: components["schemas"]["NullableRole"];
+        };
+        /**
+         * SsoLoginInfo
+         * @description How to sign in through one active SAML provider.
+         */
+        SsoLoginInfo: {
+            id: components["schemas"]["Id"];
+            label: components["schemas"]["SamlLabel"];
+            /**
+             * Format: uri
+             * @description Open it in a browser to sign in (it redirects to the identity provider).
+             */
+            startURL: string;
+        };
+        /** SsoLoginInfoList */
+        SsoLoginInfoList: {
+            /** @description The organization's active SAML providers, newest first. */
+            items: components["schemas"]["SsoLoginInfo"][];
+        };
+        /**
+         * SsoRelayState
+         * @description Where the browser goes after signing in: an address on this server's origin (`PUBLIC_URL`),
+         *     absolute or a path. Any other origin is a 400. Without one, the app (`APP_URL`).
+         */
+        SsoRelayState: string;
+        /**
+         * SamlResponseForm
+         * @description What an identity provider posts to the assertion consumer service (HTTP-POST binding).
+         */
+        SamlResponseForm: {
+            /** @description The base64-encoded `samlp:Response`. */
+            SAMLResponse: string;
+            RelayState?: components["schemas"]["SsoRelayState"];
+        };
     };
     responses: {
         /** @description Missing, invalid or expired bearer token. */
@@ -2624,6 +2925,8 @@ export interface components {
         RevisionId: components["schemas"]["Id"];
         /** @description The signed, expiring token of a file's `downloadURL`. */
         FileSignature: string;
+        /** @description The SAML provider's id. */
+        SamlProviderId: components["schemas"]["Id"];
     };
     requestBodies: never;
     headers: never;
@@ -4884,6 +5187,246 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+        };
+    };
+    listSamlProviders: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of SAML providers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlProviderList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createSamlProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSamlProviderRequest"];
+            };
+        };
+        responses: {
+            /** @description The new SAML provider. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlProvider"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getSamlProviderById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The SAML provider's id. */
+                samlProviderId: components["parameters"]["SamlProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SAML provider. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlProvider"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteSamlProviderById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The SAML provider's id. */
+                samlProviderId: components["parameters"]["SamlProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateSamlProviderById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The SAML provider's id. */
+                samlProviderId: components["parameters"]["SamlProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSamlProviderRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated SAML provider. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SamlProvider"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listSsoLoginOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active providers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoLoginInfoList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    startSamlLogin: {
+        parameters: {
+            query?: {
+                /** @description Where to go once signed in; passed through the identity provider to the assertion consumer service. */
+                RelayState?: components["schemas"]["SsoRelayState"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The SAML provider's id. */
+                samlProviderId: components["parameters"]["SamlProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider. */
+            302: {
+                headers: {
+                    /** @description The identity provider's `ssoURL` with the signed request in its query. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    consumeSamlResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The SAML provider's id. */
+                samlProviderId: components["parameters"]["SamlProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SamlResponseForm"];
+            };
+        };
+        responses: {
+            /** @description Signed in; to `RelayState` (or the app) with the token in the fragment. */
+            303: {
+                headers: {
+                    /** @description The address to go to, ending with `#token=cw_…`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

@@ -37,6 +37,9 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
 
   // Content batches carry files (base64): a larger body limit on those routes only.
   app.use(/^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content$/, express.json({ limit: '20mb' }));
+  // The SAML assertion consumer service receives the identity provider's HTML form post: the only
+  // route that parses a form; every other route takes JSON only.
+  app.use(/^\/sso\/orgs\/[^/]+\/saml\/[^/]+\/acs$/, express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 10 }));
   app.use(express.json({ limit: '1mb' }));
   // A JSON request with an empty body counts as `{}`.
   app.use((req, _res, next) => {

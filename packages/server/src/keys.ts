@@ -1,6 +1,6 @@
 // Secrets generated once and stored in the database, so every instance shares them and restarts keep
 // them. `content-workspace admin rotate-keys` replaces them (restart the instances afterwards).
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Executor } from './db/database.js';
 
@@ -11,20 +11,35 @@ const KINDS = {
   fileSignature: () => randomBytes(32).toString('base64'),
   /** HMAC key (HS256) of JWTs the server issues. */
   jwt: () => randomBytes(32).toString('base64'),
+  /**
+   * The SAML service provider's RSA key pair (2048 bits), which signs AuthnRequests: its PKCS#8 PEM
+   * (holding both halves), so the loaded key is the PEM's bytes.
+   */
+  samlServiceProvider: () =>
+    Buffer.from(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' })).toString('base64'),
 } as const;
 
 export type KeyKind = keyof typeof KINDS;
 export type ServerKeys = Record<KeyKind, Buffer>;
 
-/** Loads every key, creating the missing ones (safe when several instances start at once). */
+/**
+ * Loads every key, creating the missing ones (safe when several instances start at once: the first
+ * insert wins and every instance reads it back). Only missing kinds are generated, since an RSA key
+ * pair takes a noticeable time to make.
+ */
 export async function loadServerKeys(db: Executor): Promise<ServerKeys> {
   const kinds = Object.keys(KINDS) as KeyKind[];
-  await db
-    .insertInto('serverKeys')
-    .values(kinds.map((kind) => ({ kind, material: KINDS[kind]() })))
-    .onConflict((oc) => oc.column('kind').doNothing())
-    .execute();
-  const rows = await db.selectFrom('serverKeys').select(['kind', 'material']).where('kind', 'in', kinds).execute();
+  const read = () => db.selectFrom('serverKeys').select(['kind', 'material']).where('kind', 'in', kinds).execute();
+  let rows = await read();
+  const missing = kinds.filter((kind) => !rows.some((row) => row.kind === kind));
+  if (missing.length) {
+    await db
+      .insertInto('serverKeys')
+      .values(missing.map((kind) => ({ kind, material: KINDS[kind]() })))
+      .onConflict((oc) => oc.column('kind').doNothing())
+      .execute();
+    rows = await read();
+  }
   const keys = Object.fromEntries(rows.map((row) => [row.kind, Buffer.from(row.material, 'base64')]));
   return keys as ServerKeys;
 }

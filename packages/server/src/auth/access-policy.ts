@@ -102,6 +102,15 @@ export const accessPolicy: Record<OperationId, AccessPolicyEntry> = {
   deleteLinkInviteById: { scope: 'organization', minimum: 'admin' },
   joinWithLinkInvite: { scope: 'authenticated', note: 'holding the invite id; refused (403) when the organization turned invite links off' },
   joinOrganizationByEmailDomain: { scope: 'authenticated', note: 'with an e-mail domain listed in the organization’s `emailDomains` (else 404)' },
+
+  listSamlProviders: { scope: 'organization', minimum: 'admin' },
+  createSamlProvider: { scope: 'organization', minimum: 'admin' },
+  getSamlProviderById: { scope: 'organization', minimum: 'admin' },
+  updateSamlProviderById: { scope: 'organization', minimum: 'admin' },
+  deleteSamlProviderById: { scope: 'organization', minimum: 'admin' },
+  listSsoLoginOptions: { scope: 'authenticated', note: 'any existing organization (else 404): how to sign in to it' },
+  startSamlLogin: { scope: 'public', note: 'a browser starting to sign in; the provider must be `active`' },
+  consumeSamlResponse: { scope: 'public', note: 'a SAML response signed with the provider’s certificate, for an e-mail the organization may sign in (else 403)' },
 };
 
 /** A rule in words, for docs/access.md. */

@@ -167,6 +167,31 @@ export interface LinkInvitesTable {
   createdAt: CreatedAt;
 }
 
+export interface SamlProvidersTable {
+  organizationId: string;
+  id: string;
+  label: string;
+  entityId: string | null;
+  ssoUrl: string | null;
+  /** PEM. */
+  certificate: string | null;
+  defaultTeamId: string | null;
+  /** null: new members are guests. */
+  defaultRole: Role | null;
+  /** Generated: entityId, ssoUrl and certificate are all set. */
+  active: ColumnType<boolean, never, never>;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SamlConsumedAssertionsTable {
+  organizationId: string;
+  providerId: string;
+  assertionId: string;
+  expiresAt: Timestamp;
+  consumedAt: CreatedAt;
+}
+
 export type RevisionType = 'edits' | 'merge' | 'update' | 'rollback' | 'computed';
 
 export interface RevisionsTable {
@@ -270,6 +295,8 @@ export interface DB {
   spaceGrants: SpaceGrantsTable;
   collectionGrants: CollectionGrantsTable;
   linkInvites: LinkInvitesTable;
+  samlProviders: SamlProvidersTable;
+  samlConsumedAssertions: SamlConsumedAssertionsTable;
   revisions: RevisionsTable;
   treeNodes: TreeNodesTable;
   documents: DocumentsTable;

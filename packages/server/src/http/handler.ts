@@ -8,15 +8,20 @@ import type { Caller } from '../auth/authenticate.js';
 export type OperationId = keyof operations;
 
 /** Operations the spec declares without bearer security; their handlers may see no caller. */
-export type PublicOperationId = Extract<OperationId, 'downloadFile'>;
+export type PublicOperationId = Extract<OperationId, 'downloadFile' | 'startSamlLogin' | 'consumeSamlResponse'>;
 
 type Op<K extends OperationId> = operations[K];
 type NeverToEmpty<T> = [T] extends [never] ? Record<string, never> : T;
 
 export type PathParams<K extends OperationId> = Op<K>['parameters'] extends { path: infer P } ? P : Record<string, never>;
 export type QueryParams<K extends OperationId> = NeverToEmpty<NonNullable<Op<K>['parameters']['query']>>;
+/** The JSON body, or the form of an operation that takes `application/x-www-form-urlencoded` (parsed into an object). */
 export type RequestBody<K extends OperationId> =
-  NonNullable<Op<K>['requestBody']> extends { content: { 'application/json': infer B } } ? B : undefined;
+  NonNullable<Op<K>['requestBody']> extends { content: { 'application/json': infer B } }
+    ? B
+    : NonNullable<Op<K>['requestBody']> extends { content: { 'application/x-www-form-urlencoded': infer F } }
+      ? F
+      : undefined;
 
 type SuccessStatus = 200 | 201 | 202 | 204 | 205 | 302 | 303 | 307;
 type ResponseFor<S, R> = R extends { content: { 'application/json': infer B } }

@@ -8,7 +8,9 @@ import { memberHandlers } from './members.routes.js';
 import { contentHandlers } from './content.routes.js';
 import { fileHandlers } from './files.routes.js';
 import { organizationHandlers } from './organizations.routes.js';
+import { samlHandlers } from './saml.routes.js';
 import { spaceHandlers } from './spaces.routes.js';
+import { ssoHandlers } from './sso.routes.js';
 import { teamMemberHandlers } from './team-members.routes.js';
 import { teamHandlers } from './teams.routes.js';
 import { userHandlers } from './users.routes.js';
@@ -25,4 +27,6 @@ export const handlers: HandlerMap = {
   ...inviteHandlers,
   ...contentHandlers,
   ...fileHandlers,
+  ...samlHandlers,
+  ...ssoHandlers,
 };

@@ -6,9 +6,9 @@ import { hashToken, newTokenSecret } from '../auth/tokens.js';
 import { createOrganization } from './organizations.service.js';
 import type { OrganizationRow } from '../db/repositories/organizations.repository.js';
 
-export async function issueToken(db: Executor, userId: string, label: string): Promise<string> {
+export async function issueToken(db: Executor, userId: string, label: string, expiresAt: Date | null = null): Promise<string> {
   const secret = newTokenSecret();
-  await insertToken(db, { userId, label, tokenHash: hashToken(secret) });
+  await insertToken(db, { userId, label, tokenHash: hashToken(secret), expiresAt });
   return secret;
 }
 

@@ -3,7 +3,8 @@
 // access policy. Extra conditions of an operation (a target organization, a second sibling) are set
 // up so that only the rule under test decides.
 import type { OperationId } from '../../src/http/handler.js';
-import { addMember, createCollection, createMember, createOrganizationWithAdmin, createSpace, createTeam, grant } from '../support/factories.js';
+import { addMember, createCollection, createMember, createOrganizationWithAdmin, createSamlProvider, createSpace, createTeam, grant } from '../support/factories.js';
+import { samlResponse } from '../support/saml.js';
 import type { World } from './world.js';
 
 type Answer = { response: Response; error?: unknown };
@@ -186,11 +187,35 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
     await w.t.db.updateTable('organizations').set({ emailDomains: [w.caller.user.email.split('@')[1]!] }).where('id', '=', w.organization.id).execute();
     return w.caller.client.POST('/v1/orgs/{organizationId}/join', org(w));
   },
+
+  listSamlProviders: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/saml', org(w)),
+  createSamlProvider: (w) => w.caller.client.POST('/v1/orgs/{organizationId}/saml', { ...org(w), body: { label: 'Matrix' } }),
+  getSamlProviderById: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/saml/{samlProviderId}', await samlProviderOf(w)),
+  updateSamlProviderById: async (w) => w.caller.client.PATCH('/v1/orgs/{organizationId}/saml/{samlProviderId}', { ...(await samlProviderOf(w)), body: { label: 'Renamed' } }),
+  deleteSamlProviderById: async (w) => w.caller.client.DELETE('/v1/orgs/{organizationId}/saml/{samlProviderId}', await samlProviderOf(w)),
+  listSsoLoginOptions: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sso', org(w)),
+  // Public: a browser with no token; the calls are valid (the provider active, the response signed).
+  startSamlLogin: async (w) => w.t.client().GET('/sso/orgs/{organizationId}/saml/{samlProviderId}/start', { ...(await samlProviderOf(w)), redirect: 'manual' }),
+  consumeSamlResponse: async (w) => {
+    const provider = await samlProviderOf(w);
+    const { data } = await w.owner.client.GET('/v1/orgs/{organizationId}/saml/{samlProviderId}', provider);
+    return w.t.client().POST('/sso/orgs/{organizationId}/saml/{samlProviderId}/acs', {
+      ...provider,
+      body: { SAMLResponse: samlResponse({ service: data!.service, email: w.owner.user.email }) },
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      redirect: 'manual',
+    });
+  },
 };
 
 const memberOf = (w: World, userId: string) => ({ params: { path: { organizationId: w.organization.id, userId } } });
 const ownerMember = (w: World) => memberOf(w, w.owner.user.id);
 const teamOf = (w: World, team: { id: string }) => ({ params: { path: { organizationId: w.organization.id, teamId: team.id } } });
+
+async function samlProviderOf(w: World) {
+  const provider = await createSamlProvider(w.t, w.organization);
+  return { params: { path: { organizationId: w.organization.id, samlProviderId: provider.id } } };
+}
 
 /** A page (slug `matrix`) and a file in the world's space, written by its owner. */
 async function seedContent(w: World): Promise<{ pageId: string; fileId: string }> {

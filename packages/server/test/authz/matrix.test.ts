@@ -42,7 +42,20 @@ const cases = operations
   .filter((operation) => accessPolicy[operation.operationId as keyof typeof accessPolicy]?.scope !== 'public')
   .flatMap((operation) => STANDINGS.map((standing) => [operation.operationId, standing] as const));
 
-describe.each(operations.map((operation) => [operation.operationId, `${operation.method.toUpperCase()} ${operation.path}`] as const))('%s (%s)', (operationId) => {
+const isPublic = (operationId: string) => accessPolicy[operationId as keyof typeof accessPolicy].scope === 'public';
+const label = (operation: (typeof operations)[number]) => [operation.operationId, `${operation.method.toUpperCase()} ${operation.path}`] as const;
+
+// Public operations take no token: the caller's standing cannot matter. Their case must still be a
+// valid call (their own rules are tested in test/integration).
+describe.each(operations.filter((operation) => isPublic(operation.operationId)).map(label))('%s (%s), public', (operationId) => {
+  it('succeeds without a token', async () => {
+    const world = await buildWorld(server(), { scope: 'public' }, 'outsider');
+    const { response, error } = await matrixCases[operationId as keyof typeof matrixCases](world);
+    expect(response.status, JSON.stringify(error ?? null)).toBeLessThan(400);
+  });
+});
+
+describe.each(operations.filter((operation) => !isPublic(operation.operationId)).map(label))('%s (%s)', (operationId) => {
   const rule = accessPolicy[operationId as keyof typeof accessPolicy];
   it.each(STANDINGS.map((standing) => [standing, expectedOutcome(rule, standing)] as const))('as %s: %s', async (standing, expected) => {
     const world = await buildWorld(server(), rule, standing);

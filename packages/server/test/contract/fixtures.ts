@@ -21,6 +21,8 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
   const { data: space } = await owner.client.POST('/v1/orgs/{organizationId}/spaces', { ...organizationPath, body: { title: 'Sweep', parent: collection!.id } });
   const { data: team } = await owner.client.PUT('/v1/orgs/{organizationId}/teams', { ...organizationPath, body: { title: 'Sweep', members: [owner.user.id] } });
   const { data: invite } = await owner.client.POST('/v1/orgs/{organizationId}/link-invites', { ...organizationPath, body: { role: 'read' } });
+  // Pending (label only): \`GET .../sso\`, open to any user, then lists nothing of the owner's.
+  const { data: samlProvider } = await owner.client.POST('/v1/orgs/{organizationId}/saml', { ...organizationPath, body: { label: 'Sweep' } });
   // The sweep hands the outsider every fixture id, the invite's secret included: with invite links
   // off, joining through it is refused (403) instead of making the outsider a member for the
   // operations that follow. Joining itself is tested in test/integration/invites.test.ts.
@@ -30,7 +32,7 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
     await owner.client.POST('/v1/collections/{collectionId}/permissions', { params: { path: { collectionId: collection!.id } }, body: { team: team!.id, role: 'edit' } }),
     await owner.client.POST('/v1/spaces/{spaceId}/permissions', { params: { path: { spaceId: space!.id } }, body: { team: team!.id, role: 'edit' } }),
   ];
-  if (!invite || grants.some((result) => result.response.status !== 201)) throw new Error('the sweep world could not be built');
+  if (!invite || !samlProvider || grants.some((result) => result.response.status !== 201)) throw new Error('the sweep world could not be built');
   const spacePath = { params: { path: { spaceId: space!.id } } };
   const { data: content } = await owner.client.POST('/v1/spaces/{spaceId}/content', {
     ...spacePath,
@@ -61,6 +63,7 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
       revisionId: content!.revision,
       pagePath: 'sweep-page',
       signature: new URL(file!.downloadURL).pathname.split('/').pop()!,
+      samlProviderId: samlProvider!.id,
     },
   };
 }

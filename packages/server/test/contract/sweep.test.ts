@@ -34,9 +34,19 @@ function queryParams(operation: SpecOperation): Array<Record<string, any>> {
   return operation.definition.parameters.map((p: Record<string, any>) => resolve(spec, p)).filter((p: any) => p.in === 'query');
 }
 
-function bodySchema(operation: SpecOperation): Record<string, any> | undefined {
+/** The operation's request body: its (first) media type and schema. */
+function requestBody(operation: SpecOperation): { mediaType: string; schema: Record<string, any> } | undefined {
   const body = operation.definition.requestBody && resolve(spec, operation.definition.requestBody);
-  return body?.content?.['application/json']?.schema;
+  const [mediaType, content] = Object.entries<Record<string, any>>(body?.content ?? {})[0] ?? [];
+  return mediaType && content ? { mediaType, schema: content.schema } : undefined;
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/** The schema of a JSON request body. */
+function bodySchema(operation: SpecOperation): Record<string, any> | undefined {
+  const body = requestBody(operation);
+  return body?.mediaType === 'application/json' ? body.schema : undefined;
 }
 
 function urlFor(operation: SpecOperation, overrides: Record<string, string> = {}, query = ''): string {
@@ -51,8 +61,10 @@ async function call(operation: SpecOperation, init: { token?: string; url?: stri
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   let body: string | undefined;
   if (init.rawBody !== undefined || init.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = init.rawBody ?? JSON.stringify(init.body);
+    // A form operation gets its valid body as a form (the media type is checked before the input).
+    const form = init.rawBody === undefined && requestBody(operation)?.mediaType === FORM;
+    headers['content-type'] = form ? FORM : 'application/json';
+    body = init.rawBody ?? (form ? new URLSearchParams(init.body as Record<string, string>).toString() : JSON.stringify(init.body));
   }
   const response = await fetch(init.url ?? urlFor(operation), { method: operation.method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) });
   const text = await response.text();
@@ -60,8 +72,8 @@ async function call(operation: SpecOperation, init: { token?: string; url?: stri
 }
 
 function validBody(operation: SpecOperation): unknown {
-  const schema = bodySchema(operation);
-  return schema ? sample(spec, schema) : undefined;
+  const body = requestBody(operation);
+  return body ? sample(spec, body.schema) : undefined;
 }
 
 function expectErrorBody(result: { status: number; json: any }, status: number) {
@@ -126,5 +138,19 @@ describe.each(operations.map((operation) => [`${operation.method.toUpperCase()} 
       expect(result.status, `body ${JSON.stringify(body)}`).toBe(400);
       expectErrorBody(result, 400);
     }
+  });
+
+  it.runIf(requestBody(operation)?.mediaType === FORM)('400 for malformed forms, 415 for JSON, never 500', async () => {
+    const schema = resolve(spec, requestBody(operation)!.schema);
+    const cases: unknown[] = [{}];
+    if (schema.additionalProperties === false) cases.push({ ...(validBody(operation) as object), unknownField: '1' });
+    for (const body of cases) {
+      const result = await call(operation, { body });
+      expect(result.status, `form ${JSON.stringify(body)}`).toBe(400);
+      expectErrorBody(result, 400);
+    }
+    const json = await call(operation, { rawBody: JSON.stringify(validBody(operation)) });
+    expect(json.status).toBe(415);
+    expectErrorBody(json, 415);
   });
 });

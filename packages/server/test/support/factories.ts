@@ -12,6 +12,8 @@ import { createSpace as createSpaceService } from '../../src/services/spaces.ser
 import { insertMember, insertOrganization, type OrganizationRow } from '../../src/db/repositories/organizations.repository.js';
 import { insertUser, type UserRow } from '../../src/db/repositories/users.repository.js';
 import { issueToken } from '../../src/services/bootstrap.js';
+import { insertSamlProvider, type SamlProviderValues } from '../../src/db/repositories/saml.repository.js';
+import { IDP_CERTIFICATE, IDP_ENTITY_ID, IDP_SSO_URL } from './saml.js';
 import type { TestServer } from './harness.js';
 
 export type TestUser = { user: UserRow; token: string; client: ContentWorkspaceClient };
@@ -148,5 +150,19 @@ export async function setMemberTimes(
 export async function createInvite(t: TestServer, organization: { id: string }, creator: TestUser, role: Role | null = null): Promise<{ id: string }> {
   const id = newId(32);
   await t.db.insertInto('linkInvites').values({ organizationId: organization.id, id, role, createdBy: creator.user.id }).execute();
+  return { id };
+}
+
+// ---- SAML ----
+
+/** A SAML provider of the organization, `active` with the test identity provider unless `values` say otherwise. */
+export async function createSamlProvider(t: TestServer, organization: { id: string }, values: SamlProviderValues = {}): Promise<{ id: string }> {
+  const id = await insertSamlProvider(t.db, organization.id, {
+    label: `SAML ${unique()}`.slice(0, 30),
+    entityId: IDP_ENTITY_ID,
+    ssoUrl: IDP_SSO_URL,
+    certificate: IDP_CERTIFICATE.trim(),
+    ...values,
+  });
   return { id };
 }

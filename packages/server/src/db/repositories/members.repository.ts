@@ -116,8 +116,11 @@ export async function lockMembers(
   };
 }
 
-/** Adds the user as a member with `role` unless they already are one; true when added. */
-export async function insertMemberIfAbsent(db: Executor, values: { organizationId: string; userId: string; role: Role | null }): Promise<boolean> {
+/** Adds the user as a member with `role` (and `sso`) unless they already are one; true when added. */
+export async function insertMemberIfAbsent(
+  db: Executor,
+  values: { organizationId: string; userId: string; role: Role | null; sso?: boolean },
+): Promise<boolean> {
   const result = await db
     .insertInto('organizationMembers')
     .values(values)
@@ -152,6 +155,23 @@ export async function memberRole(db: Executor, organizationId: string, userId: s
     .where('organizationId', '=', organizationId)
     .where('userId', '=', userId)
     .executeTakeFirst();
+}
+
+/** The membership, locked (FOR UPDATE) until the caller's transaction ends; undefined for a non-member. */
+export async function lockMembership(trx: Executor, organizationId: string, userId: string): Promise<{ role: Role | null; sso: boolean } | undefined> {
+  return trx
+    .selectFrom('organizationMembers')
+    .select(['role', 'sso'])
+    .where('organizationId', '=', organizationId)
+    .where('userId', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** True when the user is a member (guests included) of any organization. */
+export async function isMemberOfAnyOrganization(db: Executor, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('organizationMembers').select('organizationId').where('userId', '=', userId).limit(1).executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function updateMember(

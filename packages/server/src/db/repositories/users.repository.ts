@@ -25,6 +25,19 @@ export async function insertUser(db: Executor, values: { email: string; displayN
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * The user with this e-mail (case-insensitive), created when there is none. A concurrent creation of
+ * the same address waits for the other transaction and then reads its user.
+ */
+export async function ensureUserByEmail(db: Executor, values: { email: string; displayName: string }): Promise<UserRow> {
+  await db
+    .insertInto('users')
+    .values({ id: newId(), email: values.email, displayName: values.displayName, photoUrl: null })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  return (await findUserByEmail(db, values.email))!;
+}
+
 /** The user, when they are the caller or share an organization with the caller. */
 export async function findUserVisibleTo(db: Executor, callerId: string, userId: string): Promise<UserRow | undefined> {
   if (callerId === userId) return findUserById(db, userId);

@@ -1,0 +1,68 @@
+// Signing in through a SAML provider, once its response is verified (auth/saml.ts): refuse a replayed
+// assertion, decide whether the e-mail may sign in to the organization, make the user an SSO member
+// and issue a token — all in one transaction, so a refusal leaves no member, no token and no record
+// of the assertion.
+import type { VerifiedAssertion } from '../auth/saml.js';
+import type { Database, Executor } from '../db/database.js';
+import { lockPrincipal } from '../db/repositories/grants.repository.js';
+import { insertMemberIfAbsent, isMemberOfAnyOrganization, lockMembership, updateMember } from '../db/repositories/members.repository.js';
+import { recordConsumedAssertion, type ActiveSamlProviderRow } from '../db/repositories/saml.repository.js';
+import { upsertTeamMembers } from '../db/repositories/teams.repository.js';
+import { ensureUserByEmail, findUserByEmail } from '../db/repositories/users.repository.js';
+import { badRequest, forbidden } from '../http/errors.js';
+import { issueToken } from './bootstrap.js';
+import { emailDomainOf } from './organizations.service.js';
+
+/** Tokens from an SSO sign-in expire, so that removing someone at the identity provider takes effect. */
+export const SSO_TOKEN_LIFETIME_DAYS = 14;
+
+const notAllowed = () => forbidden('This e-mail address may not sign in to this organization');
+
+/** Signs the asserted user in; answers a new token. */
+export async function signInWithSaml(db: Database, provider: ActiveSamlProviderRow, assertion: VerifiedAssertion): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    const first = await recordConsumedAssertion(trx, {
+      organizationId: provider.organizationId,
+      providerId: provider.id,
+      assertionId: assertion.assertionId,
+      expiresAt: assertion.acceptableUntil,
+    });
+    if (!first) throw badRequest('SAML response refused: this assertion was already used');
+    const userId = await becomeSsoMember(trx, provider, assertion);
+    const expiresAt = new Date(Date.now() + SSO_TOKEN_LIFETIME_DAYS * 86_400_000);
+    return issueToken(trx, userId, `SSO: ${provider.label}`, expiresAt);
+  });
+}
+
+/**
+ * A member of the organization signs in as themself (keeping their role). Anyone else needs an e-mail
+ * domain of the organization and must not be a user of another organization (an organization's own
+ * identity provider never signs in someone another organization knows); they join with the
+ * provider's `defaultRole` (null: guest). Whoever becomes an SSO member joins the default team.
+ */
+async function becomeSsoMember(trx: Executor, provider: ActiveSamlProviderRow, assertion: VerifiedAssertion): Promise<string> {
+  const organizationId = provider.organizationId;
+  const existing = await findUserByEmail(trx, assertion.email);
+  const membership = existing && (await lockMembership(trx, organizationId, existing.id));
+  let userId: string;
+  let becameSso: boolean;
+  if (existing && membership) {
+    userId = existing.id;
+    becameSso = !membership.sso;
+    if (becameSso) await updateMember(trx, organizationId, userId, { sso: true });
+  } else {
+    if (!provider.emailDomains.includes(emailDomainOf(assertion.email))) throw notAllowed();
+    if (existing && (await isMemberOfAnyOrganization(trx, existing.id))) throw notAllowed();
+    const user =
+      existing ?? (await ensureUserByEmail(trx, { email: assertion.email, displayName: assertion.displayName ?? assertion.email.split('@')[0]! }));
+    userId = user.id;
+    // A concurrent sign-in of the same user may have made them a member first: either way they are one.
+    becameSso = await insertMemberIfAbsent(trx, { organizationId, userId, role: provider.defaultRole, sso: true });
+  }
+  // Locked (FOR SHARE) so that a team deleted meanwhile is skipped rather than failing the sign-in.
+  const team = provider.defaultTeamId;
+  if (becameSso && team && (await lockPrincipal(trx, organizationId, { kind: 'team', id: team }))) {
+    await upsertTeamMembers(trx, organizationId, team, [{ userId }]);
+  }
+  return userId;
+}
