@@ -19,7 +19,9 @@ function memoizeRoutePatterns(): void {
   const compile = pathToRegexp.pathToRegexp;
   const cache = new Map<string, unknown>();
   pathToRegexp.pathToRegexp = (path, options) => {
-    const key = `${path}\u0000${JSON.stringify(options ?? {})}`;
+    // The validator passes only these two flags; the key stays cheap (it is built ~100 times a request).
+    const flags = options as { sensitive?: boolean; strict?: boolean } | undefined;
+    const key = `${flags?.sensitive ? 1 : 0}${flags?.strict ? 1 : 0}${path}`;
     let compiled = cache.get(key);
     if (compiled === undefined) {
       compiled = compile(path, options);
