@@ -39,8 +39,28 @@ function fromFramework(error: FrameworkError): HttpError | undefined {
   return new HttpError(400, message, issues.length ? issues : undefined);
 }
 
+/**
+ * Database errors that concurrent requests can cause even when each request was checked (a member
+ * removed between the check and the insert, two creators racing on a unique name, a serialization
+ * failure): a 409 the client can retry, never a 500.
+ */
+function fromDatabaseRace(error: { code?: unknown }): HttpError | undefined {
+  switch (error?.code) {
+    case '23503':
+      return new HttpError(409, 'Something this request refers to changed or was removed meanwhile; retry');
+    case '23505':
+      return new HttpError(409, 'This conflicts with an item created meanwhile; retry');
+    case '40001':
+    case '40P01':
+      return new HttpError(409, 'A concurrent change got there first; retry');
+    default:
+      return undefined;
+  }
+}
+
 export const errorMiddleware: ErrorRequestHandler = (error, req, res, _next) => {
-  const known = error instanceof HttpError ? error : fromFramework(error as FrameworkError);
+  const known = error instanceof HttpError ? error : (fromFramework(error as FrameworkError) ?? fromDatabaseRace(error));
+  if (known && !(error instanceof HttpError) && known.status === 409) req.log?.warn({ err: error }, 'database race answered 409');
   if (res.headersSent) {
     req.log?.error({ err: error }, 'error after the response started');
     res.end();
