@@ -1,0 +1,53 @@
+import type { Request, Response } from 'express';
+import { describe, expect, it } from 'vitest';
+import { errorMiddleware } from './error-middleware.js';
+import { notFound } from './errors.js';
+
+function render(error: unknown): { status: number; body: unknown; headers: Record<string, string> } {
+  const out = { status: 0, body: undefined as unknown, headers: {} as Record<string, string> };
+  const res = {
+    headersSent: false,
+    set(headers: Record<string, string>) {
+      Object.assign(out.headers, headers);
+      return this;
+    },
+    status(code: number) {
+      out.status = code;
+      return this;
+    },
+    json(body: unknown) {
+      out.body = body;
+      return this;
+    },
+  } as unknown as Response;
+  const req = { log: { warn() {}, error() {} } } as unknown as Request;
+  errorMiddleware(error, req, res, () => {});
+  return out;
+}
+
+describe('errorMiddleware', () => {
+  it('renders HttpErrors in the error shape', () => {
+    expect(render(notFound('Space'))).toMatchObject({ status: 404, body: { error: { code: 404, message: 'Space not found' } } });
+  });
+
+  it('turns database races into a 409 and anything unknown into a bare 500', () => {
+    for (const code of ['23503', '23505', '40001', '40P01']) {
+      const { status, body } = render(Object.assign(new Error('database detail that must not leak'), { code }));
+      expect(status).toBe(409);
+      expect(JSON.stringify(body)).not.toContain('must not leak');
+    }
+    expect(render(new Error('secret internals'))).toEqual({ status: 500, body: { error: { code: 500, message: 'Internal server error' } }, headers: {} });
+  });
+
+  it('maps body-parser and validator errors', () => {
+    expect(render(Object.assign(new Error('x'), { status: 400, type: 'entity.parse.failed' })).body).toEqual({ error: { code: 400, message: 'The body is not valid JSON' } });
+    expect(render(Object.assign(new Error('x'), { status: 413, type: 'entity.too.large' })).status).toBe(413);
+    const validation = render(Object.assign(new Error('x'), { status: 400, errors: [{ path: '/params/spaceId', message: 'must match pattern' }] }));
+    expect(validation.body).toEqual({ error: { code: 400, message: '/path/spaceId must match pattern', issues: [{ path: '/path/spaceId', message: 'must match pattern' }] } });
+    expect(render(Object.assign(new Error('x'), { status: 401, errors: [{ message: 'Authorization header required' }] }))).toMatchObject({
+      status: 401,
+      headers: { 'WWW-Authenticate': 'Bearer' },
+      body: { error: { code: 401, message: 'Missing bearer token' } },
+    });
+  });
+});
