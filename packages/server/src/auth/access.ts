@@ -2,17 +2,18 @@
 // no role → 404 (the item does not exist for them), a role below the operation's minimum → 403.
 import type { Executor } from '../db/database.js';
 import {
-  findCollectionAccess,
-  findSpaceAccess,
-  type AccessColumns,
+  findCollectionWithStanding,
+  findSpaceGrantRank,
+  findSpaceWithStanding,
+  findStanding,
   type CollectionRow,
   type SpaceRow,
 } from '../db/repositories/access.repository.js';
-import { loadViewer, type Viewer } from '../db/repositories/listing.repository.js';
+import type { Viewer } from '../db/repositories/listing.repository.js';
 import { forbidden, notFound } from '../http/errors.js';
 import type { Caller } from './authenticate.js';
-import { ssoRequired } from './organization-access.js';
 import { roleAtLeast, type Role } from './roles.js';
+import { collectionRank, spaceRank, viewerFor } from './viewer.js';
 
 const RANKED: Array<Role | null> = [null, 'read', 'comment', 'edit', 'review', 'create', 'admin'];
 
@@ -32,24 +33,27 @@ export type CollectionAccess = ItemAccess & { collection: CollectionRow };
 
 export const DELETED_SPACE_RETENTION_DAYS = 7;
 
-function decide(row: AccessColumns | undefined, what: string, minimum: Role): ItemAccess {
-  const role = row ? rankToRole(row.accessRank) : null;
-  if (!row || !role) throw notFound(what);
-  if (row.ssoBlocked) throw ssoRequired();
+function decide(rank: number, ssoBlocked: boolean, what: string, minimum: Role, organizationRole: Role | null | undefined): ItemAccess {
+  const role = rankToRole(rank);
+  if (!role) throw notFound(what);
+  if (ssoBlocked) throw forbidden('This organization requires single sign-on: sign in through its SAML provider');
   if (!roleAtLeast(role, minimum)) throw forbidden(`This needs the "${minimum}" role on the ${what.toLowerCase()}`);
-  return { role, organizationRole: row.isMember ? row.memberRole : undefined };
+  return { role, organizationRole };
 }
 
-function split<T extends AccessColumns>(row: T): Omit<T, keyof AccessColumns> {
-  const { accessRank: _rank, memberRole: _role, isMember: _member, ssoBlocked: _blocked, ...item } = row;
-  return item;
+async function spaceAccess(db: Executor, caller: Caller, found: Awaited<ReturnType<typeof findSpaceWithStanding>>, minimum: Role): Promise<SpaceAccess> {
+  if (!found) throw notFound('Space');
+  const { item: space, standing } = found;
+  const viewer = await viewerFor(db, standing, caller.user.id);
+  // Most members hold no space grants at all: their rank needs no further query.
+  const grantRank = viewer.hasSpaceGrants ? await findSpaceGrantRank(db, space.organizationId, space.id, caller.user.id, viewer.teamIds) : 0;
+  const access = decide(spaceRank(space, viewer, grantRank), viewer.ssoBlocked, 'Space', minimum, viewer.memberRole);
+  return { ...access, space };
 }
 
 /** The space when the caller's role on it is at least `minimum`. Deleted spaces are absent. */
 export async function requireSpace(db: Executor, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
-  const row = await findSpaceAccess(db, spaceId, caller.user.id);
-  const access = decide(row, 'Space', minimum);
-  return { ...access, space: split(row!) };
+  return spaceAccess(db, caller, await findSpaceWithStanding(db, spaceId, caller.user.id), minimum);
 }
 
 /**
@@ -57,17 +61,25 @@ export async function requireSpace(db: Executor, caller: Caller, spaceId: string
  * deleted). A space deleted longer ago is gone (404), purged or not.
  */
 export async function requireRestorableSpace(db: Executor, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
-  const row = await findSpaceAccess(db, spaceId, caller.user.id, { includeDeleted: true });
+  const found = await findSpaceWithStanding(db, spaceId, caller.user.id, { includeDeleted: true });
   const retentionMs = DELETED_SPACE_RETENTION_DAYS * 86_400_000;
-  const expired = row?.deletedAt && Date.now() - row.deletedAt.getTime() >= retentionMs;
-  const access = decide(expired ? undefined : row, 'Space', minimum);
-  return { ...access, space: split(row!) };
+  const expired = found?.item.deletedAt && Date.now() - found.item.deletedAt.getTime() >= retentionMs;
+  return spaceAccess(db, caller, expired ? undefined : found, minimum);
 }
 
 export async function requireCollection(db: Executor, caller: Caller, collectionId: string, minimum: Role): Promise<CollectionAccess> {
-  const row = await findCollectionAccess(db, collectionId, caller.user.id);
-  const access = decide(row, 'Collection', minimum);
-  return { ...access, collection: split(row!) };
+  const found = await findCollectionWithStanding(db, collectionId, caller.user.id);
+  if (!found) throw notFound('Collection');
+  const viewer = await viewerFor(db, found.standing, caller.user.id);
+  const access = decide(collectionRank(found.item.id, viewer), viewer.ssoBlocked, 'Collection', minimum, viewer.memberRole);
+  return { ...access, collection: found.item };
+}
+
+/** The viewer of `userId` in an organization they are a member of; undefined otherwise. */
+export async function memberViewer(db: Executor, organizationId: string, userId: string): Promise<Viewer | undefined> {
+  const standing = await findStanding(db, organizationId, userId);
+  if (!standing?.isMember) return undefined;
+  return viewerFor(db, standing, userId);
 }
 
 /**
@@ -75,8 +87,8 @@ export async function requireCollection(db: Executor, caller: Caller, collection
  * non-member, 403 for a member blocked by SSO enforcement.
  */
 export async function requireViewer(db: Executor, caller: Caller, organizationId: string): Promise<Viewer> {
-  const viewer = await loadViewer(db, organizationId, caller.user.id);
-  if (!viewer || viewer.memberRole === undefined) throw notFound('Organization');
+  const viewer = await memberViewer(db, organizationId, caller.user.id);
+  if (!viewer) throw notFound('Organization');
   if (viewer.ssoBlocked) throw forbidden('This organization requires single sign-on: sign in through its SAML provider');
   return viewer;
 }

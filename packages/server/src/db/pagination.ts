@@ -83,7 +83,8 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
         .executeTakeFirstOrThrow()) as { count: number }
     ).count;
   const [rows, count] = await Promise.all([
-    pageQuery.limit(limit + 1).execute(),
+    // A literal limit: a parameter would give prepared statements a generic plan that sorts everything.
+    pageQuery.limit(sql.lit(limit + 1)).execute(),
     countCache ? countCache.cache.get(queryKey, countCache.version, countMatching) : countMatching(),
   ]);
   const items = rows.slice(0, limit);

@@ -1,4 +1,4 @@
-import { rankToRole } from '../auth/access.js';
+import { memberViewer, rankToRole } from '../auth/access.js';
 import { signMemberClaims } from '../auth/member-claims.js';
 import {
   requireEnabledMember,
@@ -7,7 +7,7 @@ import {
   requireOrganizationRole,
   requireSelfOrAdmin,
 } from '../auth/organization-access.js';
-import { loadViewer, visibilityProfile, visibleSpacesQuery } from '../db/repositories/listing.repository.js';
+import { visibilityProfile, visibleSpacesQuery } from '../db/repositories/listing.repository.js';
 import { filteredMembersQuery, findMember, memberRole, touchLastSeen, updateMember } from '../db/repositories/members.repository.js';
 import { teamsOfMemberQuery } from '../db/repositories/teams.repository.js';
 import { keysetPage } from '../db/pagination.js';
@@ -88,8 +88,8 @@ export const memberHandlers = {
     requireSelfOrAdmin(access, caller, params.userId);
     if (params.userId === caller.user.id) requireEnabledMember(access);
     const organizationId = access.organization.id;
-    const member = await loadViewer(app.db, organizationId, params.userId);
-    if (!member || member.memberRole === undefined) throw notFound('Member');
+    const member = await memberViewer(app.db, organizationId, params.userId);
+    if (!member) throw notFound('Member');
     const direction = query.order ?? 'desc';
     const page = await keysetPage(app.db, visibleSpacesQuery(app.db, member), {
       keys: [

@@ -6,20 +6,27 @@ import { sql, type RawBuilder } from 'kysely';
 import { PREPARED, type Executor } from '../database.js';
 import type { Role } from '../schema.js';
 
-/** What decides which spaces a user sees in one organization. */
+/**
+ * What decides which spaces a user sees in one organization: their standing (read with every request)
+ * and their ranks (cached per listing version, see auth/viewer.ts).
+ */
 export type Viewer = {
   userId: string;
   organizationId: string;
   /** A role, null for a guest, undefined for a non-member. */
   memberRole: Role | null | undefined;
   ssoBlocked: boolean;
+  /** Moves when anything that decides visibility changes (see the listing_indexes migration). */
+  listingVersion: number;
+} & ViewerRanks;
+
+/** The parts of a viewer that only change with the organization's listing version. */
+export type ViewerRanks = {
   teamIds: string[];
   /** Per collection: the resolved default level and the best grant (flowed down), as ranks. */
   collectionIds: string[];
   collectionLevels: number[];
   collectionGrants: number[];
-  /** Moves when anything that decides visibility changes (see the listing_indexes migration). */
-  listingVersion: number;
   /** The user (or one of their teams) holds a grant on some space of the organization. */
   hasSpaceGrants: boolean;
 };
@@ -34,11 +41,14 @@ export function visibilityProfile(viewer: Viewer): string {
   return `profile:${createHash('sha1').update(profile).digest('base64url')}`;
 }
 
-/** Loads the viewer in one query (the collection ranks are a top-down walk of the organization's collections). */
-export async function loadViewer(db: Executor, organizationId: string, userId: string): Promise<Viewer | undefined> {
-  const { rows } = await sql<Omit<Viewer, 'userId' | 'organizationId'> & { isMember: boolean }>`${PREPARED}
+/**
+ * The user's ranks in the organization in one query: teams, a top-down walk of the collections
+ * resolving each one's default level (for a member with `memberRole`) and best grant, and whether they
+ * hold any space grant.
+ */
+export async function loadViewerRanks(db: Executor, organizationId: string, userId: string, memberRole: Role | null): Promise<ViewerRanks> {
+  const { rows } = await sql<ViewerRanks>`${PREPARED}
     WITH RECURSIVE
-    m AS (SELECT role, sso FROM organization_members WHERE organization_id = ${organizationId} AND user_id = ${userId}),
     my_teams AS (SELECT team_id FROM team_members WHERE organization_id = ${organizationId} AND user_id = ${userId}),
     collection_grant_ranks AS (
       SELECT g.collection_id, max(cw_role_rank(g.role)) AS rank FROM collection_grants g
@@ -48,7 +58,7 @@ export async function loadViewer(db: Executor, organizationId: string, userId: s
     ),
     tree AS (
       SELECT c.id,
-        CASE WHEN c.default_level = 'inherit' THEN cw_role_rank((SELECT role FROM m)) ELSE cw_role_rank(c.default_level) END AS level_rank,
+        CASE WHEN c.default_level = 'inherit' THEN cw_role_rank(${memberRole}::text) ELSE cw_role_rank(c.default_level) END AS level_rank,
         coalesce(cgr.rank, 0) AS grant_rank
       FROM collections c LEFT JOIN collection_grant_ranks cgr ON cgr.collection_id = c.id
       WHERE c.organization_id = ${organizationId} AND c.parent_collection_id IS NULL
@@ -61,10 +71,6 @@ export async function loadViewer(db: Executor, organizationId: string, userId: s
       WHERE c.organization_id = ${organizationId}
     )
     SELECT
-      (SELECT role FROM m) AS member_role,
-      EXISTS (SELECT 1 FROM m) AS is_member,
-      (o.sso AND EXISTS (SELECT 1 FROM m) AND NOT coalesce((SELECT sso FROM m), false) AND (SELECT role FROM m) IS DISTINCT FROM 'admin') AS sso_blocked,
-      o.listing_version,
       coalesce((SELECT array_agg(team_id) FROM my_teams), '{}') AS team_ids,
       coalesce((SELECT array_agg(id ORDER BY id) FROM tree), '{}') AS collection_ids,
       coalesce((SELECT array_agg(level_rank ORDER BY id) FROM tree), '{}') AS collection_levels,
@@ -72,12 +78,8 @@ export async function loadViewer(db: Executor, organizationId: string, userId: s
       EXISTS (
         SELECT 1 FROM space_grants g WHERE g.organization_id = ${organizationId}
           AND ((g.principal_kind = 'user' AND g.principal_id = ${userId}) OR (g.principal_kind = 'team' AND g.principal_id IN (SELECT team_id FROM my_teams)))
-      ) AS has_space_grants
-    FROM organizations o WHERE o.id = ${organizationId}`.execute(db);
-  const row = rows[0];
-  if (!row) return undefined;
-  const { isMember, ...viewer } = row;
-  return { ...viewer, memberRole: isMember ? viewer.memberRole : undefined, userId, organizationId };
+      ) AS has_space_grants`.execute(db);
+  return rows[0]!;
 }
 
 /** The viewer's rank on the space row `sp` (0: not visible), from the loaded viewer: DESIGN.md §6. */
