@@ -7,6 +7,7 @@ import * as listingIndexes from './20261121T220000_listing_indexes.js';
 import * as people from './20261122T010000_people.js';
 import * as tokenNotifications from './20261122T030000_token_notifications.js';
 import * as contentStore from './20261122T000000_content_store.js';
+import * as changeRequests from './20261122T040000_change_requests.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121T200000_identity': identity,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '20261122T010000_people': people,
   '20261122T030000_token_notifications': tokenNotifications,
   '20261122T000000_content_store': contentStore,
+  '20261122T040000_change_requests': changeRequests,
 };
