@@ -44,6 +44,7 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
   const { data: file } = await owner.client.GET('/v1/spaces/{spaceId}/content/files/{fileId}', {
     params: { path: { spaceId: space!.id, fileId: content!.refs.file! } },
   });
+  const { data: changeRequest } = await owner.client.POST('/v1/spaces/{spaceId}/change-requests', { ...spacePath, body: { subject: 'Sweep' } });
   return {
     owner,
     outsider,
@@ -59,6 +60,7 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
       pageId: content!.refs.page!,
       fileId: content!.refs.file!,
       revisionId: content!.revision,
+      changeRequestId: changeRequest!.id,
       pagePath: 'sweep-page',
       signature: new URL(file!.downloadURL).pathname.split('/').pop()!,
     },
