@@ -92,6 +92,21 @@ describe('merge3', () => {
     expect(merged.conflicts).toEqual([]);
   });
 
+  it('stores only lists neither side has: a list only the request changed is the request’s node', () => {
+    const tree = apply(base, [
+      { type: 'insert_page', title: 'B', ref: 'pb' },
+      { type: 'insert_page', title: 'A1', parent: ids.a!, ref: 'a1' },
+      { type: 'insert_page', title: 'B1', parent: { ref: 'pb' }, ref: 'b1' },
+    ], 'n', documents, ids);
+    const ours = apply(tree, [{ type: 'update_page', page: ids.b1!, title: 'B1 (primary)' }], 'o', documents, ids);
+    const theirs = apply(tree, [{ type: 'update_page', page: ids.a1!, title: 'A1 (request)' }], 't', documents, ids);
+    const merged = merge(tree, ours, theirs, documents);
+    expect(merged.state.pages.pages.get(ids.a!)!.childrenHash).toBe(theirs.pages.pages.get(ids.a!)!.childrenHash);
+    expect(merged.state.pages.pages.get(ids.pb!)!.childrenHash).toBe(ours.pages.pages.get(ids.pb!)!.childrenHash);
+    expect(merged.nodes.pages.map((node) => node.hash)).toEqual([merged.state.pages.rootHash]);
+    expectConsistentHashes(merged.state.pages);
+  });
+
   it('records a document hunk with its three versions', () => {
     const ours = apply(base, [{ type: 'update_page', page: ids.a!, markdown: 'one\nTWO (primary)\nthree' }], 'o', documents, ids);
     const theirs = apply(base, [{ type: 'update_page', page: ids.a!, markdown: 'one\nTWO (request)\nthree' }], 't', documents, ids);

@@ -13,6 +13,7 @@ import { FlatTreeEditor, PageTreeEditor } from './editors.js';
 import { canonicalJson, documentHashOf, normalizeMarkdown } from './hashing.js';
 import { mergeText } from './merge3-text.js';
 import type { ContentState, FileEntry, FlatTree, PageEntry, PageTree, ParentId, ReusableEntry } from './model.js';
+import { flat } from './overlay-map.js';
 import { freeSlug } from './slugs.js';
 import type { NewNodes } from './tree-store.js';
 import type { NewNode } from './chunked-list.js';
@@ -88,7 +89,18 @@ function documentsNeeded(base: ContentState, ours: ContentState, theirs: Content
   return [...needed];
 }
 
+/**
+ * The tree with plain maps: trees fresh from edits are chains of up to 16 overlay layers, and a merge
+ * looks up every sibling of every changed list several times (flattening first made it ~3× faster).
+ */
+function flatPages(tree: PageTree): PageTree {
+  return { ...tree, pages: flat(tree.pages), parentOf: flat(tree.parentOf), childrenOf: flat(tree.childrenOf) };
+}
+
 export function planMerge(base: ContentState, ours: ContentState, theirs: ContentState): MergePlan {
+  if (ours.pages.rootHash !== base.pages.rootHash && theirs.pages.rootHash !== base.pages.rootHash) {
+    [base, ours, theirs] = [base, ours, theirs].map((state) => ({ ...state, pages: flatPages(state.pages) })) as [ContentState, ContentState, ContentState];
+  }
   const pages = {
     ours: new Map(diffPageTrees(base.pages, ours.pages).map((diff) => [diff.id, diff])),
     theirs: new Map(diffPageTrees(base.pages, theirs.pages).map((diff) => [diff.id, diff])),
@@ -398,7 +410,19 @@ class PageMerge {
     for (const [parent, ids] of lists) {
       if (!sameList(ids, this.O.childrenOf.get(parent) ?? [])) editor.setChildren(parent, ids);
     }
-    return editor.commit();
+    const committed = editor.commit();
+    // A list merged into exactly one side's version hashes to that side's node, stored already: most
+    // lists only the change request touched. Storing them again would deflate and send them for nothing.
+    const stored = new Set<string>();
+    for (const tree of [this.O, this.T]) {
+      if (tree.rootHash) stored.add(tree.rootHash);
+      for (const parent of lists.keys()) {
+        const hash = parent === null ? null : tree.pages.get(parent)?.childrenHash;
+        if (hash) stored.add(hash);
+        for (const chunk of tree.chunksOf.get(parent) ?? []) stored.add(chunk.hash);
+      }
+    }
+    return { tree: committed.tree, nodes: committed.nodes.filter((node) => !stored.has(node.hash)) };
   }
 }
 
