@@ -146,9 +146,9 @@ describe('GET /v1/spaces/{spaceId}/change-requests', () => {
     const writer = await createMember(t, organization, 'edit');
     const made = [];
     for (let i = 0; i < 5; i++) made.push(await createCr(admin, space.id, { subject: `CR ${i}` }));
-    await t.db.updateTable('changeRequests').set({ createdAt: new Date(Date.UTC(2026, 0, 1)) }).where('spaceId', '=', space.id).execute();
+    await t.db.updateTable('changeRequests').set({ createdAt: new Date(Date.UTC(2026, 0, 1)) } as never).where('spaceId', '=', space.id).execute();
     for (const [i, cr] of made.entries()) {
-      await t.db.updateTable('changeRequests').set({ createdAt: new Date(Date.UTC(2026, 0, 1 + i)) }).where('id', '=', cr.id).execute();
+      await t.db.updateTable('changeRequests').set({ createdAt: new Date(Date.UTC(2026, 0, 1 + i)) } as never).where('id', '=', cr.id).execute();
     }
     await admin.client.PATCH('/v1/spaces/{spaceId}/change-requests/{changeRequestId}', { ...crPath(space.id, made[1]!.id), body: { status: 'draft' } });
     await admin.client.PATCH('/v1/spaces/{spaceId}/change-requests/{changeRequestId}', { ...crPath(space.id, made[2]!.id), body: { status: 'archived' } });
