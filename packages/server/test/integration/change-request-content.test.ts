@@ -126,6 +126,19 @@ describe('change request content reads', () => {
     expect((await admin.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', crPath(space.id, cr.id))).response.status).toBe(404);
   });
 
+  it('400 for a malformed page id, an unknown format or limit', async () => {
+    const t = server();
+    const { admin, space, cr, home } = await written(t);
+    const badPage = await admin.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', { params: { path: { spaceId: space.id, changeRequestId: cr.id, pageId: 'bad id!' } } });
+    expect(badPage.error?.error.issues).toEqual([expect.objectContaining({ path: '/path/pageId' })]);
+    const badFormat = await admin.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', {
+      params: { path: { spaceId: space.id, changeRequestId: cr.id, pageId: home }, query: { format: 'html' as never } },
+    });
+    expect(badFormat.error?.error.issues).toEqual([expect.objectContaining({ path: '/query/format' })]);
+    const badLimit = await admin.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', { params: { path: { spaceId: space.id, changeRequestId: cr.id }, query: { limit: 0 } } });
+    expect(badLimit.response.status).toBe(400);
+  });
+
   it('reads the head revision, pages, one page with its body, and files of the request', async () => {
     const t = server();
     const { admin, organization, space, cr, home, refs, result } = await written(t);
@@ -156,7 +169,7 @@ describe('change request content reads', () => {
     });
     expect(missing.response.status).toBe(404);
 
-    const first = await reader.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', { ...crPath(space.id, cr.id), params: { ...crPath(space.id, cr.id).params, query: { limit: 2 } } });
+    const first = await reader.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', { params: { path: { spaceId: space.id, changeRequestId: cr.id }, query: { limit: 2 } } });
     expect(first.data!.items.map((file) => file.name)).toEqual(['a.txt', 'b.txt']);
     expect(first.data!.count).toBe(3);
     const second = await reader.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', {
