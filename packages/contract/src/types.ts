@@ -1201,6 +1201,261 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/change-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the space's change requests
+         * @description Newest first. Needs `read` on the space.
+         */
+        get: operations["listChangeRequests"];
+        put?: never;
+        /**
+         * Create a change request
+         * @description A new `open` change request on the space's current revision (`revision` = `revisionInitial`
+         *     until its first write), numbered after the space's last one. Needs `edit` on the space.
+         */
+        post: operations["createChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a change request
+         * @description By id or by number. Needs `read` on the space.
+         */
+        get: operations["getChangeRequestById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a change request's subject or status
+         * @description Its author, or `review` on the space. Status moves: draft ↔ open, draft/open → archived,
+         *     archived → open; the current status is a no-op; any other move (`merged` included: only the merge
+         *     sets it) is a 409. The subject of an `archived` or `merged` change request cannot change (409).
+         */
+        patch: operations["updateChangeRequestById"];
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a change request into the space
+         * @description Merges the change request's content into the space's content from their common base (the revision it
+         *     was created or last updated from), 3-way: edits on both sides combine, and a conflict (the same
+         *     line, field or order changed differently, a page edited on one side and deleted on the other, a move
+         *     cycle, a slug collision) resolves in favour of the change request and is recorded. Always writes a
+         *     `merge` revision (fast-forwards included) that becomes the space's head; the change request becomes
+         *     `merged`. Needs `review` on the space; 403 while the space is `locked`; 409 for an `archived` or
+         *     `merged` change request.
+         */
+        post: operations["mergeChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update a change request with the space's content
+         * @description Pulls the space's current content into the change request, 3-way like a merge (conflicts resolve in
+         *     favour of the change request and are recorded), as an `update` revision that becomes the change
+         *     request's head; the space's head becomes its `revisionMergedAncestor`. When the space did not move
+         *     since, nothing is written. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
+         *     `archived` or `merged` change request.
+         */
+        post: operations["updateChangeRequestFromSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the change request's current revision
+         * @description Like the space's content, at the change request's head. Needs `read` on the space.
+         */
+        get: operations["getChangeRequestContent"];
+        put?: never;
+        /**
+         * Edit the change request's content
+         * @description The content batch of `POST /v1/spaces/{spaceId}/content`, applied to the change request's head as
+         *     one new `edits` revision (same rules, limits and errors). The caller becomes one of its
+         *     contributors. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
+         *     `archived` or `merged` change request.
+         */
+        post: operations["applyChangeRequestContentChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the change request's pages
+         * @description Every page of the change request's head as a tree, without bodies. Needs `read` on the space.
+         */
+        get: operations["listChangeRequestPages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The page's id. */
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a page of the change request
+         * @description A page of the change request's head with its body and its descendants (without bodies). Needs `read` on the space.
+         */
+        get: operations["getChangeRequestPageById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the change request's files
+         * @description The files of the change request's head, by name (then id). Needs `read` on the space.
+         */
+        get: operations["listChangeRequestFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The file's id. */
+                fileId: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a file of the change request
+         * @description A file of the change request's head, with a fresh signed `downloadURL`. Needs `read` on the space.
+         */
+        get: operations["getChangeRequestFileById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/files/{signature}": {
         parameters: {
             query?: never;
@@ -2655,6 +2910,128 @@ export interface components {
             next?: components["schemas"]["Next"];
         };
         /**
+         * ChangeRequestStatus
+         * @description `draft` and `open` can be edited, updated and merged; `archived` is closed without merging (it can be
+         *     reopened); `merged` is final and only set by the merge operation. `PATCH` moves: draft ↔ open,
+         *     draft/open → archived, archived → open.
+         * @enum {string}
+         */
+        ChangeRequestStatus: "draft" | "open" | "archived" | "merged";
+        /** ChangeRequest */
+        ChangeRequest: {
+            /** @constant */
+            object: "change-request";
+            id: components["schemas"]["Id"];
+            /** @description Incremental per space, from 1; usable in place of the id in paths. */
+            number: number;
+            status: components["schemas"]["ChangeRequestStatus"];
+            /** @description Empty when none was given. */
+            subject: string;
+            /** @description Who created it (absent when that user no longer exists). */
+            createdBy?: components["schemas"]["User"];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description Id of the change request's current revision (its head). */
+            revision: components["schemas"]["Id"];
+            /** @description Id of the space revision it was created from. */
+            revisionInitial: components["schemas"]["Id"];
+            /** @description Id of the space revision it was last updated from (`POST …/update`). */
+            revisionMergedAncestor?: components["schemas"]["Id"];
+            /** @description When merged, id of the space revision the merge made. */
+            revisionMerged?: components["schemas"]["Id"];
+            /** @description Number of open comments on the change request. */
+            comments: number;
+            /**
+             * @description True when the space's content moved on since the change request's base (the revision it was
+             *     created or last updated from); only `draft` and `open` requests can be outdated.
+             */
+            outdated: boolean;
+            urls: {
+                /**
+                 * Format: uri
+                 * @description API address of the change request.
+                 */
+                location: string;
+                /**
+                 * Format: uri
+                 * @description Address of the change request in the app.
+                 */
+                app: string;
+            };
+        };
+        /** ChangeRequestList */
+        ChangeRequestList: {
+            items: components["schemas"]["ChangeRequest"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /** CreateChangeRequestRequest */
+        CreateChangeRequestRequest: {
+            /** @description Defaults to an empty subject. */
+            subject?: string;
+            /** @description Id of the (agent) task the change request implements; stored as given. */
+            agentTaskId?: string;
+        };
+        /** UpdateChangeRequestRequest */
+        UpdateChangeRequestRequest: {
+            subject?: string;
+            /**
+             * @description The new status: draft ↔ open, draft/open → archived, archived → open. Asking for the current
+             *     status changes nothing; any other move (and `merged`, which only the merge sets) is a 409.
+             */
+            status?: components["schemas"]["ChangeRequestStatus"];
+        };
+        /**
+         * RevisionConflict
+         * @description A conflict a merge or update resolved by itself, in favour of the change request. `base`, `ours`
+         *     (the space's primary content) and `theirs` (the change request's) are the values in dispute: a
+         *     field's three values (`page_field`, `file`, `reusable`), a body hunk's lines (`document_hunk`), a
+         *     page's `{parentId, title, slug, documentId}` or null where a side deleted it (`modify_delete`), the
+         *     parent ids (`move_cycle`), or for `slug_collision` the disputed slug, `{page, slug}` of the page that
+         *     kept it and `{page, slug}` of the page renamed.
+         */
+        RevisionConflict: {
+            /** @enum {string} */
+            kind: "page_field" | "document_hunk" | "modify_delete" | "move_cycle" | "slug_collision" | "file" | "reusable";
+            /** @description Id of the page concerned; null for the order of the top-level pages. */
+            page?: components["schemas"]["Id"] | null;
+            file?: components["schemas"]["Id"];
+            reusableContent?: components["schemas"]["Id"];
+            /** @description The field concerned (`title`, `slug`, `parentId`, `markdown`, `pages` for the order of a page's children, …); absent when the whole object is. */
+            field?: string;
+            base: unknown;
+            ours: unknown;
+            theirs: unknown;
+            /**
+             * @description `theirs`: the change request's version was kept; `auto`: a repair (a slug suffix).
+             * @enum {string}
+             */
+            resolution: "theirs" | "ours" | "auto";
+        };
+        /** ChangeRequestMergeResult */
+        ChangeRequestMergeResult: {
+            /** @description Id of the revision the operation made (a merge's new space head, an update's new change-request head), or the unchanged head when an update had nothing to pull. */
+            revision: components["schemas"]["Id"];
+            /**
+             * @description `merge` or `update` when clean; `conflicts` when at least one conflict was resolved in favour of the change request (the operation was applied all the same).
+             * @enum {string}
+             */
+            result: "merge" | "update" | "conflicts";
+            /** @description The conflicts resolved, as recorded on the new revision (empty when clean). */
+            conflicts: components["schemas"]["RevisionConflict"][];
+        };
+        /** ChangeRequestContentChangesResult */
+        ChangeRequestContentChangesResult: {
+            changeRequest: components["schemas"]["ChangeRequest"];
+            /** @description Id of the new revision (the change request's new head). */
+            revision: components["schemas"]["Id"];
+            /** @description The id given to each object inserted with a `ref`, by label. */
+            refs: {
+                [key: string]: components["schemas"]["Id"];
+            };
+        };
+        /**
          * SamlLabel
          * @description The provider's name on the sign-in page.
          */
@@ -2923,6 +3300,8 @@ export interface components {
         FileId: components["schemas"]["Id"];
         /** @description The revision's id. */
         RevisionId: components["schemas"]["Id"];
+        /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+        ChangeRequestId: components["schemas"]["Id"];
         /** @description The signed, expiring token of a file's `downloadURL`. */
         FileSignature: string;
         /** @description The SAML provider's id. */
@@ -5156,6 +5535,437 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Revision"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listChangeRequests: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only change requests in this status. */
+                status?: components["schemas"]["ChangeRequestStatus"];
+                /** @description A user id; only change requests whose content that user wrote to. */
+                contributor?: components["schemas"]["Id"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of change requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateChangeRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The new change request. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getChangeRequestById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateChangeRequestById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateChangeRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The change request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    mergeChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merge revision (the space's new head) and the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestMergeResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    updateChangeRequestFromSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change request's head after the update, and the result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestMergeResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getChangeRequestContent: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `false` omits mutable git metadata (`git` fields). No content is synchronised with git yet, so the
+                 *     answer is the same either way.
+                 */
+                metadata?: components["parameters"]["Metadata"];
+                /**
+                 * @description `false` skips computing generated (`computed`) content. No page is computed yet, so the answer is the
+                 *     same either way.
+                 */
+                computed?: components["parameters"]["Computed"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change request's head revision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revision"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    applyChangeRequestContentChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentChangesRequest"];
+            };
+        };
+        responses: {
+            /** @description The change request with its new head revision, and the ids of the objects inserted with a `ref`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestContentChangesResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    listChangeRequestPages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `false` omits mutable git metadata (`git` fields). No content is synchronised with git yet, so the
+                 *     answer is the same either way.
+                 */
+                metadata?: components["parameters"]["Metadata"];
+                /**
+                 * @description `false` skips computing generated (`computed`) content. No page is computed yet, so the answer is the
+                 *     same either way.
+                 */
+                computed?: components["parameters"]["Computed"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page tree. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getChangeRequestPageById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How the body is returned: `markdown` (the `markdown` field) or `document` (the `document` field: the
+                 *     body's Markdown syntax tree, mdast as remark produces it with GFM, without source positions).
+                 */
+                format?: components["parameters"]["PageFormat"];
+                /**
+                 * @description `false` omits mutable git metadata (`git` fields). No content is synchronised with git yet, so the
+                 *     answer is the same either way.
+                 */
+                metadata?: components["parameters"]["Metadata"];
+                /**
+                 * @description `false` skips computing generated (`computed`) content. No page is computed yet, so the answer is the
+                 *     same either way.
+                 */
+                computed?: components["parameters"]["Computed"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The page's id. */
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listChangeRequestFiles: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description `false` omits mutable git metadata (`git` fields). No content is synchronised with git yet, so the
+                 *     answer is the same either way.
+                 */
+                metadata?: components["parameters"]["Metadata"];
+                /**
+                 * @description `false` skips computing generated (`computed`) content. No page is computed yet, so the answer is the
+                 *     same either way.
+                 */
+                computed?: components["parameters"]["Computed"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of files. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getChangeRequestFileById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `false` omits mutable git metadata (`git` fields). No content is synchronised with git yet, so the
+                 *     answer is the same either way.
+                 */
+                metadata?: components["parameters"]["Metadata"];
+                /**
+                 * @description `false` skips computing generated (`computed`) content. No page is computed yet, so the answer is the
+                 *     same either way.
+                 */
+                computed?: components["parameters"]["Computed"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The file's id. */
+                fileId: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["File"];
                 };
             };
             400: components["responses"]["BadRequest"];

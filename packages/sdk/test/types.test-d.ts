@@ -96,6 +96,24 @@ describe('paginate', () => {
   });
 });
 
+describe('change requests', () => {
+  it('types the change-request operations from the contract', async () => {
+    const path = { spaceId: 's1', changeRequestId: '12' };
+    expectTypeOf<'/v1/spaces/{spaceId}/change-requests'>().toExtend<ListPath>();
+    expectTypeOf<ListItem<'/v1/spaces/{spaceId}/change-requests'>>().toEqualTypeOf<Schema<'ChangeRequest'>>();
+    const created = await throwing.POST('/v1/spaces/{spaceId}/change-requests', { params: { path: { spaceId: 's1' } }, body: { subject: 'Fix' } });
+    expectTypeOf(created.data).toEqualTypeOf<Schema<'ChangeRequest'>>();
+    const merged = await throwing.POST('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge', { params: { path } });
+    expectTypeOf(merged.data.result).toEqualTypeOf<'merge' | 'update' | 'conflicts'>();
+    const edited = await throwing.POST('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content', { params: { path }, body: { changes: [{ type: 'insert_page', title: 'New' }] } });
+    expectTypeOf(edited.data.changeRequest).toEqualTypeOf<Schema<'ChangeRequest'>>();
+    // @ts-expect-error: status is one of draft, open, archived, merged
+    void client.PATCH('/v1/spaces/{spaceId}/change-requests/{changeRequestId}', { params: { path }, body: { status: 'closed' } });
+    // @ts-expect-error: the list filter is named contributor
+    void client.GET('/v1/spaces/{spaceId}/change-requests', { params: { path: { spaceId: 's1' }, query: { author: 'u1' } } });
+  });
+});
+
 describe('errors', () => {
   it('narrows status in the subclasses', () => {
     expectTypeOf<NotFoundError['status']>().toEqualTypeOf<404>();

@@ -95,3 +95,36 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
       : undefined;
   return { items, count, ...(next ? { next } : {}) };
 }
+
+/**
+ * The in-memory twin of keysetPage, for lists that come from a tree rather than from rows (a change
+ * request's files): `rows` sorted by `keys`, the same cursors and envelope.
+ */
+export function memoryPage<Row>(
+  rows: readonly Row[],
+  options: { keys: SortKey<Row>[]; request: PageRequest; queryKey: string; cursors: CursorCodec },
+): Page<Row> {
+  const { keys, request, queryKey, cursors } = options;
+  const limit = request.limit ?? DEFAULT_LIMIT;
+  let start = 0;
+  if (request.page) {
+    const { keys: values } = cursors.decode(queryKey, request.page);
+    if (values.length !== keys.length) throw badRequest('Invalid page cursor');
+    // The first row sorting after the cursor's values.
+    const after = (row: Row) => {
+      for (const [i, key] of keys.entries()) {
+        const value = toCursorValue(key.value(row));
+        const cursor = values[i]!;
+        if (value === cursor) continue;
+        return (value! < cursor!) === (key.direction === 'desc');
+      }
+      return false;
+    };
+    start = rows.findIndex(after);
+    if (start < 0) start = rows.length;
+  }
+  const items = rows.slice(start, start + limit);
+  const last = items.at(-1);
+  const next = start + limit < rows.length && last ? { page: cursors.encode(queryKey, keys.map((key) => toCursorValue(key.value(last)))) } : undefined;
+  return { items, count: rows.length, ...(next ? { next } : {}) };
+}

@@ -280,6 +280,57 @@ export interface SpaceHeadFilesTable {
   blobHash: Buffer;
 }
 
+export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
+
+export interface ChangeRequestsTable {
+  organizationId: string;
+  id: string;
+  spaceId: string;
+  number: number;
+  status: ChangeRequestStatus;
+  subject: Generated<string>;
+  description: unknown | null;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+  revisionId: string;
+  revisionInitialId: string;
+  revisionMergedAncestorId: string | null;
+  revisionMergedId: string | null;
+  mergedAt: NullableTimestamp;
+  mergedBy: string | null;
+  agentTaskId: string | null;
+  commentsCount: Generated<number>;
+}
+
+export interface ChangeRequestContributorsTable {
+  organizationId: string;
+  changeRequestId: string;
+  userId: string;
+  firstContributedAt: CreatedAt;
+}
+
+export type ConflictKind = 'page_field' | 'document_hunk' | 'modify_delete' | 'move_cycle' | 'slug_collision' | 'file' | 'reusable';
+export type ConflictResolution = 'theirs' | 'ours' | 'auto';
+/** jsonb written from JSON text (the driver would send a JS array as a PostgreSQL array). */
+type Json = ColumnType<unknown, string | null, string | null>;
+
+export interface RevisionConflictsTable {
+  organizationId: string;
+  revisionId: string;
+  ordinal: number;
+  kind: ConflictKind;
+  pageId: string | null;
+  fileId: string | null;
+  reusableContentId: string | null;
+  field: string | null;
+  base: Json;
+  ours: Json;
+  theirs: Json;
+  resolution: ConflictResolution;
+  resolvedAt: CreatedAt;
+}
+
 export interface DB {
   users: UsersTable;
   apiTokens: ApiTokensTable;
@@ -306,6 +357,9 @@ export interface DB {
   blobBytes: BlobBytesTable;
   spaceHeadPages: SpaceHeadPagesTable;
   spaceHeadFiles: SpaceHeadFilesTable;
+  changeRequests: ChangeRequestsTable;
+  changeRequestContributors: ChangeRequestContributorsTable;
+  revisionConflicts: RevisionConflictsTable;
 }
 
 export type { Timestamp };

@@ -11,7 +11,14 @@ export type ApiFile = Schemas['File'];
 export type ApiRevision = Schemas['Revision'];
 
 /** What addresses in content objects need. */
-export type ContentContext = { urls: Urls; spaceId: string; fileKey: Buffer; now?: number };
+export type ContentContext = {
+  urls: Urls;
+  spaceId: string;
+  fileKey: Buffer;
+  now?: number;
+  /** App path pages are addressed under: the space's (default) or a change request's. */
+  pagesAppPath?: string;
+};
 
 export type PageBody = { markdown: string } | { document: Schemas['MdastRoot'] };
 
@@ -33,7 +40,7 @@ function toApiPageAt(tree: PageTree, id: string, path: string, ctx: ContentConte
     ...(entry.documentHash ? { documentId: entry.documentHash } : {}),
     ...body,
     pages: (tree.childrenOf.get(id) ?? []).map((child) => toApiPageAt(tree, child, `${path}/${tree.pages.get(child)!.slug}`, ctx)),
-    urls: { app: ctx.urls.app(`/s/${ctx.spaceId}/${path}`) },
+    urls: { app: ctx.urls.app(`${ctx.pagesAppPath ?? `/s/${ctx.spaceId}`}/${path}`) },
     layout: { ...DEFAULT_LAYOUT, ...entry.layout },
     ...(entry.cover ? { cover: entry.cover } : {}),
     hidden: entry.hidden,

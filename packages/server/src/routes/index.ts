@@ -1,6 +1,8 @@
 // The handler of every operation in the spec. `HandlerMap` requires all of them: an operation
 // without a handler (or a handler for an operation that does not exist) fails `tsc`.
 import type { HandlerMap } from '../http/handler.js';
+import { changeRequestContentHandlers } from './change-request-content.routes.js';
+import { changeRequestHandlers } from './change-requests.routes.js';
 import { collectionHandlers } from './collections.routes.js';
 import { grantHandlers } from './grants.routes.js';
 import { inviteHandlers } from './invites.routes.js';
@@ -29,4 +31,6 @@ export const handlers: HandlerMap = {
   ...fileHandlers,
   ...samlHandlers,
   ...ssoHandlers,
+  ...changeRequestHandlers,
+  ...changeRequestContentHandlers,
 };

@@ -14,6 +14,7 @@ import { collectionSubtreeIds } from '../db/repositories/collections.repository.
 import { positionAtEnd } from '../db/repositories/positions.repository.js';
 import { conflict, forbidden, preconditionFailed } from '../http/errors.js';
 import { moveCollection } from './collections.service.js';
+import { changeRequestTransferSteps } from './change-requests.service.js';
 import { contentTransferSteps } from './content/transfer-content.js';
 import { refuseCycle } from './placement.service.js';
 import { moveSpace } from './spaces.service.js';
@@ -92,7 +93,7 @@ const copyRevisions: TransferStep = async (trx, s) => {
 };
 
 /** Copy steps, in dependency order. Content-area steps are added here as those areas arrive. */
-export const transferSteps: TransferStep[] = [copyCollections, copySpaces, copyGrants, copyRevisions, ...contentTransferSteps];
+export const transferSteps: TransferStep[] = [copyCollections, copySpaces, copyGrants, copyRevisions, ...contentTransferSteps, ...changeRequestTransferSteps];
 
 /** Removes the originals (their dependent rows go by cascade) and points the locators at the target. */
 async function removeOriginals(trx: Executor, s: TransferScope): Promise<void> {

@@ -90,6 +90,30 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
     return w.caller.client.GET('/files/{signature}', { params: { path: { signature } }, parseAs: 'blob' });
   },
 
+  listChangeRequests: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/change-requests', space(w)),
+  createChangeRequest: (w) => w.caller.client.POST('/v1/spaces/{spaceId}/change-requests', { ...space(w), body: { subject: 'By the caller' } }),
+  getChangeRequestById: async (w) => w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}', await changeRequestOf(w)),
+  updateChangeRequestById: async (w) =>
+    w.caller.client.PATCH('/v1/spaces/{spaceId}/change-requests/{changeRequestId}', { ...(await changeRequestOf(w)), body: { subject: 'Renamed' } }),
+  mergeChangeRequest: async (w) => w.caller.client.POST('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge', await changeRequestOf(w)),
+  updateChangeRequestFromSpace: async (w) => w.caller.client.POST('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update', await changeRequestOf(w)),
+  getChangeRequestContent: async (w) => w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content', await changeRequestOf(w)),
+  applyChangeRequestContentChanges: async (w) =>
+    w.caller.client.POST('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content', {
+      ...(await changeRequestOf(w)),
+      body: { changes: [{ type: 'insert_page', title: 'Written by the caller' }] },
+    }),
+  listChangeRequestPages: async (w) => w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', await changeRequestOf(w)),
+  getChangeRequestPageById: async (w) => {
+    const { params, pageId } = await changeRequestWithContent(w);
+    return w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', { params: { path: { ...params.path, pageId } } });
+  },
+  listChangeRequestFiles: async (w) => w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', await changeRequestOf(w)),
+  getChangeRequestFileById: async (w) => {
+    const { params, fileId } = await changeRequestWithContent(w);
+    return w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', { params: { path: { ...params.path, fileId } } });
+  },
+
   listSpacePermissions: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/permissions', space(w)),
   grantSpacePermission: async (w) => {
     const member = await createMember(w.t, w.organization, 'read');
@@ -229,6 +253,27 @@ async function seedContent(w: World): Promise<{ pageId: string; fileId: string }
     },
   });
   return { pageId: data!.refs.page!, fileId: data!.refs.file! };
+}
+
+/** An open change request of the world's space, created by its owner (so the caller is not its author). */
+async function changeRequestOf(w: World) {
+  const { data } = await w.owner.client.POST('/v1/spaces/{spaceId}/change-requests', { ...space(w), body: { subject: 'Matrix' } });
+  return { params: { path: { spaceId: w.space.id, changeRequestId: data!.id } } };
+}
+
+/** A change request with a page and a file written to it by the owner. */
+async function changeRequestWithContent(w: World) {
+  const changeRequest = await changeRequestOf(w);
+  const { data } = await w.owner.client.POST('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content', {
+    ...changeRequest,
+    body: {
+      changes: [
+        { type: 'insert_page', title: 'Matrix', ref: 'page', markdown: 'Hello' },
+        { type: 'insert_file', name: 'matrix.txt', contentType: 'text/plain', base64: Buffer.from('matrix').toString('base64'), ref: 'file' },
+      ],
+    },
+  });
+  return { ...changeRequest, pageId: data!.refs.page!, fileId: data!.refs.file! };
 }
 
 async function inviteOf(w: World) {

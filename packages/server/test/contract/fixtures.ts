@@ -46,6 +46,7 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
   const { data: file } = await owner.client.GET('/v1/spaces/{spaceId}/content/files/{fileId}', {
     params: { path: { spaceId: space!.id, fileId: content!.refs.file! } },
   });
+  const { data: changeRequest } = await owner.client.POST('/v1/spaces/{spaceId}/change-requests', { ...spacePath, body: { subject: 'Sweep' } });
   return {
     owner,
     outsider,
@@ -61,6 +62,7 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
       pageId: content!.refs.page!,
       fileId: content!.refs.file!,
       revisionId: content!.revision,
+      changeRequestId: changeRequest!.id,
       pagePath: 'sweep-page',
       signature: new URL(file!.downloadURL).pathname.split('/').pop()!,
       samlProviderId: samlProvider!.id,

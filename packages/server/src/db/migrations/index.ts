@@ -8,6 +8,7 @@ import * as people from './20261122T010000_people.js';
 import * as tokenNotifications from './20261122T030000_token_notifications.js';
 import * as contentStore from './20261122T000000_content_store.js';
 import * as saml from './20261122T020000_saml.js';
+import * as changeRequests from './20261122T040000_change_requests.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121T200000_identity': identity,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '20261122T030000_token_notifications': tokenNotifications,
   '20261122T000000_content_store': contentStore,
   '20261122T020000_saml': saml,
+  '20261122T040000_change_requests': changeRequests,
 };

@@ -46,18 +46,30 @@ function side(tree: PageTree, id: string, index: number): PageSide | undefined {
 export function diffPageTrees(before: PageTree, after: PageTree): PageDiff[] {
   if (before.rootHash === after.rootHash) return [];
   const sides = new Map<string, { before?: PageSide; after?: PageSide }>();
+  const sidesOf = (id: string) => {
+    let known = sides.get(id);
+    if (!known) sides.set(id, (known = {}));
+    return known;
+  };
   const stack: ParentId[] = [null];
   while (stack.length > 0) {
     const parent = stack.pop()!;
     if (parent !== null && childrenHash(before, parent) === childrenHash(after, parent)) continue;
-    (before.childrenOf.get(parent) ?? []).forEach((id, index) => {
-      sides.set(id, { ...sides.get(id), before: side(before, id, index) });
+    const old = before.childrenOf.get(parent) ?? [];
+    const now = after.childrenOf.get(parent) ?? [];
+    // The same entry object at the same place is the same page with the same subtree (entries are
+    // immutable and shared between versions): most siblings of a changed list are skipped here.
+    const unchanged = (id: string, index: number) => old[index] === id && now[index] === id && before.pages.get(id) === after.pages.get(id);
+    old.forEach((id, index) => {
+      if (unchanged(id, index)) return;
+      sidesOf(id).before = side(before, id, index);
       stack.push(id);
     });
-    (after.childrenOf.get(parent) ?? []).forEach((id, index) => {
-      const known = sides.get(id);
-      if (!known) stack.push(id);
-      sides.set(id, { ...known, after: side(after, id, index) });
+    now.forEach((id, index) => {
+      if (unchanged(id, index)) return;
+      const known = sidesOf(id);
+      if (!known.before) stack.push(id);
+      known.after = side(after, id, index);
     });
   }
   const diffs: PageDiff[] = [];

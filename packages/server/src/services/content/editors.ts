@@ -89,6 +89,36 @@ export class PageTreeEditor {
     }
   }
 
+  // Primitives for merges (merge3-tree.ts), which compute the final parent of every page and the final
+  // order of every changed children list first, then write them as they are. The caller keeps the tree
+  // consistent: every listed child is put under that parent, and no cycle is left.
+
+  /** Sets a page's entry and parent without touching any children list; its own list is re-hashed. */
+  put(entry: PageEntry, parent: ParentId): void {
+    this.pages.set(entry.id, entry);
+    this.parentOf.set(entry.id, parent);
+    this.changed.add(entry.id);
+    this.dirty.add(parent);
+    // A page new to this tree gets its children hash from its list (set by setChildren, or none).
+    if (!this.base.pages.has(entry.id)) this.dirty.add(entry.id);
+  }
+
+  /** Removes one page (not its children, which the caller re-parents or drops). */
+  drop(id: string): void {
+    this.pages.delete(id);
+    this.parentOf.delete(id);
+    this.childrenOf.delete(id);
+    this.ownedLists.delete(id);
+    this.dirty.delete(id);
+  }
+
+  /** Replaces a parent's ordered children list. */
+  setChildren(parent: ParentId, ids: readonly string[]): void {
+    this.childrenOf.set(parent, [...ids]);
+    this.ownedLists.add(parent);
+    this.dirty.add(parent);
+  }
+
   private depth(parent: ParentId): number {
     let depth = 0;
     for (let current = parent; current !== null; current = this.parent(current)) depth++;

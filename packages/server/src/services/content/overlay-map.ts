@@ -94,3 +94,8 @@ export function overlay<K, V>(base: ReadonlyMap<K, V>): OverlayMap<K, V> {
   const flat = base instanceof OverlayMap && base.depth >= MAX_DEPTH ? base.flatten() : base;
   return new OverlayMap(flat);
 }
+
+/** `map` as one plain map when it is a chain of layers (for code about to do many lookups in it). */
+export function flat<K, V>(map: ReadonlyMap<K, V>): ReadonlyMap<K, V> {
+  return map instanceof OverlayMap && map.depth > 1 ? map.flatten() : map;
+}

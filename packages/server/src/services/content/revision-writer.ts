@@ -2,7 +2,8 @@
 // the new content on it, store the new objects and the revision row, then move the head by
 // compare-and-swap, all in one transaction. A swap that finds the head moved means another writer got
 // there first: the whole attempt is redone on the new head, a bounded number of times, then 409.
-// The head pointer is an input: the space's primary head here, a change request's head later.
+// The head pointer is an input: the space's primary head (space-head.ts) or a change request's
+// (change-request-head.ts).
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { insertDocuments, insertFileBlobs } from '../../db/repositories/content-objects.repository.js';
@@ -45,7 +46,8 @@ export type WrittenRevision<Moved, Draft> = { revisionId: string; moved: Moved; 
 
 const MAX_ATTEMPTS = 5;
 
-class HeadMovedError extends Error {}
+/** A compare-and-swap found the head moved: the attempt is redone on the new head. */
+export class HeadMovedError extends Error {}
 
 function retryable(error: unknown): boolean {
   const code = (error as { code?: string } | undefined)?.code;
@@ -74,6 +76,30 @@ async function storeBlobs(trx: Trx, organizationId: string, blobs: PreparedFile[
   );
 }
 
+/** Stores what new content needs: bodies, nodes and file bytes (each insert skips what exists). */
+export async function storeDraftObjects(trx: Trx, organizationId: string, draft: Pick<RevisionDraft, 'nodes' | 'documents'> & { blobs?: PreparedFile[] }): Promise<void> {
+  await insertDocuments(trx, organizationId, draft.documents);
+  await storeNodes(trx, organizationId, draft.nodes);
+  await storeBlobs(trx, organizationId, draft.blobs ?? []);
+}
+
+/**
+ * Runs `attempt` (one transaction) again when it lost a race (a head moved, a deadlock or a
+ * serialisation failure), a bounded number of times with a short random back-off, then answers 409.
+ */
+export async function retryOnRace<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!retryable(error)) throw error;
+      if (tries >= MAX_ATTEMPTS) throw conflict('The content was changed by other writes at the same time; retry the request');
+      // Back off a little, with jitter, so racing writers stop colliding.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * tries));
+    }
+  }
+}
+
 async function attempt<Moved, Draft extends RevisionDraft>(
   db: Database,
   pointer: HeadPointer<Moved>,
@@ -86,9 +112,7 @@ async function attempt<Moved, Draft extends RevisionDraft>(
     const base = await loadContentState(trx, organizationId, head.roots);
     const now = new Date();
     const draft = build(base, now);
-    await insertDocuments(trx, organizationId, draft.documents);
-    await storeNodes(trx, organizationId, draft.nodes);
-    await storeBlobs(trx, organizationId, draft.blobs);
+    await storeDraftObjects(trx, organizationId, draft);
     const roots = rootsOf(draft.state);
     const revisionId = newId();
     await insertRevision(trx, {
@@ -122,16 +146,7 @@ export async function writeRevision<Moved, Draft extends RevisionDraft>(
   build: (base: ContentState, now: Date) => Draft,
   options: { type: RevisionType; createdBy: string | null },
 ): Promise<WrittenRevision<Moved, Draft>> {
-  for (let tries = 1; ; tries++) {
-    try {
-      const written = await attempt(db, pointer, build, options);
-      rememberContentState(pointer.organizationId, written.draft.state);
-      return written;
-    } catch (error) {
-      if (!retryable(error)) throw error;
-      if (tries >= MAX_ATTEMPTS) throw conflict('The content was changed by other writes at the same time; retry the request');
-      // Back off a little, with jitter, so racing writers stop colliding.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * tries));
-    }
-  }
+  const written = await retryOnRace(() => attempt(db, pointer, build, options));
+  rememberContentState(pointer.organizationId, written.draft.state);
+  return written;
 }

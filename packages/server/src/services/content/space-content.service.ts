@@ -60,6 +60,12 @@ export async function loadRevisionContent(db: Executor, space: SpaceRow, revisio
   return { revision, state, reusableBodies: await loadDocuments(db, space.organizationId, hashes) };
 }
 
+/** The trees of a revision of the space (no bodies). */
+export async function loadRevisionState(db: Executor, space: SpaceRow, revisionId: string): Promise<ContentState> {
+  const revision = await requireRevision(db, space, revisionId);
+  return loadContentState(db, space.organizationId, revisionRoots(revision));
+}
+
 /** The page tree of the space's head revision. */
 export async function loadHeadPages(db: Executor, space: SpaceRow) {
   const revision = await requireRevision(db, space, space.headRevisionId);
