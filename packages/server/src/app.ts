@@ -1,15 +1,13 @@
 // Builds the Express app. The middleware order lives here and only here.
 import compression from 'compression';
-import cors from 'cors';
 import express, { type Express } from 'express';
-import helmet from 'helmet';
 import { resolveCaller } from './auth/authenticate.js';
 import type { AppContext } from './context.js';
 import { errorMiddleware, notFoundMiddleware } from './http/error-middleware.js';
 import type { HandlerMap } from './http/handler.js';
-import { createMetrics, mountHealth, requestLogging, type Metrics } from './http/observability.js';
+import { apiHeaders, createMetrics, mountHealth, observe, type Metrics } from './http/observability.js';
 import { loadSpec } from './http/operations.js';
-import { createApiRouter } from './http/router.js';
+import { createApiDispatcher } from './http/router.js';
 import { createValidator } from './http/validator.js';
 import { handlers as allHandlers } from './routes/index.js';
 
@@ -28,11 +26,11 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   app.set('etag', false);
   app.set('query parser', 'extended');
 
-  app.use(requestLogging(context.log));
-  app.use(metrics.middleware);
-  app.use(helmet());
-  app.use(cors({ exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate'] }));
-  app.use(compression({ threshold: 2048 }));
+  app.use(observe(context.log, metrics));
+  app.use(apiHeaders);
+  // Only for clients that accept it: the middleware otherwise still wraps every response.
+  const compress = compression({ threshold: 2048 });
+  app.use((req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next()));
   mountHealth(app, context.db, metrics, options.isShuttingDown ?? (() => false));
 
   // Content batches carry files (base64): a larger body limit on those routes only.
@@ -52,7 +50,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
 
   app.use(resolveCaller(context));
   app.use(createValidator(loadSpec(), { validateResponses: context.config.validateResponses, onResponseError: options.onResponseError }));
-  app.use(createApiRouter(context, options.handlers ?? allHandlers));
+  app.use(createApiDispatcher(context, options.handlers ?? allHandlers));
   app.use(notFoundMiddleware);
   app.use(errorMiddleware);
   return { app, metrics };

@@ -2,9 +2,6 @@
 // validator's security handler then accepts or refuses each operation that requires a token, so a
 // missing token answers 401 before any input is validated.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-// `req.log` is pino-http's augmentation of the request: named here so that programs compiling this
-// file without the app (the root typecheck, through tools/openapi/access-doc.ts) see it too.
-import type {} from 'pino-http';
 import type { AppContext } from '../context.js';
 import { findTokenWithUser, touchToken } from '../db/repositories/tokens.repository.js';
 import type { UserRow } from '../db/repositories/users.repository.js';

@@ -1,5 +1,7 @@
-// Mounts the handler of every spec operation on an Express router, and writes its reply.
-import { Router, type Request, type Response } from 'express';
+// Dispatches each request to its operation's handler, and writes the reply. The validator in front has
+// already matched the request to a spec operation (`req.openapi`) and decoded its path parameters, so
+// dispatch is one map lookup rather than Express testing every route's pattern in turn.
+import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context.js';
 import type { Handler, HandlerMap, OperationId } from './handler.js';
 import { listOperations, type SpecOperation } from './operations.js';
@@ -19,14 +21,23 @@ function send(res: Response, reply: AnyReply) {
   else res.end();
 }
 
-export function createApiRouter(app: AppContext, handlers: HandlerMap, operations: SpecOperation[] = listOperations()): Router {
-  const router = Router();
+type OpenApiMatch = { openapi?: { openApiRoute?: string; pathParams?: Record<string, string> } };
+
+/** `METHOD /spec/path` of the operation the validator matched, e.g. `GET /v1/spaces/{spaceId}`. */
+export function matchedOperationKey(req: Request): string | undefined {
+  const route = (req as Request & OpenApiMatch).openapi?.openApiRoute;
+  return route ? `${req.method} ${route}` : undefined;
+}
+
+export function createApiDispatcher(app: AppContext, handlers: HandlerMap, operations: SpecOperation[] = listOperations()): RequestHandler {
+  const byOperation = new Map<string, (req: Request, res: Response) => Promise<void>>();
   for (const operation of operations) {
     const handler = handlers[operation.operationId as OperationId] as Handler<OperationId> | undefined;
     if (!handler) throw new Error(`No handler for operation ${operation.operationId}`);
-    router[operation.method](operation.expressPath, async (req: Request, res: Response) => {
+    byOperation.set(`${operation.method.toUpperCase()} ${operation.path}`, async (req, res) => {
       const reply = (await handler({
-        params: req.params as never,
+        // The validator's decoded (and validated) path parameters: Express resets `req.params` per layer.
+        params: ((req as Request & OpenApiMatch).openapi?.pathParams ?? req.params) as never,
         query: req.query as never,
         body: req.body as never,
         caller: req.caller as never,
@@ -37,5 +48,10 @@ export function createApiRouter(app: AppContext, handlers: HandlerMap, operation
       send(res, reply);
     });
   }
-  return router;
+  return async (req, res, next) => {
+    const key = matchedOperationKey(req);
+    const run = key === undefined ? undefined : byOperation.get(key);
+    if (!run) return next();
+    await run(req, res);
+  };
 }

@@ -1,0 +1,56 @@
+// Cross-cutting HTTP behaviour: request ids, security and CORS headers, preflights, health, metrics.
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/harness.js';
+import { createOrganizationWithAdmin, createSpace } from '../support/factories.js';
+
+const server = useTestServer();
+
+describe('every response', () => {
+  it('carries a request id (the caller’s when well-formed) and the API security headers', async () => {
+    const t = server();
+    const mine = await fetch(`${t.url}/v1/user`, { headers: { 'x-request-id': 'trace-123' } });
+    expect(mine.headers.get('x-request-id')).toBe('trace-123');
+    const made = await fetch(`${t.url}/v1/user`, { headers: { 'x-request-id': 'not valid!' } });
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    for (const response of [mine, made]) {
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
+    }
+  });
+
+  it('answers CORS preflights without a token', async () => {
+    const response = await fetch(`${server().url}/v1/orgs`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(response.headers.get('access-control-allow-headers')).toContain('Authorization');
+  });
+
+  it('compresses large answers for clients that accept it', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    for (let i = 0; i < 12; i++) await createSpace(t, admin, organization);
+    const url = `${t.url}/v1/orgs/${organization.id}/spaces`;
+    const gzip = await fetch(url, { headers: { authorization: `Bearer ${admin.token}`, 'accept-encoding': 'gzip' } });
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+    expect((await gzip.json()).count).toBe(12);
+  });
+});
+
+describe('operations endpoints', () => {
+  it('healthz, readyz and metrics (durations labelled by the spec path, never by ids)', async () => {
+    const t = server();
+    expect(await (await fetch(`${t.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${t.url}/readyz`)).json()).toEqual({ status: 'ready' });
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const space = await createSpace(t, admin, organization);
+    await admin.client.GET('/v1/spaces/{spaceId}', { params: { path: { spaceId: space.id } } });
+    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    expect(metrics).toContain('http_request_duration_seconds_count{method="GET",route="/v1/spaces/{spaceId}",status="200"}');
+    expect(metrics).not.toContain(space.id);
+  });
+});
