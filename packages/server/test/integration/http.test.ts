@@ -37,7 +37,7 @@ describe('every response', () => {
     const url = `${t.url}/v1/orgs/${organization.id}/spaces`;
     const gzip = await fetch(url, { headers: { authorization: `Bearer ${admin.token}`, 'accept-encoding': 'gzip' } });
     expect(gzip.headers.get('content-encoding')).toBe('gzip');
-    expect((await gzip.json()).count).toBe(12);
+    expect(((await gzip.json()) as { count: number }).count).toBe(12);
   });
 });
 
