@@ -20,6 +20,7 @@ const out: Record<string, number[]> = { full: [], bare: [] };
 for (let i = 0; i < 5; i++) for (const [name, t] of Object.entries(targets)) {
   const before = cpuOf(t.pid);
   const r = await runScript<any>('api/load.ts', 1, { url: t.url, paths: t.paths, tokens: t.tokens, connections: 20, seconds: 2 });
+  if (r.non2xx || r.errors) throw new Error(`non-2xx: ${r.non2xx}, errors: ${r.errors}`);
   if (i > 0) out[name]!.push((cpuOf(t.pid) - before) / r.total);
 }
 const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;

@@ -1,36 +1,11 @@
-// express-openapi-validator, configured once: requests are always validated against the bundled spec
+// express-openapi-validator, configured once (its route lookup is patched to compile the route table
+// once: patches/express-openapi-validator@5.6.2.patch): requests are always validated against the bundled spec
 // (never `ignoreUndocumented`), responses when `validateResponses` is on (tests and CI), and bearer
 // security is enforced per operation before the input is validated.
 import type { RequestHandler } from 'express';
-import { createRequire } from 'node:module';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { bearerSecurityHandler } from '../auth/authenticate.js';
 import type { OpenApiDocument } from './operations.js';
-
-/**
- * express-openapi-validator finds a request's operation by compiling `pathToRegexp` for every route of
- * the spec on every request (O(routes) regex compilations per call, growing with the API). The
- * compiled patterns never change: memoize them on the module instance the validator uses.
- */
-function memoizeRoutePatterns(): void {
-  const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-  const pathToRegexp = fromValidator('path-to-regexp') as { pathToRegexp: (path: string, options?: object) => unknown; memoized?: true };
-  if (pathToRegexp.memoized) return;
-  const compile = pathToRegexp.pathToRegexp;
-  const cache = new Map<string, unknown>();
-  pathToRegexp.pathToRegexp = (path, options) => {
-    // The validator passes only these two flags; the key stays cheap (it is built ~100 times a request).
-    const flags = options as { sensitive?: boolean; strict?: boolean } | undefined;
-    const key = `${flags?.sensitive ? 1 : 0}${flags?.strict ? 1 : 0}${path}`;
-    let compiled = cache.get(key);
-    if (compiled === undefined) {
-      compiled = compile(path, options);
-      cache.set(key, compiled);
-    }
-    return compiled;
-  };
-  pathToRegexp.memoized = true;
-}
 
 /** Paths the server serves outside the spec (operations endpoints). */
 export const UNDOCUMENTED_PATHS = /^\/(healthz|readyz|metrics)$/;
@@ -60,7 +35,6 @@ function withoutDiscriminatorMappings(spec: OpenApiDocument): OpenApiDocument {
 }
 
 export function createValidator(spec: OpenApiDocument, options: { validateResponses: boolean; onResponseError?: (error: Error, body: unknown) => void }): RequestHandler[] {
-  memoizeRoutePatterns();
   return OpenApiValidator.middleware({
     apiSpec: withoutDiscriminatorMappings(spec) as never,
     // The spec is linted in CI (Redocly); checking it again costs start-up time, so only with response validation (tests).

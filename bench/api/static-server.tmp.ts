@@ -1,0 +1,10 @@
+import { loadConfig } from '../../packages/server/src/config.js';
+import { createLogger } from '../../packages/server/src/logger.js';
+import { startServer } from '../../packages/server/src/server.js';
+import { handlers } from '../../packages/server/src/routes/index.js';
+const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', JOBS_ENABLED: 'false', BOOTSTRAP_DEMO: 'false' });
+const body = { object: 'space', id: 'x', title: 'x', emoji: '', visibility: 'private', createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), editMode: 'live', organization: 'o', revision: 'r', defaultLevel: 'inherit', comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0, urls: { location: 'http://x/y', app: 'http://x/z' }, permissions: { view: true, access: true, admin: false, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: false, merge: false, review: false } };
+const mode = process.env.MODE;
+const running = await startServer(config, createLogger(config), { databaseUrl: process.env.DATABASE_URL!, migrate: false, handlers: { ...handlers, getSpaceById: mode === 'static' ? (async () => ({ status: 200, body })) as never : handlers.getSpaceById } });
+console.log(`ready ${new URL(running.url).port}`);
+process.on('SIGTERM', () => running.close().then(() => process.exit(0)));
