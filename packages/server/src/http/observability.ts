@@ -44,14 +44,25 @@ export function observe(log: Logger, metrics: Metrics): RequestHandler {
     registers: [metrics.registry],
   });
   const debugEnabled = log.isLevelEnabled('debug');
+  const children = new WeakMap<object, Logger>();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', { configurable: true, get: () => (child ??= log.child({ reqId: id })) });
+    if (!Object.getOwnPropertyDescriptor(Object.getPrototypeOf(req), 'log')) {
+      // Once per app: a lazy getter on the requests' prototype (defining a property on every request
+      // object is slow), creating the child logger only when something logs.
+      Object.defineProperty(Object.getPrototypeOf(req), 'log', {
+        configurable: true,
+        get(this: { id: string }) {
+          let child = children.get(this);
+          if (!child) children.set(this, (child = log.child({ reqId: this.id })));
+          return child;
+        },
+      });
+    }
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = matchedOperationKey(req)?.split(' ')[1] ?? (req.route?.path as string | undefined) ?? 'unmatched';
