@@ -9,93 +9,32 @@
 //   RUNS=20 npx tsx bench/merge.ts    (more samples)
 //
 // `runMergeBenchmark()` is exported for the root runner (bench/run.ts).
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../packages/server/src/config.js';
-import { createDatabase, createPool } from '../packages/server/src/db/database.js';
-import { startEmbeddedPostgres } from '../packages/server/src/db/embedded.js';
-import type { SpaceRow } from '../packages/server/src/db/repositories/access.repository.js';
-import { insertMember, insertOrganization } from '../packages/server/src/db/repositories/organizations.repository.js';
-import { insertUser } from '../packages/server/src/db/repositories/users.repository.js';
-import { createLogger } from '../packages/server/src/logger.js';
-import { migrate } from '../packages/server/src/server.js';
 import { createChangeRequest } from '../packages/server/src/services/change-requests.service.js';
 import type { ContentChange } from '../packages/server/src/services/content/apply-changes.js';
 import { applyChangeRequestChanges } from '../packages/server/src/services/content/change-request-content.service.js';
 import { mergeChangeRequest } from '../packages/server/src/services/content/change-request-merge.js';
 import { applySpaceChanges } from '../packages/server/src/services/content/space-content.service.js';
-import { createSpace } from '../packages/server/src/services/spaces.service.js';
+import { BATCH, body, quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
 
-const TOP = 100;
-const CHILDREN = 99;
-const BATCH = 50;
 const TOUCHED = 100;
 const BOTH_SIDES = 10;
 export const MERGE_BUDGET_MS = 300;
 
-const WORDS = 'the of and to in is you that it he was for on are as with his they at be this have from or one had by word but not what all were we when your can said there use an each which she do how their if will up other about out many then them these so some her would make like him into time has look two more write go see number no way could people my than first water been call who oil its now find long down day did get come made may part'.split(' ');
-
-/** ~3 KB of markdown in paragraphs, different for every seed; `edits` replaces some paragraphs. */
-function body(seed: number, edits: Record<number, string> = {}): string {
-  let state = seed * 2654435761;
-  const next = () => (state = (Math.imul(state ^ (state >>> 15), 2246822519) + 1) >>> 0);
-  const paragraphs: string[] = [`# Section ${seed}`];
-  while (paragraphs.join('\n\n').length < 3000) paragraphs.push(Array.from({ length: 40 }, () => WORDS[next() % WORDS.length]).join(' ') + '.');
-  for (const [index, text] of Object.entries(edits)) paragraphs[Number(index)] = text;
-  return paragraphs.join('\n\n');
-}
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 
 export type MergeBenchmarkResult = { pages: number; runs: number[]; median: number; p95: number; max: number; conflicts: number; budgetMs: number };
 
 export async function runMergeBenchmark(options: { runs?: number; log?: (line: string) => void } = {}): Promise<MergeBenchmarkResult> {
   const runs = options.runs ?? Number(process.env.RUNS ?? 9);
   const say = options.log ?? ((line: string) => console.log(line));
-  const log = createLogger({ logLevel: 'warn' });
-  const dir = mkdtempSync(join(tmpdir(), 'cw-bench-'));
-  chmodSync(dir, 0o755); // embedded PostgreSQL runs as user postgres when we are root
-  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), database: 'bench', log, durability: 'durable' });
-  const pool = createPool(postgres.url, 4, log);
-  const db = createDatabase(pool);
-  const app = { db, config: loadConfig({}) };
+  const world = await seedTenThousandPages();
+  const { pool, db, app, user, children } = world;
+  let { space } = world;
   try {
-    await migrate(postgres.url, log);
-    const user = await insertUser(db, { email: 'bench@example.com', displayName: 'Bench' });
-    const organization = await insertOrganization(db, { title: 'Bench' });
-    await insertMember(db, { organizationId: organization.id, userId: user.id, role: 'admin' });
-    let space: SpaceRow = await createSpace(db, { organizationId: organization.id, creatorId: user.id, parentId: null, body: { title: 'Ten thousand pages' } });
-
-    // Seed: 100 top-level pages with 99 children each, 50 changes a batch.
-    let started = performance.now();
-    const page = (title: string, seed: number, extra: Partial<Extract<ContentChange, { type: 'insert_page' }>> = {}): ContentChange => ({
-      type: 'insert_page',
-      title,
-      description: `A synthetic page of the merge benchmark, number ${seed}.`,
-      markdown: body(seed),
-      ...extra,
-    });
-    const tops: string[] = [];
-    for (let i = 0; i < TOP; i += BATCH) {
-      const applied = await applySpaceChanges(app, space, user.id, Array.from({ length: BATCH }, (_, j) => page(`Chapter ${i + j}`, i + j, { ref: `t${j}` })));
-      space = applied.space;
-      for (let j = 0; j < BATCH; j++) tops.push(applied.refs[`t${j}`]!);
-    }
-    const children: Array<{ id: string; seed: number }> = [];
-    const pending = tops.flatMap((parent, t) => Array.from({ length: CHILDREN }, (_, c) => ({ parent, seed: TOP + t * CHILDREN + c, title: `Topic ${t}.${c}` })));
-    for (let i = 0; i < pending.length; i += BATCH) {
-      const slice = pending.slice(i, i + BATCH);
-      const applied = await applySpaceChanges(app, space, user.id, slice.map((item, k) => page(item.title, item.seed, { parent: item.parent, ref: `r${k}` })));
-      space = applied.space;
-      slice.forEach((item, k) => children.push({ id: applied.refs[`r${k}`]!, seed: item.seed }));
-    }
-    const pages = TOP + children.length;
-    say(`seeded ${pages} pages (${TOP} × ${CHILDREN + 1}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    await pool.query('VACUUM ANALYZE');
-
+    const pages = world.tops.length + children.length;
+    say(`seeded ${pages} pages in ${(world.seededInMs / 1000).toFixed(1)} s`);
+    let started = 0;
     const timings: number[] = [];
     let conflicts = 0;
     for (let run = 0; run < runs; run++) {
@@ -142,9 +81,7 @@ export async function runMergeBenchmark(options: { runs?: number; log?: (line: s
     );
     return result;
   } finally {
-    await db.destroy();
-    await postgres.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await world.stop();
   }
 }
 

@@ -1,0 +1,109 @@
+// The content benchmarks' world: an embedded PostgreSQL of its own (durable, in a temporary folder),
+// an organization, and a space of 10,000 pages (100 top-level pages with 99 children each), written
+// through the batch service 50 changes at a time.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type pg from 'pg';
+import { loadConfig } from '../../packages/server/src/config.js';
+import { createDatabase, createPool, type Database } from '../../packages/server/src/db/database.js';
+import { startEmbeddedPostgres } from '../../packages/server/src/db/embedded.js';
+import type { SpaceRow } from '../../packages/server/src/db/repositories/access.repository.js';
+import { insertMember, insertOrganization } from '../../packages/server/src/db/repositories/organizations.repository.js';
+import { insertUser, type UserRow } from '../../packages/server/src/db/repositories/users.repository.js';
+import { createLogger } from '../../packages/server/src/logger.js';
+import { migrate } from '../../packages/server/src/server.js';
+import type { ContentChange } from '../../packages/server/src/services/content/apply-changes.js';
+import { applySpaceChanges } from '../../packages/server/src/services/content/space-content.service.js';
+import { createSpace } from '../../packages/server/src/services/spaces.service.js';
+
+export const TOP = 100;
+export const CHILDREN = 99;
+export const BATCH = 50;
+
+const WORDS = 'the of and to in is you that it he was for on are as with his they at be this have from or one had by word but not what all were we when your can said there use an each which she do how their if will up other about out many then them these so some her would make like him into time has look two more write go see number no way could people my than first water been call who oil its now find long down day did get come made may part'.split(' ');
+
+/** ~3 KB of markdown in paragraphs, different for every seed; `edits` replaces some paragraphs. */
+export function body(seed: number, edits: Record<number, string> = {}): string {
+  let state = seed * 2654435761;
+  const next = () => (state = (Math.imul(state ^ (state >>> 15), 2246822519) + 1) >>> 0);
+  const paragraphs: string[] = [`# Section ${seed}`];
+  while (paragraphs.join('\n\n').length < 3000) paragraphs.push(Array.from({ length: 40 }, () => WORDS[next() % WORDS.length]).join(' ') + '.');
+  for (const [index, text] of Object.entries(edits)) paragraphs[Number(index)] = text;
+  return paragraphs.join('\n\n');
+}
+
+/** An `insert_page` change with a body and the fields a real page carries. */
+export function page(title: string, seed: number, extra: Partial<Extract<ContentChange, { type: 'insert_page' }>> = {}): ContentChange {
+  return {
+    type: 'insert_page',
+    title,
+    emoji: '📄',
+    description: `A synthetic benchmark page, number ${seed}.`,
+    layout: { cover: false, coverSize: 'full', tableOfContents: true, outline: false },
+    markdown: body(seed),
+    ...extra,
+  };
+}
+
+export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+
+export type TenThousandPages = {
+  pool: pg.Pool;
+  db: Database;
+  /** What the content services need of the app context. */
+  app: { db: Database; config: ReturnType<typeof loadConfig> };
+  user: UserRow;
+  organizationId: string;
+  /** The space at its head after seeding. */
+  space: SpaceRow;
+  tops: string[];
+  children: Array<{ id: string; parent: string; seed: number }>;
+  seededInMs: number;
+  stop(): Promise<void>;
+};
+
+export async function seedTenThousandPages(): Promise<TenThousandPages> {
+  const log = createLogger({ logLevel: 'warn' });
+  const dir = mkdtempSync(join(tmpdir(), 'cw-bench-'));
+  chmodSync(dir, 0o755); // embedded PostgreSQL runs as user postgres when we are root
+  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), database: 'bench', log, durability: 'durable' });
+  const pool = createPool(postgres.url, 4, log);
+  const db = createDatabase(pool);
+  const stop = async () => {
+    await db.destroy();
+    await postgres.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await migrate(postgres.url, log);
+    const app = { db, config: loadConfig({}) };
+    const user = await insertUser(db, { email: 'bench@example.com', displayName: 'Bench' });
+    const organization = await insertOrganization(db, { title: 'Bench' });
+    await insertMember(db, { organizationId: organization.id, userId: user.id, role: 'admin' });
+    let space = await createSpace(db, { organizationId: organization.id, creatorId: user.id, parentId: null, body: { title: 'Ten thousand pages' } });
+
+    const started = performance.now();
+    const tops: string[] = [];
+    for (let i = 0; i < TOP; i += BATCH) {
+      const applied = await applySpaceChanges(app, space, user.id, Array.from({ length: BATCH }, (_, j) => page(`Chapter ${i + j}`, i + j, { ref: `t${j}` })));
+      space = applied.space;
+      for (let j = 0; j < BATCH; j++) tops.push(applied.refs[`t${j}`]!);
+    }
+    const children: TenThousandPages['children'] = [];
+    const pending = tops.flatMap((parent, t) => Array.from({ length: CHILDREN }, (_, c) => ({ parent, seed: TOP + t * CHILDREN + c, title: `Topic ${t}.${c}` })));
+    for (let i = 0; i < pending.length; i += BATCH) {
+      const slice = pending.slice(i, i + BATCH);
+      const applied = await applySpaceChanges(app, space, user.id, slice.map((item, k) => page(item.title, item.seed, { parent: item.parent, ref: `r${k}` })));
+      space = applied.space;
+      slice.forEach((item, k) => children.push({ id: applied.refs[`r${k}`]!, parent: item.parent, seed: item.seed }));
+    }
+    const seededInMs = performance.now() - started;
+    await pool.query('VACUUM ANALYZE');
+    return { pool, db, app, user, organizationId: organization.id, space, tops, children, seededInMs, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
