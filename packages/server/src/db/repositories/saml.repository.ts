@@ -1,20 +1,13 @@
 // SAML providers of an organization, and the assertion ids they signed that were already accepted.
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../database.js';
-import type { Role } from '../schema.js';
+import type { Role, SamlProvidersTable } from '../schema.js';
 import { newId } from '../../ids.js';
 
-export type SamlProviderRow = {
-  id: string;
-  label: string;
-  entityId: string | null;
-  ssoUrl: string | null;
-  certificate: string | null;
-  defaultTeamId: string | null;
-  defaultRole: Role | null;
-  active: boolean;
-  createdAt: Date;
-};
+export type SamlProviderRow = Pick<
+  Selectable<SamlProvidersTable>,
+  'id' | 'label' | 'entityId' | 'ssoUrl' | 'certificate' | 'defaultTeamId' | 'defaultRole' | 'active' | 'createdAt'
+>;
 
 /** The fields a create or an update sets (undefined: unchanged). */
 export type SamlProviderValues = {
