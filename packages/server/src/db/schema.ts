@@ -331,6 +331,12 @@ export interface RevisionConflictsTable {
   resolvedAt: CreatedAt;
 }
 
+/** An organization some of whose content objects may have become unreachable (garbage collection). */
+export interface ContentGarbageMarksTable {
+  organizationId: string;
+  markedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface DB {
   users: UsersTable;
   apiTokens: ApiTokensTable;
@@ -360,6 +366,7 @@ export interface DB {
   changeRequests: ChangeRequestsTable;
   changeRequestContributors: ChangeRequestContributorsTable;
   revisionConflicts: RevisionConflictsTable;
+  contentGarbageMarks: ContentGarbageMarksTable;
 }
 
 export type { Timestamp };

@@ -1,6 +1,7 @@
 // Spaces deleted more than 7 days ago are gone for good: remove them with everything they own (their
 // dependent rows go by cascade) and their locators. Content objects shared by content address may
-// still be referenced by other spaces of the organization and are left to garbage collection.
+// still be referenced by other spaces of the organization: the purge marks the organization, and the
+// garbage-collection job sweeps what nothing reaches any more.
 import { sql } from 'kysely';
 import { DELETED_SPACE_RETENTION_DAYS } from '../auth/access.js';
 import type { Executor } from '../db/database.js';
@@ -20,9 +21,14 @@ export async function purgeExpiredSpaces(db: Executor): Promise<number> {
         FOR UPDATE SKIP LOCKED
       ),
       removed AS (
-        DELETE FROM spaces s USING expired e WHERE s.organization_id = e.organization_id AND s.id = e.id RETURNING s.id
+        DELETE FROM spaces s USING expired e WHERE s.organization_id = e.organization_id AND s.id = e.id
+        RETURNING s.organization_id, s.id
       ),
-      unlocated AS (DELETE FROM space_locators l USING removed r WHERE l.space_id = r.id)
+      unlocated AS (DELETE FROM space_locators l USING removed r WHERE l.space_id = r.id),
+      marked AS (
+        INSERT INTO content_garbage_marks (organization_id) SELECT DISTINCT organization_id FROM removed
+        ON CONFLICT (organization_id) DO UPDATE SET marked_at = now()
+      )
       SELECT id FROM removed`.execute(db);
     total += rows.length;
     if (rows.length < BATCH) return total;

@@ -14,6 +14,8 @@ export interface BlobStore {
   get(db: Executor, organizationId: string, sha256: string): Promise<Buffer | undefined>;
   /** Makes the given blobs of `from` available under `to` (cross-organization transfer). */
   copy(db: Executor, from: string, to: string, sha256s: string[]): Promise<void>;
+  /** Deletes the given blobs of the organization (garbage collection; nothing references them). */
+  remove(db: Executor, organizationId: string, sha256s: string[]): Promise<void>;
 }
 
 export const postgresBlobStore: BlobStore = {
@@ -42,6 +44,12 @@ export const postgresBlobStore: BlobStore = {
       WHERE organization_id = ${from} AND sha256 = ANY(${[...sha256s].sort().map((h) => Buffer.from(h, 'hex'))}::bytea[])
       ORDER BY sha256
       ON CONFLICT DO NOTHING`.execute(db);
+  },
+  async remove(db, organizationId, sha256s) {
+    if (sha256s.length === 0) return;
+    await sql`
+      DELETE FROM blob_bytes
+      WHERE organization_id = ${organizationId} AND sha256 = ANY(${sha256s.map((h) => Buffer.from(h, 'hex'))}::bytea[])`.execute(db);
   },
 };
 

@@ -1,9 +1,11 @@
-// Spaces deleted over 7 days ago are purged with everything they own, by a pg-boss job.
+// Spaces deleted over 7 days ago are purged with everything they own, by a pg-boss job; another job
+// then collects the content objects nothing reaches any more (garbage-collection.test.ts checks what).
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { purgeExpiredSpaces } from '../../src/jobs/purge-spaces.job.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { createMember, createOrganizationWithAdmin, createSpace, grant } from '../support/factories.js';
+import { edit } from '../support/content.js';
 
 // Jobs on: this server runs the pg-boss workers like production.
 const server = useTestServer({ env: { JOBS_ENABLED: 'true' } });
@@ -43,5 +45,20 @@ describe('purging deleted spaces', () => {
     expect(await t.context.jobs.send('purge-deleted-spaces')).toEqual(expect.any(String));
     for (let i = 0; i < 100 && (await rowsOf(t, expired.id)).spaces > 0; i++) await new Promise((r) => setTimeout(r, 200));
     expect((await rowsOf(t, expired.id)).spaces).toBe(0);
+  });
+
+  it('collects the purged content as a job on the queue', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const expired = await createSpace(t, admin, organization);
+    await edit(admin, expired.id, [{ type: 'insert_page', title: 'Gone', markdown: 'Purged with its space' }]);
+    await sql`UPDATE spaces SET deleted_at = now() - interval '30 days' WHERE id = ${expired.id}`.execute(t.db);
+    expect(await purgeExpiredSpaces(t.db)).toBe(1);
+    const documents = () => t.db.selectFrom('documents').select('hash').where('organizationId', '=', organization.id).execute();
+    expect(await documents()).toHaveLength(1);
+    expect(await t.context.jobs.send('collect-content-garbage')).toEqual(expect.any(String));
+    for (let i = 0; i < 100 && (await documents()).length > 0; i++) await new Promise((r) => setTimeout(r, 200));
+    expect(await documents()).toEqual([]);
+    expect(await t.db.selectFrom('contentGarbageMarks').selectAll().where('organizationId', '=', organization.id).execute()).toEqual([]);
   });
 });

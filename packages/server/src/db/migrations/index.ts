@@ -9,6 +9,7 @@ import * as tokenNotifications from './20261122T030000_token_notifications.js';
 import * as contentStore from './20261122T000000_content_store.js';
 import * as saml from './20261122T020000_saml.js';
 import * as changeRequests from './20261122T040000_change_requests.js';
+import * as contentGarbage from './20261122T050000_content_garbage.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121T200000_identity': identity,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '20261122T000000_content_store': contentStore,
   '20261122T020000_saml': saml,
   '20261122T040000_change_requests': changeRequests,
+  '20261122T050000_content_garbage': contentGarbage,
 };

@@ -99,3 +99,64 @@ export async function insertFileBlobs(db: Executor, organizationId: string, blob
     .onConflict((oc) => oc.doNothing())
     .execute();
 }
+
+/**
+ * The organization's content-object lock, held to the end of the transaction. Writers that store
+ * objects (or rely on ones that exist: inserts skip them) hold it shared; garbage collection holds it
+ * exclusive, so it never sweeps an object a writer is about to reference.
+ */
+export async function lockContentObjects(db: Executor, organizationId: string, mode: 'shared' | 'exclusive'): Promise<void> {
+  await (mode === 'shared'
+    ? sql`SELECT pg_advisory_xact_lock_shared(hashtext('cw:content-objects'), hashtext(${organizationId}))`
+    : sql`SELECT pg_advisory_xact_lock(hashtext('cw:content-objects'), hashtext(${organizationId}))`
+  ).execute(db);
+}
+
+/** Notes that some of these organizations' objects may no longer be reachable (a purge, a transfer out). */
+export async function markContentGarbage(db: Executor, organizationIds: string[]): Promise<void> {
+  if (organizationIds.length === 0) return;
+  await sql`
+    INSERT INTO content_garbage_marks (organization_id)
+    SELECT DISTINCT unnest(${organizationIds}::text[])
+    ON CONFLICT (organization_id) DO UPDATE SET marked_at = now()`.execute(db);
+}
+
+/** Organizations marked for garbage collection, oldest mark first, with the mark's time. */
+export async function markedForGarbage(db: Executor, limit: number): Promise<Array<{ organizationId: string; markedAt: Date }>> {
+  return db.selectFrom('contentGarbageMarks').select(['organizationId', 'markedAt']).orderBy('markedAt').limit(limit).execute();
+}
+
+/** Removes the mark unless it was renewed after `markedAt` (more garbage arrived meanwhile). */
+export async function clearGarbageMark(db: Executor, organizationId: string, markedAt: Date): Promise<void> {
+  await db.deleteFrom('contentGarbageMarks').where('organizationId', '=', organizationId).where('markedAt', '<=', markedAt).execute();
+}
+
+export type ObjectTable = NodeTable | 'documents' | 'fileBlobs';
+
+const OBJECT_TABLES: Record<ObjectTable, { table: string; key: string }> = {
+  treeNodes: { table: 'tree_nodes', key: 'hash' },
+  fileNodes: { table: 'file_nodes', key: 'hash' },
+  reusableNodes: { table: 'reusable_nodes', key: 'hash' },
+  documents: { table: 'documents', key: 'hash' },
+  fileBlobs: { table: 'file_blobs', key: 'sha256' },
+};
+
+/**
+ * Deletes the organization's objects of `table` whose hash is not in `keep` (hex) and answers the
+ * deleted hashes. `keep` travels through a temporary table, so it may hold millions of hashes.
+ */
+export async function deleteObjectsNotIn(db: Executor, table: ObjectTable, organizationId: string, keep: Set<string>): Promise<string[]> {
+  await sql`CREATE TEMPORARY TABLE IF NOT EXISTS gc_keep (hash bytea PRIMARY KEY) ON COMMIT DROP`.execute(db);
+  await sql`TRUNCATE gc_keep`.execute(db);
+  for (const part of inChunks([...keep], 10_000)) {
+    await sql`INSERT INTO gc_keep (hash) SELECT unnest(${part.map(hex)}::bytea[])`.execute(db);
+  }
+  await sql`ANALYZE gc_keep`.execute(db);
+  const { table: name, key } = OBJECT_TABLES[table];
+  const { rows } = await sql<{ hash: string }>`
+    DELETE FROM ${sql.table(name)} o
+    WHERE o.organization_id = ${organizationId}
+      AND NOT EXISTS (SELECT 1 FROM gc_keep k WHERE k.hash = o.${sql.ref(key)})
+    RETURNING encode(o.${sql.ref(key)}, 'hex') AS hash`.execute(db);
+  return rows.map((row) => row.hash);
+}

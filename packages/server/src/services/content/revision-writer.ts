@@ -6,7 +6,7 @@
 // (change-request-head.ts).
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { insertDocuments, insertFileBlobs } from '../../db/repositories/content-objects.repository.js';
+import { insertDocuments, insertFileBlobs, lockContentObjects } from '../../db/repositories/content-objects.repository.js';
 import { insertRevision } from '../../db/repositories/revisions.repository.js';
 import type { DB, RevisionType } from '../../db/schema.js';
 import { conflict } from '../../http/errors.js';
@@ -76,8 +76,13 @@ async function storeBlobs(trx: Trx, organizationId: string, blobs: PreparedFile[
   );
 }
 
-/** Stores what new content needs: bodies, nodes and file bytes (each insert skips what exists). */
+/**
+ * Stores what new content needs: bodies, nodes and file bytes (each insert skips what exists). The
+ * shared content-object lock keeps garbage collection from sweeping a skipped object before the new
+ * revision that references it commits.
+ */
 export async function storeDraftObjects(trx: Trx, organizationId: string, draft: Pick<RevisionDraft, 'nodes' | 'documents'> & { blobs?: PreparedFile[] }): Promise<void> {
+  await lockContentObjects(trx, organizationId, 'shared');
   await insertDocuments(trx, organizationId, draft.documents);
   await storeNodes(trx, organizationId, draft.nodes);
   await storeBlobs(trx, organizationId, draft.blobs ?? []);
