@@ -1042,8 +1042,8 @@ export interface paths {
          *     space's head (never losing a concurrent write: a batch racing another is re-applied on top of it,
          *     and answers 409 only if it keeps losing). Needs `edit` on the space, and the space in `live` mode
          *     (`locked`: 403). A malformed change, an unknown page, file or reusable content, or a page moved
-         *     under itself or its own descendant: 400. A slug its siblings already use: 409. Request bodies may
-         *     be up to 20 MB.
+         *     under itself or its own descendant: 400. A slug its siblings already use, or deleting a file that is
+         *     still a page's cover: 409. Request bodies may be up to 20 MB.
          */
         post: operations["applySpaceContentChanges"];
         delete?: never;
@@ -2849,6 +2849,19 @@ export interface components {
             url?: string;
         };
         /**
+         * DeleteFileChange
+         * @description Removes a file from the content (earlier revisions keep it). A file that is still the cover of a page
+         *     cannot be deleted (409): change or remove that cover first, in the same batch if you like.
+         */
+        DeleteFileChange: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "delete_file";
+            file: components["schemas"]["ContentReference"];
+        };
+        /**
          * UpsertReusableContentChange
          * @description Creates a reusable content (server-made id), or replaces the title and body of the one named by `reusableContent`.
          */
@@ -2876,7 +2889,7 @@ export interface components {
          * ContentChange
          * @description One change of a content batch, selected by `type`.
          */
-        ContentChange: components["schemas"]["InsertPageChange"] | components["schemas"]["UpdatePageChange"] | components["schemas"]["DeletePageChange"] | components["schemas"]["InsertFileChange"] | components["schemas"]["UpsertReusableContentChange"] | components["schemas"]["DeleteReusableContentChange"];
+        ContentChange: components["schemas"]["InsertPageChange"] | components["schemas"]["UpdatePageChange"] | components["schemas"]["DeletePageChange"] | components["schemas"]["InsertFileChange"] | components["schemas"]["DeleteFileChange"] | components["schemas"]["UpsertReusableContentChange"] | components["schemas"]["DeleteReusableContentChange"];
         /**
          * ContentChangesRequest
          * @description A batch of 1 to 50 changes, applied in order and atomically as one new revision: any failing change

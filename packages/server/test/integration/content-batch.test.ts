@@ -271,6 +271,43 @@ describe('POST /v1/spaces/{spaceId}/content', () => {
     }
   });
 
+  it('deletes files from the head (history keeps them), but not a page cover (409)', async () => {
+    const t = server();
+    const { admin, space } = await world(t);
+    const first = await edit(admin, space.id, [
+      { type: 'insert_file', name: 'old.txt', base64: Buffer.from('old').toString('base64'), ref: 'old' },
+      { type: 'insert_file', name: 'cover.png', base64: pngBytes(8, 8).toString('base64'), ref: 'cover' },
+      { type: 'insert_page', title: 'Home', cover: { ref: { kind: 'file', file: { ref: 'cover' } } }, ref: 'home' },
+    ]);
+    const fileRead = (fileId: string) => admin.client.GET('/v1/spaces/{spaceId}/content/files/{fileId}', { params: { path: { spaceId: space.id, fileId } } });
+    const oldDownload = (await fileRead(first.refs.old!)).data!.downloadURL;
+
+    const removed = await edit(admin, space.id, [{ type: 'delete_file', file: first.refs.old! }]);
+    expect((await fileRead(first.refs.old!)).response.status).toBe(404);
+    const { data: files } = await admin.client.GET('/v1/spaces/{spaceId}/content/files', { params: { path: { spaceId: space.id } } });
+    expect(files?.items.map((file) => file.name)).toEqual(['cover.png']);
+    const revision = (revisionId: string) => admin.client.GET('/v1/spaces/{spaceId}/revisions/{revisionId}', { params: { path: { spaceId: space.id, revisionId } } });
+    expect((await revision(first.revision)).data?.files.map((file) => file.name)).toEqual(['cover.png', 'old.txt']);
+    expect((await revision(removed.revision)).data?.files.map((file) => file.name)).toEqual(['cover.png']);
+    // An address handed out before the deletion still serves the bytes: history keeps them.
+    expect(await (await fetch(oldDownload.replace('http://api.test', t.url))).text()).toBe('old');
+
+    const head = await headRevision(t, space.id);
+    const { error, response } = await post(admin, space.id, [{ type: 'delete_file', file: first.refs.cover! }]);
+    expect(response.status).toBe(409);
+    expect(error?.error.message).toContain(`is the cover of page "${first.refs.home}"`);
+    expect(await headRevision(t, space.id)).toBe(head);
+    const unknown = await post(admin, space.id, [{ type: 'delete_file', file: first.refs.old! }]);
+    expect(unknown.response.status).toBe(400);
+    expect(unknown.error?.error.issues).toEqual([expect.objectContaining({ path: '/body/changes/0/file' })]);
+
+    await edit(admin, space.id, [
+      { type: 'update_page', page: first.refs.home!, cover: null },
+      { type: 'delete_file', file: first.refs.cover! },
+    ]);
+    expect((await fileRead(first.refs.cover!)).response.status).toBe(404);
+  });
+
   it('stores reusable contents and returns them in revisions', async () => {
     const t = server();
     const { admin, space } = await world(t);

@@ -182,6 +182,41 @@ describe('applyChanges', () => {
       paths: ['/body/changes/0/cover/ref/file'],
     });
   });
+
+  it('deletes files, but not one a page still uses as its cover (409)', () => {
+    const files = new Map([
+      [0, { bytes: Buffer.from('x'), sha256: sha256Hex('x'), size: 1, contentType: 'text/plain' }],
+      [1, { bytes: Buffer.from('y'), sha256: sha256Hex('y'), size: 1, contentType: 'text/plain' }],
+    ]);
+    const base = apply(
+      EMPTY,
+      [
+        { type: 'insert_file', name: 'x.txt', base64: 'eA==', ref: 'x' },
+        { type: 'insert_file', name: 'y.txt', base64: 'eQ==', ref: 'y' },
+        { type: 'insert_page', title: 'With cover', cover: { ref: { kind: 'file', file: { ref: 'y' } } } },
+      ],
+      { ...context(), files },
+    ).state;
+
+    const deleted = apply(base, [{ type: 'delete_file', file: 'id1' }]);
+    expect([...deleted.state.files.items.keys()]).toEqual(['id2']);
+    const inUse = failure(() => apply(base, [{ type: 'delete_file', file: 'id2' }]));
+    expect(inUse).toMatchObject({ status: 409, message: expect.stringContaining('/body/changes/0/file: "id2" is the cover of page "id3"') });
+    // Changing the cover first, in the same batch, frees the file.
+    const freed = apply(base, [
+      { type: 'update_page', page: 'id3', cover: null },
+      { type: 'delete_file', file: 'id2' },
+    ]);
+    expect([...freed.state.files.items.keys()]).toEqual(['id1']);
+    expect(failure(() => apply(base, [{ type: 'delete_file', file: 'nope' }]))).toMatchObject({ status: 400, paths: ['/body/changes/0/file'] });
+    expect(failure(() => apply(deleted.state, [{ type: 'delete_file', file: 'id1' }]))).toMatchObject({ status: 400, paths: ['/body/changes/0/file'] });
+    // A file inserted earlier in the batch can be named by its ref, like any other.
+    const insertedThenDeleted = apply(base, [{ type: 'insert_file', name: 'z.txt', base64: 'eA==', ref: 'z' }, { type: 'delete_file', file: { ref: 'z' } }], {
+      ...context(undefined, 'new'),
+      files: new Map([[0, files.get(0)!]]),
+    });
+    expect(insertedThenDeleted.state.files.rootHash).toBe(base.files.rootHash);
+  });
 });
 
 function idsFrom(start: number): () => string {

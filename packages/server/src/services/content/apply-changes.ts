@@ -84,6 +84,8 @@ class Batch {
         return this.pages.remove(this.page(change.page, `${path}/page`));
       case 'insert_file':
         return this.insertFile(change, path, index);
+      case 'delete_file':
+        return this.deleteFile(this.file(change.file, `${path}/file`), path);
       case 'upsert_reusable_content': {
         const id = change.reusableContent === undefined ? this.ctx.newId() : this.reusable(change.reusableContent, `${path}/reusableContent`);
         this.reusables.set({ id, title: change.title, documentHash: this.document(change.markdown) });
@@ -136,6 +138,14 @@ class Batch {
     const id = this.resolve(reference, 'reusable content', path);
     if (!this.reusables.get(id)) throw invalidField(path, `no reusable content "${id}" in the content`);
     return id;
+  }
+
+  /** Removes a file no page uses as its cover (a dangling cover would name nothing). */
+  private deleteFile(id: string, path: string): void {
+    for (const page of this.pages.view().pages.values()) {
+      if (page.cover?.ref.file === id) throw conflict(`${path}/file: "${id}" is the cover of page "${page.id}"; change or remove that cover first`);
+    }
+    this.files.delete(id);
   }
 
   private document(markdown: string): string | null {
