@@ -151,6 +151,25 @@ describe('garbage collection of content objects', () => {
     expect(await markdownAt(admin, space.id, 'travels')).toBe('Moves with the space\n');
   });
 
+  it('a walk continued after new writes reaches what a fresh walk reaches', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const space = await createSpace(t, admin, organization);
+    await edit(admin, space.id, [{ type: 'insert_page', title: 'Before', markdown: 'Written before the walk' }]);
+    const walked = await reachableContent(t.db, { organizationId: organization.id });
+    // Written while the collection walks without the lock.
+    await edit(admin, space.id, [
+      { type: 'insert_page', title: 'During', markdown: 'Written during the walk' },
+      { type: 'insert_file', name: 'during.png', base64: pngBytes(5, 5).toString('base64') },
+      { type: 'upsert_reusable_content', title: 'During', markdown: 'Also during' },
+    ]);
+    const continued = await reachableContent(t.db, { organizationId: organization.id }, walked);
+    const fresh = await reachableContent(t.db, { organizationId: organization.id });
+    expect(continued).toEqual(fresh);
+    expect(fresh.documents.size).toBeGreaterThan(walked.documents.size);
+    expect(fresh.blobs.size).toBe(1);
+  });
+
   it('a writer waits while a collection holds the organization, then stores its objects', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);

@@ -112,6 +112,11 @@ export async function lockContentObjects(db: Executor, organizationId: string, m
   ).execute(db);
 }
 
+/** One garbage collection per organization at a time (held to the end of the transaction). */
+export async function lockGarbageCollector(db: Executor, organizationId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext('cw:content-gc'), hashtext(${organizationId}))`.execute(db);
+}
+
 /** Notes that some of these organizations' objects may no longer be reachable (a purge, a transfer out). */
 export async function markContentGarbage(db: Executor, organizationIds: string[]): Promise<void> {
   if (organizationIds.length === 0) return;

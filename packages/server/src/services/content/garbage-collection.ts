@@ -2,13 +2,16 @@
 // content address between the revisions of all of an organization's spaces, so deleting a space
 // cannot delete them; purges and transfers out mark the organization instead. Collection is
 // mark-and-sweep: walk every revision the organization still has (deleted-but-restorable spaces and
-// change requests included), then delete every node, body and blob not reached. It holds the
-// organization's content-object lock exclusively, so no writer stores or reuses an object meanwhile.
+// change requests included), then delete every node, body and blob not reached. The walk runs while
+// writers carry on; then the collection takes the organization's content-object lock exclusively (no
+// writer stores or reuses an object meanwhile), continues the walk from the revisions written since
+// (reading only their new nodes), and sweeps. Writes pause only for that last part.
 import type { Database } from '../../db/database.js';
 import {
   clearGarbageMark,
   deleteObjectsNotIn,
   lockContentObjects,
+  lockGarbageCollector,
   markedForGarbage,
   type ObjectTable,
 } from '../../db/repositories/content-objects.repository.js';
@@ -21,8 +24,12 @@ export type CollectedGarbage = Record<ObjectTable, number>;
 /** Collects one organization's unreachable objects, in one transaction. */
 export async function collectContentGarbage(db: Database, organizationId: string): Promise<CollectedGarbage> {
   return db.transaction().execute(async (trx) => {
+    // Only garbage collection deletes objects, so with one collector per organization nothing the
+    // first walk loaded can disappear before the sweep.
+    await lockGarbageCollector(trx, organizationId);
+    const walked = await reachableContent(trx, { organizationId });
     await lockContentObjects(trx, organizationId, 'exclusive');
-    const reached = await reachableContent(trx, { organizationId });
+    const reached = await reachableContent(trx, { organizationId }, walked);
     const blobs = await deleteObjectsNotIn(trx, 'fileBlobs', organizationId, reached.blobs);
     await blobStore.remove(trx, organizationId, blobs);
     return {

@@ -30,16 +30,19 @@ async function rootsOf(db: Executor, scope: RevisionScope, tree: Tree): Promise<
   return rows.map((row) => row.hash);
 }
 
-/** Walks one tree kind from its roots: the nodes it reaches, and adds the leaves it names to `leaves`. */
-async function walk(db: Executor, scope: RevisionScope, tree: Tree, leaves: Set<string>): Promise<Set<string>> {
-  const seen = new Set<string>();
-  let frontier = await rootsOf(db, scope, tree);
+/**
+ * Walks one tree kind from its roots, skipping nodes in `seen` (their subtrees were walked already),
+ * adding what it loads to `seen` and the leaves their entries name to `leaves`. A node only counts as
+ * seen once it was loaded, so a continued walk never trusts a subtree it did not read.
+ */
+async function walk(db: Executor, scope: RevisionScope, tree: Tree, seen: Set<string>, leaves: Set<string>): Promise<void> {
+  let frontier = (await rootsOf(db, scope, tree)).filter((hash) => !seen.has(hash));
   while (frontier.length > 0) {
-    for (const hash of frontier) seen.add(hash);
     const next = new Set<string>();
-    for (const node of (await loadNodes(db, tree.table, scope.organizationId, frontier)).values()) {
+    for (const [hash, node] of await loadNodes(db, tree.table, scope.organizationId, frontier)) {
+      seen.add(hash);
       const chunks = chunkHashesOf(node);
-      for (const hash of chunks ?? []) next.add(hash);
+      for (const child of chunks ?? []) next.add(child);
       for (const entry of chunks ? [] : (node as Entry[])) {
         if (entry.childrenHash) next.add(entry.childrenHash);
         const leaf = entry[tree.leaf];
@@ -48,18 +51,23 @@ async function walk(db: Executor, scope: RevisionScope, tree: Tree, leaves: Set<
     }
     frontier = [...next].filter((hash) => !seen.has(hash));
   }
-  return seen;
 }
 
-/** Every object the scope's revisions reach, any revision of any line (change requests included). */
-export async function reachableContent(db: Executor, scope: RevisionScope): Promise<ReachableContent> {
-  const documents = new Set<string>();
-  const blobs = new Set<string>();
-  return {
-    treeNodes: await walk(db, scope, PAGES, documents),
-    reusableNodes: await walk(db, scope, REUSABLES, documents),
-    fileNodes: await walk(db, scope, FILES, blobs),
-    documents,
-    blobs,
+/**
+ * Every object the scope's revisions reach, any revision of any line (change requests included).
+ * Given `earlier`, the result of an earlier walk of the same scope, it continues that walk: only nodes
+ * it did not load are read (objects are immutable, so a loaded node's subtree cannot have changed).
+ */
+export async function reachableContent(db: Executor, scope: RevisionScope, earlier?: ReachableContent): Promise<ReachableContent> {
+  const reached: ReachableContent = {
+    treeNodes: new Set(earlier?.treeNodes),
+    reusableNodes: new Set(earlier?.reusableNodes),
+    fileNodes: new Set(earlier?.fileNodes),
+    documents: new Set(earlier?.documents),
+    blobs: new Set(earlier?.blobs),
   };
+  await walk(db, scope, PAGES, reached.treeNodes, reached.documents);
+  await walk(db, scope, REUSABLES, reached.reusableNodes, reached.documents);
+  await walk(db, scope, FILES, reached.fileNodes, reached.blobs);
+  return reached;
 }
