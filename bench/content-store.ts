@@ -9,6 +9,7 @@ import { toApiPages } from '../packages/server/src/mappers/content.mapper.js';
 import { createUrls } from '../packages/server/src/mappers/urls.js';
 import { applySpaceChanges, loadHeadPages } from '../packages/server/src/services/content/space-content.service.js';
 import { clearTreeCache } from '../packages/server/src/services/content/tree-store.js';
+import { lifecycle } from '../packages/server/src/areas/index.js';
 import { duplicateSpace } from '../packages/server/src/services/duplicate.service.js';
 import { body, quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
 
@@ -77,7 +78,7 @@ async function main() {
     const duplicates: number[] = [];
     for (let i = 0; i < 5; i++) {
       started = performance.now();
-      await duplicateSpace(db, space, user.id);
+      await duplicateSpace(db, lifecycle, space, user.id);
       duplicates.push(performance.now() - started);
     }
     duplicates.sort((a, b) => a - b);

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { accessTable } from './access-doc.js';
+import { accessModule, accessTable } from './access.js';
 import { bundleSpec } from './bundle.js';
 import { contractDir, repoRoot } from './paths.js';
 
@@ -18,6 +18,7 @@ async function generate(): Promise<Map<string, string>> {
   return new Map([
     [join(contractDir, 'openapi.json'), `${JSON.stringify(bundled, null, 2)}\n`],
     [join(contractDir, 'src/types.ts'), HEADER + '/* eslint-disable */\n' + astToString(ast)],
+    [join(contractDir, 'src/access.ts'), accessModule(bundled, HEADER)],
     [join(repoRoot, 'docs/access.md'), accessTable(bundled)],
   ]);
 }

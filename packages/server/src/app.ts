@@ -1,6 +1,7 @@
 // Builds the Express app. The middleware order lives here and only here.
 import compression from 'compression';
 import express, { type Express } from 'express';
+import { createAccessResolver } from './access/resolve.js';
 import { resolveCaller } from './auth/authenticate.js';
 import type { AppContext } from './context.js';
 import { errorMiddleware, notFoundMiddleware } from './http/error-middleware.js';
@@ -9,7 +10,7 @@ import { apiHeaders, createMetrics, mountHealth, observe, type Metrics } from '.
 import { loadSpec } from './http/operations.js';
 import { createApiDispatcher } from './http/router.js';
 import { createValidator } from './http/validator.js';
-import { handlers as allHandlers } from './routes/index.js';
+import { accessRules, handlers as allHandlers } from './areas/index.js';
 
 export type AppOptions = {
   handlers?: HandlerMap;
@@ -50,7 +51,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
 
   app.use(resolveCaller(context));
   app.use(createValidator(loadSpec(), { validateResponses: context.config.validateResponses, onResponseError: options.onResponseError }));
-  app.use(createApiDispatcher(context, options.handlers ?? allHandlers));
+  app.use(createApiDispatcher(context, options.handlers ?? allHandlers, createAccessResolver(context, accessRules)));
   app.use(notFoundMiddleware);
   app.use(errorMiddleware);
   return { app, metrics };

@@ -1,4 +1,5 @@
 // Everything a handler may use, built once at start-up (main.ts or the test harness).
+import type { Lifecycle } from './areas/lifecycle.js';
 import type { Config } from './config.js';
 import type { CountCache } from './db/count-cache.js';
 import type { Database } from './db/database.js';
@@ -21,4 +22,6 @@ export type AppContext = {
   /** Cached token lookups (see auth/token-cache.ts). */
   tokens: TokenCache;
   jobs: Jobs;
+  /** Every area's transfer, purge and duplicate steps (areas/index.ts). */
+  lifecycle: Lifecycle;
 };

@@ -13,7 +13,7 @@ import { createDatabase, createPool } from './db/database.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createCursorCodec } from './http/cursor.js';
-import { jobWorkers } from './jobs/index.js';
+import { jobWorkers, lifecycle } from './areas/index.js';
 import { noJobs, startJobs } from './jobs/queue.js';
 import { loadServerKeys } from './keys.js';
 import type { Logger } from './logger.js';
@@ -68,7 +68,7 @@ export async function startServer(
   const keys = await loadServerKeys(db);
   const tokens = new TokenCache();
   const tokenChanges = await listenForTokenChanges(database.url, tokens, log);
-  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts: new CountCache(), tokens };
+  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts: new CountCache(), tokens, lifecycle };
   phase('keys and token listener');
   const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log) : noJobs;
   phase('jobs');

@@ -8,7 +8,12 @@ import type { UserRow } from '../db/repositories/users.repository.js';
 import { unauthorized } from '../http/errors.js';
 import { hashToken, looksLikeToken } from './tokens.js';
 
-export type Caller = { user: UserRow; tokenId: string };
+export type Caller = {
+  user: UserRow;
+  tokenId: string;
+  /** The organization a token issued through its single sign-on is limited to; unset for personal tokens. */
+  scopeOrganizationId?: string;
+};
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

@@ -1,14 +1,26 @@
 // Handlers are typed by operationId: their params, query, body and replies all come from the
 // generated contract, and the map of every handler (routes/index.ts) must cover every operation.
 import type { Request, Response } from 'express';
-import type { operations } from '@content-workspace/contract';
+import type { OperationAccess, operations } from '@content-workspace/contract';
+import type { RuleData } from '../access/rules.js';
+import type { ScopeAccess } from '../access/scopes.js';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../auth/authenticate.js';
 
 export type OperationId = keyof operations;
 
-/** Operations the spec declares without bearer security; their handlers may see no caller. */
-export type PublicOperationId = Extract<OperationId, 'downloadFile' | 'startSamlLogin' | 'consumeSamlResponse'>;
+/** Operations the spec declares without bearer security (`x-access` scope `public`); their handlers may see no caller. */
+export type PublicOperationId = { [K in OperationId]: OperationAccess[K]['scope'] extends 'public' ? K : never }[OperationId];
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type RuleDataOf<R> = R extends keyof RuleData ? RuleData[R] : never;
+
+/**
+ * What the dispatcher resolved from the operation's declared access before the handler ran: the
+ * resource of its scope with the caller's role on it, and what its rules resolved.
+ */
+export type AccessFor<K extends OperationId> = ScopeAccess[OperationAccess[K]['scope']] &
+  UnionToIntersection<RuleDataOf<OperationAccess[K]['rules'][number]>>;
 
 type Op<K extends OperationId> = operations[K];
 type NeverToEmpty<T> = [T] extends [never] ? Record<string, never> : T;
@@ -40,6 +52,7 @@ export type HandlerInput<K extends OperationId> = {
   query: QueryParams<K>;
   body: RequestBody<K>;
   caller: K extends PublicOperationId ? Caller | undefined : Caller;
+  access: AccessFor<K>;
   app: AppContext;
   req: Request;
   res: Response;

@@ -1,7 +1,9 @@
 // Dispatches each request to its operation's handler, and writes the reply. The validator in front has
 // already matched the request to a spec operation (`req.openapi`) and decoded its path parameters, so
-// dispatch is one map lookup rather than Express testing every route's pattern in turn.
+// dispatch is one map lookup rather than Express testing every route's pattern in turn. The
+// operation's declared access is enforced here, before the handler (access/resolve.ts).
 import type { Request, RequestHandler, Response } from 'express';
+import type { AccessResolver } from '../access/resolve.js';
 import type { AppContext } from '../context.js';
 import type { Handler, HandlerMap, OperationId } from './handler.js';
 import { listOperations, type SpecOperation } from './operations.js';
@@ -29,18 +31,28 @@ export function matchedOperationKey(req: Request): string | undefined {
   return route ? `${req.method} ${route}` : undefined;
 }
 
-export function createApiDispatcher(app: AppContext, handlers: HandlerMap, operations: SpecOperation[] = listOperations()): RequestHandler {
+export function createApiDispatcher(
+  app: AppContext,
+  handlers: HandlerMap,
+  access: AccessResolver,
+  operations: SpecOperation[] = listOperations(),
+): RequestHandler {
   const byOperation = new Map<string, (req: Request, res: Response) => Promise<void>>();
   for (const operation of operations) {
-    const handler = handlers[operation.operationId as OperationId] as Handler<OperationId> | undefined;
-    if (!handler) throw new Error(`No handler for operation ${operation.operationId}`);
+    const operationId = operation.operationId;
+    const handler = handlers[operationId as OperationId] as Handler<OperationId> | undefined;
+    if (!handler) throw new Error(`No handler for operation ${operationId}`);
     byOperation.set(`${operation.method.toUpperCase()} ${operation.path}`, async (req, res) => {
+      // The validator's decoded (and validated) path parameters: Express resets `req.params` per layer.
+      const params = ((req as Request & OpenApiMatch).openapi?.pathParams ?? req.params) as Record<string, string>;
+      const pending = await access.resolve(operationId, req.caller, params);
+      const resolved = await access.complete(operationId, pending, req.body);
       const reply = (await handler({
-        // The validator's decoded (and validated) path parameters: Express resets `req.params` per layer.
-        params: ((req as Request & OpenApiMatch).openapi?.pathParams ?? req.params) as never,
+        params: params as never,
         query: req.query as never,
         body: req.body as never,
         caller: req.caller as never,
+        access: resolved as never,
         app,
         req,
         res,

@@ -1,19 +1,15 @@
 // Change requests: list, create, read, subject and status, merge, update.
-import { requireSpace } from '../auth/access.js';
-import { roleAtLeast } from '../auth/roles.js';
 import { filteredChangeRequestsQuery } from '../db/repositories/change-requests.repository.js';
 import { keysetPage } from '../db/pagination.js';
-import { forbidden } from '../http/errors.js';
 import type { AreaHandlers } from '../http/handler.js';
 import { toApiChangeRequest, toApiConflict } from '../mappers/change-request.mapper.js';
-import { createChangeRequest, patchChangeRequest, requireChangeRequest } from '../services/change-requests.service.js';
+import { createChangeRequest, patchChangeRequest } from '../services/change-requests.service.js';
 import { mergeChangeRequest, updateChangeRequest, type MergeOutcome } from '../services/content/change-request-merge.js';
 
 const mergeBody = (done: MergeOutcome) => ({ revision: done.revisionId, result: done.result, conflicts: done.conflicts.map(toApiConflict) });
 
 export const changeRequestHandlers = {
-  async listChangeRequests({ caller, params, query, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'read');
+  async listChangeRequests({ access: { space }, query, app }) {
     const status = query.status ?? 'open';
     const rows = filteredChangeRequestsQuery(app.db, space.organizationId, space.id, { status, contributor: query.contributor });
     const page = await keysetPage(app.db, rows, {
@@ -28,37 +24,25 @@ export const changeRequestHandlers = {
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiChangeRequest(row, app.urls)) } };
   },
 
-  async createChangeRequest({ caller, params, body, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'edit');
+  async createChangeRequest({ caller, access: { space }, body, app }) {
     const created = await createChangeRequest(app.db, space, caller.user.id, body ?? {});
     return { status: 201, body: toApiChangeRequest(created, app.urls) };
   },
 
-  async getChangeRequestById({ caller, params, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'read');
-    const changeRequest = await requireChangeRequest(app.db, space, params.changeRequestId);
+  async getChangeRequestById({ access: { changeRequest }, app }) {
     return { status: 200, body: toApiChangeRequest(changeRequest, app.urls) };
   },
 
-  async updateChangeRequestById({ caller, params, body, app }) {
-    const { space, role } = await requireSpace(app.db, caller, params.spaceId, 'read');
-    const changeRequest = await requireChangeRequest(app.db, space, params.changeRequestId);
-    if (changeRequest.createdBy !== caller.user.id && !roleAtLeast(role, 'review')) {
-      throw forbidden('This needs the "review" role on the space, or to be the change request’s author');
-    }
+  async updateChangeRequestById({ access: { space, changeRequest }, body, app }) {
     const updated = await patchChangeRequest(app.db, space, changeRequest.id, body);
     return { status: 200, body: toApiChangeRequest(updated, app.urls) };
   },
 
-  async mergeChangeRequest({ caller, params, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'review');
-    const changeRequest = await requireChangeRequest(app.db, space, params.changeRequestId);
+  async mergeChangeRequest({ caller, access: { space, changeRequest }, app }) {
     return { status: 200, body: mergeBody(await mergeChangeRequest(app.db, space, changeRequest.id, caller.user.id)) };
   },
 
-  async updateChangeRequestFromSpace({ caller, params, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'edit');
-    const changeRequest = await requireChangeRequest(app.db, space, params.changeRequestId);
+  async updateChangeRequestFromSpace({ caller, access: { space, changeRequest }, app }) {
     return { status: 200, body: mergeBody(await updateChangeRequest(app.db, space, changeRequest.id, caller.user.id)) };
   },
 } satisfies AreaHandlers;

@@ -1,11 +1,10 @@
 // Space content: the head revision, its pages and files, past revisions, and direct edits.
 // `metadata` and `computed` are accepted and change nothing yet: no content is synchronised with git
 // and none is computed (docs/decisions.md, Content store).
-import { requireSpace } from '../auth/access.js';
 import type { SpaceRow } from '../db/repositories/access.repository.js';
 import { findHeadFile, findHeadPageIdByPath, headFilesQuery, type HeadFileRow } from '../db/repositories/head-index.repository.js';
 import { keysetPage } from '../db/pagination.js';
-import { forbidden, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import type { AreaHandlers, HandlerInput } from '../http/handler.js';
 import { toApiFile, toApiPage, toApiPages, toApiRevision, type ContentContext } from '../mappers/content.mapper.js';
 import { toApiSpace } from '../mappers/space.mapper.js';
@@ -39,38 +38,31 @@ async function headPage(app: App, space: SpaceRow, pageId: string | undefined, f
 }
 
 export const contentHandlers = {
-  async getSpaceContent({ caller, params, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'read');
+  async getSpaceContent({ access: { space }, app }) {
     const content = await loadRevisionContent(app.db, space, space.headRevisionId);
     return { status: 200, body: toApiRevision(content.revision, content.state, content.reusableBodies, contentContext(app, space)) };
   },
 
-  async applySpaceContentChanges({ caller, params, body, app }) {
-    const { space, role } = await requireSpace(app.db, caller, params.spaceId, 'edit');
-    if (space.editMode === 'locked') throw forbidden('The space is locked: its content cannot be changed');
+  async applySpaceContentChanges({ caller, access: { space, role }, body, app }) {
     const applied = await applySpaceChanges(app, space, caller.user.id, body.changes);
     return { status: 200, body: { space: toApiSpace(applied.space, role, app.urls), revision: applied.revisionId, refs: applied.refs } };
   },
 
-  async listSpacePages({ caller, params, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'read');
+  async listSpacePages({ access: { space }, app }) {
     const tree = await loadHeadPages(app.db, space);
     return { status: 200, body: { pages: toApiPages(tree, contentContext(app, space)) } };
   },
 
-  async getSpacePageById({ caller, params, query, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'read');
+  async getSpacePageById({ access: { space }, params, query, app }) {
     return { status: 200, body: await headPage(app, space, params.pageId, query.format ?? 'markdown') };
   },
 
-  async getSpacePageByPath({ caller, params, query, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'read');
+  async getSpacePageByPath({ access: { space }, params, query, app }) {
     const pageId = await findHeadPageIdByPath(app.db, space.organizationId, space.id, params.pagePath);
     return { status: 200, body: await headPage(app, space, pageId, query.format ?? 'markdown') };
   },
 
-  async listSpaceFiles({ caller, params, query, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'read');
+  async listSpaceFiles({ access: { space }, query, app }) {
     const page = await keysetPage(app.db, headFilesQuery(app.db, space.organizationId, space.id), {
       keys: [
         { column: 'spaceHeadFiles.name', direction: 'asc', value: (row) => row.name },
@@ -84,15 +76,13 @@ export const contentHandlers = {
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiFile(fileFromHeadRow(row), ctx)) } };
   },
 
-  async getSpaceFileById({ caller, params, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'read');
+  async getSpaceFileById({ access: { space }, params, app }) {
     const row = await findHeadFile(app.db, space.organizationId, space.id, params.fileId);
     if (!row) throw notFound('File');
     return { status: 200, body: toApiFile(fileFromHeadRow(row), contentContext(app, space)) };
   },
 
-  async getSpaceRevisionById({ caller, params, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'read');
+  async getSpaceRevisionById({ access: { space }, params, app }) {
     const content = await loadRevisionContent(app.db, space, params.revisionId);
     return { status: 200, body: toApiRevision(content.revision, content.state, content.reusableBodies, contentContext(app, space)) };
   },

@@ -1,4 +1,3 @@
-import { requireOrganizationMember, requireOrganizationRole } from '../auth/organization-access.js';
 import { deleteInvite, findInvite, insertInvite, invitesQuery, updateInviteRole } from '../db/repositories/invites.repository.js';
 import { findMember } from '../db/repositories/members.repository.js';
 import { findOrganizationWithMembership } from '../db/repositories/organizations.repository.js';
@@ -11,9 +10,7 @@ import { joinOrganization } from '../services/members.service.js';
 import { emailDomainOf } from '../services/organizations.service.js';
 
 export const inviteHandlers = {
-  async listLinkInvites({ caller, params, query, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireOrganizationRole(access, 'admin');
+  async listLinkInvites({ access, query, app }) {
     const organizationId = access.organization.id;
     const page = await keysetPage(app.db, invitesQuery(app.db, organizationId), {
       keys: [
@@ -27,32 +24,24 @@ export const inviteHandlers = {
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiInvite(row, app.urls)) } };
   },
 
-  async createLinkInvite({ caller, params, body, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireOrganizationRole(access, 'admin');
+  async createLinkInvite({ caller, access, body, app }) {
     const organizationId = access.organization.id;
     const id = await insertInvite(app.db, { organizationId, role: body.role ?? null, createdBy: caller.user.id });
     return { status: 201, body: toApiInvite((await findInvite(app.db, organizationId, id))!, app.urls) };
   },
 
-  async getLinkInviteById({ caller, params, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireOrganizationRole(access, 'admin');
+  async getLinkInviteById({ access, params, app }) {
     const invite = await findInvite(app.db, access.organization.id, params.inviteId);
     if (!invite) throw notFound('Invite');
     return { status: 200, body: toApiInvite(invite, app.urls) };
   },
 
-  async updateLinkInviteById({ caller, params, body, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireOrganizationRole(access, 'admin');
+  async updateLinkInviteById({ access, params, body, app }) {
     if (!(await updateInviteRole(app.db, access.organization.id, params.inviteId, body.role))) throw notFound('Invite');
     return { status: 200, body: toApiInvite((await findInvite(app.db, access.organization.id, params.inviteId))!, app.urls) };
   },
 
-  async deleteLinkInviteById({ caller, params, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireOrganizationRole(access, 'admin');
+  async deleteLinkInviteById({ access, params, app }) {
     if (!(await deleteInvite(app.db, access.organization.id, params.inviteId))) throw notFound('Invite');
     return { status: 205 };
   },

@@ -1,12 +1,5 @@
 import { memberViewer, rankToRole } from '../auth/access.js';
 import { signMemberClaims } from '../auth/member-claims.js';
-import {
-  requireEnabledMember,
-  requireNonGuest,
-  requireOrganizationMember,
-  requireOrganizationRole,
-  requireSelfOrAdmin,
-} from '../auth/organization-access.js';
 import { visibilityProfile, visibleSpacesQuery } from '../db/repositories/listing.repository.js';
 import { filteredMembersQuery, findMember, memberRole, touchLastSeen, updateMember } from '../db/repositories/members.repository.js';
 import { teamsOfMemberQuery } from '../db/repositories/teams.repository.js';
@@ -19,9 +12,7 @@ import { toApiMemberTeam } from '../mappers/team.mapper.js';
 import { changeMemberRole, removeMember } from '../services/members.service.js';
 
 export const memberHandlers = {
-  async listOrganizationMembers({ caller, params, query, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireNonGuest(access);
+  async listOrganizationMembers({ access, query, app }) {
     const organizationId = access.organization.id;
     const sort = query.sort ?? 'joinedAt';
     const direction = query.order ?? 'desc';
@@ -40,31 +31,23 @@ export const memberHandlers = {
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiMember(row, app.urls)) } };
   },
 
-  async getOrganizationMember({ caller, params, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    if (params.userId !== caller.user.id) requireNonGuest(access);
+  async getOrganizationMember({ access, params, app }) {
     const member = await findMember(app.db, access.organization.id, params.userId);
     if (!member) throw notFound('Member');
     return { status: 200, body: toApiMember(member, app.urls) };
   },
 
-  async updateOrganizationMember({ caller, params, body, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireOrganizationRole(access, 'admin');
+  async updateOrganizationMember({ access, params, body, app }) {
     await changeMemberRole(app.db, access.organization.id, params.userId, body.role);
     return { status: 200, body: toApiMember((await findMember(app.db, access.organization.id, params.userId))!, app.urls) };
   },
 
-  async removeOrganizationMember({ caller, params, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    // Leaving needs no role; removing someone else needs admin.
-    requireSelfOrAdmin(access, caller, params.userId);
+  async removeOrganizationMember({ access, params, app }) {
     await removeMember(app.db, access.organization.id, params.userId);
     return { status: 204 };
   },
 
-  async pingOrganization({ caller, params, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+  async pingOrganization({ caller, access, app }) {
     await touchLastSeen(app.db, access.organization.id, caller.user.id);
     const serviceVisitorClaims = await signMemberClaims(app.keys.jwt, app.config.publicUrl, {
       userId: caller.user.id,
@@ -76,17 +59,12 @@ export const memberHandlers = {
     return { status: 200, body: { serviceVisitorClaims } };
   },
 
-  async setOrganizationMemberSso({ caller, params, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireOrganizationRole(access, 'admin');
+  async setOrganizationMemberSso({ access, params, app }) {
     if (!(await updateMember(app.db, access.organization.id, params.userId, { sso: true }))) throw notFound('Member');
     return { status: 200, body: toApiMember((await findMember(app.db, access.organization.id, params.userId))!, app.urls) };
   },
 
-  async listOrganizationMemberSpaces({ caller, params, query, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireSelfOrAdmin(access, caller, params.userId);
-    if (params.userId === caller.user.id) requireEnabledMember(access);
+  async listOrganizationMemberSpaces({ access, params, query, app }) {
     const organizationId = access.organization.id;
     const member = await memberViewer(app.db, organizationId, params.userId);
     if (!member) throw notFound('Member');
@@ -109,9 +87,7 @@ export const memberHandlers = {
     return { status: 200, body: { ...page, items } };
   },
 
-  async listOrganizationMemberTeams({ caller, params, query, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireSelfOrAdmin(access, caller, params.userId);
+  async listOrganizationMemberTeams({ caller, access, params, query, app }) {
     const organizationId = access.organization.id;
     if (!(await memberRole(app.db, organizationId, params.userId))) throw notFound('Member');
     const page = await keysetPage(app.db, teamsOfMemberQuery(app.db, organizationId, params.userId, caller.user.id, query.title), {

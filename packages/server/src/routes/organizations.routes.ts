@@ -1,5 +1,4 @@
 import type { Updateable } from 'kysely';
-import { requireOrganizationMember, requireOrganizationRole } from '../auth/organization-access.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { keysetPage } from '../db/pagination.js';
 import {
@@ -37,14 +36,11 @@ export const organizationHandlers = {
     return { status: 201, body: toApiOrganization(organization, 'admin', app.urls) };
   },
 
-  async getOrganizationById({ caller, params, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
+  async getOrganizationById({ access, app }) {
     return { status: 200, body: toApiOrganization(access.organization, access.role, app.urls) };
   },
 
-  async updateOrganizationById({ caller, params, body, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireOrganizationRole(access, 'admin');
+  async updateOrganizationById({ access, body, app }) {
     const organizationId = access.organization.id;
     const patch: Updateable<OrganizationsTable> = {};
     if (body.title !== undefined) patch.title = body.title;

@@ -1,4 +1,4 @@
-import { requireOrganizationMember, requireOrganizationRole, type OrganizationAccess } from '../auth/organization-access.js';
+import type { OrganizationAccess } from '../auth/organization-access.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { Executor } from '../db/database.js';
 import { findOrganizationWithMembership } from '../db/repositories/organizations.repository.js';
@@ -28,15 +28,8 @@ async function readProvider(db: Executor, access: OrganizationAccess, caller: Ca
   return toApiSamlProvider(organizationId, row, row.defaultTeamId ? teams.get(row.defaultTeamId) : undefined, access.role, urls);
 }
 
-async function requireAdmin(db: Executor, caller: Caller, organizationId: string): Promise<OrganizationAccess> {
-  const access = await requireOrganizationMember(db, caller, organizationId);
-  requireOrganizationRole(access, 'admin');
-  return access;
-}
-
 export const samlHandlers = {
-  async listSamlProviders({ caller, params, query, app }) {
-    const access = await requireAdmin(app.db, caller, params.organizationId);
+  async listSamlProviders({ caller, access, query, app }) {
     const organizationId = access.organization.id;
     const page = await keysetPage(app.db, samlProvidersQuery(app.db, organizationId), {
       keys: [
@@ -52,25 +45,21 @@ export const samlHandlers = {
     return { status: 200, body: { ...page, items } };
   },
 
-  async createSamlProvider({ caller, params, body, app }) {
-    const access = await requireAdmin(app.db, caller, params.organizationId);
+  async createSamlProvider({ caller, access, body, app }) {
     const id = await createSamlProvider(app.db, access.organization.id, body);
     return { status: 201, body: await readProvider(app.db, access, caller, id, app.urls) };
   },
 
-  async getSamlProviderById({ caller, params, app }) {
-    const access = await requireAdmin(app.db, caller, params.organizationId);
+  async getSamlProviderById({ caller, access, params, app }) {
     return { status: 200, body: await readProvider(app.db, access, caller, params.samlProviderId, app.urls) };
   },
 
-  async updateSamlProviderById({ caller, params, body, app }) {
-    const access = await requireAdmin(app.db, caller, params.organizationId);
+  async updateSamlProviderById({ caller, access, params, body, app }) {
     if (!(await changeSamlProvider(app.db, access.organization.id, params.samlProviderId, body))) throw notFound('SAML provider');
     return { status: 200, body: await readProvider(app.db, access, caller, params.samlProviderId, app.urls) };
   },
 
-  async deleteSamlProviderById({ caller, params, app }) {
-    const access = await requireAdmin(app.db, caller, params.organizationId);
+  async deleteSamlProviderById({ access, params, app }) {
     if (!(await deleteSamlProvider(app.db, access.organization.id, params.samlProviderId))) throw notFound('SAML provider');
     return { status: 204 };
   },

@@ -1,65 +1,57 @@
-import { rankToRole, requireRestorableSpace, requireSpace, requireViewer } from '../auth/access.js';
-import { requireOrganizationContent } from '../auth/organization-access.js';
+import { rankToRole } from '../auth/access.js';
+import { memberViewer } from '../auth/access.js';
 import { visibilityProfile, visibleSpacesQuery } from '../db/repositories/listing.repository.js';
 import { keysetPage } from '../db/pagination.js';
 import { siblingOrder } from '../db/sibling-order.js';
-import { conflict } from '../http/errors.js';
+import { conflict, notFound } from '../http/errors.js';
 import type { AreaHandlers } from '../http/handler.js';
 import { toApiSpace } from '../mappers/space.mapper.js';
-import { requireTargetParent, resolveMoveTarget } from '../services/placement.service.js';
 import { duplicateSpace } from '../services/duplicate.service.js';
 import { createSpace, deleteSpace, moveSpace, patchSpace, restoreSpace } from '../services/spaces.service.js';
 import { transferSpace } from '../services/transfer.service.js';
+import { requireSpace } from '../auth/access.js';
 
 export const spaceHandlers = {
-  async getSpaceById({ caller, params, app }) {
+  async getSpaceById({ access, app }) {
     // `shareKey` only completes `urls.published` of spaces in share-link sites; it grants no access.
-    const { space, role } = await requireSpace(app.db, caller, params.spaceId, 'read');
-    return { status: 200, body: toApiSpace(space, role, app.urls) };
+    return { status: 200, body: toApiSpace(access.space, access.role, app.urls) };
   },
 
-  async updateSpaceById({ caller, params, body, app }) {
-    const { space, role } = await requireSpace(app.db, caller, params.spaceId, 'admin');
-    const updated = await patchSpace(app.db, space, body);
-    return { status: 200, body: toApiSpace(updated, role, app.urls) };
+  async updateSpaceById({ access, body, app }) {
+    const updated = await patchSpace(app.db, access.space, body);
+    return { status: 200, body: toApiSpace(updated, access.role, app.urls) };
   },
 
-  async deleteSpaceById({ caller, params, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'admin');
-    await deleteSpace(app.db, space);
+  async deleteSpaceById({ access, app }) {
+    await deleteSpace(app.db, access.space);
     return { status: 205 };
   },
 
-  async restoreSpace({ caller, params, app }) {
-    const { space, role } = await requireRestorableSpace(app.db, caller, params.spaceId, 'admin');
-    if (!space.deletedAt) throw conflict('The space is not deleted');
-    const restored = await restoreSpace(app.db, space);
-    return { status: 200, body: toApiSpace(restored, role, app.urls) };
+  async restoreSpace({ access, app }) {
+    if (!access.space.deletedAt) throw conflict('The space is not deleted');
+    const restored = await restoreSpace(app.db, access.space);
+    return { status: 200, body: toApiSpace(restored, access.role, app.urls) };
   },
 
-  async moveSpace({ caller, params, body, app }) {
-    const { space, role, organizationRole } = await requireSpace(app.db, caller, params.spaceId, 'admin');
-    const parentId = await resolveMoveTarget(app.db, caller, space, organizationRole, body.parent);
-    const moved = await moveSpace(app.db, space, parentId, body.position);
-    return { status: 200, body: toApiSpace(moved, role, app.urls) };
+  async moveSpace({ access, body, app }) {
+    const moved = await moveSpace(app.db, access.space, access.target.parentId, body.position);
+    return { status: 200, body: toApiSpace(moved, access.role, app.urls) };
   },
 
-  async transferSpace({ caller, params, body, app }) {
-    const { space } = await requireSpace(app.db, caller, params.spaceId, 'admin');
-    await transferSpace(app.db, caller, space, body);
-    const after = await requireSpace(app.db, caller, space.id, 'read');
+  async transferSpace({ caller, access, app }) {
+    await transferSpace(app.db, app.lifecycle, access.space, access.target);
+    // The caller's role on the space where it now is.
+    const after = await requireSpace(app.db, caller, access.space.id, 'read');
     return { status: 200, body: toApiSpace(after.space, after.role, app.urls) };
   },
 
-  async duplicateSpace({ caller, params, app }) {
-    const { space, organizationRole } = await requireSpace(app.db, caller, params.spaceId, 'read');
-    await requireTargetParent(app.db, caller, space.organizationId, space.parentCollectionId, organizationRole);
-    const copy = await duplicateSpace(app.db, space, caller.user.id);
+  async duplicateSpace({ caller, access, app }) {
+    const copy = await duplicateSpace(app.db, app.lifecycle, access.space, caller.user.id);
     return { status: 201, body: toApiSpace(copy, 'admin', app.urls) };
   },
 
-  async listSpacesInOrganization({ caller, params, query, app }) {
-    const viewer = await requireViewer(app.db, caller, params.organizationId);
+  async listSpacesInOrganization({ caller, access, query, app }) {
+    const viewer = (await memberViewer(app.db, access.organization.id, caller.user.id))!;
     const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer), {
       keys: siblingOrder('sp'),
       request: query,
@@ -70,11 +62,8 @@ export const spaceHandlers = {
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiSpace(row, rankToRole(row.accessRank), app.urls)) } };
   },
 
-  async createSpace({ caller, params, body, app }) {
-    const access = await requireOrganizationContent(app.db, caller, params.organizationId);
-    const parentId = body.parent ?? null;
-    await requireTargetParent(app.db, caller, access.organization.id, parentId, access.role);
-    const space = await createSpace(app.db, { organizationId: access.organization.id, creatorId: caller.user.id, parentId, body });
+  async createSpace({ caller, access, body, app }) {
+    const space = await createSpace(app.db, { organizationId: access.organization.id, creatorId: caller.user.id, parentId: body.parent ?? null, body });
     return { status: 201, body: toApiSpace(space, 'admin', app.urls) };
   },
 } satisfies AreaHandlers;

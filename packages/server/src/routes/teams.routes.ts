@@ -1,4 +1,3 @@
-import { requireNonGuest, requireOrganizationMember, requireOrganizationRole } from '../auth/organization-access.js';
 import { filteredTeamsQuery, findTeam, updateTeamTitle } from '../db/repositories/teams.repository.js';
 import { keysetPage } from '../db/pagination.js';
 import { notFound } from '../http/errors.js';
@@ -7,9 +6,7 @@ import { toApiTeam } from '../mappers/team.mapper.js';
 import { createTeam, deleteTeamWithGrants } from '../services/teams.service.js';
 
 export const teamHandlers = {
-  async listTeams({ caller, params, query, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireNonGuest(access);
+  async listTeams({ caller, access, query, app }) {
     const organizationId = access.organization.id;
     const rows = filteredTeamsQuery(app.db, organizationId, caller.user.id, { title: query.title, owner: query.owner });
     const page = await keysetPage(app.db, rows, {
@@ -24,31 +21,23 @@ export const teamHandlers = {
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiTeam(row, access.role)) } };
   },
 
-  async createTeam({ caller, params, body, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireOrganizationRole(access, 'admin');
+  async createTeam({ caller, access, body, app }) {
     const teamId = await createTeam(app.db, access.organization.id, body.title, body.members ?? []);
     return { status: 201, body: toApiTeam((await findTeam(app.db, access.organization.id, teamId, caller.user.id))!, access.role) };
   },
 
-  async getTeamById({ caller, params, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireNonGuest(access);
+  async getTeamById({ caller, access, params, app }) {
     const team = await findTeam(app.db, access.organization.id, params.teamId, caller.user.id);
     if (!team) throw notFound('Team');
     return { status: 200, body: toApiTeam(team, access.role) };
   },
 
-  async updateTeamById({ caller, params, body, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireOrganizationRole(access, 'admin');
+  async updateTeamById({ caller, access, params, body, app }) {
     if (!(await updateTeamTitle(app.db, access.organization.id, params.teamId, body.title))) throw notFound('Team');
     return { status: 200, body: toApiTeam((await findTeam(app.db, access.organization.id, params.teamId, caller.user.id))!, access.role) };
   },
 
-  async deleteTeamById({ caller, params, app }) {
-    const access = await requireOrganizationMember(app.db, caller, params.organizationId);
-    requireOrganizationRole(access, 'admin');
+  async deleteTeamById({ access, params, app }) {
     await deleteTeamWithGrants(app.db, access.organization.id, params.teamId);
     return { status: 204 };
   },

@@ -19,7 +19,7 @@ import {
 import type { ChangeRequestStatus } from '../db/schema.js';
 import { conflict, notFound } from '../http/errors.js';
 import { newId } from '../ids.js';
-import type { TransferStep } from './transfer.service.js';
+import type { TransferStep } from '../areas/area.js';
 
 type Schemas = components['schemas'];
 

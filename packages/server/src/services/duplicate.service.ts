@@ -1,10 +1,11 @@
 // Duplicating a space (design/content-model.md §7): a new space row and one `edits` revision pointing at
-// the same three roots (content objects are shared, so the copy costs O(1) in content), plus a bulk
-// copy of the materialised head rows. History, change requests and comments stay with the original.
+// the same three roots (content objects are shared, so the copy costs O(1) in content), then each area's
+// duplicate steps (the content area copies the materialised head rows). History, change requests and
+// comments stay with the original.
+import type { Lifecycle } from '../areas/lifecycle.js';
 import type { Database } from '../db/database.js';
 import type { SpaceRow } from '../db/repositories/access.repository.js';
 import { upsertGrant } from '../db/repositories/grants.repository.js';
-import { copyHeadRows } from '../db/repositories/head-index.repository.js';
 import { insertRevision } from '../db/repositories/revisions.repository.js';
 import { insertSpace } from '../db/repositories/spaces.repository.js';
 import { newId } from '../ids.js';
@@ -19,7 +20,7 @@ export function copyTitle(title: string): string {
 }
 
 /** Copies the space's head content into a new space right after it (access checked by the caller). */
-export async function duplicateSpace(db: Database, space: SpaceRow, creatorId: string): Promise<SpaceRow> {
+export async function duplicateSpace(db: Database, lifecycle: Lifecycle, space: SpaceRow, creatorId: string): Promise<SpaceRow> {
   return db.transaction().execute(async (trx) => {
     // The head as of this transaction: the space row read for the access check may be behind.
     const current = await trx
@@ -57,7 +58,7 @@ export async function duplicateSpace(db: Database, space: SpaceRow, creatorId: s
       pageCount: head.pageCount,
       createdBy: creatorId,
     });
-    await copyHeadRows(trx, { organizationId: space.organizationId, spaceIds: [space.id] }, { organizationId: space.organizationId, spaceId });
+    for (const step of lifecycle.duplicate) await step(trx, { organizationId: space.organizationId, sourceSpaceId: space.id, copySpaceId: spaceId });
     await upsertGrant(trx, { kind: 'space', organizationId: space.organizationId, id: spaceId }, { kind: 'user', id: creatorId }, 'admin');
     return copy;
   });

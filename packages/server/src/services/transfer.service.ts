@@ -1,7 +1,8 @@
 // Transfer of a space or a collection (with everything inside it) to another organization, or to
-// another collection of the same one (then it is a move). Across organizations the rows are copied
-// under the target organization, then the originals deleted (design/content-model.md §7: the
-// distribution column is never updated), in one transaction. Later areas add their own steps.
+// another collection of the same one (then it is a move). Across organizations every area copies its
+// rows under the target organization (its `transfer` steps, collected from the area descriptors into
+// `lifecycle.transfer`), then the originals are deleted (design/content-model.md §7: the distribution
+// column is never updated), in one transaction.
 import type { components } from '@content-workspace/contract';
 import { sql } from 'kysely';
 import { requireCollection } from '../auth/access.js';
@@ -13,30 +14,15 @@ import type { CollectionRow, SpaceRow } from '../db/repositories/access.reposito
 import { collectionSubtreeIds } from '../db/repositories/collections.repository.js';
 import { positionAtEnd } from '../db/repositories/positions.repository.js';
 import { conflict, forbidden, preconditionFailed } from '../http/errors.js';
+import type { TransferScope, TransferStep } from '../areas/area.js';
+import type { Lifecycle } from '../areas/lifecycle.js';
 import { moveCollection } from './collections.service.js';
-import { changeRequestTransferSteps } from './change-requests.service.js';
-import { contentTransferSteps } from './content/transfer-content.js';
 import { refuseCycle } from './placement.service.js';
 import { moveSpace } from './spaces.service.js';
 
 type TransferRequest = components['schemas']['TransferRequest'];
 
-/** What moves: the item at the top, and every collection and space (deleted ones included) inside. */
-export type TransferScope = {
-  from: string;
-  to: string;
-  /** The transferred item's new parent in the target organization, and its position there. */
-  rootId: string;
-  targetParentId: string | null;
-  rootPosition: string;
-  collectionIds: string[];
-  spaceIds: string[];
-};
-
-/** One table's share of a cross-organization transfer: copy its rows under `scope.to`. */
-export type TransferStep = (trx: Executor, scope: TransferScope) => Promise<void>;
-
-const copyCollections: TransferStep = async (trx, s) => {
+export const copyCollections: TransferStep = async (trx, s) => {
   if (s.collectionIds.length === 0) return;
   await sql`
     INSERT INTO collections (organization_id, id, title, description, parent_collection_id, default_level, position, created_by, created_at, updated_at)
@@ -48,7 +34,7 @@ const copyCollections: TransferStep = async (trx, s) => {
     FROM collections WHERE organization_id = ${s.from} AND id = ANY(${s.collectionIds})`.execute(trx);
 };
 
-const copySpaces: TransferStep = async (trx, s) => {
+export const copySpaces: TransferStep = async (trx, s) => {
   if (s.spaceIds.length === 0) return;
   // The transferred space itself leaves its collection: `in-collection` becomes `private` (DESIGN.md §4).
   await sql`
@@ -67,7 +53,7 @@ const copySpaces: TransferStep = async (trx, s) => {
 };
 
 /** User grants travel when the user is a member of the target organization; team grants cannot (teams belong to one organization). */
-const copyGrants: TransferStep = async (trx, s) => {
+export const copyGrants: TransferStep = async (trx, s) => {
   for (const [table, column, ids] of [
     ['space_grants', 'space_id', s.spaceIds],
     ['collection_grants', 'collection_id', s.collectionIds],
@@ -82,7 +68,7 @@ const copyGrants: TransferStep = async (trx, s) => {
   }
 };
 
-const copyRevisions: TransferStep = async (trx, s) => {
+export const copyRevisions: TransferStep = async (trx, s) => {
   if (s.spaceIds.length === 0) return;
   await sql`
     INSERT INTO revisions (organization_id, id, space_id, type, parent_ids, change_request_id, merged_from_change_request_id,
@@ -91,9 +77,6 @@ const copyRevisions: TransferStep = async (trx, s) => {
       pages_root, files_root, reusable_root, page_count, created_by, created_at, git
     FROM revisions WHERE organization_id = ${s.from} AND space_id = ANY(${s.spaceIds})`.execute(trx);
 };
-
-/** Copy steps, in dependency order. Content-area steps are added here as those areas arrive. */
-export const transferSteps: TransferStep[] = [copyCollections, copySpaces, copyGrants, copyRevisions, ...contentTransferSteps, ...changeRequestTransferSteps];
 
 /** Removes the originals (their dependent rows go by cascade) and points the locators at the target. */
 async function removeOriginals(trx: Executor, s: TransferScope): Promise<void> {
@@ -112,13 +95,14 @@ type ScopeBase = Omit<TransferScope, 'rootPosition' | 'collectionIds' | 'spaceId
 /** Runs every step and removes the originals in one transaction; `contents` lists what moves, read inside it. */
 async function runTransfer(
   db: Database,
+  lifecycle: Lifecycle,
   scope: ScopeBase,
   contents: (trx: Executor) => Promise<Pick<TransferScope, 'collectionIds' | 'spaceIds'>>,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const rootPosition = await positionAtEnd(trx, scope.to, scope.targetParentId);
     const full = { ...scope, ...(await contents(trx)), rootPosition };
-    for (const step of transferSteps) await step(trx, full);
+    for (const step of lifecycle.transfer) await step(trx, full);
     await removeOriginals(trx, full);
   });
 }
@@ -128,7 +112,9 @@ async function runTransfer(
  * admin) and the collection (404 when not visible, 412 when outside the target organization, 403
  * below `create`).
  */
-async function resolveTarget(db: Executor, caller: Caller, body: TransferRequest): Promise<{ organizationId: string; parentId: string | null }> {
+export type TransferTarget = { organizationId: string; parentId: string | null };
+
+export async function resolveTransferTarget(db: Executor, caller: Caller, body: TransferRequest): Promise<TransferTarget> {
   const target = await requireOrganizationMember(db, caller, body.organization);
   requireOrganizationRole(target, 'admin');
   if (!body.collection) return { organizationId: target.organization.id, parentId: null };
@@ -140,14 +126,15 @@ async function resolveTarget(db: Executor, caller: Caller, body: TransferRequest
   return { organizationId: target.organization.id, parentId: collection.collection.id };
 }
 
-export async function transferSpace(db: Database, caller: Caller, space: SpaceRow, body: TransferRequest): Promise<{ organizationId: string }> {
-  const target = await resolveTarget(db, caller, body);
+/** Transfers the space to `target` (checked by the `transfer-target` access rule). */
+export async function transferSpace(db: Database, lifecycle: Lifecycle, space: SpaceRow, target: TransferTarget): Promise<{ organizationId: string }> {
   if (target.organizationId === space.organizationId) {
     if (target.parentId === space.parentCollectionId) throw conflict('The space is already there');
     await moveSpace(db, space, target.parentId, undefined);
   } else {
     await runTransfer(
       db,
+      lifecycle,
       { from: space.organizationId, to: target.organizationId, rootId: space.id, targetParentId: target.parentId },
       async () => ({ collectionIds: [], spaceIds: [space.id] }),
     );
@@ -155,13 +142,8 @@ export async function transferSpace(db: Database, caller: Caller, space: SpaceRo
   return { organizationId: target.organizationId };
 }
 
-export async function transferCollection(
-  db: Database,
-  caller: Caller,
-  collection: CollectionRow,
-  body: TransferRequest,
-): Promise<{ organizationId: string }> {
-  const target = await resolveTarget(db, caller, body);
+/** Transfers the collection and everything inside it to `target` (checked by the `transfer-target` access rule). */
+export async function transferCollection(db: Database, lifecycle: Lifecycle, collection: CollectionRow, target: TransferTarget): Promise<{ organizationId: string }> {
   if (target.organizationId === collection.organizationId) {
     if (target.parentId === collection.parentCollectionId) throw conflict('The collection is already there');
     await refuseCycle(db, collection.organizationId, collection.id, target.parentId);
@@ -169,6 +151,7 @@ export async function transferCollection(
   } else {
     await runTransfer(
       db,
+      lifecycle,
       { from: collection.organizationId, to: target.organizationId, rootId: collection.id, targetParentId: target.parentId },
       async (trx) => {
         const collectionIds = await collectionSubtreeIds(trx, collection.organizationId, collection.id);

@@ -43,7 +43,7 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
   deleteCollectionById: (w) => w.caller.client.DELETE('/v1/collections/{collectionId}', collection(w)),
   listSpacesInCollection: (w) => w.caller.client.GET('/v1/collections/{collectionId}/spaces', collection(w)),
   moveCollection: async (w) => {
-    const sibling = await createCollection(w.t, w.owner, w.organization);
+    const sibling = await createCollection(w.t, w.owner, w.organization, { parent: w.collection.parentCollectionId ? { id: w.collection.parentCollectionId } : null });
     return w.caller.client.POST('/v1/collections/{collectionId}/move', { ...collection(w), body: { position: { after: { type: 'collection', collection: sibling.id } } } });
   },
   transferCollection: async (w) =>

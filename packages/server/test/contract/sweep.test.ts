@@ -1,12 +1,13 @@
 // The contract sweep: every operation of the bundled spec, with no code per operation.
 // - without a token: 401 (operations declared without bearer security are checked by their own tests);
-// - as an outsider, on the owner's resources: 404 or 403, and nothing of the owner's in the answer;
+// - as an outsider, on the owner's resources: exactly 404 (they do not exist for a stranger), and
+//   nothing of the owner's in the answer;
 // - malformed path parameters, unknown or invalid query parameters, malformed bodies: 400;
 // - never a 500.
 // A check that does not apply to an operation (no body, no `limit`) is not registered for it, so the
 // run reports no skipped tests.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accessPolicy } from '../../src/auth/access-policy.js';
+import { operationAccess } from '@content-workspace/contract';
 import { listOperations, loadSpec, type SpecOperation } from '../../src/http/operations.js';
 import { newId } from '../../src/ids.js';
 import { useTestServer } from '../support/harness.js';
@@ -17,10 +18,10 @@ const spec = loadSpec();
 const operations = listOperations(spec);
 
 /**
- * Operations any authenticated user may call (the access policy, DESIGN.md §6): the outsider check
- * only requires that they answer without a 5xx and without revealing the owner's resources.
+ * Operations any authenticated user may call (declared with scope `user`): the outsider check only
+ * requires that they answer without a 5xx and without revealing the owner's resources.
  */
-const OPEN_TO_ANY_USER = new Set(Object.entries(accessPolicy).filter(([, rule]) => rule.scope === 'authenticated').map(([id]) => id));
+const OPEN_TO_ANY_USER = new Set(Object.entries(operationAccess).filter(([, access]) => access.scope === 'user').map(([id]) => id));
 
 const server = useTestServer();
 let world: SweepWorld;
@@ -98,14 +99,14 @@ describe.each(operations.map((operation) => [`${operation.method.toUpperCase()} 
     expectErrorBody(result, 401);
   });
 
-  itWhere(operation.requiresAuth)('an outsider gets 404 or 403 and sees nothing of the owner', async () => {
+  itWhere(operation.requiresAuth)('an outsider gets 404 and sees nothing of the owner', async () => {
     const result = await call(operation, { token: world.outsider.token, body: validBody(operation) });
     expect(result.status).toBeLessThan(500);
     const ownerValues = Object.values(world.params).filter((value) => value !== world.params.emailDomain);
     for (const value of ownerValues) expect(result.text).not.toContain(value);
     if (!OPEN_TO_ANY_USER.has(operation.operationId)) {
-      expect([403, 404]).toContain(result.status);
-      expectErrorBody(result, result.status);
+      expect(result.status, result.text).toBe(404);
+      expectErrorBody(result, 404);
     }
   });
 

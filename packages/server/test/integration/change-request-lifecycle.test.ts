@@ -74,7 +74,7 @@ describe('change requests and the space lifecycle', () => {
 
     await admin.client.DELETE('/v1/spaces/{spaceId}', { params: { path: { spaceId: space.id } } });
     await sql`UPDATE spaces SET deleted_at = now() - interval '8 days' WHERE id = ${space.id}`.execute(t.db);
-    expect(await purgeExpiredSpaces(t.db)).toBe(1);
+    expect(await purgeExpiredSpaces(t.db, t.context.lifecycle)).toBe(1);
     expect(await rowsIn(t, organization.id, space.id)).toEqual({ changeRequests: 0, contributors: 0, conflicts: 0, requestRevisions: 0 });
   });
 });

@@ -216,7 +216,7 @@ describe('lifecycle', () => {
     await admin.client.DELETE('/v1/spaces/{spaceId}', { params: { path: { spaceId: space.id } } });
     await t.db.updateTable('spaces').set({ deletedAt: sql<Date>`now() - interval '8 days'` }).where('id', '=', space.id).execute();
 
-    expect(await purgeExpiredSpaces(t.db)).toBe(1);
+    expect(await purgeExpiredSpaces(t.db, t.context.lifecycle)).toBe(1);
     for (const table of ['revisions', 'spaceHeadPages', 'spaceHeadFiles'] as const) {
       expect(await t.db.selectFrom(table).select('spaceId').where('spaceId', '=', space.id).execute(), table).toEqual([]);
     }

@@ -95,7 +95,7 @@ describe('garbage collection of content objects', () => {
     await edit(bystander.admin, bystanderSpace.id, [{ type: 'insert_page', title: 'Elsewhere', markdown: 'A body nobody else has' }]);
     const bystanderBefore = await stored(t, bystander.organization.id);
 
-    expect(await purgeExpiredSpaces(t.db)).toBe(1);
+    expect(await purgeExpiredSpaces(t.db, t.context.lifecycle)).toBe(1);
     expect(await marks(t)).toEqual([organization.id]);
     const before = await stored(t, organization.id);
     const keep = await reached(t, organization.id);

@@ -31,7 +31,7 @@ describe('purging deleted spaces', () => {
     await sql`UPDATE spaces SET deleted_at = now() - interval '6 days' WHERE id = ${recent.id}`.execute(t.db);
 
     expect(await rowsOf(t, expired.id)).toEqual({ spaces: 1, locators: 1, revisions: 1, grants: 2 });
-    expect(await purgeExpiredSpaces(t.db)).toBe(1);
+    expect(await purgeExpiredSpaces(t.db, t.context.lifecycle)).toBe(1);
     expect(await rowsOf(t, expired.id)).toEqual({ spaces: 0, locators: 0, revisions: 0, grants: 0 });
     expect(await rowsOf(t, recent.id)).toEqual({ spaces: 1, locators: 1, revisions: 1, grants: 1 });
     expect((await rowsOf(t, live.id)).spaces).toBe(1);
@@ -53,7 +53,7 @@ describe('purging deleted spaces', () => {
     const expired = await createSpace(t, admin, organization);
     await edit(admin, expired.id, [{ type: 'insert_page', title: 'Gone', markdown: 'Purged with its space' }]);
     await sql`UPDATE spaces SET deleted_at = now() - interval '30 days' WHERE id = ${expired.id}`.execute(t.db);
-    expect(await purgeExpiredSpaces(t.db)).toBe(1);
+    expect(await purgeExpiredSpaces(t.db, t.context.lifecycle)).toBe(1);
     const documents = () => t.db.selectFrom('documents').select('hash').where('organizationId', '=', organization.id).execute();
     expect(await documents()).toHaveLength(1);
     expect(await t.context.jobs.send('collect-content-garbage')).toEqual(expect.any(String));

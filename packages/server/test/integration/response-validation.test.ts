@@ -1,7 +1,7 @@
 // Drift between handlers and the spec fails tests: with response validation on, a body the spec does
 // not allow answers 500 and is reported.
 import { expect, it } from 'vitest';
-import { handlers } from '../../src/routes/index.js';
+import { handlers } from '../../src/areas/index.js';
 import { toApiUser } from '../../src/mappers/user.mapper.js';
 import { useTestServer } from '../support/harness.js';
 import { createUser } from '../support/factories.js';

@@ -8,7 +8,7 @@ import type { Executor } from '../../db/database.js';
 import { copyNodes, lockContentObjects, markContentGarbage, type NodeTable } from '../../db/repositories/content-objects.repository.js';
 import { copyHeadRows } from '../../db/repositories/head-index.repository.js';
 import { blobStore } from '../../storage/blob-store.js';
-import type { TransferScope, TransferStep } from '../transfer.service.js';
+import type { TransferStep } from '../../areas/area.js';
 import { reachableContent } from './reachability.js';
 
 const hex = (hashes: Iterable<string>) => [...hashes].map((hash) => Buffer.from(hash, 'hex'));

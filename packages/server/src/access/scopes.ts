@@ -1,0 +1,64 @@
+// What each `x-access` scope resolves to: the resource its path names and the caller's standing on it.
+// No standing → 404 (the resource does not exist for the caller), below the minimum → 403; the
+// dispatcher calls these before the handler (access/resolve.ts).
+import { requireRestorableSpace, requireCollection, requireSpace, type CollectionAccess, type SpaceAccess } from '../auth/access.js';
+import type { Caller } from '../auth/authenticate.js';
+import { requireOrganizationMember, type OrganizationAccess } from '../auth/organization-access.js';
+import type { Role } from '../auth/roles.js';
+import type { Executor } from '../db/database.js';
+import type { ChangeRequestRow } from '../db/repositories/change-requests.repository.js';
+import { requireChangeRequest } from '../services/change-requests.service.js';
+
+export type { CollectionAccess, OrganizationAccess, SpaceAccess };
+export type ChangeRequestAccess = SpaceAccess & { changeRequest: ChangeRequestRow };
+
+/** What the handler receives for each scope. */
+export type ScopeAccess = {
+  public: Record<string, never>;
+  user: Record<string, never>;
+  organization: OrganizationAccess;
+  collection: CollectionAccess;
+  space: SpaceAccess;
+  'change-request': ChangeRequestAccess;
+};
+
+export type Scope = keyof ScopeAccess;
+
+/** The lowest standing the declaration admits: no role at all for `guest`, else a role. */
+export type Minimum = 'authenticated' | 'guest' | 'member' | Role | null;
+
+/**
+ * A scope's resource with the caller's role on it (for organizations: their member role, null for a
+ * guest), found with the lowest standing (`read`, or any membership): the minimum is checked after.
+ */
+export async function findScope(
+  db: Executor,
+  caller: Caller,
+  scope: Scope,
+  params: Record<string, string>,
+  options: { restorable: boolean },
+): Promise<ScopeAccess[Scope]> {
+  switch (scope) {
+    case 'public':
+    case 'user':
+      return {};
+    case 'organization':
+      return requireOrganizationMember(db, caller, params.organizationId!);
+    case 'collection':
+      return requireCollection(db, caller, params.collectionId!, 'read');
+    case 'space':
+      return options.restorable
+        ? requireRestorableSpace(db, caller, params.spaceId!, 'read')
+        : requireSpace(db, caller, params.spaceId!, 'read');
+    case 'change-request': {
+      const access = await requireSpace(db, caller, params.spaceId!, 'read');
+      return { ...access, changeRequest: await requireChangeRequest(db, access.space, params.changeRequestId!) };
+    }
+  }
+}
+
+/** The caller's standing in the scope, compared with minimums: a role, or null (a guest of an organization). */
+export function standingOf(scope: Scope, access: ScopeAccess[Scope]): Role | null | undefined {
+  if (scope === 'public' || scope === 'user') return undefined;
+  return (access as { role: Role | null }).role;
+}

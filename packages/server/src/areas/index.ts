@@ -1,0 +1,50 @@
+// Every resource area of the server, registered once. The handler map, the lifecycle steps (transfer,
+// purge, duplicate), the job workers and the access rules are built from this list; the order is the
+// order transfer steps run in (collections before spaces, spaces before their content).
+import type { AccessRuleRegistry } from '../access/rules.js';
+import { coreRules } from '../access/rules.js';
+import type { AppContext } from '../context.js';
+import type { HandlerMap } from '../http/handler.js';
+import type { JobWorker } from '../jobs/queue.js';
+import type { Area } from './area.js';
+import { changeRequestsArea } from './change-requests.area.js';
+import { collectionsArea } from './collections.area.js';
+import { contentArea } from './content.area.js';
+import { invitesArea } from './invites.area.js';
+import { membersArea } from './members.area.js';
+import { organizationsArea } from './organizations.area.js';
+import { permissionsArea } from './permissions.area.js';
+import { samlArea } from './saml.area.js';
+import { spacesArea } from './spaces.area.js';
+import { teamsArea } from './teams.area.js';
+import { usersArea } from './users.area.js';
+import { collectLifecycle } from './lifecycle.js';
+
+export const areas = [
+  usersArea,
+  organizationsArea,
+  membersArea,
+  teamsArea,
+  invitesArea,
+  samlArea,
+  collectionsArea,
+  spacesArea,
+  permissionsArea,
+  contentArea,
+  changeRequestsArea,
+] as const;
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type AllHandlers = UnionToIntersection<(typeof areas)[number]['handlers']>;
+
+/** One handler per operation of the spec; `tsc` fails here when an operation has none. */
+export const handlers: HandlerMap = Object.assign({}, ...areas.map((area) => area.handlers)) as AllHandlers;
+
+export const lifecycle = collectLifecycle(areas);
+
+/** The access rules operations may name: the core ones and the areas'. */
+export const accessRules = Object.assign({}, coreRules, ...areas.map((area) => area.rules ?? {})) as AccessRuleRegistry;
+
+export function jobWorkers(context: Omit<AppContext, 'jobs'>): JobWorker[] {
+  return (areas as readonly Area<any>[]).flatMap((area) => area.jobs?.(context) ?? []);
+}
