@@ -32,5 +32,9 @@ Who may call each operation (DESIGN.md §6). Roles, lowest to highest: \`read\` 
 for them); with a role below the minimum, 403. The authorization matrix
 (\`packages/server/test/authz/\`) runs every row as an outsider, a guest and each role.
 
+A token issued through an organization's single sign-on reaches only that organization: any other
+one, and everything in it, is a 404 for it, and operations that need a personal (unscoped) token
+refuse it with 403.
+
 ${sections.join('\n')}`;
 }

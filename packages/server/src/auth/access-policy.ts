@@ -19,16 +19,21 @@ export type AccessRule =
 export type AccessPolicyEntry = AccessRule & {
   /** What the rule does not say by itself (extra conditions, self-service exceptions). */
   note?: string;
+  /**
+   * Acts beyond any one organization: refused (403) to a token scoped to one organization (issued
+   * through its SSO). Enforced by the dispatcher (auth/token-scope.ts).
+   */
+  personal?: true;
 };
 
 export const accessPolicy: Record<OperationId, AccessPolicyEntry> = {
   getAuthenticatedUser: { scope: 'authenticated' },
   getUserById: { scope: 'authenticated', note: 'only users sharing an organization with the caller (else 404)' },
-  listUserTokens: { scope: 'authenticated', note: 'the caller’s own tokens' },
-  createUserToken: { scope: 'authenticated' },
-  deleteUserToken: { scope: 'authenticated', note: 'the caller’s own tokens (others: 404)' },
+  listUserTokens: { scope: 'authenticated', personal: true, note: 'the caller’s own tokens' },
+  createUserToken: { scope: 'authenticated', personal: true, note: 'never wider or longer-lived than the calling token' },
+  deleteUserToken: { scope: 'authenticated', personal: true, note: 'the caller’s own tokens (others: 404)' },
   listOrganizations: { scope: 'authenticated', note: 'organizations the caller is a member of' },
-  createOrganization: { scope: 'authenticated', note: 'the caller becomes its admin' },
+  createOrganization: { scope: 'authenticated', personal: true, note: 'the caller becomes its admin' },
   listOrganizationsForEmailDomain: { scope: 'authenticated', note: 'only organizations the caller may see' },
   getOrganizationById: { scope: 'organization', minimum: 'member' },
   updateOrganizationById: { scope: 'organization', minimum: 'admin' },
@@ -121,16 +126,16 @@ export const accessPolicy: Record<OperationId, AccessPolicyEntry> = {
   getSamlProviderById: { scope: 'organization', minimum: 'admin' },
   updateSamlProviderById: { scope: 'organization', minimum: 'admin' },
   deleteSamlProviderById: { scope: 'organization', minimum: 'admin' },
-  listSsoLoginOptions: { scope: 'authenticated', note: 'any existing organization (else 404): how to sign in to it' },
+  listSsoLoginOptions: { scope: 'organization', minimum: 'member', note: 'members disabled by SSO enforcement included: how to sign in' },
   startSamlLogin: { scope: 'public', note: 'a browser starting to sign in; the provider must be `active`' },
   consumeSamlResponse: { scope: 'public', note: 'a SAML response signed with the provider’s certificate, for an e-mail the organization may sign in (else 403)' },
 };
 
 /** A rule in words, for docs/access.md. */
-export function describeRule(rule: AccessRule): string {
+export function describeRule(rule: AccessPolicyEntry): string {
   switch (rule.scope) {
     case 'authenticated':
-      return 'any authenticated user';
+      return rule.personal ? 'any authenticated user, with a personal (unscoped) token' : 'any authenticated user';
     case 'public':
       return 'no token (own credential)';
     case 'organization':

@@ -2,6 +2,7 @@
 // already matched the request to a spec operation (`req.openapi`) and decoded its path parameters, so
 // dispatch is one map lookup rather than Express testing every route's pattern in turn.
 import type { Request, RequestHandler, Response } from 'express';
+import { requireTokenMayCall } from '../auth/token-scope.js';
 import type { AppContext } from '../context.js';
 import type { Handler, HandlerMap, OperationId } from './handler.js';
 import { listOperations, type SpecOperation } from './operations.js';
@@ -32,9 +33,11 @@ export function matchedOperationKey(req: Request): string | undefined {
 export function createApiDispatcher(app: AppContext, handlers: HandlerMap, operations: SpecOperation[] = listOperations()): RequestHandler {
   const byOperation = new Map<string, (req: Request, res: Response) => Promise<void>>();
   for (const operation of operations) {
-    const handler = handlers[operation.operationId as OperationId] as Handler<OperationId> | undefined;
-    if (!handler) throw new Error(`No handler for operation ${operation.operationId}`);
+    const operationId = operation.operationId as OperationId;
+    const handler = handlers[operationId] as Handler<OperationId> | undefined;
+    if (!handler) throw new Error(`No handler for operation ${operationId}`);
     byOperation.set(`${operation.method.toUpperCase()} ${operation.path}`, async (req, res) => {
+      requireTokenMayCall(operationId, req.caller);
       const reply = (await handler({
         // The validator's decoded (and validated) path parameters: Express resets `req.params` per layer.
         params: ((req as Request & OpenApiMatch).openapi?.pathParams ?? req.params) as never,

@@ -60,6 +60,9 @@ export const memberHandlers = {
     // Leaving needs no role; removing someone else needs admin.
     requireSelfOrAdmin(access, caller, params.userId);
     await removeMember(app.db, access.organization.id, params.userId);
+    // Their tokens scoped to the organization went with the membership (a foreign key): other instances
+    // drop them on the change notification, this one at once.
+    app.tokens.invalidate(`u:${params.userId}`);
     return { status: 204 };
   },
 
