@@ -1,7 +1,7 @@
 // Credentials never reach beyond what issued them (DESIGN.md §6): a token issued through an
 // organization's single sign-on carries that organization as its scope, and an account records the
-// organization whose identity provider created it (the only provider that may sign it in unless it is
-// a member elsewhere).
+// organization whose identity provider created it (a provider signs in its organization's members, and
+// otherwise only accounts it created itself).
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
