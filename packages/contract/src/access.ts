@@ -107,7 +107,7 @@ export const operationAccess = {
   getSamlProviderById: { scope: 'organization', minimum: 'admin', rules: [] },
   deleteSamlProviderById: { scope: 'organization', minimum: 'admin', rules: [] },
   updateSamlProviderById: { scope: 'organization', minimum: 'admin', rules: [] },
-  listSsoLoginOptions: { scope: 'user', minimum: 'authenticated', rules: [] },
+  listSsoLoginOptions: { scope: 'organization', minimum: 'guest', rules: [] },
   startSamlLogin: { scope: 'public', minimum: null, rules: [] },
   consumeSamlResponse: { scope: 'public', minimum: null, rules: [] },
 } as const;

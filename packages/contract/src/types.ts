@@ -27,13 +27,17 @@ export interface paths {
         };
         /**
          * List the caller's API tokens
-         * @description Newest first. Secrets are never listed.
+         * @description Newest first. Secrets are never listed. A token issued through an organization's single sign-on
+         *     may not list tokens: 403.
          */
         get: operations["listUserTokens"];
         put?: never;
         /**
          * Create an API token
-         * @description Returns the secret once; only its SHA-256 hash is stored.
+         * @description Returns the secret once; only its SHA-256 hash is stored. A token never makes one that reaches
+         *     further or lives longer than itself: the new token expires no later than the calling token (see
+         *     `expiresAt`), and a token issued through an organization's single sign-on may not create tokens
+         *     at all: 403.
          */
         post: operations["createUserToken"];
         delete?: never;
@@ -54,7 +58,8 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API token
-         * @description The token stops working at once. A token may revoke itself.
+         * @description The token stops working at once. A token may revoke itself. A token issued through an
+         *     organization's single sign-on may not revoke tokens: 403.
          */
         delete: operations["deleteUserToken"];
         options?: never;
@@ -71,7 +76,8 @@ export interface paths {
         };
         /**
          * Get a user
-         * @description A user the caller shares an organization with (or the caller). Any other user reads as absent (404).
+         * @description A user the caller shares an organization with (or the caller); through a token issued by an
+         *     organization's single sign-on, a user of that organization. Any other user reads as absent (404).
          */
         get: operations["getUserById"];
         put?: never;
@@ -91,13 +97,15 @@ export interface paths {
         };
         /**
          * List the caller's organizations
-         * @description Organizations the caller is a member of (guests included), newest first.
+         * @description Organizations the caller is a member of (guests included), newest first. Through a token issued
+         *     by an organization's single sign-on, that organization only.
          */
         get: operations["listOrganizations"];
         put?: never;
         /**
          * Create an organization
-         * @description The caller becomes its first admin.
+         * @description The caller becomes its first admin. A token issued through an organization's single sign-on may
+         *     not create organizations: 403.
          */
         post: operations["createOrganization"];
         delete?: never;
@@ -144,7 +152,8 @@ export interface paths {
          * List organizations for an e-mail domain
          * @description Organizations whose `emailDomains` contain the domain and that the caller may see: those the
          *     caller is a member of, and, when the domain is the caller's own e-mail domain, those the caller
-         *     could join by that domain.
+         *     could join by that domain. Through a token issued by an organization's single sign-on, at most
+         *     that organization.
          */
         get: operations["listOrganizationsForEmailDomain"];
         put?: never;
@@ -309,8 +318,9 @@ export interface paths {
         /**
          * Transfer a collection
          * @description Moves the collection with everything inside it (collections, spaces and their content) to another
-         *     organization, optionally into one of its collections. Target organization not visible: 404; caller
-         *     not its admin: 403; target collection outside it: 412; nothing would change: 409.
+         *     organization, optionally into one of its collections. Target organization not visible (for a token
+         *     issued through an organization's single sign-on, any other organization): 404; caller not its
+         *     admin: 403; target collection outside it: 412; nothing would change: 409.
          */
         post: operations["transferCollection"];
         delete?: never;
@@ -415,8 +425,9 @@ export interface paths {
         /**
          * Transfer a space
          * @description Moves the space and all its content to another organization (and optionally into one of its
-         *     collections), or to another collection of the same organization. Target organization not visible:
-         *     404; caller not its admin: 403; target collection outside it: 412; nothing would change: 409.
+         *     collections), or to another collection of the same organization. Target organization not visible
+         *     (for a token issued through an organization's single sign-on, any other organization): 404; caller
+         *     not its admin: 403; target collection outside it: 412; nothing would change: 409.
          */
         post: operations["transferSpace"];
         delete?: never;
@@ -958,7 +969,8 @@ export interface paths {
          * @description Any authenticated user holding the invite's id. The caller becomes a member with the invite's role
          *     (the organization's `defaultRole` when the invite has none): 201. A caller who is already a member
          *     keeps their membership unchanged: 200. An unknown invite is a 404; an organization whose
-         *     `inviteLinks` is off refuses with 403.
+         *     `inviteLinks` is off refuses with 403. A token issued through another organization's single sign-on
+         *     cannot join: 404.
          */
         post: operations["joinWithLinkInvite"];
         delete?: never;
@@ -983,7 +995,8 @@ export interface paths {
          * Join an organization by e-mail domain
          * @description Any authenticated user whose e-mail domain is among the organization's `emailDomains` becomes a
          *     member with its `defaultRole`: 201. A caller who is already a member keeps their membership
-         *     unchanged: 200. For anyone else the organization reads as absent: 404.
+         *     unchanged: 200. For anyone else the organization reads as absent: 404, as it does for a token
+         *     issued through another organization's single sign-on.
          */
         post: operations["joinOrganizationByEmailDomain"];
         delete?: never;
@@ -1558,8 +1571,11 @@ export interface paths {
         };
         /**
          * How to sign in to an organization with SSO
-         * @description Any authenticated user, so that someone who must sign in through single sign-on can find where:
-         *     the organization's active SAML providers with their start addresses. An unknown organization is a 404.
+         * @description The organization's active SAML providers with their start addresses, for its members (guests and
+         *     members disabled by SSO enforcement included: they learn where to sign in). Anyone else gets 404,
+         *     as for every organization they do not belong to: the identity provider signs in only members and
+         *     accounts it created itself, so a non-member holding a token (an account made elsewhere) has no use
+         *     for the answer, which would only tell them that the organization exists.
          */
         get: operations["listSsoLoginOptions"];
         put?: never;
@@ -1705,6 +1721,12 @@ export interface components {
             /** @description Approximate time of last use (updated at most every few minutes). */
             lastUsedAt?: components["schemas"]["Timestamp"];
             expiresAt?: components["schemas"]["Timestamp"];
+            /**
+             * @description Set on a token issued through an organization's single sign-on: the id of that organization, the
+             *     only one the token reaches (anything else is a 404 for it; personal-token operations and creating
+             *     organizations are a 403).
+             */
+            organization?: components["schemas"]["Id"];
         };
         /**
          * Next
@@ -1723,7 +1745,11 @@ export interface components {
         /** CreateApiTokenRequest */
         CreateApiTokenRequest: {
             label: string;
-            /** @description When the token stops working; must be in the future. Omitted, the token does not expire. */
+            /**
+             * @description When the token stops working; must be in the future, and no later than the expiry of the token
+             *     making the request (400). Omitted, the new token expires with the token making the request, or
+             *     never when that one does not expire.
+             */
             expiresAt?: components["schemas"]["Timestamp"];
         };
         /**
@@ -1737,6 +1763,12 @@ export interface components {
             label: string;
             createdAt: components["schemas"]["Timestamp"];
             expiresAt?: components["schemas"]["Timestamp"];
+            /**
+             * @description Set on a token issued through an organization's single sign-on: the id of that organization, the
+             *     only one the token reaches (anything else is a 404 for it; personal-token operations and creating
+             *     organizations are a 403).
+             */
+            organization?: components["schemas"]["Id"];
             /** @description The secret, prefixed `cw_`. Send it as `Authorization: Bearer <token>`. */
             token: string;
         };

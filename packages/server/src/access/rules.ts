@@ -9,6 +9,7 @@
 import type { AccessRuleName } from '@content-workspace/contract';
 import type { Caller } from '../auth/authenticate.js';
 import { requireEnabledMember, type OrganizationAccess } from '../auth/organization-access.js';
+import { requireUnscopedToken } from '../auth/token-scope.js';
 import type { AppContext } from '../context.js';
 import { findTeam, type TeamRow } from '../db/repositories/teams.repository.js';
 import { forbidden, notFound } from '../http/errors.js';
@@ -50,9 +51,7 @@ const spaceOrCollection = (ctx: RuleContext): { item: { organizationId: string; 
 
 export const coreRules = {
   personal: {
-    check: (ctx) => {
-      if (ctx.caller.scopeOrganizationId !== undefined) throw forbidden('A token issued through single sign-on is limited to its organization: use a personal token');
-    },
+    check: (ctx) => requireUnscopedToken(ctx.caller),
   },
 
   'sso-enforced': {

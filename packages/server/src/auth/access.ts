@@ -8,11 +8,13 @@ import {
   findStanding,
   type CollectionRow,
   type SpaceRow,
+  type Standing,
 } from '../db/repositories/access.repository.js';
 import type { Viewer } from '../db/repositories/listing.repository.js';
 import { forbidden, notFound } from '../http/errors.js';
 import type { Caller } from './authenticate.js';
 import { roleAtLeast, type Role } from './roles.js';
+import { outsideScope } from './token-scope.js';
 import { collectionRank, spaceRank, viewerFor } from './viewer.js';
 
 const RANKED: Array<Role | null> = [null, 'read', 'comment', 'edit', 'review', 'create', 'admin'];
@@ -41,7 +43,14 @@ function decide(rank: number, ssoBlocked: boolean, what: string, minimum: Role, 
   return { role, organizationRole };
 }
 
-async function spaceAccess(db: Executor, caller: Caller, found: Awaited<ReturnType<typeof findSpaceWithStanding>>, minimum: Role): Promise<SpaceAccess> {
+/** The lookup, unless its organization lies outside the caller's token scope: then, as for a stranger, nothing. */
+function withinScope<T extends { standing: Standing }>(caller: Caller, found: T | undefined): T | undefined {
+  return found && !outsideScope(caller, found.standing.organizationId) ? found : undefined;
+}
+
+async function spaceAccess(db: Executor, caller: Caller, lookup: Awaited<ReturnType<typeof findSpaceWithStanding>>, minimum: Role): Promise<SpaceAccess> {
+  // Public and unlisted spaces of another organization included: a scoped token sees none of it.
+  const found = withinScope(caller, lookup);
   if (!found) throw notFound('Space');
   const { item: space, standing } = found;
   const viewer = await viewerFor(db, standing, caller.user.id);
@@ -68,7 +77,7 @@ export async function requireRestorableSpace(db: Executor, caller: Caller, space
 }
 
 export async function requireCollection(db: Executor, caller: Caller, collectionId: string, minimum: Role): Promise<CollectionAccess> {
-  const found = await findCollectionWithStanding(db, collectionId, caller.user.id);
+  const found = withinScope(caller, await findCollectionWithStanding(db, collectionId, caller.user.id));
   if (!found) throw notFound('Collection');
   const viewer = await viewerFor(db, found.standing, caller.user.id);
   const access = decide(collectionRank(found.item.id, viewer), viewer.ssoBlocked, 'Collection', minimum, viewer.memberRole);
@@ -87,7 +96,7 @@ export async function memberViewer(db: Executor, organizationId: string, userId:
  * non-member, 403 for a member blocked by SSO enforcement.
  */
 export async function requireViewer(db: Executor, caller: Caller, organizationId: string): Promise<Viewer> {
-  const viewer = await memberViewer(db, organizationId, caller.user.id);
+  const viewer = outsideScope(caller, organizationId) ? undefined : await memberViewer(db, organizationId, caller.user.id);
   if (!viewer) throw notFound('Organization');
   if (viewer.ssoBlocked) throw forbidden('This organization requires single sign-on: sign in through its SAML provider');
   return viewer;

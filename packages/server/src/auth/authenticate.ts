@@ -11,8 +11,13 @@ import { hashToken, looksLikeToken } from './tokens.js';
 export type Caller = {
   user: UserRow;
   tokenId: string;
-  /** The organization a token issued through its single sign-on is limited to; unset for personal tokens. */
-  scopeOrganizationId?: string;
+  /**
+   * The one organization the presented token may reach (a token issued through that organization's
+   * SSO); null for an unscoped token. Enforced through auth/token-scope.ts only.
+   */
+  organizationScope: string | null;
+  /** When the presented token expires (null: never); tokens it creates expire no later. */
+  tokenExpiresAt: Date | null;
 };
 
 declare global {
@@ -52,7 +57,7 @@ export function resolveCaller(app: AppContext): RequestHandler {
       req.authProblem = 'Expired bearer token';
       return next();
     }
-    req.caller = { user: found.user, tokenId: found.token.id };
+    req.caller = { user: found.user, tokenId: found.token.id, organizationScope: found.token.organizationId, tokenExpiresAt: found.token.expiresAt };
     const last = found.token.lastUsedAt?.getTime() ?? 0;
     if (Date.now() - last > TOUCH_EVERY_MINUTES * 60_000) {
       // Mark it in the cached copy too, so the next requests do not write again.

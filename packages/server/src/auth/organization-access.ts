@@ -4,6 +4,7 @@ import type { Executor } from '../db/database.js';
 import { findOrganizationWithMembership, type MembershipRow, type OrganizationRow } from '../db/repositories/organizations.repository.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { roleAtLeast, type Role } from './roles.js';
+import { outsideScope } from './token-scope.js';
 
 export type OrganizationAccess = {
   organization: OrganizationRow;
@@ -12,9 +13,22 @@ export type OrganizationAccess = {
   role: Role | null;
 };
 
+/**
+ * The organization with the caller's membership (undefined when not a member); undefined when it does
+ * not exist or lies outside the caller's token scope (auth/token-scope.ts).
+ */
+export async function findVisibleOrganization(
+  db: Executor,
+  caller: Caller,
+  organizationId: string,
+): Promise<{ organization: OrganizationRow; membership: MembershipRow | undefined } | undefined> {
+  if (outsideScope(caller, organizationId)) return undefined;
+  return findOrganizationWithMembership(db, organizationId, caller.user.id);
+}
+
 /** The organization, when the caller is a member (guests included); 404 otherwise. */
 export async function requireOrganizationMember(db: Executor, caller: Caller, organizationId: string): Promise<OrganizationAccess> {
-  const found = await findOrganizationWithMembership(db, organizationId, caller.user.id);
+  const found = await findVisibleOrganization(db, caller, organizationId);
   if (!found?.membership) throw notFound('Organization');
   return { organization: found.organization, membership: found.membership, role: found.membership.role };
 }

@@ -15,6 +15,8 @@ export interface UsersTable {
   displayName: string;
   photoUrl: string | null;
   createdAt: CreatedAt;
+  /** The organization whose identity provider created the account (null: made otherwise). */
+  createdByOrganizationId: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApiTokensTable {
@@ -25,6 +27,8 @@ export interface ApiTokensTable {
   createdAt: CreatedAt;
   lastUsedAt: NullableTimestamp;
   expiresAt: NullableTimestamp;
+  /** The one organization a token issued through its SSO may reach; null: the user's whole standing. */
+  organizationId: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OrganizationsTable {

@@ -9,6 +9,7 @@ export function toApiToken(row: TokenRow): ApiToken {
     createdAt: row.createdAt.toISOString(),
     ...(row.lastUsedAt ? { lastUsedAt: row.lastUsedAt.toISOString() } : {}),
     ...(row.expiresAt ? { expiresAt: row.expiresAt.toISOString() } : {}),
+    ...(row.organizationId ? { organization: row.organizationId } : {}),
   };
 }
 
@@ -19,6 +20,7 @@ export function toApiCreatedToken(row: TokenRow, secret: string): ApiCreatedToke
     label: row.label,
     createdAt: row.createdAt.toISOString(),
     ...(row.expiresAt ? { expiresAt: row.expiresAt.toISOString() } : {}),
+    ...(row.organizationId ? { organization: row.organizationId } : {}),
     token: secret,
   };
 }

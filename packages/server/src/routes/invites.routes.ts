@@ -1,6 +1,6 @@
+import { findVisibleOrganization, requireOrganizationMember, requireOrganizationRole } from '../auth/organization-access.js';
 import { deleteInvite, findInvite, insertInvite, invitesQuery, updateInviteRole } from '../db/repositories/invites.repository.js';
 import { findMember } from '../db/repositories/members.repository.js';
-import { findOrganizationWithMembership } from '../db/repositories/organizations.repository.js';
 import { keysetPage } from '../db/pagination.js';
 import { forbidden, notFound } from '../http/errors.js';
 import type { AreaHandlers } from '../http/handler.js';
@@ -47,7 +47,7 @@ export const inviteHandlers = {
   },
 
   async joinWithLinkInvite({ caller, params, app }) {
-    const found = await findOrganizationWithMembership(app.db, params.organizationId, caller.user.id);
+    const found = await findVisibleOrganization(app.db, caller, params.organizationId);
     // The invite is looked up first: without its secret, the organization's settings stay hidden.
     const invite = found && (await findInvite(app.db, found.organization.id, params.inviteId));
     if (!found || !invite) throw notFound('Invite');
@@ -59,7 +59,7 @@ export const inviteHandlers = {
   },
 
   async joinOrganizationByEmailDomain({ caller, params, app }) {
-    const found = await findOrganizationWithMembership(app.db, params.organizationId, caller.user.id);
+    const found = await findVisibleOrganization(app.db, caller, params.organizationId);
     const domainMatches = found?.organization.emailDomains.includes(emailDomainOf(caller.user.email));
     // Neither a member nor of a listed domain: the organization is not visible to the caller.
     if (!found || (!found.membership && !domainMatches)) throw notFound('Organization');

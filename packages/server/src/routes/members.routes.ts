@@ -44,6 +44,9 @@ export const memberHandlers = {
 
   async removeOrganizationMember({ access, params, app }) {
     await removeMember(app.db, access.organization.id, params.userId);
+    // Their tokens scoped to the organization went with the membership (a foreign key): other instances
+    // drop them on the change notification, this one at once.
+    app.tokens.invalidate(`u:${params.userId}`);
     return { status: 204 };
   },
 

@@ -16,13 +16,13 @@ import { findSiteOfOrganization } from '../services/sites-lookup.js';
 
 export const organizationHandlers = {
   async listOrganizations({ caller, query, app }) {
-    const page = await keysetPage(app.db, organizationsOfUserQuery(app.db, caller.user.id), {
+    const page = await keysetPage(app.db, organizationsOfUserQuery(app.db, caller.user.id, caller.organizationScope), {
       keys: [
         { column: 'organizations.createdAt', direction: 'desc', value: (row) => row.createdAt },
         { column: 'organizations.id', direction: 'desc', value: (row) => row.id },
       ],
       request: query,
-      queryKey: `listOrganizations:${caller.user.id}`,
+      queryKey: `listOrganizations:${caller.user.id}:${caller.organizationScope ?? ''}`,
       cursors: app.cursors,
     });
     return {
@@ -74,7 +74,7 @@ export const organizationHandlers = {
   async listOrganizationsForEmailDomain({ caller, params, app }) {
     const domain = params.emailDomain.toLowerCase();
     const callerDomain = emailDomainOf(caller.user.email);
-    const rows = await findOrganizationsForEmailDomain(app.db, domain, caller.user.id, callerDomain);
+    const rows = await findOrganizationsForEmailDomain(app.db, domain, caller.user.id, callerDomain, caller.organizationScope);
     return {
       status: 200,
       body: {

@@ -1,7 +1,6 @@
 import type { OrganizationAccess } from '../auth/organization-access.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { Executor } from '../db/database.js';
-import { findOrganizationWithMembership } from '../db/repositories/organizations.repository.js';
 import { deleteSamlProvider, findSamlProvider, listActiveSamlProviders, samlProvidersQuery, type SamlProviderRow } from '../db/repositories/saml.repository.js';
 import { teamsQuery, type TeamRow } from '../db/repositories/teams.repository.js';
 import { keysetPage } from '../db/pagination.js';
@@ -64,11 +63,9 @@ export const samlHandlers = {
     return { status: 204 };
   },
 
-  async listSsoLoginOptions({ caller, params, app }) {
-    // Any authenticated user: someone who must sign in with SSO is not necessarily a member yet.
-    const found = await findOrganizationWithMembership(app.db, params.organizationId, caller.user.id);
-    if (!found) throw notFound('Organization');
-    const organizationId = found.organization.id;
+  async listSsoLoginOptions({ access, app }) {
+    // Members only, guests and members disabled by SSO enforcement included (docs/decisions.md, SAML and SSO).
+    const organizationId = access.organization.id;
     const rows = await listActiveSamlProviders(app.db, organizationId);
     return { status: 200, body: { items: rows.map((row) => toApiSsoLoginInfo(organizationId, row, app.urls)) } };
   },

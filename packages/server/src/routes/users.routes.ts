@@ -1,6 +1,7 @@
 import { keysetPage } from '../db/pagination.js';
 import { deleteTokenOfUser, insertToken, tokensOfUserQuery } from '../db/repositories/tokens.repository.js';
 import { findUserVisibleTo } from '../db/repositories/users.repository.js';
+import { newTokenLimits } from '../auth/token-scope.js';
 import { hashToken, newTokenSecret } from '../auth/tokens.js';
 import { invalidField, notFound } from '../http/errors.js';
 import type { AreaHandlers } from '../http/handler.js';
@@ -13,7 +14,7 @@ export const userHandlers = {
   },
 
   async getUserById({ caller, params, app }) {
-    const user = await findUserVisibleTo(app.db, caller.user.id, params.userId);
+    const user = await findUserVisibleTo(app.db, caller.user.id, params.userId, caller.organizationScope);
     if (!user) throw notFound('User');
     return { status: 200, body: toApiUser(user, app.urls) };
   },
@@ -32,10 +33,11 @@ export const userHandlers = {
   },
 
   async createUserToken({ caller, body, app }) {
-    const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
-    if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalidField('/body/expiresAt', 'must be in the future');
+    const requested = body.expiresAt ? new Date(body.expiresAt) : null;
+    if (requested && requested.getTime() <= Date.now()) throw invalidField('/body/expiresAt', 'must be in the future');
     const secret = newTokenSecret();
-    const row = await insertToken(app.db, { userId: caller.user.id, label: body.label, tokenHash: hashToken(secret), expiresAt });
+    const limits = newTokenLimits(caller, requested);
+    const row = await insertToken(app.db, { userId: caller.user.id, label: body.label, tokenHash: hashToken(secret), ...limits });
     return { status: 201, body: toApiCreatedToken(row, secret) };
   },
 

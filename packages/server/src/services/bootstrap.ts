@@ -6,9 +6,15 @@ import { hashToken, newTokenSecret } from '../auth/tokens.js';
 import { createOrganization } from './organizations.service.js';
 import type { OrganizationRow } from '../db/repositories/organizations.repository.js';
 
-export async function issueToken(db: Executor, userId: string, label: string, expiresAt: Date | null = null): Promise<string> {
+/** A new token's secret; `limits` narrow it (an expiry, one organization). */
+export async function issueToken(
+  db: Executor,
+  userId: string,
+  label: string,
+  limits: { expiresAt?: Date | null; organizationId?: string | null } = {},
+): Promise<string> {
   const secret = newTokenSecret();
-  await insertToken(db, { userId, label, tokenHash: hashToken(secret), expiresAt });
+  await insertToken(db, { userId, label, tokenHash: hashToken(secret), ...limits });
   return secret;
 }
 

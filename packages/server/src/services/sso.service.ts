@@ -5,10 +5,10 @@
 import type { VerifiedAssertion } from '../auth/saml.js';
 import type { Database, Executor } from '../db/database.js';
 import { lockPrincipal } from '../db/repositories/grants.repository.js';
-import { insertMemberIfAbsent, isMemberOfAnyOrganization, lockMembership, updateMember } from '../db/repositories/members.repository.js';
+import { insertMemberIfAbsent, lockMembership, updateMember } from '../db/repositories/members.repository.js';
 import { recordConsumedAssertion, type ActiveSamlProviderRow } from '../db/repositories/saml.repository.js';
 import { upsertTeamMembers } from '../db/repositories/teams.repository.js';
-import { ensureUserByEmail, findUserByEmail } from '../db/repositories/users.repository.js';
+import { ensureUserByEmail, findAccountOrigin, findUserByEmail } from '../db/repositories/users.repository.js';
 import { badRequest, forbidden } from '../http/errors.js';
 import { issueToken } from './bootstrap.js';
 import { emailDomainOf } from './organizations.service.js';
@@ -30,15 +30,18 @@ export async function signInWithSaml(db: Database, provider: ActiveSamlProviderR
     if (!first) throw badRequest('SAML response refused: this assertion was already used');
     const userId = await becomeSsoMember(trx, provider, assertion);
     const expiresAt = new Date(Date.now() + SSO_TOKEN_LIFETIME_DAYS * 86_400_000);
-    return issueToken(trx, userId, `SSO: ${provider.label}`, expiresAt);
+    // The provider is only as trusted as the organization's admins: its token reaches that organization alone.
+    return issueToken(trx, userId, `SSO: ${provider.label}`, { expiresAt, organizationId: provider.organizationId });
   });
 }
 
 /**
  * A member of the organization signs in as themself (keeping their role). Anyone else needs an e-mail
- * domain of the organization and must not be a user of another organization (an organization's own
- * identity provider never signs in someone another organization knows); they join with the
- * provider's `defaultRole` (null: guest). Whoever becomes an SSO member joins the default team.
+ * domain of the organization and either no account yet (one is created, recorded as this
+ * organization's) or an account this organization's identity provider created earlier (say, before
+ * they were removed). An account made any other way is never signed in, even one that belongs to no
+ * organization: `emailDomains` are not verified, so the provider would take it over. Newcomers join
+ * with the provider's `defaultRole` (null: guest). Whoever becomes an SSO member joins the default team.
  */
 async function becomeSsoMember(trx: Executor, provider: ActiveSamlProviderRow, assertion: VerifiedAssertion): Promise<string> {
   const organizationId = provider.organizationId;
@@ -52,9 +55,10 @@ async function becomeSsoMember(trx: Executor, provider: ActiveSamlProviderRow, a
     if (becameSso) await updateMember(trx, organizationId, userId, { sso: true });
   } else {
     if (!provider.emailDomains.includes(emailDomainOf(assertion.email))) throw notAllowed();
-    if (existing && (await isMemberOfAnyOrganization(trx, existing.id))) throw notAllowed();
-    const user =
-      existing ?? (await ensureUserByEmail(trx, { email: assertion.email, displayName: assertion.displayName ?? assertion.email.split('@')[0]! }));
+    const displayName = assertion.displayName ?? assertion.email.split('@')[0]!;
+    const user = existing ?? (await ensureUserByEmail(trx, { email: assertion.email, displayName, createdByOrganizationId: organizationId }));
+    // Checked after the insert too: a concurrent creation of the address elsewhere wins it.
+    if ((await findAccountOrigin(trx, user.id)) !== organizationId) throw notAllowed();
     userId = user.id;
     // A concurrent sign-in of the same user may have made them a member first: either way they are one.
     becameSso = await insertMemberIfAbsent(trx, { organizationId, userId, role: provider.defaultRole, sso: true });

@@ -353,7 +353,16 @@ describe('GET /v1/orgs/{organizationId}/sso', () => {
     expect((await user.client.GET('/v1/orgs/{organizationId}/sso', orgPath('NoSuchOrganization'))).response.status).toBe(404);
   });
 
-  it('lists the active providers, newest first, to any authenticated user', async () => {
+  it('404 for a non-member, as for an unknown organization', async () => {
+    const { organization } = await adminAndOrganization();
+    await createSamlProvider(server(), organization, { label: 'Okta' });
+    const outsider = await createUser(server());
+    const { response, error } = await outsider.client.GET('/v1/orgs/{organizationId}/sso', orgPath(organization.id));
+    expect(response.status).toBe(404);
+    expect(error?.error).toEqual({ code: 404, message: 'Organization not found' });
+  });
+
+  it('lists the active providers, newest first, to members (guests and members disabled by SSO enforcement included)', async () => {
     const t = server();
     const { organization } = await adminAndOrganization();
     const older = await createSamlProvider(t, organization, { label: 'Okta' });
@@ -367,7 +376,9 @@ describe('GET /v1/orgs/{organizationId}/sso', () => {
         { id: older.id, label: 'Okta', startURL: expectedService(organization.id, older.id).startURL },
       ],
     };
-    for (const who of [await createUser(t), await createMember(t, organization, null), await createMember(t, organization, 'admin')]) {
+    const disabled = await createMember(t, organization, 'edit');
+    await t.db.updateTable('organizations').set({ sso: true }).where('id', '=', organization.id).execute();
+    for (const who of [disabled, await createMember(t, organization, null), await createMember(t, organization, 'admin')]) {
       const { data, response } = await who.client.GET('/v1/orgs/{organizationId}/sso', orgPath(organization.id));
       expect(response.status).toBe(200);
       expect(data).toEqual(expected);

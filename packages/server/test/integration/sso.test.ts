@@ -164,8 +164,10 @@ describe('POST /sso/orgs/{organizationId}/saml/{samlProviderId}/acs', () => {
 
     const me = await server().client(token).GET('/v1/user');
     expect(me.data?.id).toBe(member.user.id);
-    const tokens = await server().client(token).GET('/v1/user/tokens');
+    // Listed through the member's personal token (an SSO token may not list tokens: sso-scope.test.ts).
+    const tokens = await member.client.GET('/v1/user/tokens');
     const issued = tokens.data!.items.find((item) => item.label === 'SSO: Corp IdP')!;
+    expect(issued.organization).toBe(w.organization.id);
     expect(new Date(issued.expiresAt!).getTime()).toBeGreaterThan(Date.now() + 13 * 86_400_000);
     expect(new Date(issued.expiresAt!).getTime()).toBeLessThanOrEqual(Date.now() + 14 * 86_400_000);
 
@@ -196,16 +198,22 @@ describe('POST /sso/orgs/{organizationId}/saml/{samlProviderId}/acs', () => {
     expect(read.data).toMatchObject({ role: null, sso: true, teams: 0 });
   });
 
-  it('an existing user of no organization may join through the domain; an SSO member is not put back in the default team', async () => {
+  it('an SSO member is not put back in the default team; an account the provider created may join again after its removal', async () => {
     const w = await buildWorld();
-    const loner = await createUser(server(), { email: 'loner@corp.test' });
-    expect((await post(w, { SAMLResponse: respond(w, { email: loner.user.email }) })).response.status).toBe(303);
-    const memberPath = { params: { path: { organizationId: w.organization.id, userId: loner.user.id } } };
+    const email = 'returning@corp.test';
+    expect((await post(w, { SAMLResponse: respond(w, { email }) })).response.status).toBe(303);
+    const user = (await userByEmail(email))!;
+    expect(user.createdByOrganizationId).toBe(w.organization.id);
+    const memberPath = { params: { path: { organizationId: w.organization.id, userId: user.id } } };
     expect((await w.admin.client.GET('/v1/orgs/{organizationId}/members/{userId}', memberPath)).data).toMatchObject({ role: 'edit', sso: true, teams: 1 });
 
-    await w.admin.client.DELETE('/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', { params: { path: { organizationId: w.organization.id, teamId: w.team.id, userId: loner.user.id } } });
-    expect((await post(w, { SAMLResponse: respond(w, { email: loner.user.email }) })).response.status).toBe(303);
+    await w.admin.client.DELETE('/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', { params: { path: { organizationId: w.organization.id, teamId: w.team.id, userId: user.id } } });
+    expect((await post(w, { SAMLResponse: respond(w, { email }) })).response.status).toBe(303);
     expect((await w.admin.client.GET('/v1/orgs/{organizationId}/members/{userId}', memberPath)).data).toMatchObject({ role: 'edit', sso: true, teams: 0 });
+
+    await w.admin.client.DELETE('/v1/orgs/{organizationId}/members/{userId}', memberPath);
+    expect((await post(w, { SAMLResponse: respond(w, { email }) })).response.status).toBe(303);
+    expect((await w.admin.client.GET('/v1/orgs/{organizationId}/members/{userId}', memberPath)).data).toMatchObject({ role: 'edit', sso: true, teams: 1 });
   });
 
   it('accepts the form as browsers and identity providers post it (charset parameter, no token)', async () => {
@@ -284,8 +292,12 @@ describe('POST /sso/orgs/{organizationId}/saml/{samlProviderId}/acs', () => {
       await expectRefused({ SAMLResponse: respond(w, { email: 'not-an-email' }) }, 400, 'SAML response refused: the assertion names no e-mail address');
     });
 
-    it('403 for an e-mail outside the organization’s members and domains, and for another organization’s user', async () => {
+    it('403 for an e-mail outside the organization’s members and domains, for another organization’s user, and for any account made elsewhere', async () => {
       await expectRefused({ SAMLResponse: respond(w, { email: 'someone@elsewhere.test' }) }, 403, 'This e-mail address may not sign in to this organization', 'someone@elsewhere.test');
+      // An existing account of no organization, in the domain: the provider would take it over.
+      const loner = await createUser(server(), { email: 'loner@corp.test' });
+      await expectRefused({ SAMLResponse: respond(w, { email: loner.user.email }) }, 403, 'This e-mail address may not sign in to this organization');
+      expect(await server().db.selectFrom('organizationMembers').select('organizationId').where('userId', '=', loner.user.id).execute()).toEqual([]);
       // A user of another organization is never signed in by this organization's provider, even in its domain.
       const stranger = await createUser(server(), { email: 'stranger@corp.test' });
       await createOrganization(server(), stranger);

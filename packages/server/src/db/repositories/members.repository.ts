@@ -168,12 +168,6 @@ export async function lockMembership(trx: Executor, organizationId: string, user
     .executeTakeFirst();
 }
 
-/** True when the user is a member (guests included) of any organization. */
-export async function isMemberOfAnyOrganization(db: Executor, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('organizationMembers').select('organizationId').where('userId', '=', userId).limit(1).executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function updateMember(
   db: Executor,
   organizationId: string,

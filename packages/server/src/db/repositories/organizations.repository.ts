@@ -62,13 +62,14 @@ export async function findOrganizationWithMembership(
   };
 }
 
-/** Organizations the user is a member of, with their role (for listing). */
-export function organizationsOfUserQuery(db: Executor, userId: string) {
+/** Organizations the user is a member of, with their role (for listing); only `onlyOrganizationId` when set. */
+export function organizationsOfUserQuery(db: Executor, userId: string, onlyOrganizationId: string | null) {
   return db
     .selectFrom('organizations')
     .innerJoin('organizationMembers as m', 'm.organizationId', 'organizations.id')
     .select([...ORGANIZATION_COLUMNS, 'm.role as memberRole'])
-    .where('m.userId', '=', userId);
+    .where('m.userId', '=', userId)
+    .$if(onlyOrganizationId !== null, (qb) => qb.where('organizations.id', '=', onlyOrganizationId!));
 }
 
 export async function insertOrganization(
@@ -108,13 +109,15 @@ export async function isHostnameTaken(db: Executor, hostname: string, exceptOrga
 
 /**
  * Organizations listing `domain` among their e-mail domains that the user may see: those they are a
- * member of, and, when `domain` is the user's own e-mail domain, those they may join by it.
+ * member of, and, when `domain` is the user's own e-mail domain, those they may join by it; only
+ * `onlyOrganizationId` when set.
  */
 export async function findOrganizationsForEmailDomain(
   db: Executor,
   domain: string,
   userId: string,
   userDomain: string,
+  onlyOrganizationId: string | null,
 ): Promise<Array<OrganizationRow & { memberRole: Role | null; isMember: boolean }>> {
   const rows = await db
     .selectFrom('organizations')
@@ -122,6 +125,7 @@ export async function findOrganizationsForEmailDomain(
     .select([...ORGANIZATION_COLUMNS, 'm.role as memberRole', 'm.userId as memberUserId'])
     .where((eb) => eb(eb.val(domain), '=', eb.fn.any('organizations.emailDomains')))
     .$if(domain !== userDomain, (qb) => qb.where('m.userId', 'is not', null))
+    .$if(onlyOrganizationId !== null, (qb) => qb.where('organizations.id', '=', onlyOrganizationId!))
     .orderBy('organizations.createdAt', 'desc')
     .orderBy('organizations.id', 'desc')
     .limit(1000)

@@ -3,15 +3,27 @@ import { PREPARED, type Executor } from '../database.js';
 import { newId } from '../../ids.js';
 import type { UserRow } from './users.repository.js';
 
-const TOKEN_COLUMNS = ['id', 'userId', 'label', 'createdAt', 'lastUsedAt', 'expiresAt'] as const;
+const TOKEN_COLUMNS = ['id', 'userId', 'label', 'createdAt', 'lastUsedAt', 'expiresAt', 'organizationId'] as const;
 
-export type TokenRow = { id: string; userId: string; label: string; createdAt: Date; lastUsedAt: Date | null; expiresAt: Date | null };
+export type TokenRow = {
+  id: string;
+  userId: string;
+  label: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  /** The organization the token is limited to (issued through its SSO); null: unscoped. */
+  organizationId: string | null;
+};
+
+/** What authentication needs of a token. */
+export type TokenCredential = Pick<TokenRow, 'id' | 'lastUsedAt' | 'expiresAt' | 'organizationId'>;
 
 /** The token with this hash and its user, in one query (the hot path of every request). */
 export async function findTokenWithUser(
   db: Executor,
   tokenHash: Buffer,
-): Promise<{ token: Pick<TokenRow, 'id' | 'lastUsedAt' | 'expiresAt'>; user: UserRow } | undefined> {
+): Promise<{ token: TokenCredential; user: UserRow } | undefined> {
   const row = await db
     .selectFrom('apiTokens as t')
     .innerJoin('users as u', 'u.id', 't.userId')
@@ -19,6 +31,7 @@ export async function findTokenWithUser(
       't.id as tokenId',
       't.lastUsedAt',
       't.expiresAt',
+      't.organizationId',
       'u.id as userId',
       'u.email',
       'u.displayName',
@@ -30,18 +43,25 @@ export async function findTokenWithUser(
     .executeTakeFirst();
   if (!row) return undefined;
   return {
-    token: { id: row.tokenId, lastUsedAt: row.lastUsedAt, expiresAt: row.expiresAt },
+    token: { id: row.tokenId, lastUsedAt: row.lastUsedAt, expiresAt: row.expiresAt, organizationId: row.organizationId },
     user: { id: row.userId, email: row.email, displayName: row.displayName, photoUrl: row.photoUrl, createdAt: row.userCreatedAt },
   };
 }
 
 export async function insertToken(
   db: Executor,
-  values: { userId: string; label: string; tokenHash: Buffer; expiresAt?: Date | null },
+  values: { userId: string; label: string; tokenHash: Buffer; expiresAt?: Date | null; organizationId?: string | null },
 ): Promise<TokenRow> {
   return db
     .insertInto('apiTokens')
-    .values({ id: newId(), userId: values.userId, label: values.label, tokenHash: values.tokenHash, expiresAt: values.expiresAt ?? null })
+    .values({
+      id: newId(),
+      userId: values.userId,
+      label: values.label,
+      tokenHash: values.tokenHash,
+      expiresAt: values.expiresAt ?? null,
+      organizationId: values.organizationId ?? null,
+    })
     .returning(TOKEN_COLUMNS)
     .executeTakeFirstOrThrow();
 }

@@ -29,17 +29,35 @@ export async function insertUser(db: Executor, values: { email: string; displayN
  * The user with this e-mail (case-insensitive), created when there is none. A concurrent creation of
  * the same address waits for the other transaction and then reads its user.
  */
-export async function ensureUserByEmail(db: Executor, values: { email: string; displayName: string }): Promise<UserRow> {
+export async function ensureUserByEmail(
+  db: Executor,
+  values: { email: string; displayName: string; createdByOrganizationId?: string | null },
+): Promise<UserRow> {
   await db
     .insertInto('users')
-    .values({ id: newId(), email: values.email, displayName: values.displayName, photoUrl: null })
+    .values({
+      id: newId(),
+      email: values.email,
+      displayName: values.displayName,
+      photoUrl: null,
+      createdByOrganizationId: values.createdByOrganizationId ?? null,
+    })
     .onConflict((oc) => oc.doNothing())
     .execute();
   return (await findUserByEmail(db, values.email))!;
 }
 
-/** The user, when they are the caller or share an organization with the caller. */
-export async function findUserVisibleTo(db: Executor, callerId: string, userId: string): Promise<UserRow | undefined> {
+/** The organization whose identity provider created the user's account; null when it was made otherwise. */
+export async function findAccountOrigin(db: Executor, userId: string): Promise<string | null> {
+  const row = await db.selectFrom('users').select('createdByOrganizationId').where('id', '=', userId).executeTakeFirst();
+  return row?.createdByOrganizationId ?? null;
+}
+
+/**
+ * The user, when they are the caller or share an organization with the caller (only
+ * `onlyOrganizationId` counts when set).
+ */
+export async function findUserVisibleTo(db: Executor, callerId: string, userId: string, onlyOrganizationId: string | null): Promise<UserRow | undefined> {
   if (callerId === userId) return findUserById(db, userId);
   return db
     .selectFrom('users')
@@ -52,7 +70,8 @@ export async function findUserVisibleTo(db: Executor, callerId: string, userId: 
           .innerJoin('organizationMembers as mine', 'mine.organizationId', 'theirs.organizationId')
           .select(eb.lit(1).as('one'))
           .whereRef('theirs.userId', '=', 'users.id')
-          .where('mine.userId', '=', callerId),
+          .where('mine.userId', '=', callerId)
+          .$if(onlyOrganizationId !== null, (qb) => qb.where('mine.organizationId', '=', onlyOrganizationId!)),
       ),
     )
     .executeTakeFirst();
