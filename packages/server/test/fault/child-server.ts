@@ -183,6 +183,13 @@ export async function startChildServer(options: { command: 'tsx' | 'pnpm start';
   };
 }
 
+/** The innermost code of an error's cause chain (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET, …), else its message. */
+function errorCode(error: unknown): string {
+  let code: string | undefined;
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) if (typeof e.code === 'string') code = e.code;
+  return code ?? String(error);
+}
+
 export type Outcome = { title: string; status?: number; retryAfter?: string | null; body?: unknown; error?: string; at: number };
 
 /**
@@ -199,7 +206,7 @@ export async function writeLoad(client: ContentWorkspaceClient, organizationId: 
         outcomes.push({ title, status: response.status, retryAfter: response.headers.get('retry-after'), body: error, at: Date.now() });
         if (!response.ok) await sleep(20);
       } catch (error) {
-        outcomes.push({ title, error: String((error as Error).cause ?? error), at: Date.now() });
+        outcomes.push({ title, error: errorCode(error), at: Date.now() });
         await sleep(20);
       }
     }
