@@ -145,6 +145,9 @@ function initialise(bin: Binaries, dataDir: string, password: string, as: RunAs,
 function startServer(bin: Binaries, dataDir: string, port: number, fast: boolean, as: RunAs, log: Logger): Promise<ChildProcess> {
   const args = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'];
   if (fast) args.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  // After a crash, PostgreSQL first syncs every file of the data directory one by one (seconds on a
+  // busy disk); on Linux one syncfs() of the file system does the same job faster.
+  else if (platform() === 'linux') args.push('-c', 'recovery_init_sync_method=syncfs');
   return new Promise((resolve, reject) => {
     // A process group of its own: a Ctrl+C in the terminal (SIGINT to the whole foreground group) or a
     // wrapper signalling its group must not shut the database down under requests still draining; this
@@ -166,6 +169,7 @@ function startServer(bin: Binaries, dataDir: string, port: number, fast: boolean
 
 async function ensureDatabase(adminUrl: string, database: string) {
   const client = new pg.Client({ connectionString: adminUrl });
+  client.on('error', () => {}); // a broken connection also fails the pending query, which reports it
   await client.connect();
   try {
     const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);

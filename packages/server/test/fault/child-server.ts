@@ -128,11 +128,12 @@ export async function startChildServer(options: { command: 'tsx' | 'pnpm start';
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       await Promise.race([exited, sleep(15_000)]);
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // the group is gone
-      }
+    }
+    // Whatever is left of the chain it started (a wrapper may exit before the server does).
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone
     }
     // The postmaster has a process group of its own: never leave one behind.
     if (existsSync(pidFile)) {

@@ -90,8 +90,11 @@ describe('database outage under write load', () => {
     );
     const lost = acknowledged.filter((title) => !stored.has(title));
     expect(lost).toEqual([]);
+    const lastRefusal = outcomes.filter((o) => o.status === 503).at(-1)!;
+    const recoveredAt = outcomes.find((o) => o.status === 201 && o.at > lastRefusal.at)!.at;
+    if (process.env.FAULT_LOGS) for (const line of server.logs.filter((l) => l.level >= 40 && !l.reqId)) console.info(new Date(line.time as number).toISOString(), line.msg, JSON.stringify(line.err ?? {}).slice(0, 300));
     console.info(
-      `database outage: ${outcomes.length} writes, ${acknowledged.length} acknowledged (lost: ${lost.length}), ${byStatus['503']!.length} answered 503; ` +
+      `database outage: writes answered again ${recoveredAt - killedAt} ms after the kill; ${outcomes.length} writes, ${acknowledged.length} acknowledged (lost: ${lost.length}), ${byStatus['503']!.length} answered 503; ` +
         `${terminated} connections terminated; readiness 503 seen: ${readiness.filter((r) => r.status === 503).length} times`,
     );
   }, 60_000);
