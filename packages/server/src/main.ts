@@ -18,10 +18,16 @@ const log = createLogger(config);
 try {
   const running = await startServer(config, log);
   let stopping = false;
-  const shutdown = (signal: string) => {
+  const shutdown = (reason: string) => {
+    // A Ctrl+C reaches this process twice (from the terminal and relayed by tsx): once is enough.
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
+    log.info({ reason, timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
+    // The promise to the operator: gone within SHUTDOWN_TIMEOUT_MS, whatever hangs.
+    setTimeout(() => {
+      log.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
     running.close().then(
       () => process.exit(0),
       (error) => {
@@ -32,6 +38,14 @@ try {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  // Started through wrappers (pnpm, tsx), this process is re-parented when the one that started it dies
+  // without passing a signal on (killed with SIGKILL): stop rather than run on unsupervised.
+  const parent = process.ppid;
+  if (parent > 1) {
+    setInterval(() => {
+      if (process.ppid !== parent) shutdown('the parent process exited');
+    }, 1000).unref();
+  }
 } catch (error) {
   log.fatal({ err: error }, 'could not start');
   process.exit(1);

@@ -1,6 +1,6 @@
 // Starts everything the API needs — database (embedded unless DATABASE_URL), migrations, keys, jobs,
 // HTTP — and stops it all gracefully. Used by main.ts, the test harness and the benchmarks.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -14,6 +14,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createCursorCodec } from './http/cursor.js';
 import { jobWorkers, lifecycle } from './areas/index.js';
+import { createDrainableServer, type DrainableServer } from './http/drain.js';
 import { noJobs, startJobs } from './jobs/queue.js';
 import { loadServerKeys } from './keys.js';
 import type { Logger } from './logger.js';
@@ -25,6 +26,10 @@ export type RunningServer = {
   server: Server;
   /** The base URL the server answers on. */
   url: string;
+  /**
+   * Graceful shutdown within SHUTDOWN_TIMEOUT_MS: not ready at once, no new request started, requests
+   * in flight finish, workers stop, then the token listener, the pool and the embedded database close.
+   */
   close(): Promise<void>;
 };
 
@@ -80,10 +85,11 @@ export async function startServer(
     process.stdout.write(`\nDemo user demo@example.com, organization "${demo.organization?.title}".\nAPI token (shown once):\n${demo.token}\n\n`);
   }
 
-  let shuttingDown = false;
-  const { app } = createApp(context, { ...options, isShuttingDown: () => shuttingDown });
+  let http: DrainableServer | undefined;
+  const { app } = createApp(context, { ...options, isShuttingDown: () => http?.isDraining() ?? false });
   phase('app');
-  const server = createServer(app);
+  http = createDrainableServer(app);
+  const { server } = http;
   // Explicit timeouts: slow or idle clients must not hold sockets forever.
   server.requestTimeout = config.requestTimeoutMs;
   server.headersTimeout = Math.min(20_000, config.requestTimeoutMs);
@@ -98,24 +104,30 @@ export async function startServer(
   const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
   log.info({ url, startupMs: Date.now() - started }, 'listening');
 
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    const deadline = Date.now() + config.shutdownTimeoutMs;
+    const left = () => Math.max(0, deadline - Date.now());
+    // Requests get most of the time; the rest is kept for the workers, the pool and the database.
+    const reserveMs = Math.min(3000, config.shutdownTimeoutMs * 0.3);
+    // Each step runs even when an earlier one failed (say, with the database already gone).
+    const step = (name: string, work: Promise<unknown>) => work.catch((error) => log.warn({ err: error }, `shutdown: ${name} failed`));
+    // Workers stop taking jobs at once and finish the ones running, while the requests drain.
+    const [drained] = await Promise.all([http.drain(Math.max(0, left() - reserveMs)), step('stopping the workers', jobs.stop(left()))]);
+    if (drained.forced) log.warn('requests still running at the shutdown deadline were cut');
+    await step('stopping the token listener', tokenChanges.stop());
+    await step('closing the pool', db.destroy());
+    await step('stopping the embedded database', embedded?.stop() ?? Promise.resolve());
+    log.info({ ms: config.shutdownTimeoutMs - left() }, 'stopped');
+  };
+
   return {
     context,
     server,
     url,
-    async close() {
-      if (shuttingDown) return;
-      shuttingDown = true;
-      // Stop accepting, let in-flight requests finish, then cut whatever is left.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
-      await closed;
-      clearTimeout(timer);
-      await jobs.stop();
-      await tokenChanges.stop();
-      await db.destroy();
-      await embedded?.stop();
-      log.info('stopped');
+    close() {
+      closing ??= close();
+      return closing;
     },
   };
 }

@@ -46,8 +46,9 @@ export function resolveCaller(app: AppContext): RequestHandler {
     const hashHex = hash.toString('hex');
     let found = app.tokens.get(hashHex);
     if (!found) {
+      const generation = app.tokens.generation;
       found = await findTokenWithUser(app.db, hash);
-      if (found) app.tokens.set(hashHex, found);
+      if (found) app.tokens.set(hashHex, found, generation);
     }
     if (!found) {
       req.authProblem = 'Invalid bearer token';

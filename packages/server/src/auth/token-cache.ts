@@ -16,11 +16,22 @@ export class TokenCache {
   private readonly entries = new Map<string, { value: CachedToken; cachedAt: number }>();
   /** False while changes cannot be heard: lookups then go to the database. */
   private live = false;
+  /**
+   * Moves with every notification and every change of `live`. A lookup stores its result only when
+   * the generation did not move while it read the database: a change announced (or missed, while the
+   * listener was down) during the read would otherwise be cached over.
+   */
+  private generationCounter = 0;
 
   constructor(
     private readonly ttlMs = 60_000,
     private readonly capacity = 50_000,
   ) {}
+
+  /** Read before looking a token up in the database; pass it to `set`. */
+  get generation(): number {
+    return this.generationCounter;
+  }
 
   get(hashHex: string): CachedToken | undefined {
     if (!this.live) return undefined;
@@ -33,14 +44,16 @@ export class TokenCache {
     return entry.value;
   }
 
-  set(hashHex: string, value: CachedToken): void {
-    if (!this.live) return;
+  /** Caches a lookup that started at `generation` (see `generation`). */
+  set(hashHex: string, value: CachedToken, generation: number): void {
+    if (!this.live || generation !== this.generationCounter) return;
     this.entries.set(hashHex, { value, cachedAt: Date.now() });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 
   /** Applies a change notification: `t:<hash>` (one token) or `u:<user id>` (every token of the user). */
   invalidate(payload: string): void {
+    this.generationCounter++;
     if (payload.startsWith('t:')) this.entries.delete(payload.slice(2));
     else if (payload.startsWith('u:')) {
       const userId = payload.slice(2);
@@ -48,35 +61,70 @@ export class TokenCache {
     } else this.entries.clear();
   }
 
+  /** Whether changes are heard. Going down or coming back empties the cache: notifications may have been missed. */
   setLive(live: boolean): void {
+    if (live === this.live) return;
     this.live = live;
-    if (!live) this.entries.clear();
+    this.generationCounter++;
+    this.entries.clear();
   }
 }
 
-/** Keeps a LISTEN connection open for `cache`, reconnecting after failures, until stopped. */
+const RECONNECT_DELAY_MS = { first: 250, max: 5000 };
+
+/**
+ * Keeps a LISTEN connection open for `cache` until stopped. When the connection breaks (database
+ * restarted, connection terminated, network), the cache is bypassed at once and the connection is made
+ * again with a doubling delay; once LISTEN is back, the cache starts again empty.
+ */
 export async function listenForTokenChanges(connectionString: string, cache: TokenCache, log: Logger): Promise<{ stop(): Promise<void> }> {
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
+  let failures = 0;
+
+  const reconnectLater = () => {
+    if (stopped || retry) return;
+    const delayMs = Math.min(RECONNECT_DELAY_MS.first * 2 ** failures, RECONNECT_DELAY_MS.max);
+    failures++;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect();
+    }, delayMs);
+  };
 
   const connect = async () => {
-    const next = new pg.Client({ connectionString });
-    next.on('notification', (message) => cache.invalidate(message.payload ?? ''));
-    next.on('error', (error) => log.warn({ err: error }, 'token change listener failed'));
-    next.on('end', () => {
+    // keepAlive: a peer that vanished without closing (network cut) is noticed, not waited on forever.
+    const next = new pg.Client({ connectionString, connectionTimeoutMillis: 5000, keepAlive: true });
+    let lost = false;
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (client === next) client = undefined;
       cache.setLive(false);
-      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1000);
-    });
+      if (!stopped) log.warn({ err: error }, 'token change listener lost its connection; the token cache is bypassed until it is back');
+      next.end().catch(() => {});
+      reconnectLater();
+    };
+    next.on('notification', (message) => cache.invalidate(message.payload ?? ''));
+    next.on('error', onLost);
+    next.on('end', () => onLost());
     try {
       await next.connect();
       await next.query(`LISTEN ${CHANNEL}`);
-      client = next;
-      cache.setLive(true);
     } catch (error) {
-      log.warn({ err: error }, 'could not listen for token changes; retrying');
-      await next.end().catch(() => {});
+      onLost(error as Error);
+      return;
     }
+    if (lost) return;
+    if (stopped) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    if (failures > 0) log.info({ attempts: failures }, 'token change listener reconnected');
+    failures = 0;
+    cache.setLive(true);
   };
 
   await connect();

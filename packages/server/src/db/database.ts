@@ -65,8 +65,16 @@ export function createPool(connectionString: string, max: number, log: Logger): 
     connectionTimeoutMillis: 10_000,
     Client: PreparingClient as typeof pg.Client,
   });
-  // An idle client losing its connection emits here; without a listener it would crash the process.
-  pool.on('error', (error) => log.error({ err: error }, 'idle database client error'));
+  // A client whose connection breaks (the server restarted, pg_terminate_backend, the network) emits
+  // `error`; an `error` event without a listener kills the process. pg-pool listens only while a client
+  // is idle: a client checked out (inside a transaction, between two statements) needs its own. Its
+  // pending and later queries fail with the connection error, which the HTTP layer answers with 503,
+  // and the pool discards it on release (it is no longer queryable).
+  pool.on('connect', (client) => {
+    client.on('error', (error) => log.warn({ err: error }, 'database connection lost'));
+  });
+  // Idle clients' errors also reach the pool: already logged by the client's listener above.
+  pool.on('error', () => {});
   return pool;
 }
 

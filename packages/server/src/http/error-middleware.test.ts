@@ -50,4 +50,20 @@ describe('errorMiddleware', () => {
       body: { error: { code: 401, message: 'Missing bearer token' } },
     });
   });
+
+  it('answers a lost or unreachable database with 503 and Retry-After, in the error shape, without details', () => {
+    const lost = [
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      new Error('Connection terminated unexpectedly'),
+      new Error('timeout exceeded when trying to connect'),
+    ];
+    for (const error of lost) {
+      expect(render(error)).toEqual({
+        status: 503,
+        headers: { 'Retry-After': '2' },
+        body: { error: { code: 503, message: 'The database is unavailable; retry shortly' } },
+      });
+    }
+  });
 });

@@ -1,7 +1,8 @@
 // Renders every failure as `{error: {code, message, issues?}}`: our HttpErrors, the validator's
 // errors, body-parser errors, and anything unexpected (500, details only in the log).
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { HttpError, type ErrorIssue } from './errors.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import { HttpError, serviceUnavailable, type ErrorIssue } from './errors.js';
 
 type ValidatorIssue = { path?: string; message?: string; errorCode?: string };
 type FrameworkError = Error & { status?: number; statusCode?: number; type?: string; errors?: ValidatorIssue[]; expose?: boolean };
@@ -58,9 +59,23 @@ function fromDatabaseRace(error: { code?: unknown }): HttpError | undefined {
   }
 }
 
+/** How long a client should wait before retrying while the database is away (an embedded restart takes ~1 s). */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * A database that cannot be reached or dropped the connection (restart, failover, network): a 503 the
+ * client can retry, never a 500. A transaction cut before its COMMIT was rolled back; one cut while
+ * committing may have landed (the driver cannot know), which is why clients retry only idempotent calls.
+ */
+function fromDatabaseOutage(error: unknown): HttpError | undefined {
+  if (!isDatabaseUnavailable(error)) return undefined;
+  return serviceUnavailable('The database is unavailable; retry shortly', DATABASE_RETRY_AFTER_SECONDS);
+}
+
 export const errorMiddleware: ErrorRequestHandler = (error, req, res, _next) => {
-  const known = error instanceof HttpError ? error : (fromFramework(error as FrameworkError) ?? fromDatabaseRace(error));
+  const known = error instanceof HttpError ? error : (fromFramework(error as FrameworkError) ?? fromDatabaseRace(error) ?? fromDatabaseOutage(error));
   if (known && !(error instanceof HttpError) && known.status === 409) req.log?.warn({ err: error }, 'database race answered 409');
+  if (known && !(error instanceof HttpError) && known.status === 503) req.log?.warn({ err: error }, 'database unavailable: answered 503');
   if (res.headersSent) {
     req.log?.error({ err: error }, 'error after the response started');
     res.end();

@@ -39,3 +39,7 @@ export const payloadTooLarge = (message = 'Request body too large') => new HttpE
 
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new HttpError(429, 'Too many requests', undefined, { 'Retry-After': String(retryAfterSeconds) });
+
+/** 503: nothing was done; the client may retry after `Retry-After` (the database is away, the server is stopping). */
+export const serviceUnavailable = (message: string, retryAfterSeconds: number) =>
+  new HttpError(503, message, undefined, { 'Retry-After': String(retryAfterSeconds) });

@@ -104,6 +104,23 @@ export const apiHeaders: RequestHandler = (req, res, next) => {
   next();
 };
 
+/** A probe must answer quickly: a database that does not answer within this counts as unavailable. */
+const READY_TIMEOUT_MS = 2000;
+
+async function databaseAnswers(db: Database): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS)));
+  const query = sql`SELECT 1`.execute(db).then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([query, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function mountHealth(app: Express, db: Database, metrics: Metrics, isShuttingDown: () => boolean) {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -113,12 +130,8 @@ export function mountHealth(app: Express, db: Database, metrics: Metrics, isShut
       res.status(503).json({ status: 'shutting-down' });
       return;
     }
-    try {
-      await sql`SELECT 1`.execute(db);
-      res.json({ status: 'ready' });
-    } catch {
-      res.status(503).json({ status: 'database-unavailable' });
-    }
+    if (await databaseAnswers(db)) res.json({ status: 'ready' });
+    else res.status(503).json({ status: 'database-unavailable' });
   });
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());

@@ -1,5 +1,6 @@
 // Background work on pg-boss, in the same PostgreSQL: any number of server instances share the queue.
 import PgBoss from 'pg-boss';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Logger } from '../logger.js';
 
 export type JobWorker = {
@@ -12,13 +13,20 @@ export type JobWorker = {
 
 export type Jobs = {
   send(name: string, data?: object): Promise<string | null>;
-  stop(): Promise<void>;
+  /** Stops the workers, letting running jobs finish within `timeoutMs`. */
+  stop(timeoutMs?: number): Promise<void>;
 };
 
 /** Starts pg-boss, creates the workers' queues and schedules, and subscribes the workers. */
 export async function startJobs(connectionString: string, workers: JobWorker[], log: Logger): Promise<Jobs> {
   const boss = new PgBoss({ connectionString, max: 3, schema: 'pgboss' });
-  boss.on('error', (error: Error) => log.error({ err: error }, 'job queue error'));
+  // pg-boss reports its pool's connection errors and failed polls here (it uses only pool.query, whose
+  // clients always have a listener). While the database is away every poll fails: a warning, not an
+  // error; its polls carry on and resume by themselves when the database is back.
+  boss.on('error', (error: Error) => {
+    if (isDatabaseUnavailable(error)) log.warn({ err: error }, 'job queue: database unavailable');
+    else log.error({ err: error }, 'job queue error');
+  });
   await boss.start();
   for (const worker of workers) {
     await boss.createQueue(worker.name);
@@ -32,7 +40,8 @@ export async function startJobs(connectionString: string, workers: JobWorker[], 
   }
   return {
     send: (name, data) => boss.send(name, data ?? {}),
-    stop: () => boss.stop({ graceful: true, timeout: 10_000 }),
+    // Stops fetching at once; running jobs get up to `timeoutMs` (pg-boss waits at least 1 s).
+    stop: (timeoutMs = 10_000) => boss.stop({ graceful: true, timeout: timeoutMs }),
   };
 }
 
