@@ -180,8 +180,9 @@ describe('connection resets, real server', () => {
     const failure = await client.GET('/v1/orgs/{organizationId}', get).catch((error: unknown) => error);
 
     expect(failure).toBeInstanceOf(ConnectionError);
-    expect((failure as ConnectionError).message).toBe(
-      `GET ${server.url}/v1/orgs/o1 failed while reading the answer: terminated (ECONNRESET)`,
+    // Node reports the reset as ECONNRESET, or as the socket closed, depending on timing.
+    expect((failure as ConnectionError).message).toMatch(
+      new RegExp(`^GET ${server.url}/v1/orgs/o1 failed while reading the answer: terminated \\((ECONNRESET|UND_ERR_SOCKET)\\)$`),
     );
     expect(server.requests).toHaveLength(2);
   });
