@@ -15,5 +15,17 @@ export default {
   // The contract's generated comments use OpenAPI's vocabulary.
   blockTags: [...OptionDefaults.blockTags, '@description', '@constant'],
   // Type helpers that only shape the exported signatures.
-  intentionallyNotExported: ['InitParam', 'Media', 'OkBody', 'OnlySuccess', 'PaginateArgs'],
+  intentionallyNotExported: [
+    'BodyArgs',
+    'InitArgs',
+    'Media',
+    'NoArguments',
+    'OkBody',
+    'OnlySuccess',
+    'PaginateArgs',
+    'ParameterArgs',
+    'PathArgs',
+    'RequiredKeysOf',
+    'Simplify',
+  ],
 };

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     name: 'sdk',
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    // The packed package's tests run in `check:package`, after packing (vitest.package.config.ts).
+    exclude: [...configDefaults.exclude, 'test/package/**'],
     typecheck: {
       enabled: true,
       include: ['test/**/*.test-d.ts'],

@@ -4,19 +4,19 @@ import {
   ConnectionError,
   NotFoundError,
   RateLimitError,
-  createClient,
+  createContentWorkspace,
 } from '@content-workspace/sdk';
 
 // throwOnError: calls resolve to { data, response } and reject with a typed error.
-const client = createClient({
+const cw = createContentWorkspace({
   baseUrl: process.env.CONTENT_WORKSPACE_URL ?? 'http://localhost:8080',
   token: process.env.CONTENT_WORKSPACE_TOKEN,
   throwOnError: true,
 });
 
-async function organizationTitle(organizationId: string): Promise<string | undefined> {
+async function spaceTitle(spaceId: string): Promise<string | undefined> {
   try {
-    const { data } = await client.GET('/v1/orgs/{organizationId}', { params: { path: { organizationId } } });
+    const { data } = await cw.spaces.getSpaceById({ spaceId });
     return data.title;
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
@@ -27,10 +27,10 @@ async function organizationTitle(organizationId: string): Promise<string | undef
   }
 }
 
-console.log((await organizationTitle('missing-org')) ?? 'No such organization');
+console.log((await spaceTitle('missing-space')) ?? 'No such space');
 
 try {
-  await client.POST('/v1/user/tokens', { body: { label: '' } });
+  await cw.users.createUserToken({ body: { label: '' } });
 } catch (error) {
   if (!(error instanceof BadRequestError)) throw error;
   for (const issue of error.issues) console.log(`Invalid ${issue.path}: ${issue.message}`);

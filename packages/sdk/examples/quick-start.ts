@@ -1,21 +1,19 @@
-import { createClient } from '@content-workspace/sdk';
+import { createContentWorkspace } from '@content-workspace/sdk';
 
-const client = createClient({
-  baseUrl: process.env.CONTENT_WORKSPACE_URL ?? 'http://localhost:8080',
-  token: process.env.CONTENT_WORKSPACE_TOKEN,
+const cw = createContentWorkspace({
+  baseUrl: process.env.CONTENT_WORKSPACE_URL ?? 'http://localhost:8080', // without /v1
+  token: process.env.CONTENT_WORKSPACE_TOKEN, // a personal API token, cw_…
+  throwOnError: true, // a non-2xx answer rejects with an ApiError
   userAgent: 'my-app/1.0.0', // sent after content-workspace-sdk/<version>
 });
 
-// Paths, parameters, bodies and answers are all typed by the API's contract.
-const { data: me, error } = await client.GET('/v1/user');
-if (error) throw new Error(`Cannot read the user: ${error.error.message}`);
+// Every operation of the API is a method of its group; arguments and answers are typed.
+const { data: me } = await cw.users.getAuthenticatedUser();
 console.log(`Signed in as ${me.displayName}`);
 
-const created = await client.POST('/v1/orgs', { body: { title: 'Docs team' } });
-if (created.error) throw new Error(created.error.error.message);
-console.log(`Created ${created.data.title} (${created.data.id})`);
+const { data: organization } = await cw.organizations.create({ body: { title: 'Docs team' } });
+const { data: space } = await cw.spaces.create({ organizationId: organization.id, body: { title: 'Handbook' } });
+console.log(`Created ${space.title} (${space.id}) in ${organization.title}`);
 
-const { data: organization } = await client.GET('/v1/orgs/{organizationId}', {
-  params: { path: { organizationId: created.data.id } },
-});
-console.log(`Its plan: ${organization?.plan}`);
+const { data: read } = await cw.spaces.getSpaceById({ spaceId: space.id });
+console.log(`Visibility: ${read.visibility}`);

@@ -39,7 +39,12 @@ const METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as 
 /** A call's result as openapi-fetch makes it, before its types are narrowed by path. */
 type RawResult = { data?: unknown; error?: unknown; response: Response };
 type RawRequest = (method: string, path: string, init: Record<string, unknown>) => Promise<RawResult>;
-type RawInit = Record<string, unknown> & { signal?: AbortSignal; timeoutMs?: number; maxRetries?: number };
+type RawInit = Record<string, unknown> & {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxRetries?: number;
+  fetch?: ClientOptions['fetch'];
+};
 
 /**
  * Creates a client for the Content Workspace API. Every operation of the contract is a typed call:
@@ -59,7 +64,6 @@ export function createClient(options: ClientOptions): ContentWorkspaceClient | T
       'User-Agent': userAgent,
       ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
     },
-    fetch: connectionFetch(options.fetch),
   });
   const request = base.request as unknown as RawRequest;
   const policy: RetryPolicy = {
@@ -69,15 +73,20 @@ export function createClient(options: ClientOptions): ContentWorkspaceClient | T
   };
 
   async function call(method: string, path: string, init: RawInit = {}): Promise<RawResult> {
-    const { signal, timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxRetries = policy.maxRetries, ...rest } = init;
+    const { signal, timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxRetries = policy.maxRetries, fetch, ...rest } = init;
     const retries = isIdempotent(method) ? maxRetries : 0;
     for (let attempt = 0; ; attempt++) {
       const mayRetry = attempt < retries;
       let result: RawResult | undefined;
       try {
-        result = await withTimeout(signal, timeoutMs, (attemptSignal) =>
-          request(method, path, { ...rest, signal: attemptSignal }),
-        );
+        result = await withTimeout(signal, timeoutMs, async (attemptSignal) => {
+          const transport = connectionFetch(fetch ?? options.fetch);
+          try {
+            return await request(method, path, { ...rest, fetch: transport.fetch, signal: attemptSignal });
+          } catch (error) {
+            throw transport.readFailure(error, attemptSignal);
+          }
+        });
       } catch (error) {
         if (!(mayRetry && error instanceof ConnectionError)) throw error;
       }
@@ -125,17 +134,34 @@ async function withTimeout<T>(
 }
 
 /**
- * Wraps `fetch` so that a request that got no answer rejects with a {@link ConnectionError};
+ * The `fetch` of one attempt: a request that got no answer rejects with a {@link ConnectionError};
  * an abort (the caller's, or a timeout) is passed through as fetch reports it.
+ *
+ * `readFailure` does the same for an answer whose body could not be read: openapi-fetch reads the
+ * body before it resolves, so a connection reset mid-answer surfaces from the call itself. Once the
+ * answer's headers are in, fetch reports such a failure as a TypeError (`terminated` with the
+ * socket's ECONNRESET as cause in Node, `network error` in browsers). Other errors pass through
+ * (invalid JSON is a SyntaxError); only a TypeError thrown by an `onResponse` middleware would be
+ * taken for a broken connection too.
  */
-function connectionFetch(custom: ClientOptions['fetch']): (request: Request) => Promise<Response> {
-  return async (request) => {
-    try {
-      return await (custom ?? globalThis.fetch)(request);
-    } catch (error) {
-      if (request.signal.aborted) throw error;
-      throw new ConnectionError(`${request.method} ${request.url} failed: ${describe(error)}`, { cause: error });
-    }
+function connectionFetch(custom: ClientOptions['fetch']) {
+  let answered: Request | undefined;
+  return {
+    async fetch(request: Request): Promise<Response> {
+      let response: Response;
+      try {
+        response = await (custom ?? globalThis.fetch)(request);
+      } catch (error) {
+        if (request.signal.aborted) throw error;
+        throw new ConnectionError(`${request.method} ${request.url} failed: ${describe(error)}`, { cause: error });
+      }
+      answered = request;
+      return response;
+    },
+    readFailure(error: unknown, signal: AbortSignal): unknown {
+      if (!answered || signal.aborted || !(error instanceof TypeError)) return error;
+      return new ConnectionError(`${answered.method} ${answered.url} failed while reading the answer: ${describe(error)}`, { cause: error });
+    },
   };
 }
 

@@ -1,6 +1,23 @@
 // @content-workspace/sdk: a typed client for the Content Workspace API.
 export { createClient, type ClientOptions } from './client.js';
-export { collect, paginate, type ListItem, type ListParams, type ListPath, type PaginateOptions } from './paginate.js';
+export {
+  createContentWorkspace,
+  type ContentWorkspace,
+  type Operation,
+  type OperationArgs,
+  type OperationOptions,
+  type OperationParameters,
+} from './operations.js';
+export type { Operations } from './generated/operations.js';
+export {
+  collect,
+  paginate,
+  type ListItem,
+  type ListOperation,
+  type ListParams,
+  type ListPath,
+  type PaginateOptions,
+} from './paginate.js';
 export {
   ApiError,
   BadRequestError,
@@ -18,13 +35,16 @@ export {
   type ErrorIssue,
 } from './errors.js';
 export type {
+  CallInit,
   CallOptions,
   CallResult,
   ClientBase,
   ClientMethod,
   ContentWorkspaceClient,
   HttpMethod,
+  ParseAs,
   PathsWithMethod,
+  ResultOf,
   Schema,
   SuccessResult,
   ThrowingClient,

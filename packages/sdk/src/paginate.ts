@@ -1,5 +1,6 @@
 import type { paths } from '@content-workspace/contract';
 import { createApiError } from './errors.js';
+import type { Operation, OperationParameters } from './operations.js';
 import type { CallOptions, ContentWorkspaceClient, PathsWithMethod, ThrowingClient } from './types.js';
 
 /** The JSON body of a GET operation's 200 answer. */
@@ -20,6 +21,9 @@ export type ListItem<Path extends ListPath> = OkBody<Path> extends { items: read
 /** The `params` of the list operation at `Path` (`path` and `query`; `query.page` is managed for you). */
 export type ListParams<Path extends ListPath> = paths[Path] extends { get: { parameters: infer Params } } ? Params : never;
 
+/** A named list operation, e.g. `cw.spaces.listSpacesInOrganization`, of either kind of client. */
+export type ListOperation<Path extends ListPath> = Operation<Path, 'get', boolean>;
+
 /** Options of {@link paginate}: those of each page's call. */
 export type PaginateOptions = CallOptions;
 
@@ -31,41 +35,59 @@ type PaginateArgs<Path extends ListPath> = RequiredKeysOf<ListParams<Path>> exte
   : [params: ListParams<Path>, options?: PaginateOptions];
 
 type Page = { items: unknown[]; next?: { page: string } };
-type RawGet = (
-  path: string,
-  init: Record<string, unknown>,
-) => Promise<{ data?: Page; error?: unknown; response: Response }>;
-type RawParams = { query?: Record<string, unknown> };
+type PageResult = { data?: Page; error?: unknown; response: Response };
+type RawGet = (path: string, init: Record<string, unknown>) => Promise<PageResult>;
+type RawOperation = (args: Record<string, unknown>, options?: PaginateOptions) => Promise<PageResult>;
+type RawQuery = { query?: Record<string, unknown> };
 
 /**
  * Iterates over every item of a list operation, fetching page after page by following
  * `next.page` until the last one. Pages are fetched lazily: stop iterating and no further page
  * is requested.
  *
- * Rejects with an {@link ApiError} when a page cannot be fetched, whichever kind of client is used.
+ * Takes a named list operation and its arguments, or a path-based client, a list path and its
+ * `params`. Rejects with an {@link ApiError} when a page cannot be fetched, whichever kind of
+ * client is used.
  *
  * @example
  * ```ts
+ * for await (const space of paginate(cw.spaces.listSpacesInOrganization, { organizationId, query: { limit: 100 } })) {
+ *   console.log(space.title);
+ * }
  * for await (const organization of paginate(client, '/v1/orgs', { query: { limit: 100 } })) {
  *   console.log(organization.title);
  * }
  * ```
  */
-export async function* paginate<Path extends ListPath>(
+export function paginate<Path extends ListPath>(
+  operation: ListOperation<Path>,
+  ...[args, options]: OperationParameters<Path, 'get'>
+): AsyncGenerator<ListItem<Path>, void, undefined>;
+export function paginate<Path extends ListPath>(
   client: ContentWorkspaceClient | ThrowingClient,
   path: Path,
   ...[params, options]: PaginateArgs<Path>
-): AsyncGenerator<ListItem<Path>, void, undefined> {
-  const get = client.GET as unknown as RawGet;
-  const { query, ...rest } = (params ?? {}) as RawParams;
-  let page = query?.page;
+): AsyncGenerator<ListItem<Path>, void, undefined>;
+export async function* paginate(source: object, ...rest: unknown[]): AsyncGenerator<unknown, void, undefined> {
+  let fetchPage: (page: unknown) => Promise<PageResult>;
+  let firstPage: unknown;
+  if (typeof source === 'function') {
+    const operation = source as RawOperation;
+    const [args, options] = rest as [(Record<string, unknown> & RawQuery) | undefined, PaginateOptions | undefined];
+    firstPage = args?.query?.page;
+    fetchPage = (page) => operation({ ...args, query: { ...args?.query, page } }, options);
+  } else {
+    const [path, params, options] = rest as [string, RawQuery | undefined, PaginateOptions | undefined];
+    const { query, ...others } = params ?? {};
+    const get = (source as ContentWorkspaceClient).GET as unknown as RawGet;
+    firstPage = query?.page;
+    fetchPage = (page) => get(path, { ...options, params: { ...others, query: { ...query, page } } });
+  }
+  let page = firstPage;
   do {
-    const { data, error, response } = await get(path, {
-      ...options,
-      params: { ...rest, query: { ...query, page } },
-    });
+    const { data, error, response } = await fetchPage(page);
     if (!data || !response.ok) throw createApiError(response, error);
-    yield* data.items as ListItem<Path>[];
+    yield* data.items;
     page = data.next?.page;
   } while (page);
 }
@@ -76,7 +98,7 @@ export async function* paginate<Path extends ListPath>(
  *
  * @example
  * ```ts
- * const newest = await collect(paginate(client, '/v1/user/tokens'), 10);
+ * const newest = await collect(paginate(cw.users.listUserTokens), 10);
  * ```
  */
 export async function collect<Item>(items: AsyncIterable<Item>, max = Infinity): Promise<Item[]> {

@@ -1,7 +1,7 @@
 // The typed surface of the client, derived from the contract's `paths` (types only come from
 // @content-workspace/contract) and openapi-fetch's request and response types.
 import type { components, paths } from '@content-workspace/contract';
-import type { FetchResponse, MaybeOptionalInit, Middleware } from 'openapi-fetch';
+import type { FetchOptions, FetchResponse, Middleware, ParseAs } from 'openapi-fetch';
 
 /** The HTTP methods a client offers, lowercase as in the contract's path items. */
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch';
@@ -13,6 +13,9 @@ export type PathsWithMethod<Method extends HttpMethod> = {
 
 /** A schema of the API by name, e.g. `Schema<'Organization'>`. */
 export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
+
+/** How a call reads the answer's body: `'json'` (the default), `'text'`, `'blob'`, `'arrayBuffer'` or `'stream'`. */
+export type { ParseAs };
 
 /** Options of a single call, next to `params` and `body`; they override the client's. */
 export type CallOptions = {
@@ -27,21 +30,42 @@ export type CallOptions = {
 /** The keys of `T` that are not optional. */
 type RequiredKeysOf<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
 
-// As in openapi-fetch: the init argument is required only when it has required keys (path
-// parameters, a body), and arbitrary extra keys are allowed through to middleware.
-type InitParam<Init> = RequiredKeysOf<Init> extends never
-  ? [init?: Init & CallOptions & { [key: string]: unknown }]
-  : [init: Init & CallOptions & { [key: string]: unknown }];
-
 type Media = `${string}/${string}`;
 
 /**
- * What a call of a non-throwing client resolves to: `{ data, response }` on success, or
- * `{ error, response }` with the API's error body on a non-2xx answer.
+ * The second argument of a call of the path-based client: `params` (`path`, `query`), `body`, the
+ * {@link CallOptions}, and openapi-fetch's request options (`headers`, `parseAs`, …).
+ *
+ * It is exact: a key that the operation does not have, at any depth (`{ body: { titel } }`), is
+ * a type error, so a misspelt name never reaches the server.
  */
-export type CallResult<Path extends keyof paths, Method extends keyof paths[Path], Init> = FetchResponse<
+export type CallInit<Path extends keyof paths, Method extends HttpMethod, As extends ParseAs = 'json'> = Omit<
+  FetchOptions<paths[Path][Method]>,
+  'parseAs' | 'signal'
+> &
+  CallOptions & {
+    /** How to read the answer's body (default `'json'`); `data` is typed accordingly. */
+    parseAs?: As;
+  };
+
+// The init argument is required only when it has required keys (path parameters, a body).
+// Distributed over `Path`: when the path is not one of the API's, TypeScript falls back to the
+// union of every path, some of which take no init, so the error it reports is the readable one
+// about the path ("not assignable to parameter of type PathsWithMethod<'get'>") rather than a
+// count of arguments.
+type InitArgs<Path extends keyof paths, Method extends HttpMethod, As extends ParseAs> = Path extends unknown
+  ? RequiredKeysOf<FetchOptions<paths[Path][Method]>> extends never
+    ? [init?: CallInit<Path, Method, As>]
+    : [init: CallInit<Path, Method, As>]
+  : never;
+
+/**
+ * What a call of a non-throwing client resolves to: `{ data, response }` on success, or
+ * `{ error, response }` with the API's error body on a non-2xx answer. `data` is read as `As` says.
+ */
+export type CallResult<Path extends keyof paths, Method extends keyof paths[Path], As extends ParseAs = 'json'> = FetchResponse<
   paths[Path][Method] & Record<string | number, unknown>,
-  Init,
+  { parseAs: As },
   Media
 >;
 
@@ -49,8 +73,8 @@ export type CallResult<Path extends keyof paths, Method extends keyof paths[Path
  * What a call of a throwing client resolves to: always `{ data, response }`. `data` is `undefined`
  * for answers without a body (204, 205).
  */
-export type SuccessResult<Path extends keyof paths, Method extends keyof paths[Path], Init> = OnlySuccess<
-  CallResult<Path, Method, Init>
+export type SuccessResult<Path extends keyof paths, Method extends keyof paths[Path], As extends ParseAs = 'json'> = OnlySuccess<
+  CallResult<Path, Method, As>
 >;
 
 // Keeps the success member of the result union; openapi-fetch types a missing body as `never`,
@@ -59,17 +83,25 @@ type OnlySuccess<Result> = Result extends { data: infer Data }
   ? { data: [Data] extends [never] ? undefined : Data; error?: never; response: Response }
   : never;
 
+/** The result of a call of the operation at `Path` and `Method`, by the kind of client. */
+export type ResultOf<
+  Path extends keyof paths,
+  Method extends keyof paths[Path],
+  As extends ParseAs,
+  Throwing extends boolean,
+> = Throwing extends true ? SuccessResult<Path, Method, As> : CallResult<Path, Method, As>;
+
 /**
  * One HTTP method of a client: `(path, { params, body, ...CallOptions })`. The path, its
  * parameters, the body and the result are all typed by the contract.
  */
 export type ClientMethod<Method extends HttpMethod, Throwing extends boolean> = <
   Path extends PathsWithMethod<Method>,
-  Init extends MaybeOptionalInit<paths[Path], Method>,
+  As extends ParseAs = 'json',
 >(
   path: Path,
-  ...init: InitParam<Init>
-) => Promise<Throwing extends true ? SuccessResult<Path, Method, Init> : CallResult<Path, Method, Init>>;
+  ...init: InitArgs<Path, Method, As>
+) => Promise<ResultOf<Path, Method, As, Throwing>>;
 
 /** The methods shared by both kinds of client. */
 export interface ClientBase<Throwing extends boolean> {

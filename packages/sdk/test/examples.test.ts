@@ -34,7 +34,15 @@ async function run(name: string): Promise<string[]> {
 
 describe('README', () => {
   it('has examples to show', () => {
-    expect(examples.sort()).toEqual(['errors.ts', 'pagination.ts', 'quick-start.ts', 'retries.ts']);
+    expect(examples.sort()).toEqual([
+      'change-requests.ts',
+      'content.ts',
+      'errors.ts',
+      'pagination.ts',
+      'path-client.ts',
+      'quick-start.ts',
+      'retries.ts',
+    ]);
   });
 
   it.each(examples)('shows examples/%s whole, in a ts block', (name) => {
@@ -44,29 +52,54 @@ describe('README', () => {
 });
 
 describe('examples', () => {
-  it('quick-start.ts reads the user, creates an organization and reads it back', async () => {
-    expect(await run('quick-start.ts')).toEqual(['Signed in as Ada', 'Created Docs team (n1)', 'Its plan: enterprise']);
+  const sent = () => api.requests.map((request) => `${request.method} ${request.url}`);
+
+  it('quick-start.ts reads the user, creates an organization and a space, and reads the space back', async () => {
+    expect(await run('quick-start.ts')).toEqual(['Signed in as Ada', 'Created Handbook (s2) in Docs team', 'Visibility: private']);
+    expect(sent()).toEqual(['GET /v1/user', 'POST /v1/orgs', 'POST /v1/orgs/n1/spaces', 'GET /v1/spaces/s2']);
   });
 
-  it('pagination.ts lists every organization across pages, then the newest tokens', async () => {
-    const printed = await run('pagination.ts');
-    expect(printed).toEqual(['o1 Handbook', 'o2 API docs', 'o3 Blog', 'Newest tokens: ci, laptop']);
-    expect(api.requests.map((request) => request.url)).toEqual([
-      '/v1/orgs?limit=100',
-      '/v1/orgs?limit=100&page=2',
-      '/v1/user/tokens',
+  it('pagination.ts lists every organization across pages, then the spaces of one', async () => {
+    expect(await run('pagination.ts')).toEqual(['o1 Handbook', 'o2 API docs', 'o3 Blog', 'Spaces of o1: Guides']);
+    expect(sent()).toEqual(['GET /v1/orgs?limit=100', 'GET /v1/orgs?limit=100&page=2', 'GET /v1/orgs/o1/spaces']);
+  });
+
+  it('content.ts sends a file and a page using it in one batch', async () => {
+    expect(await run('content.ts')).toEqual(['Revision r2: page p2, file f1']);
+    expect(sent()).toEqual(['POST /v1/spaces/s1/content']);
+    const { changes } = JSON.parse(api.requests[0]!.body) as { changes: Record<string, unknown>[] };
+    expect(changes.map((change) => change.type)).toEqual(['insert_file', 'insert_page']);
+    expect(Buffer.from(String(changes[0]!.base64), 'base64').toString()).toMatch(/^<svg /);
+    expect(changes[1]!.cover).toEqual({ ref: { kind: 'file', file: { ref: 'diagram' } } });
+  });
+
+  it('change-requests.ts opens, edits, renames, updates and merges a change request', async () => {
+    expect(await run('change-requests.ts')).toEqual([
+      'Updated from the space: update',
+      'Merged #1 "Getting started: install first" as revision r5 (merge)',
+    ]);
+    expect(sent()).toEqual([
+      'GET /v1/spaces/s1/content/path/getting-started',
+      'POST /v1/spaces/s1/change-requests',
+      'POST /v1/spaces/s1/change-requests/cr1/content',
+      'PATCH /v1/spaces/s1/change-requests/cr1',
+      'GET /v1/spaces/s1/change-requests/cr1',
+      'POST /v1/spaces/s1/change-requests/cr1/update',
+      'POST /v1/spaces/s1/change-requests/cr1/merge',
     ]);
   });
 
   it('errors.ts handles a 404 and reports the issues of a 400', async () => {
-    expect(await run('errors.ts')).toEqual(['No such organization', 'Invalid /body/label: must not be empty']);
+    expect(await run('errors.ts')).toEqual(['No such space', 'Invalid /body/label: must not be empty']);
   });
 
   it('retries.ts creates and revokes a token', async () => {
     expect(await run('retries.ts')).toEqual(['Created and revoked token t3']);
-    expect(api.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
-      'POST /v1/user/tokens',
-      'DELETE /v1/user/tokens/t3',
-    ]);
+    expect(sent()).toEqual(['POST /v1/user/tokens', 'DELETE /v1/user/tokens/t3']);
+  });
+
+  it('path-client.ts reads an organization and lists the tokens with the path-based client', async () => {
+    expect(await run('path-client.ts')).toEqual(['Handbook is on the enterprise plan', 'Token ci', 'Token laptop']);
+    expect(sent()).toEqual(['GET /v1/orgs/o1', 'GET /v1/user/tokens']);
   });
 });

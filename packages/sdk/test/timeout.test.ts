@@ -50,7 +50,8 @@ describe('timeouts', () => {
 
   it('does not retry a timed-out POST', async () => {
     server = await slowThenFast([never]);
-    const client = createClient({ baseUrl: server.url, timeoutMs: 200, ...fast });
+    // Long enough for the request to reach the server even on a busy machine.
+    const client = createClient({ baseUrl: server.url, timeoutMs: 1_000, ...fast });
 
     await expect(client.POST('/v1/user/tokens', { body: { label: 'x' } })).rejects.toBeInstanceOf(TimeoutError);
     expect(server.requests).toHaveLength(1);

@@ -6,8 +6,11 @@ import {
   NotFoundError,
   collect,
   createClient,
+  createContentWorkspace,
   paginate,
+  type ContentWorkspace,
   type ContentWorkspaceClient,
+  type OperationArgs,
   type ListItem,
   type ListPath,
   type Schema,
@@ -16,6 +19,8 @@ import {
 
 const client = createClient({ baseUrl: 'http://localhost:8080', token: 'cw_x' });
 const throwing = createClient({ baseUrl: 'http://localhost:8080', token: 'cw_x', throwOnError: true });
+const cw = createContentWorkspace({ baseUrl: 'http://localhost:8080', token: 'cw_x' });
+const cwThrowing = createContentWorkspace({ baseUrl: 'http://localhost:8080', token: 'cw_x', throwOnError: true });
 
 describe('createClient', () => {
   it('picks the kind of client from throwOnError', () => {
@@ -60,6 +65,28 @@ describe('calls', () => {
     void client.GET('/v1/orgs', { params: { query: { limit: '10' } } });
   });
 
+  it('rejects a misspelt key, at the top of the init or in the body', () => {
+    const path = { spaceId: 's1' };
+    // @ts-expect-error: titel is not a field of the space (every field of this body is optional)
+    void client.PATCH('/v1/spaces/{spaceId}', { params: { path }, body: { titel: 'Guides' } });
+    // @ts-expect-error: titel, in a throwing client
+    void throwing.PATCH('/v1/spaces/{spaceId}', { params: { path }, body: { title: 'Guides', titel: 'Guides' } });
+    // @ts-expect-error: the init key is params
+    void client.GET('/v1/spaces/{spaceId}', { parms: { path } });
+    // @ts-expect-error: the query parameter is limit
+    void client.GET('/v1/orgs', { params: { query: { limt: 10 } } });
+    // @ts-expect-error: a misspelt key inside an element of a batch
+    void client.POST('/v1/spaces/{spaceId}/content', { params: { path }, body: { changes: [{ type: 'insert_page', titel: 'New' }] } });
+  });
+
+  it('types the answer by parseAs', async () => {
+    const path = { signature: 'sig' };
+    expectTypeOf((await throwing.GET('/files/{signature}', { params: { path }, parseAs: 'arrayBuffer' })).data).toEqualTypeOf<ArrayBuffer>();
+    expectTypeOf((await throwing.GET('/v1/user', { parseAs: 'text' })).data).toEqualTypeOf<string>();
+    // @ts-expect-error: not a way to read a body
+    void client.GET('/v1/user', { parseAs: 'xml' });
+  });
+
   it('rejects a wrong or missing body', () => {
     // @ts-expect-error: label is a string
     void client.POST('/v1/user/tokens', { body: { label: 42 } });
@@ -76,6 +103,72 @@ describe('calls', () => {
   });
 });
 
+describe('named operations', () => {
+  it('groups the operations by tag, with the path-based client as cw.client', () => {
+    expectTypeOf(cw).toEqualTypeOf<ContentWorkspace<false>>();
+    expectTypeOf(cwThrowing).toEqualTypeOf<ContentWorkspace<true>>();
+    expectTypeOf(cw.client).toEqualTypeOf<ContentWorkspaceClient>();
+    expectTypeOf(cwThrowing.client).toEqualTypeOf<ThrowingClient>();
+    expectTypeOf(cw.spaces.getSpaceById.path).toEqualTypeOf<'/v1/spaces/{spaceId}'>();
+    expectTypeOf(cw.changeRequests.merge.method).toEqualTypeOf<'POST'>();
+  });
+
+  it('takes the path parameters, query and body in one object, typed from the contract', () => {
+    expectTypeOf<OperationArgs<'/v1/spaces/{spaceId}', 'get'>>().toEqualTypeOf<{ spaceId: string; query?: { shareKey?: string } }>();
+    // The body is openapi-fetch's (writable fields only), equivalent to the schema.
+    type CreateArgs = { spaceId: string; body?: Schema<'CreateChangeRequestRequest'> };
+    expectTypeOf<OperationArgs<'/v1/spaces/{spaceId}/change-requests', 'post'>>().toExtend<CreateArgs>();
+    expectTypeOf<CreateArgs>().toExtend<OperationArgs<'/v1/spaces/{spaceId}/change-requests', 'post'>>();
+    expectTypeOf<OperationArgs<'/v1/user', 'get'>>().toEqualTypeOf<{}>();
+  });
+
+  it('types data like the path-based client, throwing or not', async () => {
+    const { data, error } = await cw.spaces.getSpaceById({ spaceId: 's1' });
+    expectTypeOf(data).toEqualTypeOf<Schema<'Space'> | undefined>();
+    expectTypeOf(error).toEqualTypeOf<Schema<'Error'> | undefined>();
+    expectTypeOf((await cwThrowing.spaces.getSpaceById({ spaceId: 's1' })).data).toEqualTypeOf<Schema<'Space'>>();
+    expectTypeOf((await cwThrowing.changeRequests.merge({ spaceId: 's1', changeRequestId: '1' })).data.result).toEqualTypeOf<
+      'merge' | 'update' | 'conflicts'
+    >();
+    expectTypeOf((await cwThrowing.users.deleteUserToken({ tokenId: 't1' })).data).toEqualTypeOf<undefined>();
+    expectTypeOf((await cwThrowing.content.downloadFile({ signature: 's' }, { parseAs: 'blob' })).data).toEqualTypeOf<Blob>();
+  });
+
+  it('rejects misspelt keys', () => {
+    // @ts-expect-error: titel is not a field of the space
+    void cw.spaces.updateSpaceById({ spaceId: 's1', body: { titel: 'Guides' } });
+    // @ts-expect-error: the path parameter is spaceId
+    void cw.spaces.getSpaceById({ spaceID: 's1' });
+    // @ts-expect-error: the query parameter is limit
+    void cw.organizations.list({ query: { limt: 10 } });
+    // @ts-expect-error: a misspelt key inside an element of a batch
+    void cw.content.applySpaceContentChanges({ spaceId: 's1', body: { changes: [{ type: 'insert_page', titel: 'New' }] } });
+    // @ts-expect-error: the option is timeoutMs
+    void cw.users.getAuthenticatedUser({}, { timeout: 1_000 });
+    // @ts-expect-error: call options come second, after the (here empty) arguments
+    void cw.users.getAuthenticatedUser({ signal: AbortSignal.timeout(1_000) });
+  });
+
+  it('rejects wrong and missing parameters and bodies', () => {
+    // @ts-expect-error: spaceId is a string
+    void cw.spaces.getSpaceById({ spaceId: 1 });
+    // @ts-expect-error: spaceId is required
+    void cw.spaces.getSpaceById({});
+    // @ts-expect-error: the arguments are required
+    void cw.spaces.getSpaceById();
+    // @ts-expect-error: limit is a number
+    void cw.organizations.list({ query: { limit: '10' } });
+    // @ts-expect-error: status is one of draft, open, archived
+    void cw.changeRequests.updateChangeRequestById({ spaceId: 's1', changeRequestId: '1', body: { status: 'closed' } });
+    // @ts-expect-error: the body is required
+    void cw.users.createUserToken({});
+    // @ts-expect-error: label is required
+    void cw.users.createUserToken({ body: {} });
+    // @ts-expect-error: a GET takes no body
+    void cw.spaces.getSpaceById({ spaceId: 's1', body: { title: 'x' } });
+  });
+});
+
 describe('paginate', () => {
   it('accepts the list operations and only them', () => {
     // List operations join as the spec grows: check membership, not the exact set.
@@ -87,6 +180,21 @@ describe('paginate', () => {
     void paginate(client, '/v1/email-domains/{emailDomain}/orgs', { path: { emailDomain: 'example.com' } });
     // @ts-expect-error: limit is a number
     void paginate(client, '/v1/orgs', { query: { limit: 'all' } });
+  });
+
+  it('accepts the named list operations and only them', () => {
+    // @ts-expect-error: a single space is not a list
+    void paginate(cw.spaces.getSpaceById, { spaceId: 's1' });
+    // @ts-expect-error: creating is not listing
+    void paginate(cw.spaces.create, { organizationId: 'o1' });
+    // @ts-expect-error: the organization is required
+    void paginate(cw.spaces.listSpacesInOrganization);
+    // @ts-expect-error: the query parameter is limit
+    void paginate(cw.spaces.listSpacesInOrganization, { organizationId: 'o1', query: { limt: 10 } });
+    expectTypeOf(paginate(cwThrowing.spaces.listSpacesInOrganization, { organizationId: 'o1' })).toEqualTypeOf<
+      AsyncGenerator<Schema<'Space'>, void, undefined>
+    >();
+    expectTypeOf(paginate(cw.organizations.list)).toEqualTypeOf<AsyncGenerator<Schema<'Organization'>, void, undefined>>();
   });
 
   it('infers the item type', async () => {

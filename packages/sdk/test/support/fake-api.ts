@@ -1,17 +1,46 @@
 // A small stand-in for the Content Workspace API, enough for the README examples to run end to end
-// over real HTTP: the user, organizations (paged) and tokens, with the API's error shape.
-import { apiError, json, organization, startServer, type TestServer } from './server.js';
+// over real HTTP: the user, organizations and spaces (paged), tokens, a content batch, and one change
+// request's life, with the API's error shape. Each request must match a route exactly.
+import { apiError, json, organization, space, startServer, type TestServer } from './server.js';
 
 const TOKEN = 'cw_example';
+
+type Body = Record<string, unknown>;
 
 /** Starts the fake API; its token is `cw_example`. */
 export async function startFakeApi(): Promise<TestServer & { token: string }> {
   const organizations = [organization('o1', 'Handbook'), organization('o2', 'API docs'), organization('o3', 'Blog')];
+  const spaces = [space('s1', 'Guides', 'o1')];
   const tokens = [
     { object: 'api-token', id: 't2', label: 'ci', createdAt: '2026-01-02T00:00:00.000Z' },
     { object: 'api-token', id: 't1', label: 'laptop', createdAt: '2026-01-01T00:00:00.000Z' },
   ];
+  const gettingStarted = {
+    id: 'p1',
+    title: 'Getting started',
+    type: 'document',
+    slug: 'getting-started',
+    path: 'getting-started',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    urls: { app: 'http://app.test/s/s1/getting-started' },
+    pages: [],
+    layout: {},
+    hidden: false,
+    noIndex: false,
+    noRobotsIndex: false,
+  };
+  // The change request's state: the space moved on after it was opened, so it is outdated.
+  const changeRequest = { ...changeRequestBody('cr1', 1), outdated: true };
   let created = 0;
+
+  /** Pages of `limit` items (capped at 2 here, so the examples really cross pages); `page` is an offset. */
+  const paged = <Item>(items: Item[], url: URL) => {
+    const limit = Math.min(Number(url.searchParams.get('limit') ?? 50), 2);
+    const start = Number(url.searchParams.get('page') ?? 0);
+    const next = start + limit < items.length ? { next: { page: String(start + limit) } } : {};
+    return { items: items.slice(start, start + limit), count: items.length, ...next };
+  };
 
   const server = await startServer((request, response) => {
     if (request.headers.authorization !== `Bearer ${TOKEN}`) {
@@ -19,28 +48,61 @@ export async function startFakeApi(): Promise<TestServer & { token: string }> {
     }
     const url = new URL(request.url, 'http://x');
     const route = `${request.method} ${url.pathname}`;
-    const body = request.body ? (JSON.parse(request.body) as Record<string, unknown>) : {};
+    const body = (request.body ? JSON.parse(request.body) : {}) as Body;
+    const match = (pattern: RegExp) => pattern.exec(route)?.slice(1);
+    let found: string[] | undefined;
 
     if (route === 'GET /v1/user') {
       return json(response, 200, { object: 'user', id: 'u1', displayName: 'Ada', email: 'ada@example.com', urls: { location: 'http://api.test/v1/users/u1' } });
     }
-    if (route === 'GET /v1/orgs') {
-      // Pages of `limit` (capped at 2 here, so the examples really cross pages).
-      const limit = Math.min(Number(url.searchParams.get('limit') ?? 50), 2);
-      const start = Number(url.searchParams.get('page') ?? 0);
-      const items = organizations.slice(start, start + limit);
-      const next = start + limit < organizations.length ? { next: { page: String(start + limit) } } : {};
-      return json(response, 200, { items, count: organizations.length, ...next });
-    }
+    if (route === 'GET /v1/orgs') return json(response, 200, paged(organizations, url));
     if (route === 'POST /v1/orgs') {
       const org = organization(`n${++created}`, String(body.title));
       organizations.unshift(org);
       return json(response, 201, org);
     }
-    const orgMatch = /^GET \/v1\/orgs\/([^/]+)$/.exec(route);
-    if (orgMatch) {
-      const found = organizations.find((org) => org.id === orgMatch[1]);
-      return found ? json(response, 200, found) : apiError(response, 404, 'Organization not found');
+    if ((found = match(/^GET \/v1\/orgs\/([^/]+)$/))) {
+      const org = organizations.find((candidate) => candidate.id === found![0]);
+      return org ? json(response, 200, org) : apiError(response, 404, 'Organization not found');
+    }
+    if ((found = match(/^GET \/v1\/orgs\/([^/]+)\/spaces$/))) {
+      return json(response, 200, paged(spaces.filter((candidate) => candidate.organization === found![0]), url));
+    }
+    if ((found = match(/^POST \/v1\/orgs\/([^/]+)\/spaces$/))) {
+      const added = space(`s${spaces.length + 1}`, String(body.title), found[0]!);
+      spaces.push(added);
+      return json(response, 201, added);
+    }
+    if ((found = match(/^GET \/v1\/spaces\/([^/]+)$/))) {
+      const read = spaces.find((candidate) => candidate.id === found![0]);
+      return read ? json(response, 200, read) : apiError(response, 404, 'Space not found');
+    }
+    if (route === 'POST /v1/spaces/s1/content') {
+      // Objects get ids in order; the answer maps each `ref` to its id.
+      const changes = body.changes as { type: string; ref?: string }[];
+      const ids = { insert_file: 'f1', insert_page: 'p2' } as Record<string, string>;
+      const refs = Object.fromEntries(changes.filter((change) => change.ref).map((change) => [change.ref, ids[change.type]]));
+      return json(response, 200, { space: spaces[0], revision: 'r2', refs });
+    }
+    if (route === 'GET /v1/spaces/s1/content/path/getting-started') return json(response, 200, gettingStarted);
+    if (route === 'POST /v1/spaces/s1/change-requests') {
+      changeRequest.subject = String(body.subject ?? '');
+      return json(response, 201, changeRequest);
+    }
+    if (route === 'GET /v1/spaces/s1/change-requests/cr1') return json(response, 200, changeRequest);
+    if (route === 'PATCH /v1/spaces/s1/change-requests/cr1') {
+      Object.assign(changeRequest, body);
+      return json(response, 200, changeRequest);
+    }
+    if (route === 'POST /v1/spaces/s1/change-requests/cr1/content') {
+      return json(response, 200, { changeRequest, revision: 'r3', refs: {} });
+    }
+    if (route === 'POST /v1/spaces/s1/change-requests/cr1/update') {
+      changeRequest.outdated = false;
+      return json(response, 200, { revision: 'r4', result: 'update', conflicts: [] });
+    }
+    if (route === 'POST /v1/spaces/s1/change-requests/cr1/merge') {
+      return json(response, 200, { revision: 'r5', result: 'merge', conflicts: [] });
     }
     if (route === 'GET /v1/user/tokens') return json(response, 200, { items: tokens, count: tokens.length });
     if (route === 'POST /v1/user/tokens') {
@@ -51,9 +113,8 @@ export async function startFakeApi(): Promise<TestServer & { token: string }> {
       tokens.unshift(token);
       return json(response, 201, { ...token, token: 'cw_new' });
     }
-    const tokenMatch = /^DELETE \/v1\/user\/tokens\/([^/]+)$/.exec(route);
-    if (tokenMatch) {
-      const index = tokens.findIndex((token) => token.id === tokenMatch[1]);
+    if ((found = match(/^DELETE \/v1\/user\/tokens\/([^/]+)$/))) {
+      const index = tokens.findIndex((token) => token.id === found![0]);
       if (index < 0) return apiError(response, 404, 'Token not found');
       tokens.splice(index, 1);
       response.writeHead(205, { 'content-length': '0' });
@@ -62,4 +123,21 @@ export async function startFakeApi(): Promise<TestServer & { token: string }> {
     return apiError(response, 404, `No route ${route}`);
   });
   return Object.assign(server, { token: TOKEN });
+}
+
+function changeRequestBody(id: string, number: number) {
+  return {
+    object: 'change-request',
+    id,
+    number,
+    status: 'open',
+    subject: '',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    revision: 'r1',
+    revisionInitial: 'r1',
+    comments: 0,
+    outdated: false,
+    urls: { location: `http://api.test/v1/spaces/s1/change-requests/${id}`, app: `http://app.test/s/s1/~/changes/${number}` },
+  };
 }

@@ -122,3 +122,26 @@ export function organization(id: string, title = `Org ${id}`) {
     },
   };
 }
+
+/** A space as the API answers it (ids, titles and the organization vary in these tests). */
+export function space(id: string, title: string, organizationId: string) {
+  return {
+    object: 'space',
+    id,
+    title,
+    emoji: '',
+    visibility: 'private',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    editMode: 'live',
+    organization: organizationId,
+    revision: 'r1',
+    defaultLevel: 'inherit',
+    comments: 0,
+    changeRequests: 0,
+    changeRequestsOpen: 0,
+    changeRequestsDraft: 0,
+    urls: { location: `http://api.test/v1/spaces/${id}`, app: `http://app.test/s/${id}` },
+    permissions: {},
+  };
+}
