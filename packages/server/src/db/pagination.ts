@@ -25,6 +25,21 @@ export type Page<Row> = { items: Row[]; count: number; next?: { page: string } }
 
 export const DEFAULT_LIMIT = 50;
 
+/**
+ * What a list's cursor is bound to: the operation, the resource it lists within (an organization, a
+ * space, the caller for their own tokens) and its filters — never who asks or what they may see, so
+ * a cursor stays valid when something unrelated changes between two pages (a new collection, a grant).
+ */
+export type ListKey = { operation: string; within?: string; filters?: readonly unknown[] };
+
+const bindingOf = (list: ListKey) => JSON.stringify([list.operation, list.within ?? null, list.filters ?? []]);
+
+/**
+ * A cached count: `audience` names what makes two callers see the same rows (see
+ * visibilityProfile), `version` when the cache must be recomputed.
+ */
+export type CountCacheOption = { cache: CountCache; version: number; audience: string };
+
 function toCursorValue(value: Date | string | number | boolean | null): CursorValue {
   return value instanceof Date ? value.toISOString() : value;
 }
@@ -50,8 +65,7 @@ function afterCursor(keys: SortKey<unknown>[], values: CursorValue[]): RawBuilde
 
 /**
  * One page of `query` (filters applied, no order or limit) sorted by `keys` (the last key must be
- * unique, usually the id). `queryKey` names the list and its filters: a cursor only works for the
- * same key.
+ * unique, usually the id). A cursor only works for the same `list` (operation, parent and filters).
  */
 export async function keysetPage<DB, TB extends keyof DB, Row>(
   db: Executor,
@@ -59,13 +73,14 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
   options: {
     keys: SortKey<Row>[];
     request: PageRequest;
-    queryKey: string;
+    list: ListKey;
     cursors: CursorCodec;
     /** Serve `count` from this cache while `version` holds (for lists whose count is costly). */
-    countCache?: { cache: CountCache; version: number };
+    countCache?: CountCacheOption;
   },
 ): Promise<Page<Row>> {
-  const { keys, request, queryKey, cursors, countCache } = options;
+  const { keys, request, cursors, countCache } = options;
+  const queryKey = bindingOf(options.list);
   const limit = request.limit ?? DEFAULT_LIMIT;
   let pageQuery = query;
   if (request.page) {
@@ -85,7 +100,7 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
   const [rows, count] = await Promise.all([
     // A literal limit: a parameter would give prepared statements a generic plan that sorts everything.
     pageQuery.limit(sql.lit(limit + 1)).execute(),
-    countCache ? countCache.cache.get(queryKey, countCache.version, countMatching) : countMatching(),
+    countCache ? countCache.cache.get(`${queryKey}|${countCache.audience}`, countCache.version, countMatching) : countMatching(),
   ]);
   const items = rows.slice(0, limit);
   const last = items.at(-1);
@@ -102,9 +117,10 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
  */
 export function memoryPage<Row>(
   rows: readonly Row[],
-  options: { keys: SortKey<Row>[]; request: PageRequest; queryKey: string; cursors: CursorCodec },
+  options: { keys: SortKey<Row>[]; request: PageRequest; list: ListKey; cursors: CursorCodec },
 ): Page<Row> {
-  const { keys, request, queryKey, cursors } = options;
+  const { keys, request, cursors } = options;
+  const queryKey = bindingOf(options.list);
   const limit = request.limit ?? DEFAULT_LIMIT;
   let start = 0;
   if (request.page) {

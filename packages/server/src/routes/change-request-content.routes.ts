@@ -51,7 +51,7 @@ export const changeRequestContentHandlers = {
       ],
       request: query,
       // Like the space's file list, the cursor continues on the current head rather than one revision.
-      queryKey: `listChangeRequestFiles:${access.changeRequest.id}`,
+      list: { operation: 'listChangeRequestFiles', within: access.changeRequest.id },
       cursors: app.cursors,
     });
     const ctx = contentContext(app, access);

@@ -18,7 +18,7 @@ export const changeRequestHandlers = {
         { column: 'cr.id', direction: 'desc', value: (row) => row.id },
       ],
       request: query,
-      queryKey: `listChangeRequests:${space.id}:${JSON.stringify([status, query.contributor ?? null])}`,
+      list: { operation: 'listChangeRequests', within: space.id, filters: [status, query.contributor] },
       cursors: app.cursors,
     });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiChangeRequest(row, app.urls)) } };

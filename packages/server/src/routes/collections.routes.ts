@@ -29,9 +29,9 @@ export const collectionHandlers = {
     const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer, collection.id), {
       keys: positionOrder('sp'),
       request: query,
-      queryKey: `listSpacesInCollection:${collection.id}:${visibilityProfile(viewer)}`,
+      list: { operation: 'listSpacesInCollection', within: collection.id },
       cursors: app.cursors,
-      countCache: { cache: app.counts, version: viewer.listingVersion },
+      countCache: { cache: app.counts, version: viewer.listingVersion, audience: visibilityProfile(viewer) },
     });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiSpace(row, rankToRole(row.accessRank), app.urls)) } };
   },
@@ -53,7 +53,7 @@ export const collectionHandlers = {
     const page = await keysetPage(app.db, visibleCollectionsQuery(app.db, viewer, { topLevelOnly: query.nested === false }), {
       keys: siblingOrder('c'),
       request: query,
-      queryKey: `listCollectionsInOrganization:${viewer.organizationId}:${caller.user.id}:${query.nested ?? true}`,
+      list: { operation: 'listCollectionsInOrganization', within: viewer.organizationId, filters: [query.nested ?? true] },
       cursors: app.cursors,
     });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiCollection(row, rankToRole(row.accessRank), app.urls)) } };

@@ -69,7 +69,7 @@ export const contentHandlers = {
         { column: 'spaceHeadFiles.fileId', direction: 'asc', value: (row) => row.fileId },
       ],
       request: query,
-      queryKey: `listSpaceFiles:${space.id}`,
+      list: { operation: 'listSpaceFiles', within: space.id },
       cursors: app.cursors,
     });
     const ctx = contentContext(app, space);

@@ -27,7 +27,7 @@ async function listGrants(app: AppContext, caller: Caller, { target, organizatio
       { column: 'g.principalId', direction: 'desc', value: (row) => row.principalId },
     ],
     request: query,
-    queryKey: `listGrants:${target.kind}:${target.id}`,
+    list: { operation: 'listGrants', within: `${target.kind}:${target.id}` },
     cursors: app.cursors,
   });
   return { status: 200 as const, body: { ...page, items: page.items.map((row) => toApiGrant(row, organizationRole, app.urls)) } };

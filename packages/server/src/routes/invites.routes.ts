@@ -18,7 +18,7 @@ export const inviteHandlers = {
         { column: 'i.id', direction: 'desc', value: (row) => row.id },
       ],
       request: query,
-      queryKey: `listLinkInvites:${organizationId}`,
+      list: { operation: 'listLinkInvites', within: organizationId },
       cursors: app.cursors,
     });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiInvite(row, app.urls)) } };

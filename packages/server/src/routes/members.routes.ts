@@ -25,7 +25,7 @@ export const memberHandlers = {
         { column: 'm.userId', direction, value: (row) => row.userId },
       ],
       request: query,
-      queryKey: `listOrganizationMembers:${organizationId}:${JSON.stringify([sort, direction, query.role, query.search])}`,
+      list: { operation: 'listOrganizationMembers', within: organizationId, filters: [sort, direction, query.role, query.search] },
       cursors: app.cursors,
     });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiMember(row, app.urls)) } };
@@ -78,9 +78,9 @@ export const memberHandlers = {
         { column: 'sp.id', direction, value: (row) => row.id },
       ],
       request: query,
-      queryKey: `listOrganizationMemberSpaces:${organizationId}:${visibilityProfile(member)}:${direction}`,
+      list: { operation: 'listOrganizationMemberSpaces', within: `${organizationId}:${params.userId}`, filters: [direction] },
       cursors: app.cursors,
-      countCache: { cache: app.counts, version: member.listingVersion },
+      countCache: { cache: app.counts, version: member.listingVersion, audience: visibilityProfile(member) },
     });
     // The caller is the member (their role is the listed one) or an organization admin (admin everywhere).
     const items = page.items.map((row) => {
@@ -99,7 +99,7 @@ export const memberHandlers = {
         { column: 't.id', direction: 'desc', value: (row) => row.id },
       ],
       request: query,
-      queryKey: `listOrganizationMemberTeams:${organizationId}:${params.userId}:${JSON.stringify(query.title ?? null)}`,
+      list: { operation: 'listOrganizationMemberTeams', within: `${organizationId}:${params.userId}`, filters: [query.title] },
       cursors: app.cursors,
     });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiMemberTeam(row, access.role)) } };

@@ -22,7 +22,7 @@ export const organizationHandlers = {
         { column: 'organizations.id', direction: 'desc', value: (row) => row.id },
       ],
       request: query,
-      queryKey: `listOrganizations:${caller.user.id}:${caller.organizationScope ?? ''}`,
+      list: { operation: 'listOrganizations', within: caller.user.id, filters: [caller.organizationScope] },
       cursors: app.cursors,
     });
     return {

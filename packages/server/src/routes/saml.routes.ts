@@ -36,7 +36,7 @@ export const samlHandlers = {
         { column: 'p.id', direction: 'desc', value: (row) => row.id },
       ],
       request: query,
-      queryKey: `listSamlProviders:${organizationId}`,
+      list: { operation: 'listSamlProviders', within: organizationId },
       cursors: app.cursors,
     });
     const teams = await defaultTeams(app.db, organizationId, caller.user.id, page.items);

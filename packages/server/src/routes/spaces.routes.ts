@@ -55,9 +55,9 @@ export const spaceHandlers = {
     const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer), {
       keys: siblingOrder('sp'),
       request: query,
-      queryKey: `listSpacesInOrganization:${viewer.organizationId}:${visibilityProfile(viewer)}`,
+      list: { operation: 'listSpacesInOrganization', within: viewer.organizationId },
       cursors: app.cursors,
-      countCache: { cache: app.counts, version: viewer.listingVersion },
+      countCache: { cache: app.counts, version: viewer.listingVersion, audience: visibilityProfile(viewer) },
     });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiSpace(row, rankToRole(row.accessRank), app.urls)) } };
   },

@@ -16,7 +16,7 @@ export const teamMemberHandlers = {
         { column: 'tm.userId', direction: 'desc', value: (row) => row.userId },
       ],
       request: query,
-      queryKey: `listTeamMembers:${organizationId}:${params.teamId}`,
+      list: { operation: 'listTeamMembers', within: params.teamId },
       cursors: app.cursors,
     });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiTeamMemberEntry(row, access.role, app.urls)) } };

@@ -15,7 +15,7 @@ export const teamHandlers = {
         { column: 't.id', direction: 'desc', value: (row) => row.id },
       ],
       request: query,
-      queryKey: `listTeams:${organizationId}:${JSON.stringify([query.title ?? null, query.owner ?? null])}`,
+      list: { operation: 'listTeams', within: organizationId, filters: [query.title, query.owner] },
       cursors: app.cursors,
     });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiTeam(row, access.role)) } };

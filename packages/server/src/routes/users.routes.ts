@@ -26,7 +26,7 @@ export const userHandlers = {
         { column: 'id', direction: 'desc', value: (row) => row.id },
       ],
       request: query,
-      queryKey: `listUserTokens:${caller.user.id}`,
+      list: { operation: 'listUserTokens', within: caller.user.id },
       cursors: app.cursors,
     });
     return { status: 200, body: { ...page, items: page.items.map(toApiToken) } };

@@ -21,7 +21,8 @@ async function cli(...args: string[]): Promise<{ lines: string[]; code: number; 
   }
 }
 
-describe('content-workspace admin', () => {
+// Each run starts a Node process that compiles the CLI with tsx: seconds each on a busy 2-core machine.
+describe('content-workspace admin', { timeout: 120_000 }, () => {
   it('bootstrap creates a user, an organization and a working token; run again, only a new token', async () => {
     const t = server();
     const first = await cli('admin', 'bootstrap', '--email', 'root@example.com', '--name', 'Root', '--org', 'Root org');

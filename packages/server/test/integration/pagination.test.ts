@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { keysetPage, type SortKey } from '../../src/db/pagination.js';
 import { useTestServer } from '../support/harness.js';
+import { createCollection, createMember, createOrganizationWithAdmin, createSpace } from '../support/factories.js';
 
 const server = useTestServer();
 
@@ -31,7 +32,7 @@ async function collect(keys: SortKey<Row>[], limit: number): Promise<{ ids: stri
   let page: string | undefined;
   let pages = 0;
   do {
-    const result = await keysetPage(t.db, query, { keys, request: { limit, page }, queryKey: 'test', cursors: t.context.cursors });
+    const result = await keysetPage(t.db, query, { keys, request: { limit, page }, list: { operation: 'test' }, cursors: t.context.cursors });
     ids.push(...result.items.map((row) => row.id));
     counts.push(result.count);
     page = result.next?.page;
@@ -71,8 +72,27 @@ describe('keysetPage', () => {
     await seed();
     const query = t.db.selectFrom('users').select(['id', 'displayName', 'createdAt']).where('email', 'like', 'page-%');
     const keys: SortKey<Row>[] = [{ column: 'id', direction: 'asc', value: (row) => row.id }];
-    const all = await keysetPage(t.db, query, { keys, request: { limit: 23 }, queryKey: 'test', cursors: t.context.cursors });
+    const all = await keysetPage(t.db, query, { keys, request: { limit: 23 }, list: { operation: 'test' }, cursors: t.context.cursors });
     expect(all.items).toHaveLength(23);
     expect(all.next).toBeUndefined();
+  });
+});
+
+describe('a cursor is bound to its list and filters, not to what the caller may see', () => {
+  it('a collection created between two pages leaves the next cursor valid', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const reader = await createMember(t, organization, 'read');
+    for (let i = 0; i < 5; i++) await createSpace(t, admin, organization, { title: `Listed ${i}`, defaultLevel: 'inherit' });
+    const path = { params: { path: { organizationId: organization.id }, query: { limit: 2 } } };
+    const first = await reader.client.GET('/v1/orgs/{organizationId}/spaces', path);
+    expect(first.data?.next?.page).toEqual(expect.any(String));
+    // A new collection changes what decides the reader's visibility (their collection ranks).
+    await createCollection(t, admin, organization, { title: 'Meanwhile' });
+    const second = await reader.client.GET('/v1/orgs/{organizationId}/spaces', {
+      params: { path: path.params.path, query: { limit: 2, page: first.data!.next!.page } },
+    });
+    expect(second.response.status).toBe(200);
+    expect(second.data!.items.map((space) => space.title)).toEqual(['Listed 2', 'Listed 3']);
   });
 });
