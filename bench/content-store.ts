@@ -5,12 +5,12 @@
 //   npx tsx bench/content-store.ts            (from the repository root)
 //   EDITS=100 npx tsx bench/content-store.ts  (more samples)
 import { performance } from 'node:perf_hooks';
-import { toApiPages } from '../packages/server/src/mappers/content.mapper.js';
-import { createUrls } from '../packages/server/src/mappers/urls.js';
-import { applySpaceChanges, loadHeadPages } from '../packages/server/src/services/content/space-content.service.js';
-import { clearTreeCache } from '../packages/server/src/services/content/tree-store.js';
+import { toApiPages } from '../packages/server/src/areas/content/content.mapper.js';
+import { createUrls } from '../packages/server/src/urls.js';
+import { applySpaceChanges, loadHeadPages } from '../packages/server/src/content/space-content.service.js';
+import { clearTreeCache } from '../packages/server/src/content/tree-store.js';
 import { lifecycle } from '../packages/server/src/areas/index.js';
-import { duplicateSpace } from '../packages/server/src/services/duplicate.service.js';
+import { duplicateSpace } from '../packages/server/src/areas/spaces/duplicate.service.js';
 import { body, quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
 
 const EDITS = Number(process.env.EDITS ?? 50);

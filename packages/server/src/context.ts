@@ -3,12 +3,12 @@ import type { Lifecycle } from './areas/lifecycle.js';
 import type { Config } from './config.js';
 import type { CountCache } from './db/count-cache.js';
 import type { Database } from './db/database.js';
-import type { CursorCodec } from './http/cursor.js';
+import type { CursorCodec } from './db/cursor.js';
 import type { Jobs } from './jobs/queue.js';
 import type { TokenCache } from './auth/token-cache.js';
 import type { Logger } from './logger.js';
 import type { ServerKeys } from './keys.js';
-import type { Urls } from './mappers/urls.js';
+import type { Urls } from './urls.js';
 
 export type AppContext = {
   config: Config;

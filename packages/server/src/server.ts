@@ -12,14 +12,14 @@ import { CountCache } from './db/count-cache.js';
 import { createDatabase, createPool } from './db/database.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
-import { createCursorCodec } from './http/cursor.js';
+import { createCursorCodec } from './db/cursor.js';
 import { jobWorkers, lifecycle } from './areas/index.js';
 import { createDrainableServer, type DrainableServer } from './http/drain.js';
 import { noJobs, startJobs } from './jobs/queue.js';
 import { loadServerKeys } from './keys.js';
 import type { Logger } from './logger.js';
-import { createUrls } from './mappers/urls.js';
-import { bootstrap, hasAnyUser } from './services/bootstrap.js';
+import { createUrls } from './urls.js';
+import { bootstrap, hasAnyUser } from './areas/organizations/bootstrap.js';
 
 export type RunningServer = {
   context: AppContext;

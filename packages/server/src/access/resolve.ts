@@ -7,9 +7,9 @@
 // The handler then receives the resolved resource and role (and what the rules resolved) as `access`.
 import { operationAccess, type AccessRuleName } from '@content-workspace/contract';
 import type { Caller } from '../auth/authenticate.js';
-import { roleAtLeast, type Role } from '../auth/roles.js';
+import { roleAtLeast, type Role } from './roles.js';
 import type { AppContext } from '../context.js';
-import { forbidden } from '../http/errors.js';
+import { forbidden } from '../errors.js';
 import type { AccessRule, AccessRuleRegistry, RuleContext } from './rules.js';
 import { findScope, standingOf, type Minimum, type Scope, type ScopeAccess } from './scopes.js';
 

@@ -8,13 +8,13 @@
 // Areas add their own rules to `accessRuleRegistry` through their descriptor.
 import type { AccessRuleName } from '@content-workspace/contract';
 import type { Caller } from '../auth/authenticate.js';
-import { requireEnabledMember, type OrganizationAccess } from '../auth/organization-access.js';
+import { requireEnabledMember, type OrganizationAccess } from './organization.js';
 import { requireUnscopedToken } from '../auth/token-scope.js';
 import type { AppContext } from '../context.js';
-import { findTeam, type TeamRow } from '../db/repositories/teams.repository.js';
-import { forbidden, notFound } from '../http/errors.js';
-import { requireTargetParent, resolveMoveTarget } from '../services/placement.service.js';
-import { resolveTransferTarget, type TransferTarget } from '../services/transfer.service.js';
+import { findTeam, type TeamRow } from '../areas/teams/teams.repository.js';
+import { forbidden, notFound } from '../errors.js';
+import { requireTargetParent, resolveMoveTarget } from '../areas/spaces/placement.service.js';
+import { resolveTransferTarget, type TransferTarget } from '../areas/spaces/transfer.service.js';
 import type { ChangeRequestAccess, CollectionAccess, Scope, ScopeAccess, SpaceAccess } from './scopes.js';
 
 export type RuleContext = {

@@ -1,13 +1,13 @@
 // What each `x-access` scope resolves to: the resource its path names and the caller's standing on it.
 // No standing → 404 (the resource does not exist for the caller), below the minimum → 403; the
 // dispatcher calls these before the handler (access/resolve.ts).
-import { requireRestorableSpace, requireCollection, requireSpace, type CollectionAccess, type SpaceAccess } from '../auth/access.js';
+import { requireRestorableSpace, requireCollection, requireSpace, type CollectionAccess, type SpaceAccess } from './items.js';
 import type { Caller } from '../auth/authenticate.js';
-import { requireOrganizationMember, type OrganizationAccess } from '../auth/organization-access.js';
-import type { Role } from '../auth/roles.js';
+import { requireOrganizationMember, type OrganizationAccess } from './organization.js';
+import type { Role } from './roles.js';
 import type { Executor } from '../db/database.js';
-import type { ChangeRequestRow } from '../db/repositories/change-requests.repository.js';
-import { requireChangeRequest } from '../services/change-requests.service.js';
+import type { ChangeRequestRow } from '../areas/change-requests/change-requests.repository.js';
+import { requireChangeRequest } from '../areas/change-requests/change-requests.service.js';
 
 export type { CollectionAccess, OrganizationAccess, SpaceAccess };
 export type ChangeRequestAccess = SpaceAccess & { changeRequest: ChangeRequestRow };

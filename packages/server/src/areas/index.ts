@@ -7,17 +7,17 @@ import type { AppContext } from '../context.js';
 import type { HandlerMap } from '../http/handler.js';
 import type { JobWorker } from '../jobs/queue.js';
 import type { Area } from './area.js';
-import { changeRequestsArea } from './change-requests.area.js';
-import { collectionsArea } from './collections.area.js';
-import { contentArea } from './content.area.js';
-import { invitesArea } from './invites.area.js';
-import { membersArea } from './members.area.js';
-import { organizationsArea } from './organizations.area.js';
-import { permissionsArea } from './permissions.area.js';
-import { samlArea } from './saml.area.js';
-import { spacesArea } from './spaces.area.js';
-import { teamsArea } from './teams.area.js';
-import { usersArea } from './users.area.js';
+import { changeRequestsArea } from './change-requests/index.js';
+import { collectionsArea } from './collections/index.js';
+import { contentArea } from './content/index.js';
+import { invitesArea } from './invites/index.js';
+import { membersArea } from './members/index.js';
+import { organizationsArea } from './organizations/index.js';
+import { permissionsArea } from './permissions/index.js';
+import { samlArea } from './saml/index.js';
+import { spacesArea } from './spaces/index.js';
+import { teamsArea } from './teams/index.js';
+import { usersArea } from './users/index.js';
 import { collectLifecycle } from './lifecycle.js';
 
 export const areas = [

@@ -3,9 +3,9 @@
 // missing token answers 401 before any input is validated.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context.js';
-import { findTokenWithUser, touchToken } from '../db/repositories/tokens.repository.js';
-import type { UserRow } from '../db/repositories/users.repository.js';
-import { unauthorized } from '../http/errors.js';
+import { findTokenWithUser, touchToken } from './tokens.repository.js';
+import type { UserRow } from './users.repository.js';
+import { unauthorized } from '../errors.js';
 import { hashToken, looksLikeToken } from './tokens.js';
 
 export type Caller = {

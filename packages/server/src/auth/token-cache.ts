@@ -4,8 +4,8 @@
 // connection is down the cache is bypassed (and emptied), so a revoked token never outlives its
 // revocation by more than the notification's delivery.
 import pg from 'pg';
-import type { TokenCredential } from '../db/repositories/tokens.repository.js';
-import type { UserRow } from '../db/repositories/users.repository.js';
+import type { TokenCredential } from './tokens.repository.js';
+import type { UserRow } from './users.repository.js';
 import type { Logger } from '../logger.js';
 
 export type CachedToken = { token: TokenCredential; user: UserRow };

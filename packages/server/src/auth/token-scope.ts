@@ -8,7 +8,7 @@
 // auth/organization-access.ts), by the `personal` access rule of the operations that declare it
 // (access/rules.ts), and in the three queries that span the caller's organizations (organizations,
 // e-mail-domain lookup, users), which take `caller.organizationScope` as a filter.
-import { forbidden, invalidField } from '../http/errors.js';
+import { forbidden, invalidField } from '../errors.js';
 import type { Caller } from './authenticate.js';
 
 /** True when the caller's token may not reach `organizationId`: treat it as absent. */

@@ -7,10 +7,10 @@ import pg from 'pg';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createDatabase, createPool, type Database } from '../db/database.js';
 import { startEmbeddedPostgres } from '../db/embedded.js';
-import { findUserByEmail } from '../db/repositories/users.repository.js';
+import { findUserByEmail } from '../auth/users.repository.js';
 import { isKeyKind, rotateServerKeys, type KeyKind } from '../keys.js';
 import { createLogger, type Logger } from '../logger.js';
-import { bootstrap, ensureUser, issueToken } from '../services/bootstrap.js';
+import { bootstrap, ensureUser, issueToken } from '../areas/organizations/bootstrap.js';
 import { migrate } from '../server.js';
 
 async function reachable(url: string): Promise<boolean> {

@@ -1,8 +1,8 @@
 // The one keyset-pagination helper: every list (except search, which pages by offset) goes through it.
 // Lists answer `{items, count, next?}`; `count` is the total matching the filters, not the page size.
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import type { CursorCodec, CursorValue } from '../http/cursor.js';
-import { badRequest } from '../http/errors.js';
+import type { CursorCodec, CursorValue } from './cursor.js';
+import { badRequest } from '../errors.js';
 import type { CountCache } from './count-cache.js';
 import type { Executor } from './database.js';
 

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { errorMiddleware } from './error-middleware.js';
-import { notFound } from './errors.js';
+import { notFound } from '../errors.js';
 
 function render(error: unknown): { status: number; body: unknown; headers: Record<string, string> } {
   const out = { status: 0, body: undefined as unknown, headers: {} as Record<string, string> };

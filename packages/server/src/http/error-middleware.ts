@@ -2,7 +2,7 @@
 // errors, body-parser errors, and anything unexpected (500, details only in the log).
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isDatabaseUnavailable } from '../db/errors.js';
-import { HttpError, serviceUnavailable, type ErrorIssue } from './errors.js';
+import { HttpError, serviceUnavailable, type ErrorIssue } from '../errors.js';
 
 type ValidatorIssue = { path?: string; message?: string; errorCode?: string };
 type FrameworkError = Error & { status?: number; statusCode?: number; type?: string; errors?: ValidatorIssue[]; expose?: boolean };

@@ -6,7 +6,7 @@
 // organization role, so each standing is checked through each path across the operations.
 import { operationAccess, type OperationAccess } from '@content-workspace/contract';
 import { describe, expect, it } from 'vitest';
-import { roleAtLeast, type Role } from '../../src/auth/roles.js';
+import { roleAtLeast, type Role } from '../../src/access/roles.js';
 import { listOperations, type SpecOperation } from '../../src/http/operations.js';
 import { useTestServer } from '../support/harness.js';
 import { matrixCases } from './cases.js';

@@ -1,2 +1,2 @@
-export type { OrganizationRow } from '../../src/db/repositories/organizations.repository.js';
-export type { CollectionRow, SpaceRow } from '../../src/db/repositories/access.repository.js';
+export type { OrganizationRow } from '../../src/areas/organizations/organizations.repository.js';
+export type { CollectionRow, SpaceRow } from '../../src/access/standing.repository.js';

@@ -2,7 +2,7 @@
 // deleted (collection delete included), purged with it.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { purgeExpiredSpaces } from '../../src/jobs/purge-spaces.job.js';
+import { purgeExpiredSpaces } from '../../src/areas/spaces/purge-spaces.job.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { addMember, createCollection, createOrganizationWithAdmin, createSpace } from '../support/factories.js';
 import { counters, createCr, crPath, editCr, mergeCr } from '../support/change-requests.js';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../support/harness.js';
 import { createMember, createOrganizationWithAdmin, createSpace, createUser, grant, type TestUser } from '../support/factories.js';
 import { edit, expectedPage, pngBytes } from '../support/content.js';
-import type { SpaceRow } from '../../src/db/repositories/access.repository.js';
+import type { SpaceRow } from '../../src/access/standing.repository.js';
 
 const server = useTestServer();
 

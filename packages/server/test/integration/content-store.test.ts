@@ -4,16 +4,16 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { components } from '@content-workspace/sdk';
-import { purgeExpiredSpaces } from '../../src/jobs/purge-spaces.job.js';
-import { HttpError } from '../../src/http/errors.js';
-import { applySpaceChanges } from '../../src/services/content/space-content.service.js';
-import { spaceHeadPointer } from '../../src/services/content/space-head.js';
-import { writeRevision } from '../../src/services/content/revision-writer.js';
-import { clearTreeCache } from '../../src/services/content/tree-store.js';
+import { purgeExpiredSpaces } from '../../src/areas/spaces/purge-spaces.job.js';
+import { HttpError } from '../../src/errors.js';
+import { applySpaceChanges } from '../../src/content/space-content.service.js';
+import { spaceHeadPointer } from '../../src/content/space-head.js';
+import { writeRevision } from '../../src/content/revision-writer.js';
+import { clearTreeCache } from '../../src/content/tree-store.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { createOrganization, createOrganizationWithAdmin, createSpace, type TestUser } from '../support/factories.js';
 import { contentRowCounts, edit, pngBytes, type Change } from '../support/content.js';
-import type { SpaceRow } from '../../src/db/repositories/access.repository.js';
+import type { SpaceRow } from '../../src/access/standing.repository.js';
 
 const server = useTestServer();
 

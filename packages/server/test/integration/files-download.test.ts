@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { createOrganizationWithAdmin, createSpace } from '../support/factories.js';
 import { edit, pngBytes } from '../support/content.js';
-import { signDownload } from '../../src/services/content/download-signature.js';
+import { signDownload } from '../../src/content/download-signature.js';
 
 const server = useTestServer();
 

@@ -3,11 +3,11 @@
 // and change requests included), leaves every other organization alone, and never races a writer.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { lockContentObjects } from '../../src/db/repositories/content-objects.repository.js';
-import { purgeExpiredSpaces } from '../../src/jobs/purge-spaces.job.js';
-import { collectContentGarbage, collectMarkedGarbage } from '../../src/services/content/garbage-collection.js';
-import { reachableContent } from '../../src/services/content/reachability.js';
-import { clearTreeCache } from '../../src/services/content/tree-store.js';
+import { lockContentObjects } from '../../src/content/content-objects.repository.js';
+import { purgeExpiredSpaces } from '../../src/areas/spaces/purge-spaces.job.js';
+import { collectContentGarbage, collectMarkedGarbage } from '../../src/content/garbage-collection.js';
+import { reachableContent } from '../../src/content/reachability.js';
+import { clearTreeCache } from '../../src/content/tree-store.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { createOrganization, createOrganizationWithAdmin, createSpace, type TestUser } from '../support/factories.js';
 import { createCr, editCr } from '../support/change-requests.js';

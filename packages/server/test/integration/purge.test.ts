@@ -2,7 +2,7 @@
 // then collects the content objects nothing reaches any more (garbage-collection.test.ts checks what).
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { purgeExpiredSpaces } from '../../src/jobs/purge-spaces.job.js';
+import { purgeExpiredSpaces } from '../../src/areas/spaces/purge-spaces.job.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { createMember, createOrganizationWithAdmin, createSpace, grant } from '../support/factories.js';
 import { edit } from '../support/content.js';

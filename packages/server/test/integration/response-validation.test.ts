@@ -2,7 +2,7 @@
 // not allow answers 500 and is reported.
 import { expect, it } from 'vitest';
 import { handlers } from '../../src/areas/index.js';
-import { toApiUser } from '../../src/mappers/user.mapper.js';
+import { toApiUser } from '../../src/areas/users/user.mapper.js';
 import { useTestServer } from '../support/harness.js';
 import { createUser } from '../support/factories.js';
 

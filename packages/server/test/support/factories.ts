@@ -3,16 +3,16 @@
 import { randomBytes } from 'node:crypto';
 import type { ContentWorkspaceClient } from '@content-workspace/sdk';
 import type { DefaultLevel, Role, Visibility } from '../../src/db/schema.js';
-import type { CollectionRow, SpaceRow } from '../../src/db/repositories/access.repository.js';
-import { upsertGrant } from '../../src/db/repositories/grants.repository.js';
-import { updateSpace } from '../../src/db/repositories/spaces.repository.js';
+import type { CollectionRow, SpaceRow } from '../../src/access/standing.repository.js';
+import { upsertGrant } from '../../src/areas/permissions/grants.repository.js';
+import { updateSpace } from '../../src/areas/spaces/spaces.repository.js';
 import { newId } from '../../src/ids.js';
-import { createCollection as createCollectionService } from '../../src/services/collections.service.js';
-import { createSpace as createSpaceService } from '../../src/services/spaces.service.js';
-import { insertMember, insertOrganization, type OrganizationRow } from '../../src/db/repositories/organizations.repository.js';
-import { insertUser, type UserRow } from '../../src/db/repositories/users.repository.js';
-import { issueToken } from '../../src/services/bootstrap.js';
-import { insertSamlProvider, type SamlProviderValues } from '../../src/db/repositories/saml.repository.js';
+import { createCollection as createCollectionService } from '../../src/areas/collections/collections.service.js';
+import { createSpace as createSpaceService } from '../../src/areas/spaces/spaces.service.js';
+import { insertMember, insertOrganization, type OrganizationRow } from '../../src/areas/organizations/organizations.repository.js';
+import { insertUser, type UserRow } from '../../src/auth/users.repository.js';
+import { issueToken } from '../../src/areas/organizations/bootstrap.js';
+import { insertSamlProvider, type SamlProviderValues } from '../../src/areas/saml/saml.repository.js';
 import { IDP_CERTIFICATE, IDP_ENTITY_ID, IDP_SSO_URL } from './saml.js';
 import type { TestServer } from './harness.js';
 

@@ -1,7 +1,7 @@
 // The merge table (issue 6): each case is a base batch, the primary's batch (ours) and the change
 // request's batch (theirs), and the exact outcome — the merged page tree with every body, the
 // conflicts recorded, the result. The unit tests run it through merge3 directly
-// (src/services/content/merge3-tree.test.ts), the integration tests through the API
+// (src/content/merge3-tree.test.ts), the integration tests through the API
 // (test/integration/change-request-merge.test.ts). Pages are named by their `ref`; later batches get
 // the ids the earlier ones made.
 import type { components } from '@content-workspace/contract';

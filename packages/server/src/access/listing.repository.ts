@@ -1,0 +1,149 @@
+// Lists of spaces at scale. The caller's standing in the organization (membership, teams, and the
+// resolved rank of every collection) is loaded once; the page is then an ordered index range scan
+// over `spaces` computing each row's rank from it, so a page costs O(page), not O(spaces).
+import { createHash } from 'node:crypto';
+import { sql, type RawBuilder } from 'kysely';
+import { PREPARED, type Executor } from '../db/database.js';
+import type { Role } from '../db/schema.js';
+
+/**
+ * What decides which spaces a user sees in one organization: their standing (read with every request)
+ * and their ranks (cached per listing version, see auth/viewer.ts).
+ */
+export type Viewer = {
+  userId: string;
+  organizationId: string;
+  /** A role, null for a guest, undefined for a non-member. */
+  memberRole: Role | null | undefined;
+  ssoBlocked: boolean;
+  /** Moves when anything that decides visibility changes (see the listing_indexes migration). */
+  listingVersion: number;
+} & ViewerRanks;
+
+/** The parts of a viewer that only change with the organization's listing version. */
+export type ViewerRanks = {
+  teamIds: string[];
+  /** Per collection: the resolved default level and the best grant (flowed down), as ranks. */
+  collectionIds: string[];
+  collectionLevels: number[];
+  collectionGrants: number[];
+  /** The user (or one of their teams) holds a grant on some space of the organization. */
+  hasSpaceGrants: boolean;
+};
+
+/**
+ * What makes two viewers see the same spaces: without space grants, their role and collection ranks;
+ * with some, themselves. List counts are cached by it, so members alike share one count.
+ */
+export function visibilityProfile(viewer: Viewer): string {
+  if (viewer.hasSpaceGrants) return `user:${viewer.userId}`;
+  const profile = `${viewer.memberRole ?? '-'}|${viewer.collectionIds.join(',')}|${viewer.collectionLevels.join(',')}|${viewer.collectionGrants.join(',')}`;
+  return `profile:${createHash('sha1').update(profile).digest('base64url')}`;
+}
+
+/**
+ * The user's ranks in the organization in one query: teams, a top-down walk of the collections
+ * resolving each one's default level (for a member with `memberRole`) and best grant, and whether they
+ * hold any space grant.
+ */
+export async function loadViewerRanks(db: Executor, organizationId: string, userId: string, memberRole: Role | null): Promise<ViewerRanks> {
+  const { rows } = await sql<ViewerRanks>`${PREPARED}
+    WITH RECURSIVE
+    my_teams AS (SELECT team_id FROM team_members WHERE organization_id = ${organizationId} AND user_id = ${userId}),
+    collection_grant_ranks AS (
+      SELECT g.collection_id, max(cw_role_rank(g.role)) AS rank FROM collection_grants g
+      WHERE g.organization_id = ${organizationId}
+        AND ((g.principal_kind = 'user' AND g.principal_id = ${userId}) OR (g.principal_kind = 'team' AND g.principal_id IN (SELECT team_id FROM my_teams)))
+      GROUP BY g.collection_id
+    ),
+    tree AS (
+      SELECT c.id,
+        CASE WHEN c.default_level = 'inherit' THEN cw_role_rank(${memberRole}::text) ELSE cw_role_rank(c.default_level) END AS level_rank,
+        coalesce(cgr.rank, 0) AS grant_rank
+      FROM collections c LEFT JOIN collection_grant_ranks cgr ON cgr.collection_id = c.id
+      WHERE c.organization_id = ${organizationId} AND c.parent_collection_id IS NULL
+      UNION ALL
+      SELECT c.id,
+        CASE WHEN c.default_level = 'inherit' THEN tree.level_rank ELSE cw_role_rank(c.default_level) END,
+        GREATEST(tree.grant_rank, coalesce(cgr.rank, 0))
+      FROM collections c JOIN tree ON c.parent_collection_id = tree.id
+      LEFT JOIN collection_grant_ranks cgr ON cgr.collection_id = c.id
+      WHERE c.organization_id = ${organizationId}
+    )
+    SELECT
+      coalesce((SELECT array_agg(team_id) FROM my_teams), '{}') AS team_ids,
+      coalesce((SELECT array_agg(id ORDER BY id) FROM tree), '{}') AS collection_ids,
+      coalesce((SELECT array_agg(level_rank ORDER BY id) FROM tree), '{}') AS collection_levels,
+      coalesce((SELECT array_agg(grant_rank ORDER BY id) FROM tree), '{}') AS collection_grants,
+      EXISTS (
+        SELECT 1 FROM space_grants g WHERE g.organization_id = ${organizationId}
+          AND ((g.principal_kind = 'user' AND g.principal_id = ${userId}) OR (g.principal_kind = 'team' AND g.principal_id IN (SELECT team_id FROM my_teams)))
+      ) AS has_space_grants`.execute(db);
+  return rows[0]!;
+}
+
+/** The viewer's rank on the space row `sp` (0: not visible), from the loaded viewer: DESIGN.md §6. */
+export function spaceRankExpression(viewer: Viewer): RawBuilder<number> {
+  const role = viewer.memberRole ?? null;
+  const isMember = viewer.memberRole !== undefined;
+  const ids = sql`${viewer.collectionIds}::text[]`;
+  const slot = sql`array_position(${ids}, sp.parent_collection_id)`;
+  return sql<number>`GREATEST(
+    CASE WHEN ${role}::text IS NULL THEN 0
+         WHEN sp.visibility = 'in-collection' AND sp.parent_collection_id IS NOT NULL THEN coalesce((${viewer.collectionLevels}::int[])[${slot}], 0)
+         WHEN sp.default_level = 'inherit' THEN coalesce((${viewer.collectionLevels}::int[])[${slot}], cw_role_rank(${role}::text))
+         ELSE cw_role_rank(sp.default_level)
+    END,
+    CASE WHEN ${isMember} THEN GREATEST(
+      coalesce((${viewer.collectionGrants}::int[])[${slot}], 0),
+      coalesce((SELECT max(cw_role_rank(g.role)) FROM space_grants g
+                WHERE g.organization_id = sp.organization_id AND g.space_id = sp.id
+                  AND ((g.principal_kind = 'user' AND g.principal_id = ${viewer.userId})
+                       OR (g.principal_kind = 'team' AND g.principal_id = ANY(${viewer.teamIds}::text[])))), 0))
+    ELSE 0 END,
+    CASE WHEN ${role}::text = 'admin' THEN 6 ELSE 0 END,
+    CASE WHEN sp.visibility IN ('public', 'unlisted') THEN 1 ELSE 0 END
+  )`;
+}
+
+/** The viewer's rank on the collection row `c` (0: not visible). */
+export function collectionRankExpression(viewer: Viewer): RawBuilder<number> {
+  const role = viewer.memberRole ?? null;
+  const slot = sql`array_position(${viewer.collectionIds}::text[], c.id)`;
+  return sql<number>`GREATEST(
+    CASE WHEN ${role}::text IS NULL THEN 0 ELSE coalesce((${viewer.collectionLevels}::int[])[${slot}], 0) END,
+    CASE WHEN ${viewer.memberRole !== undefined} THEN coalesce((${viewer.collectionGrants}::int[])[${slot}], 0) ELSE 0 END,
+    CASE WHEN ${role}::text = 'admin' THEN 6 ELSE 0 END
+  )`;
+}
+
+/** The collections the viewer can see (only top-level ones with `topLevelOnly`), each with its `accessRank`. */
+export function visibleCollectionsQuery(db: Executor, viewer: Viewer, options: { topLevelOnly?: boolean } = {}) {
+  const rank = collectionRankExpression(viewer);
+  return db
+    .selectFrom('collections as c')
+    .selectAll('c')
+    .select(rank.as('accessRank'))
+    .where('c.organizationId', '=', viewer.organizationId)
+    .where(sql<boolean>`${rank} > 0`)
+    .$if(options.topLevelOnly === true, (qb) => qb.where('c.parentKey', '=', ''))
+    .modifyEnd(PREPARED);
+}
+
+/**
+ * The live spaces the viewer can see (optionally only those directly under `parentId`, null for the top
+ * level), each with its `accessRank`, ready for keysetPage with the `sp.parentKey/position/id` keys.
+ */
+export function visibleSpacesQuery(db: Executor, viewer: Viewer, parentId?: string | null) {
+  // The rank is computed once per row in a lateral subquery, then both selected and filtered on.
+  return db
+    .selectFrom('spaces as sp')
+    .innerJoin(sql<{ accessRank: number }>`LATERAL (SELECT ${spaceRankExpression(viewer)} AS access_rank)`.as('r'), (join) => join.onTrue())
+    .selectAll('sp')
+    .select('r.accessRank')
+    .where('sp.organizationId', '=', viewer.organizationId)
+    .where('sp.deletedAt', 'is', null)
+    .where('r.accessRank', '>', 0)
+    .$if(parentId !== undefined, (qb) => qb.where('sp.parentKey', '=', parentId ?? ''))
+    .modifyEnd(PREPARED);
+}

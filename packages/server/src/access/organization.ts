@@ -1,0 +1,72 @@
+// The caller's standing in an organization: loaded with the organization in one query, then checked.
+import type { Caller } from '../auth/authenticate.js';
+import type { Executor } from '../db/database.js';
+import { findOrganizationWithMembership, type MembershipRow, type OrganizationRow } from '../areas/organizations/organizations.repository.js';
+import { forbidden, notFound } from '../errors.js';
+import { roleAtLeast, type Role } from './roles.js';
+import { outsideScope } from '../auth/token-scope.js';
+
+export type OrganizationAccess = {
+  organization: OrganizationRow;
+  membership: MembershipRow;
+  /** The member's organization role; null for a guest. */
+  role: Role | null;
+};
+
+/**
+ * The organization with the caller's membership (undefined when not a member); undefined when it does
+ * not exist or lies outside the caller's token scope (auth/token-scope.ts).
+ */
+export async function findVisibleOrganization(
+  db: Executor,
+  caller: Caller,
+  organizationId: string,
+): Promise<{ organization: OrganizationRow; membership: MembershipRow | undefined } | undefined> {
+  if (outsideScope(caller, organizationId)) return undefined;
+  return findOrganizationWithMembership(db, organizationId, caller.user.id);
+}
+
+/** The organization, when the caller is a member (guests included); 404 otherwise. */
+export async function requireOrganizationMember(db: Executor, caller: Caller, organizationId: string): Promise<OrganizationAccess> {
+  const found = await findVisibleOrganization(db, caller, organizationId);
+  if (!found?.membership) throw notFound('Organization');
+  return { organization: found.organization, membership: found.membership, role: found.membership.role };
+}
+
+/** 403 unless the member's organization role is at least `minimum`. */
+export function requireOrganizationRole(access: OrganizationAccess, minimum: Role): void {
+  if (!roleAtLeast(access.role, minimum)) throw forbidden(`This needs the organization role "${minimum}"`);
+}
+
+/**
+ * A member is disabled when the organization enforces SSO and they are neither an SSO member nor an
+ * admin (DESIGN.md §4). The item resolver (access.repository.ts) applies the same rule in SQL.
+ */
+export function isMemberDisabled(organization: Pick<OrganizationRow, 'sso'>, membership: MembershipRow): boolean {
+  return organization.sso && !membership.sso && membership.role !== 'admin';
+}
+
+/** The 403 a disabled member gets on the organization's content. */
+export const ssoRequired = () => forbidden('This organization requires single sign-on: sign in through its SAML provider');
+
+/** 403 for a disabled member: the organization's content (its spaces and collections) is closed to them. */
+export function requireEnabledMember(access: OrganizationAccess): void {
+  if (isMemberDisabled(access.organization, access.membership)) throw ssoRequired();
+}
+
+/** The organization when the caller is a member who may use its content: 404 for non-members, 403 when disabled. */
+export async function requireOrganizationContent(db: Executor, caller: Caller, organizationId: string): Promise<OrganizationAccess> {
+  const access = await requireOrganizationMember(db, caller, organizationId);
+  requireEnabledMember(access);
+  return access;
+}
+
+/** 403 unless the caller is `userId` themself or an organization admin (reading another member's details). */
+export function requireSelfOrAdmin(access: OrganizationAccess, caller: Caller, userId: string): void {
+  if (userId !== caller.user.id) requireOrganizationRole(access, 'admin');
+}
+
+/** 403 for guests. */
+export function requireNonGuest(access: OrganizationAccess): void {
+  if (access.role === null) throw forbidden('Guests may not do this');
+}

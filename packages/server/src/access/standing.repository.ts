@@ -1,0 +1,126 @@
+// The rows access decisions start from: an item together with the caller's standing in its
+// organization, in one simple query. The rank itself is computed from the caller's viewer (see
+// auth/viewer.ts and listing.repository.ts), which is cached per organization listing version.
+import { sql } from 'kysely';
+import { PREPARED, type Executor } from '../db/database.js';
+import type { CollectionsTable, DefaultLevel, EditMode, Role, Visibility } from '../db/schema.js';
+
+export type SpaceRow = {
+  organizationId: string;
+  id: string;
+  title: string;
+  emoji: string;
+  visibility: Visibility;
+  editMode: EditMode;
+  parentCollectionId: string | null;
+  /** The parent collection id, or '' at the top level (generated; the sort key of lists). */
+  parentKey: string;
+  defaultLevel: DefaultLevel;
+  position: string;
+  headRevisionId: string;
+  crSeq: number;
+  commentsCount: number;
+  changeRequestsCount: number;
+  changeRequestsOpenCount: number;
+  changeRequestsDraftCount: number;
+  createdBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+};
+
+export type CollectionRow = Omit<CollectionsTable, 'createdAt' | 'updatedAt' | 'position' | 'parentKey'> & {
+  position: string;
+  parentKey: string;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** The caller's standing in an organization: what is not part of the cached viewer. */
+export type Standing = {
+  organizationId: string;
+  listingVersion: number;
+  organizationSso: boolean;
+  /** The member's role (null: a guest); null too for a non-member (see isMember). */
+  memberRole: Role | null;
+  isMember: boolean;
+  memberSso: boolean;
+};
+
+const STANDING_COLUMNS = sql`
+  o.id AS standing_organization_id, o.listing_version, o.sso AS organization_sso,
+  m.role AS member_role, m.user_id IS NOT NULL AS is_member, coalesce(m.sso, false) AS member_sso`;
+
+/**
+ * The item and the standing of one row. The item keeps the row object itself (copying every property
+ * out of a wide row costs more than the query on a hot path); its extra standing columns are never
+ * read through the item's type.
+ */
+function splitStanding<T>(row: T & { standingOrganizationId: string } & Omit<Standing, 'organizationId'>): { item: T; standing: Standing } {
+  return {
+    item: row,
+    standing: {
+      organizationId: row.standingOrganizationId,
+      listingVersion: row.listingVersion,
+      organizationSso: row.organizationSso,
+      memberRole: row.memberRole,
+      isMember: row.isMember,
+      memberSso: row.memberSso,
+    },
+  };
+}
+
+type Row<T> = T & { standingOrganizationId: string } & Omit<Standing, 'organizationId'>;
+
+/** One space (by id alone: the organization comes from its locator) with the user's standing. */
+export async function findSpaceWithStanding(
+  db: Executor,
+  spaceId: string,
+  userId: string,
+  options: { includeDeleted?: boolean } = {},
+): Promise<{ item: SpaceRow; standing: Standing } | undefined> {
+  const live = options.includeDeleted ? sql`` : sql`AND sp.deleted_at IS NULL`;
+  const { rows } = await sql<Row<SpaceRow>>`${PREPARED}
+    SELECT sp.*, ${STANDING_COLUMNS}
+    FROM space_locators l
+    JOIN spaces sp ON sp.organization_id = l.organization_id AND sp.id = l.space_id
+    JOIN organizations o ON o.id = sp.organization_id
+    LEFT JOIN organization_members m ON m.organization_id = sp.organization_id AND m.user_id = ${userId}
+    WHERE l.space_id = ${spaceId} ${live}`.execute(db);
+  return rows[0] && splitStanding(rows[0]);
+}
+
+/** One collection with the user's standing. */
+export async function findCollectionWithStanding(
+  db: Executor,
+  collectionId: string,
+  userId: string,
+): Promise<{ item: CollectionRow; standing: Standing } | undefined> {
+  const { rows } = await sql<Row<CollectionRow>>`${PREPARED}
+    SELECT c.*, ${STANDING_COLUMNS}
+    FROM collection_locators l
+    JOIN collections c ON c.organization_id = l.organization_id AND c.id = l.collection_id
+    JOIN organizations o ON o.id = c.organization_id
+    LEFT JOIN organization_members m ON m.organization_id = c.organization_id AND m.user_id = ${userId}
+    WHERE l.collection_id = ${collectionId}`.execute(db);
+  return rows[0] && splitStanding(rows[0]);
+}
+
+/** The user's standing in an organization (undefined when the organization does not exist). */
+export async function findStanding(db: Executor, organizationId: string, userId: string): Promise<Standing | undefined> {
+  const { rows } = await sql<Row<object>>`${PREPARED}
+    SELECT ${STANDING_COLUMNS}
+    FROM organizations o
+    LEFT JOIN organization_members m ON m.organization_id = o.id AND m.user_id = ${userId}
+    WHERE o.id = ${organizationId}`.execute(db);
+  return rows[0] && splitStanding(rows[0]).standing;
+}
+
+/** The best role the user holds on one space through direct or team grants, as a rank (0: none). */
+export async function findSpaceGrantRank(db: Executor, organizationId: string, spaceId: string, userId: string, teamIds: string[]): Promise<number> {
+  const { rows } = await sql<{ rank: number | null }>`${PREPARED}
+    SELECT max(cw_role_rank(role)) AS rank FROM space_grants
+    WHERE organization_id = ${organizationId} AND space_id = ${spaceId}
+      AND ((principal_kind = 'user' AND principal_id = ${userId}) OR (principal_kind = 'team' AND principal_id = ANY(${teamIds}::text[])))`.execute(db);
+  return rows[0]?.rank ?? 0;
+}

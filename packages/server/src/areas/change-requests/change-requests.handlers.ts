@@ -1,0 +1,48 @@
+// Change requests: list, create, read, subject and status, merge, update.
+import { filteredChangeRequestsQuery } from './change-requests.repository.js';
+import { keysetPage } from '../../db/pagination.js';
+import type { AreaHandlers } from '../../http/handler.js';
+import { toApiChangeRequest, toApiConflict } from './change-request.mapper.js';
+import { createChangeRequest, patchChangeRequest } from './change-requests.service.js';
+import { mergeChangeRequest, updateChangeRequest, type MergeOutcome } from '../../content/change-request-merge.js';
+
+const mergeBody = (done: MergeOutcome) => ({ revision: done.revisionId, result: done.result, conflicts: done.conflicts.map(toApiConflict) });
+
+export const changeRequestHandlers = {
+  async listChangeRequests({ access: { space }, query, app }) {
+    const status = query.status ?? 'open';
+    const rows = filteredChangeRequestsQuery(app.db, space.organizationId, space.id, { status, contributor: query.contributor });
+    const page = await keysetPage(app.db, rows, {
+      keys: [
+        { column: 'cr.createdAt', direction: 'desc', value: (row) => row.createdAt },
+        { column: 'cr.id', direction: 'desc', value: (row) => row.id },
+      ],
+      request: query,
+      list: { operation: 'listChangeRequests', within: space.id, filters: [status, query.contributor] },
+      cursors: app.cursors,
+    });
+    return { status: 200, body: { ...page, items: page.items.map((row) => toApiChangeRequest(row, app.urls)) } };
+  },
+
+  async createChangeRequest({ caller, access: { space }, body, app }) {
+    const created = await createChangeRequest(app.db, space, caller.user.id, body ?? {});
+    return { status: 201, body: toApiChangeRequest(created, app.urls) };
+  },
+
+  async getChangeRequestById({ access: { changeRequest }, app }) {
+    return { status: 200, body: toApiChangeRequest(changeRequest, app.urls) };
+  },
+
+  async updateChangeRequestById({ access: { space, changeRequest }, body, app }) {
+    const updated = await patchChangeRequest(app.db, space, changeRequest.id, body);
+    return { status: 200, body: toApiChangeRequest(updated, app.urls) };
+  },
+
+  async mergeChangeRequest({ caller, access: { space, changeRequest }, app }) {
+    return { status: 200, body: mergeBody(await mergeChangeRequest(app.db, space, changeRequest.id, caller.user.id)) };
+  },
+
+  async updateChangeRequestFromSpace({ caller, access: { space, changeRequest }, app }) {
+    return { status: 200, body: mergeBody(await updateChangeRequest(app.db, space, changeRequest.id, caller.user.id)) };
+  },
+} satisfies AreaHandlers;

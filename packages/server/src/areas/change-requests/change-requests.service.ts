@@ -1,0 +1,118 @@
+// Change-request lifecycle: create (numbered per space), subject and status (D6), and their share of a
+// cross-organization transfer. Every write locks the space row first, then the request's, so status
+// moves, merges and updates never deadlock one another and the space's counters stay exact.
+import type { components } from '@content-workspace/contract';
+import { sql } from 'kysely';
+import type { Database, Executor } from '../../db/database.js';
+import type { SpaceRow } from '../../access/standing.repository.js';
+import {
+  adjustChangeRequestCounters,
+  claimChangeRequestNumber,
+  findChangeRequest,
+  findChangeRequestById,
+  insertChangeRequest,
+  lockChangeRequest,
+  lockSpaceForChangeRequests,
+  updateChangeRequestRow,
+  type ChangeRequestRow,
+} from './change-requests.repository.js';
+import type { ChangeRequestStatus } from '../../db/schema.js';
+import { conflict, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { TransferStep } from '../area.js';
+
+type Schemas = components['schemas'];
+
+/** Subject of a change request created without one. */
+export const DEFAULT_SUBJECT = '';
+
+/** Status moves `PATCH` allows (D6); `merged` is only set by the merge. */
+const MOVES: Record<ChangeRequestStatus, readonly ChangeRequestStatus[]> = {
+  draft: ['open', 'archived'],
+  open: ['draft', 'archived'],
+  archived: ['open'],
+  merged: [],
+};
+
+/** Statuses whose content, subject and head may change (merge and update included). */
+export const isEditable = (status: ChangeRequestStatus) => status === 'draft' || status === 'open';
+
+/** The change request `ref` (its id or its number) of the space; 404 when there is none. */
+export async function requireChangeRequest(db: Executor, space: SpaceRow, ref: string): Promise<ChangeRequestRow> {
+  const found = await findChangeRequest(db, space.organizationId, space.id, ref);
+  if (!found) throw notFound('Change request');
+  return found;
+}
+
+/** Creates an `open` request at the space's head: no revision is written until its first change (D2). */
+export async function createChangeRequest(db: Database, space: SpaceRow, creatorId: string, body: Schemas['CreateChangeRequestRequest']): Promise<ChangeRequestRow> {
+  return db.transaction().execute(async (trx) => {
+    const claimed = await claimChangeRequestNumber(trx, space.organizationId, space.id);
+    if (!claimed) throw notFound('Space');
+    const id = newId();
+    await insertChangeRequest(trx, {
+      organizationId: space.organizationId,
+      id,
+      spaceId: space.id,
+      number: claimed.number,
+      subject: body.subject ?? DEFAULT_SUBJECT,
+      createdBy: creatorId,
+      revisionId: claimed.headRevisionId,
+      agentTaskId: body.agentTaskId ?? null,
+    });
+    await adjustChangeRequestCounters(trx, space.organizationId, space.id, null, 'open');
+    return (await findChangeRequestById(trx, space.organizationId, space.id, id))!;
+  });
+}
+
+/** Changes the subject and/or the status; 409 for a move D6 forbids or a subject edit on a closed request. */
+export async function patchChangeRequest(db: Database, space: SpaceRow, id: string, body: Schemas['UpdateChangeRequestRequest']): Promise<ChangeRequestRow> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await lockSpaceForChangeRequests(trx, space.organizationId, space.id))) throw notFound('Space');
+    const current = await lockChangeRequest(trx, space.organizationId, space.id, id);
+    if (!current) throw notFound('Change request');
+    const patch: { subject?: string; status?: ChangeRequestStatus } = {};
+    if (body.status !== undefined && body.status !== current.status) {
+      if (!MOVES[current.status].includes(body.status)) {
+        throw conflict(body.status === 'merged' ? 'A change request becomes merged only by merging it' : `A change request cannot move from ${current.status} to ${body.status}`);
+      }
+      patch.status = body.status;
+    }
+    if (body.subject !== undefined) {
+      // Closed before and after this request (reopening with a new subject is fine).
+      if (!isEditable(current.status) && !isEditable(patch.status ?? current.status)) throw conflict(`The change request is ${current.status}: its subject cannot be changed`);
+      patch.subject = body.subject;
+    }
+    if (Object.keys(patch).length > 0) {
+      await updateChangeRequestRow(trx, space.organizationId, id, patch);
+      if (patch.status) await adjustChangeRequestCounters(trx, space.organizationId, space.id, current.status, patch.status);
+    }
+    return (await findChangeRequestById(trx, space.organizationId, space.id, id))!;
+  });
+}
+
+/** Change requests, contributors and recorded conflicts follow their spaces (after the revisions they point at). */
+const copyChangeRequests: TransferStep = async (trx: Executor, s) => {
+  if (s.spaceIds.length === 0) return;
+  await sql`
+    INSERT INTO change_requests (organization_id, id, space_id, number, status, subject, description, created_by, created_at, updated_at,
+      revision_id, revision_initial_id, revision_merged_ancestor_id, revision_merged_id, merged_at, merged_by, agent_task_id, comments_count)
+    SELECT ${s.to}, id, space_id, number, status, subject, description, created_by, created_at, updated_at,
+      revision_id, revision_initial_id, revision_merged_ancestor_id, revision_merged_id, merged_at, merged_by, agent_task_id, comments_count
+    FROM change_requests WHERE organization_id = ${s.from} AND space_id = ANY(${s.spaceIds}::text[])`.execute(trx);
+  await sql`
+    INSERT INTO change_request_contributors (organization_id, change_request_id, user_id, first_contributed_at)
+    SELECT ${s.to}, c.change_request_id, c.user_id, c.first_contributed_at
+    FROM change_request_contributors c
+    JOIN change_requests cr ON cr.organization_id = c.organization_id AND cr.id = c.change_request_id
+    WHERE c.organization_id = ${s.from} AND cr.space_id = ANY(${s.spaceIds}::text[])`.execute(trx);
+  await sql`
+    INSERT INTO revision_conflicts (organization_id, revision_id, ordinal, kind, page_id, file_id, reusable_content_id, field, base, ours, theirs, resolution, resolved_at)
+    SELECT ${s.to}, rc.revision_id, rc.ordinal, rc.kind, rc.page_id, rc.file_id, rc.reusable_content_id, rc.field, rc.base, rc.ours, rc.theirs, rc.resolution, rc.resolved_at
+    FROM revision_conflicts rc
+    JOIN revisions r ON r.organization_id = rc.organization_id AND r.id = rc.revision_id
+    WHERE rc.organization_id = ${s.from} AND r.space_id = ANY(${s.spaceIds}::text[])`.execute(trx);
+};
+
+/** Run after the revisions are copied. */
+export const changeRequestTransferSteps: TransferStep[] = [copyChangeRequests];

@@ -1,0 +1,14 @@
+import { changeRequestContentHandlers } from './change-request-content.handlers.js';
+import { changeRequestHandlers } from './change-requests.handlers.js';
+import { changeRequestTransferSteps } from './change-requests.service.js';
+import { defineArea } from '../area.js';
+
+/** Change requests stay with the original space when it is duplicated. */
+export const changeRequestsArea = defineArea({
+  name: 'change-requests',
+  handlers: { ...changeRequestHandlers, ...changeRequestContentHandlers },
+  tables: ['change_requests', 'change_request_contributors', 'revision_conflicts'],
+  transfer: changeRequestTransferSteps,
+  purge: 'none',
+  duplicate: 'none',
+});

@@ -1,0 +1,69 @@
+import { sql, type Updateable } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { CollectionsTable } from '../../db/schema.js';
+import type { CollectionRow } from '../../access/standing.repository.js';
+
+export type NewCollection = {
+  organizationId: string;
+  id: string;
+  title: string;
+  description: string | null;
+  parentCollectionId: string | null;
+  defaultLevel: CollectionsTable['defaultLevel'];
+  position: string;
+  createdBy: string | null;
+};
+
+export async function insertCollection(db: Executor, values: NewCollection): Promise<CollectionRow> {
+  const row = await db.insertInto('collections').values(values).returningAll().executeTakeFirstOrThrow();
+  await db.insertInto('collectionLocators').values({ collectionId: values.id, organizationId: values.organizationId }).execute();
+  return row as CollectionRow;
+}
+
+export async function updateCollection(
+  db: Executor,
+  organizationId: string,
+  id: string,
+  patch: Updateable<CollectionsTable>,
+): Promise<CollectionRow> {
+  return (await db
+    .updateTable('collections')
+    .set({ ...patch, updatedAt: sql<Date>`now()` })
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow()) as CollectionRow;
+}
+
+/** The collection and every collection nested under it, at any depth. */
+export async function collectionSubtreeIds(db: Executor, organizationId: string, collectionId: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    WITH RECURSIVE subtree AS (
+      SELECT id FROM collections WHERE organization_id = ${organizationId} AND id = ${collectionId}
+      UNION ALL
+      SELECT c.id FROM collections c JOIN subtree ON c.parent_collection_id = subtree.id
+      WHERE c.organization_id = ${organizationId}
+    )
+    SELECT id FROM subtree`.execute(db);
+  return rows.map((row) => row.id);
+}
+
+/** The ids of `collectionId` and every collection above it. */
+export async function collectionAncestry(db: Executor, organizationId: string, collectionId: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    WITH RECURSIVE chain AS (
+      SELECT id, parent_collection_id FROM collections WHERE organization_id = ${organizationId} AND id = ${collectionId}
+      UNION ALL
+      SELECT c.id, c.parent_collection_id FROM collections c JOIN chain ON c.id = chain.parent_collection_id
+      WHERE c.organization_id = ${organizationId}
+    )
+    SELECT id FROM chain`.execute(db);
+  return rows.map((row) => row.id);
+}
+
+/** Deletes collections and their locators; nested ones go by cascade (pass the whole subtree). */
+export async function deleteCollections(db: Executor, organizationId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('collections').where('organizationId', '=', organizationId).where('id', 'in', ids).execute();
+  await db.deleteFrom('collectionLocators').where('collectionId', 'in', ids).execute();
+}

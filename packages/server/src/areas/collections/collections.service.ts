@@ -1,0 +1,70 @@
+// Collection lifecycle: create, update, delete (with everything inside), move.
+import type { components } from '@content-workspace/contract';
+import type { Updateable } from 'kysely';
+import type { Database, Executor } from '../../db/database.js';
+import type { CollectionRow } from '../../access/standing.repository.js';
+import { collectionSubtreeIds, deleteCollections, insertCollection, updateCollection } from './collections.repository.js';
+import { upsertGrant } from '../permissions/grants.repository.js';
+import { softDeleteSpacesInCollections } from '../spaces/spaces.repository.js';
+import type { CollectionsTable } from '../../db/schema.js';
+import { newId } from '../../ids.js';
+import { placeIn, refuseCycle } from '../spaces/placement.service.js';
+import { UNTITLED } from '../spaces/spaces.service.js';
+
+type Schemas = components['schemas'];
+
+/** Creates the collection with its locator and the creator's `admin` grant (access already checked). */
+export async function createCollection(
+  db: Database,
+  values: { organizationId: string; creatorId: string; parentId: string | null; body: Schemas['CreateCollectionRequest'] },
+): Promise<CollectionRow> {
+  const { organizationId, creatorId, parentId, body } = values;
+  return db.transaction().execute(async (trx) => {
+    const collection = await insertCollection(trx, {
+      organizationId,
+      id: newId(),
+      title: body.title ?? UNTITLED,
+      description: body.description ?? null,
+      parentCollectionId: parentId,
+      defaultLevel: body.defaultLevel === undefined ? 'inherit' : body.defaultLevel,
+      position: await placeIn(trx, organizationId, parentId, undefined),
+      createdBy: creatorId,
+    });
+    await upsertGrant(trx, { kind: 'collection', organizationId, id: collection.id }, { kind: 'user', id: creatorId }, 'admin');
+    return collection;
+  });
+}
+
+export async function patchCollection(db: Executor, collection: CollectionRow, body: Schemas['UpdateCollectionRequest']): Promise<CollectionRow> {
+  const patch: Updateable<CollectionsTable> = {};
+  if (body.title !== undefined) patch.title = body.title;
+  if (body.description !== undefined) patch.description = body.description || null;
+  if (body.defaultLevel !== undefined) patch.defaultLevel = body.defaultLevel;
+  return updateCollection(db, collection.organizationId, collection.id, patch);
+}
+
+/**
+ * Deletes the collection and its nested collections, and soft-deletes every space inside them
+ * (restorable for 7 days, then back at the top level), in one transaction.
+ */
+export async function deleteCollectionTree(db: Database, collection: CollectionRow): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const subtree = await collectionSubtreeIds(trx, collection.organizationId, collection.id);
+    await softDeleteSpacesInCollections(trx, collection.organizationId, subtree);
+    await deleteCollections(trx, collection.organizationId, subtree);
+  });
+}
+
+/** Moves the collection under `parentId` (412 for its own subtree; access to the target already checked). */
+export async function moveCollection(
+  db: Database,
+  collection: CollectionRow,
+  parentId: string | null,
+  position: Schemas['Position'] | undefined,
+): Promise<CollectionRow> {
+  return db.transaction().execute(async (trx) => {
+    await refuseCycle(trx, collection.organizationId, collection.id, parentId);
+    const placed = await placeIn(trx, collection.organizationId, parentId, position, collection.id);
+    return updateCollection(trx, collection.organizationId, collection.id, { parentCollectionId: parentId, position: placed });
+  });
+}

@@ -1,0 +1,71 @@
+import { findVisibleOrganization, requireOrganizationMember, requireOrganizationRole } from '../../access/organization.js';
+import { deleteInvite, findInvite, insertInvite, invitesQuery, updateInviteRole } from './invites.repository.js';
+import { findMember } from '../members/members.repository.js';
+import { keysetPage } from '../../db/pagination.js';
+import { forbidden, notFound } from '../../errors.js';
+import type { AreaHandlers } from '../../http/handler.js';
+import { toApiInvite } from './invite.mapper.js';
+import { toApiMember } from '../members/member.mapper.js';
+import { joinOrganization } from '../members/members.service.js';
+import { emailDomainOf } from '../organizations/organizations.service.js';
+
+export const inviteHandlers = {
+  async listLinkInvites({ access, query, app }) {
+    const organizationId = access.organization.id;
+    const page = await keysetPage(app.db, invitesQuery(app.db, organizationId), {
+      keys: [
+        { column: 'i.createdAt', direction: 'desc', value: (row) => row.createdAt },
+        { column: 'i.id', direction: 'desc', value: (row) => row.id },
+      ],
+      request: query,
+      list: { operation: 'listLinkInvites', within: organizationId },
+      cursors: app.cursors,
+    });
+    return { status: 200, body: { ...page, items: page.items.map((row) => toApiInvite(row, app.urls)) } };
+  },
+
+  async createLinkInvite({ caller, access, body, app }) {
+    const organizationId = access.organization.id;
+    const id = await insertInvite(app.db, { organizationId, role: body.role ?? null, createdBy: caller.user.id });
+    return { status: 201, body: toApiInvite((await findInvite(app.db, organizationId, id))!, app.urls) };
+  },
+
+  async getLinkInviteById({ access, params, app }) {
+    const invite = await findInvite(app.db, access.organization.id, params.inviteId);
+    if (!invite) throw notFound('Invite');
+    return { status: 200, body: toApiInvite(invite, app.urls) };
+  },
+
+  async updateLinkInviteById({ access, params, body, app }) {
+    if (!(await updateInviteRole(app.db, access.organization.id, params.inviteId, body.role))) throw notFound('Invite');
+    return { status: 200, body: toApiInvite((await findInvite(app.db, access.organization.id, params.inviteId))!, app.urls) };
+  },
+
+  async deleteLinkInviteById({ access, params, app }) {
+    if (!(await deleteInvite(app.db, access.organization.id, params.inviteId))) throw notFound('Invite');
+    return { status: 205 };
+  },
+
+  async joinWithLinkInvite({ caller, params, app }) {
+    const found = await findVisibleOrganization(app.db, caller, params.organizationId);
+    // The invite is looked up first: without its secret, the organization's settings stay hidden.
+    const invite = found && (await findInvite(app.db, found.organization.id, params.inviteId));
+    if (!found || !invite) throw notFound('Invite');
+    if (!found.organization.inviteLinks) throw forbidden('This organization does not accept invite links');
+    const organizationId = found.organization.id;
+    const joined = await joinOrganization(app.db, organizationId, caller.user.id, invite.role ?? found.organization.defaultRole);
+    const member = toApiMember((await findMember(app.db, organizationId, caller.user.id))!, app.urls);
+    return joined ? { status: 201, body: member } : { status: 200, body: member };
+  },
+
+  async joinOrganizationByEmailDomain({ caller, params, app }) {
+    const found = await findVisibleOrganization(app.db, caller, params.organizationId);
+    const domainMatches = found?.organization.emailDomains.includes(emailDomainOf(caller.user.email));
+    // Neither a member nor of a listed domain: the organization is not visible to the caller.
+    if (!found || (!found.membership && !domainMatches)) throw notFound('Organization');
+    const organizationId = found.organization.id;
+    const joined = !found.membership && (await joinOrganization(app.db, organizationId, caller.user.id, found.organization.defaultRole));
+    const member = toApiMember((await findMember(app.db, organizationId, caller.user.id))!, app.urls);
+    return joined ? { status: 201, body: member } : { status: 200, body: member };
+  },
+} satisfies AreaHandlers;

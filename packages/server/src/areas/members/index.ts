@@ -1,0 +1,12 @@
+import { memberHandlers } from './members.handlers.js';
+import { defineArea } from '../area.js';
+
+/** Members belong to their organization: they never move with a space. */
+export const membersArea = defineArea({
+  name: 'members',
+  handlers: memberHandlers,
+  tables: ['organization_members'],
+  transfer: 'none',
+  purge: 'none',
+  duplicate: 'none',
+});

@@ -1,0 +1,107 @@
+import { memberViewer, rankToRole } from '../../access/items.js';
+import { signMemberClaims } from './member-claims.js';
+import { visibilityProfile, visibleSpacesQuery } from '../../access/listing.repository.js';
+import { filteredMembersQuery, findMember, memberRole, touchLastSeen, updateMember } from './members.repository.js';
+import { teamsOfMemberQuery } from '../teams/teams.repository.js';
+import { keysetPage } from '../../db/pagination.js';
+import { notFound } from '../../errors.js';
+import type { AreaHandlers } from '../../http/handler.js';
+import { toApiMember } from './member.mapper.js';
+import { toApiSpace } from '../spaces/space.mapper.js';
+import { toApiMemberTeam } from '../teams/team.mapper.js';
+import { changeMemberRole, removeMember } from './members.service.js';
+
+export const memberHandlers = {
+  async listOrganizationMembers({ access, query, app }) {
+    const organizationId = access.organization.id;
+    const sort = query.sort ?? 'joinedAt';
+    const direction = query.order ?? 'desc';
+    const rows = filteredMembersQuery(app.db, organizationId, { role: query.role, search: query.search, seenOnly: sort === 'lastSeenAt' });
+    const page = await keysetPage(app.db, rows, {
+      keys: [
+        sort === 'lastSeenAt'
+          ? { column: 'm.lastSeenAt', direction, value: (row) => row.lastSeenAt }
+          : { column: 'm.joinedAt', direction, value: (row) => row.joinedAt },
+        { column: 'm.userId', direction, value: (row) => row.userId },
+      ],
+      request: query,
+      list: { operation: 'listOrganizationMembers', within: organizationId, filters: [sort, direction, query.role, query.search] },
+      cursors: app.cursors,
+    });
+    return { status: 200, body: { ...page, items: page.items.map((row) => toApiMember(row, app.urls)) } };
+  },
+
+  async getOrganizationMember({ access, params, app }) {
+    const member = await findMember(app.db, access.organization.id, params.userId);
+    if (!member) throw notFound('Member');
+    return { status: 200, body: toApiMember(member, app.urls) };
+  },
+
+  async updateOrganizationMember({ access, params, body, app }) {
+    await changeMemberRole(app.db, access.organization.id, params.userId, body.role);
+    return { status: 200, body: toApiMember((await findMember(app.db, access.organization.id, params.userId))!, app.urls) };
+  },
+
+  async removeOrganizationMember({ access, params, app }) {
+    await removeMember(app.db, access.organization.id, params.userId);
+    // Their tokens scoped to the organization went with the membership (a foreign key): other instances
+    // drop them on the change notification, this one at once.
+    app.tokens.invalidate(`u:${params.userId}`);
+    return { status: 204 };
+  },
+
+  async pingOrganization({ caller, access, app }) {
+    await touchLastSeen(app.db, access.organization.id, caller.user.id);
+    const serviceVisitorClaims = await signMemberClaims(app.keys.jwt, app.config.publicUrl, {
+      userId: caller.user.id,
+      organizationId: access.organization.id,
+      role: access.role,
+      email: caller.user.email,
+      name: caller.user.displayName,
+    });
+    return { status: 200, body: { serviceVisitorClaims } };
+  },
+
+  async setOrganizationMemberSso({ access, params, app }) {
+    if (!(await updateMember(app.db, access.organization.id, params.userId, { sso: true }))) throw notFound('Member');
+    return { status: 200, body: toApiMember((await findMember(app.db, access.organization.id, params.userId))!, app.urls) };
+  },
+
+  async listOrganizationMemberSpaces({ access, params, query, app }) {
+    const organizationId = access.organization.id;
+    const member = await memberViewer(app.db, organizationId, params.userId);
+    if (!member) throw notFound('Member');
+    const direction = query.order ?? 'desc';
+    const page = await keysetPage(app.db, visibleSpacesQuery(app.db, member), {
+      keys: [
+        { column: 'sp.createdAt', direction, value: (row) => row.createdAt },
+        { column: 'sp.id', direction, value: (row) => row.id },
+      ],
+      request: query,
+      list: { operation: 'listOrganizationMemberSpaces', within: `${organizationId}:${params.userId}`, filters: [direction] },
+      cursors: app.cursors,
+      countCache: { cache: app.counts, version: member.listingVersion, audience: visibilityProfile(member) },
+    });
+    // The caller is the member (their role is the listed one) or an organization admin (admin everywhere).
+    const items = page.items.map((row) => {
+      const permission = rankToRole(row.accessRank)!;
+      return { permission, space: toApiSpace(row, access.role === 'admin' ? 'admin' : permission, app.urls) };
+    });
+    return { status: 200, body: { ...page, items } };
+  },
+
+  async listOrganizationMemberTeams({ caller, access, params, query, app }) {
+    const organizationId = access.organization.id;
+    if (!(await memberRole(app.db, organizationId, params.userId))) throw notFound('Member');
+    const page = await keysetPage(app.db, teamsOfMemberQuery(app.db, organizationId, params.userId, caller.user.id, query.title), {
+      keys: [
+        { column: 't.createdAt', direction: 'desc', value: (row) => row.createdAt },
+        { column: 't.id', direction: 'desc', value: (row) => row.id },
+      ],
+      request: query,
+      list: { operation: 'listOrganizationMemberTeams', within: `${organizationId}:${params.userId}`, filters: [query.title] },
+      cursors: app.cursors,
+    });
+    return { status: 200, body: { ...page, items: page.items.map((row) => toApiMemberTeam(row, access.role)) } };
+  },
+} satisfies AreaHandlers;

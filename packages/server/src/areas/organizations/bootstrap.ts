@@ -1,0 +1,46 @@
+// First user, organization and token: used by the CLI and by `pnpm start` on an empty database.
+import type { Database, Executor } from '../../db/database.js';
+import { findUserByEmail, insertUser, type UserRow } from '../../auth/users.repository.js';
+import { insertToken } from '../../auth/tokens.repository.js';
+import { hashToken, newTokenSecret } from '../../auth/tokens.js';
+import { createOrganization } from './organizations.service.js';
+import type { OrganizationRow } from './organizations.repository.js';
+
+/** A new token's secret; `limits` narrow it (an expiry, one organization). */
+export async function issueToken(
+  db: Executor,
+  userId: string,
+  label: string,
+  limits: { expiresAt?: Date | null; organizationId?: string | null } = {},
+): Promise<string> {
+  const secret = newTokenSecret();
+  await insertToken(db, { userId, label, tokenHash: hashToken(secret), ...limits });
+  return secret;
+}
+
+export async function ensureUser(db: Executor, email: string, name?: string): Promise<{ user: UserRow; created: boolean }> {
+  const existing = await findUserByEmail(db, email);
+  if (existing) return { user: existing, created: false };
+  const user = await insertUser(db, { email, displayName: name ?? email.split('@')[0]! });
+  return { user, created: true };
+}
+
+/**
+ * Creates the user and an organization they administer, and issues a token. Run again for the same
+ * e-mail, it only issues a new token.
+ */
+export async function bootstrap(
+  db: Database,
+  options: { email: string; name?: string; organizationTitle?: string },
+): Promise<{ user: UserRow; organization?: OrganizationRow; token: string }> {
+  const { user, created } = await ensureUser(db, options.email, options.name);
+  const organization = created
+    ? await createOrganization(db, user, { title: options.organizationTitle ?? `${user.displayName}'s organization` })
+    : undefined;
+  const token = await issueToken(db, user.id, 'bootstrap');
+  return { user, ...(organization ? { organization } : {}), token };
+}
+
+export async function hasAnyUser(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
+}

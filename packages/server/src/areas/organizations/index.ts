@@ -1,0 +1,11 @@
+import { organizationHandlers } from './organizations.handlers.js';
+import { defineArea } from '../area.js';
+
+export const organizationsArea = defineArea({
+  name: 'organizations',
+  handlers: organizationHandlers,
+  tables: ['organizations'],
+  transfer: 'none',
+  purge: 'none',
+  duplicate: 'none',
+});

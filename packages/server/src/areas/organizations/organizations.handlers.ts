@@ -1,0 +1,85 @@
+import type { Updateable } from 'kysely';
+import { isUniqueViolation } from '../../db/errors.js';
+import { keysetPage } from '../../db/pagination.js';
+import {
+  findOrganizationsForEmailDomain,
+  isHostnameTaken,
+  organizationsOfUserQuery,
+  updateOrganization,
+} from './organizations.repository.js';
+import type { OrganizationsTable } from '../../db/schema.js';
+import { invalidField, notFound } from '../../errors.js';
+import type { AreaHandlers } from '../../http/handler.js';
+import { toApiOrganization } from './organization.mapper.js';
+import { createOrganization, emailDomainOf, hostnameTaken } from './organizations.service.js';
+import { findSiteOfOrganization } from './sites-lookup.js';
+
+export const organizationHandlers = {
+  async listOrganizations({ caller, query, app }) {
+    const page = await keysetPage(app.db, organizationsOfUserQuery(app.db, caller.user.id, caller.organizationScope), {
+      keys: [
+        { column: 'organizations.createdAt', direction: 'desc', value: (row) => row.createdAt },
+        { column: 'organizations.id', direction: 'desc', value: (row) => row.id },
+      ],
+      request: query,
+      list: { operation: 'listOrganizations', within: caller.user.id, filters: [caller.organizationScope] },
+      cursors: app.cursors,
+    });
+    return {
+      status: 200,
+      body: { ...page, items: page.items.map(({ memberRole, ...row }) => toApiOrganization(row, memberRole, app.urls)) },
+    };
+  },
+
+  async createOrganization({ caller, body, app }) {
+    const organization = await createOrganization(app.db, caller.user, body);
+    return { status: 201, body: toApiOrganization(organization, 'admin', app.urls) };
+  },
+
+  async getOrganizationById({ access, app }) {
+    return { status: 200, body: toApiOrganization(access.organization, access.role, app.urls) };
+  },
+
+  async updateOrganizationById({ access, body, app }) {
+    const organizationId = access.organization.id;
+    const patch: Updateable<OrganizationsTable> = {};
+    if (body.title !== undefined) patch.title = body.title;
+    if (body.emailDomains !== undefined) patch.emailDomains = body.emailDomains;
+    if (body.defaultRole !== undefined) patch.defaultRole = body.defaultRole;
+    if (body.logo !== undefined) patch.logoUrl = body.logo;
+    if (body.sso !== undefined) patch.sso = body.sso;
+    if (body.ai !== undefined) patch.ai = body.ai;
+    if (body.inviteLinks !== undefined) patch.inviteLinks = body.inviteLinks;
+    if (body.hostname !== undefined) {
+      if (body.hostname !== null && (await isHostnameTaken(app.db, body.hostname, organizationId))) throw hostnameTaken();
+      patch.hostname = body.hostname;
+    }
+    if (body.defaultContent !== undefined) {
+      if (body.defaultContent !== null && !(await findSiteOfOrganization(app.db, organizationId, body.defaultContent.site))) {
+        throw invalidField('/body/defaultContent/site', 'is not a site of this organization');
+      }
+      patch.defaultContentSiteId = body.defaultContent?.site ?? null;
+    }
+    let updated;
+    try {
+      updated = await updateOrganization(app.db, organizationId, patch);
+    } catch (error) {
+      if (isUniqueViolation(error, 'organizations_hostname_key')) throw hostnameTaken();
+      throw error;
+    }
+    if (!updated) throw notFound('Organization');
+    return { status: 200, body: toApiOrganization(updated, access.role, app.urls) };
+  },
+
+  async listOrganizationsForEmailDomain({ caller, params, app }) {
+    const domain = params.emailDomain.toLowerCase();
+    const callerDomain = emailDomainOf(caller.user.email);
+    const rows = await findOrganizationsForEmailDomain(app.db, domain, caller.user.id, callerDomain, caller.organizationScope);
+    return {
+      status: 200,
+      body: {
+        organizations: rows.map(({ memberRole, isMember, ...row }) => toApiOrganization(row, isMember ? memberRole : undefined, app.urls)),
+      },
+    };
+  },
+} satisfies AreaHandlers;

@@ -1,0 +1,13 @@
+import { grantHandlers } from './grants.handlers.js';
+import { copyGrants } from '../spaces/transfer.service.js';
+import { defineArea } from '../area.js';
+
+/** Grants on spaces and collections. A duplicate starts with only its creator's `admin` grant. */
+export const permissionsArea = defineArea({
+  name: 'permissions',
+  handlers: grantHandlers,
+  tables: ['space_grants', 'collection_grants'],
+  transfer: [copyGrants],
+  purge: 'none',
+  duplicate: 'none',
+});

@@ -1,0 +1,16 @@
+import { spaceHandlers } from './spaces.handlers.js';
+import { copySpaces } from './transfer.service.js';
+import { purgeSpacesWorker } from './purge-spaces.job.js';
+import { defineArea } from '../area.js';
+
+export const spacesArea = defineArea({
+  name: 'spaces',
+  handlers: spaceHandlers,
+  tables: ['spaces', 'space_locators'],
+  transfer: [copySpaces],
+  // The purge job deletes the space rows and their locators itself.
+  purge: 'none',
+  // The duplicate service writes the copy's space row.
+  duplicate: 'none',
+  jobs: (context) => [purgeSpacesWorker(context.db, context.lifecycle)],
+});

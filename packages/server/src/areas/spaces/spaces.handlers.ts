@@ -1,0 +1,69 @@
+import { rankToRole } from '../../access/items.js';
+import { memberViewer } from '../../access/items.js';
+import { visibilityProfile, visibleSpacesQuery } from '../../access/listing.repository.js';
+import { keysetPage } from '../../db/pagination.js';
+import { siblingOrder } from './sibling-order.js';
+import { conflict, notFound } from '../../errors.js';
+import type { AreaHandlers } from '../../http/handler.js';
+import { toApiSpace } from './space.mapper.js';
+import { duplicateSpace } from './duplicate.service.js';
+import { createSpace, deleteSpace, moveSpace, patchSpace, restoreSpace } from './spaces.service.js';
+import { transferSpace } from './transfer.service.js';
+import { requireSpace } from '../../access/items.js';
+
+export const spaceHandlers = {
+  async getSpaceById({ access, app }) {
+    // `shareKey` only completes `urls.published` of spaces in share-link sites; it grants no access.
+    return { status: 200, body: toApiSpace(access.space, access.role, app.urls) };
+  },
+
+  async updateSpaceById({ access, body, app }) {
+    const updated = await patchSpace(app.db, access.space, body);
+    return { status: 200, body: toApiSpace(updated, access.role, app.urls) };
+  },
+
+  async deleteSpaceById({ access, app }) {
+    await deleteSpace(app.db, access.space);
+    return { status: 205 };
+  },
+
+  async restoreSpace({ access, app }) {
+    if (!access.space.deletedAt) throw conflict('The space is not deleted');
+    const restored = await restoreSpace(app.db, access.space);
+    return { status: 200, body: toApiSpace(restored, access.role, app.urls) };
+  },
+
+  async moveSpace({ access, body, app }) {
+    const moved = await moveSpace(app.db, access.space, access.target.parentId, body.position);
+    return { status: 200, body: toApiSpace(moved, access.role, app.urls) };
+  },
+
+  async transferSpace({ caller, access, app }) {
+    await transferSpace(app.db, app.lifecycle, access.space, access.target);
+    // The caller's role on the space where it now is.
+    const after = await requireSpace(app.db, caller, access.space.id, 'read');
+    return { status: 200, body: toApiSpace(after.space, after.role, app.urls) };
+  },
+
+  async duplicateSpace({ caller, access, app }) {
+    const copy = await duplicateSpace(app.db, app.lifecycle, access.space, caller.user.id);
+    return { status: 201, body: toApiSpace(copy, 'admin', app.urls) };
+  },
+
+  async listSpacesInOrganization({ caller, access, query, app }) {
+    const viewer = (await memberViewer(app.db, access.organization.id, caller.user.id))!;
+    const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer), {
+      keys: siblingOrder('sp'),
+      request: query,
+      list: { operation: 'listSpacesInOrganization', within: viewer.organizationId },
+      cursors: app.cursors,
+      countCache: { cache: app.counts, version: viewer.listingVersion, audience: visibilityProfile(viewer) },
+    });
+    return { status: 200, body: { ...page, items: page.items.map((row) => toApiSpace(row, rankToRole(row.accessRank), app.urls)) } };
+  },
+
+  async createSpace({ caller, access, body, app }) {
+    const space = await createSpace(app.db, { organizationId: access.organization.id, creatorId: caller.user.id, parentId: body.parent ?? null, body });
+    return { status: 201, body: toApiSpace(space, 'admin', app.urls) };
+  },
+} satisfies AreaHandlers;

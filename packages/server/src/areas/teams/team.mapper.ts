@@ -1,0 +1,30 @@
+import type { TeamRow } from './teams.repository.js';
+import type { MemberRow } from '../members/members.repository.js';
+import type { TeamMemberRole } from '../../db/schema.js';
+import { teamMemberEntryPermissions, teamPermissions, type OrganizationRole } from '../../access/permissions.js';
+import { toApiMember } from '../members/member.mapper.js';
+import type { Schemas } from '../../schemas.js';
+import type { Urls } from '../../urls.js';
+
+export type ApiTeam = Schemas['Team'];
+
+/** The team as a caller with organization role `role` sees it (their role in the team is on the row). */
+export function toApiTeam(row: TeamRow, role: OrganizationRole): ApiTeam {
+  return {
+    object: 'team',
+    id: row.id,
+    title: row.title,
+    members: row.membersCount,
+    spaces: row.spacesCount,
+    createdAt: row.createdAt.toISOString(),
+    permissions: teamPermissions(role, row.callerTeamRole),
+  };
+}
+
+export function toApiTeamMemberEntry(row: MemberRow & { teamRole: TeamMemberRole }, role: OrganizationRole, urls: Urls): Schemas['TeamMemberEntry'] {
+  return { organization: toApiMember(row, urls), team: { role: row.teamRole }, permissions: teamMemberEntryPermissions(role) };
+}
+
+export function toApiMemberTeam(row: TeamRow & { memberTeamRole: TeamMemberRole }, role: OrganizationRole): Schemas['MemberTeam'] {
+  return { team: toApiTeam(row, role), member: { role: row.memberTeamRole } };
+}

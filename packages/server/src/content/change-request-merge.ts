@@ -1,0 +1,165 @@
+// Merge and update of a change request (design/content-model.md §6.3): B = the request's base
+// (`revision_merged_ancestor_id ?? revision_initial_id`), O = the space's primary head, T = the
+// request's head. Both lock the space row, then the request's row (FOR NO KEY UPDATE: foreign-key
+// checks of other writers still pass, head swaps and status moves wait), compute merge3(B, O, T), write
+// one revision with its conflict rows and move a head by compare-and-swap, in one transaction. Two
+// merges into one space therefore run one after the other, the second merging onto the first's
+// result: nothing is lost.
+import { sql } from 'kysely';
+import type { Database, Executor } from '../db/database.js';
+import type { SpaceRow } from '../access/standing.repository.js';
+import {
+  adjustChangeRequestCounters,
+  insertConflicts,
+  lockChangeRequest,
+  lockSpaceForChangeRequests,
+  swapChangeRequestHead,
+  updateChangeRequestRow,
+  type LockedChangeRequest,
+} from '../areas/change-requests/change-requests.repository.js';
+import { loadDocuments } from './content-objects.repository.js';
+import { insertRevision } from './revisions.repository.js';
+import type { RevisionType } from '../db/schema.js';
+import { conflict, forbidden, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { isEditable } from '../areas/change-requests/change-requests.service.js';
+import { merge3, planMerge, type MergeConflict, type MergedContent } from './merge3-tree.js';
+import { rootsOf, type ContentRoots, type ContentState } from './model.js';
+import { HeadMovedError, retryOnRace, storeDraftObjects, type Trx } from './revision-writer.js';
+import { spaceHeadPointer } from './space-head.js';
+import { loadContentState, rememberContentState } from './tree-store.js';
+
+export type MergeOutcome = { revisionId: string; result: 'merge' | 'update' | 'conflicts'; conflicts: MergeConflict[] };
+
+type Locked = { head: string; changeRequest: LockedChangeRequest; base: string };
+
+async function lockBoth(trx: Trx, space: SpaceRow, changeRequestId: string, action: string): Promise<Locked> {
+  const locked = await lockSpaceForChangeRequests(trx, space.organizationId, space.id);
+  if (!locked) throw notFound('Space');
+  if (locked.editMode === 'locked') throw forbidden('The space is locked: its content cannot be changed');
+  const changeRequest = await lockChangeRequest(trx, space.organizationId, space.id, changeRequestId);
+  if (!changeRequest) throw notFound('Change request');
+  if (!isEditable(changeRequest.status)) throw conflict(`The change request is ${changeRequest.status}: it cannot be ${action}`);
+  return { head: locked.headRevisionId, changeRequest, base: changeRequest.revisionMergedAncestorId ?? changeRequest.revisionInitialId };
+}
+
+const hex = (hash: Buffer | null) => (hash ? hash.toString('hex') : null);
+
+/** The content of several revisions of the space (one query for their roots; trees from the cache). */
+async function loadStates(db: Executor, organizationId: string, ids: string[]): Promise<Map<string, ContentState>> {
+  const { rows } = await sql<{ id: string; pagesRoot: Buffer | null; filesRoot: Buffer | null; reusableRoot: Buffer | null }>`
+    SELECT id, pages_root, files_root, reusable_root FROM revisions WHERE organization_id = ${organizationId} AND id = ANY(${[...new Set(ids)]}::text[])`.execute(db);
+  const states = new Map<string, ContentState>();
+  for (const row of rows) {
+    const roots: ContentRoots = { pages: hex(row.pagesRoot), files: hex(row.filesRoot), reusables: hex(row.reusableRoot) };
+    states.set(row.id, await loadContentState(db, organizationId, roots));
+  }
+  return states;
+}
+
+/** merge3 with the bodies it needs loaded; a fast-forward when the primary did not move. */
+async function mergeContent(db: Executor, organizationId: string, base: ContentState, ours: ContentState, theirs: ContentState): Promise<MergedContent> {
+  const plan = planMerge(base, ours, theirs);
+  const documents = await loadDocuments(db, organizationId, plan.documents);
+  return merge3(plan, documents);
+}
+
+async function writeMergeRevision(
+  trx: Trx,
+  space: SpaceRow,
+  values: { type: RevisionType; parentIds: string[]; changeRequestId: string | null; mergedFrom: string | null; merged: MergedContent; userId: string },
+): Promise<string> {
+  const { organizationId } = space;
+  await storeDraftObjects(trx, organizationId, values.merged);
+  const revisionId = newId();
+  const roots = rootsOf(values.merged.state);
+  await insertRevision(trx, {
+    organizationId,
+    id: revisionId,
+    spaceId: space.id,
+    type: values.type,
+    parentIds: values.parentIds,
+    changeRequestId: values.changeRequestId,
+    mergedFromChangeRequestId: values.mergedFrom,
+    pagesRoot: roots.pages ? Buffer.from(roots.pages, 'hex') : null,
+    filesRoot: roots.files ? Buffer.from(roots.files, 'hex') : null,
+    reusableRoot: roots.reusables ? Buffer.from(roots.reusables, 'hex') : null,
+    pageCount: values.merged.state.pages.pages.size,
+    createdBy: values.userId,
+  });
+  await insertConflicts(trx, organizationId, revisionId, values.merged.conflicts);
+  return revisionId;
+}
+
+const outcome = (revisionId: string, clean: 'merge' | 'update', conflicts: MergeConflict[]): MergeOutcome => ({
+  revisionId,
+  result: conflicts.length > 0 ? 'conflicts' : clean,
+  conflicts,
+});
+
+/**
+ * Merges the change request into the space: a `merge` revision (parents [O, T], D10 even for a
+ * fast-forward) becomes the space's head, and the request becomes `merged`.
+ */
+export async function mergeChangeRequest(db: Database, space: SpaceRow, changeRequestId: string, userId: string): Promise<MergeOutcome> {
+  const { organizationId } = space;
+  const done = await retryOnRace(() =>
+    db.transaction().execute(async (trx) => {
+      const { head, changeRequest, base } = await lockBoth(trx, space, changeRequestId, 'merged');
+      const states = await loadStates(trx, organizationId, [base, head, changeRequest.revisionId]);
+      const ours = states.get(head)!;
+      const theirs = states.get(changeRequest.revisionId)!;
+      const merged: MergedContent =
+        head === base
+          ? { state: theirs, nodes: { pages: [], files: [], reusables: [] }, documents: [], conflicts: [] }
+          : await mergeContent(trx, organizationId, states.get(base)!, ours, theirs);
+      const revisionId = await writeMergeRevision(trx, space, {
+        type: 'merge',
+        parentIds: [head, changeRequest.revisionId],
+        changeRequestId: null,
+        mergedFrom: changeRequest.id,
+        merged,
+        userId,
+      });
+      // Through the primary head pointer, so the materialised head follows the merge's diff.
+      const pointer = spaceHeadPointer(space);
+      if (!(await pointer.swap(trx, head, revisionId))) throw new HeadMovedError();
+      await pointer.afterMove!(trx, ours, merged.state);
+      await updateChangeRequestRow(trx, organizationId, changeRequest.id, { status: 'merged', revisionMergedId: revisionId, mergedAt: new Date(), mergedBy: userId });
+      await adjustChangeRequestCounters(trx, organizationId, space.id, changeRequest.status, 'merged');
+      return { revisionId, merged };
+    }),
+  );
+  rememberContentState(organizationId, done.merged.state);
+  return outcome(done.revisionId, 'merge', done.merged.conflicts);
+}
+
+/**
+ * Pulls the space's content into the change request: an `update` revision (parents [T, O]) becomes
+ * its head and O its merged ancestor. Nothing is written when the space did not move since the base.
+ */
+export async function updateChangeRequest(db: Database, space: SpaceRow, changeRequestId: string, userId: string): Promise<MergeOutcome> {
+  const { organizationId } = space;
+  const done = await retryOnRace(() =>
+    db.transaction().execute(async (trx) => {
+      const { head, changeRequest, base } = await lockBoth(trx, space, changeRequestId, 'updated');
+      if (head === base) return { revisionId: changeRequest.revisionId, merged: undefined };
+      const states = await loadStates(trx, organizationId, [base, head, changeRequest.revisionId]);
+      const merged = await mergeContent(trx, organizationId, states.get(base)!, states.get(head)!, states.get(changeRequest.revisionId)!);
+      const revisionId = await writeMergeRevision(trx, space, {
+        type: 'update',
+        parentIds: [changeRequest.revisionId, head],
+        changeRequestId: changeRequest.id,
+        mergedFrom: null,
+        merged,
+        userId,
+      });
+      const swapped = await swapChangeRequestHead(trx, organizationId, changeRequest.id, changeRequest.revisionId, revisionId, { revisionMergedAncestorId: head });
+      if (!swapped) throw new HeadMovedError();
+      return { revisionId, merged };
+    }),
+  );
+  if (!done.merged) return outcome(done.revisionId, 'update', []);
+  rememberContentState(organizationId, done.merged.state);
+  return outcome(done.revisionId, 'update', done.merged.conflicts);
+}

@@ -1,0 +1,167 @@
+// Content-addressed objects (design/content-model.md §5.2): insert-only, `ON CONFLICT DO NOTHING`,
+// keyed by (organization_id, hash). Inserts go in hash order so concurrent writers take row locks in
+// the same order and never deadlock on shared objects.
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+
+export type NodeTable = 'treeNodes' | 'fileNodes' | 'reusableNodes';
+
+const TABLE_NAMES: Record<NodeTable, string> = { treeNodes: 'tree_nodes', fileNodes: 'file_nodes', reusableNodes: 'reusable_nodes' };
+
+/** Rows per INSERT: keeps statements far below PostgreSQL's 65,535 parameters. */
+const ROWS_PER_STATEMENT = 1000;
+
+const hex = (hash: string) => Buffer.from(hash, 'hex');
+
+function inChunks<T>(items: T[], size = ROWS_PER_STATEMENT): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+/** A node's stored form: its JSON text, deflated (see the content-store migration). */
+export const encodeNode = (json: string): Buffer => deflateRawSync(json);
+export const decodeNode = (data: Buffer): unknown => JSON.parse(inflateRawSync(data).toString('utf8'));
+
+/** Stores nodes given as JSON text (already canonical: the text is what was hashed). */
+export async function insertNodes(db: Executor, table: NodeTable, organizationId: string, nodes: Array<{ hash: string; json: string }>): Promise<void> {
+  const sorted = [...nodes].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+  for (const part of inChunks(sorted)) {
+    await db
+      .insertInto(table)
+      .values(part.map((node) => ({ organizationId, hash: hex(node.hash), data: encodeNode(node.json) })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+}
+
+/** The decoded JSON of each found node, by hex hash. */
+export async function loadNodes(db: Executor, table: NodeTable, organizationId: string, hashes: string[]): Promise<Map<string, unknown>> {
+  const found = new Map<string, unknown>();
+  if (hashes.length === 0) return found;
+  const rows = await db
+    .selectFrom(table)
+    .select(['hash', 'data'])
+    .where('organizationId', '=', organizationId)
+    .where('hash', '=', sql<Buffer>`ANY(${hashes.map(hex)}::bytea[])`)
+    .execute();
+  for (const row of rows) found.set(row.hash.toString('hex'), decodeNode(row.data));
+  return found;
+}
+
+/** Copies the named nodes of one organization to another (transfer); existing ones are kept. */
+export async function copyNodes(db: Executor, table: NodeTable, from: string, to: string, hashes: string[]): Promise<void> {
+  for (const part of inChunks([...hashes].sort(), 5000)) {
+    await sql`
+      INSERT INTO ${sql.table(TABLE_NAMES[table])} (organization_id, hash, data)
+      SELECT ${to}, hash, data FROM ${sql.table(TABLE_NAMES[table])}
+      WHERE organization_id = ${from} AND hash = ANY(${part.map(hex)}::bytea[])
+      ORDER BY hash
+      ON CONFLICT DO NOTHING`.execute(db);
+  }
+}
+
+export async function insertDocuments(db: Executor, organizationId: string, documents: Array<{ hash: string; markdown: string }>): Promise<void> {
+  const sorted = [...documents].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+  for (const part of inChunks(sorted)) {
+    await db
+      .insertInto('documents')
+      .values(part.map((doc) => ({ organizationId, hash: hex(doc.hash), markdown: doc.markdown, byteLength: Buffer.byteLength(doc.markdown) })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+}
+
+/** Bodies by hex hash. */
+export async function loadDocuments(db: Executor, organizationId: string, hashes: string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const unique = [...new Set(hashes)];
+  if (unique.length === 0) return found;
+  const rows = await db
+    .selectFrom('documents')
+    .select(['hash', 'markdown'])
+    .where('organizationId', '=', organizationId)
+    .where('hash', '=', sql<Buffer>`ANY(${unique.map(hex)}::bytea[])`)
+    .execute();
+  for (const row of rows) found.set(row.hash.toString('hex'), row.markdown);
+  return found;
+}
+
+export type FileBlobMeta = { sha256: string; size: number; width: number | null; height: number | null; storage: string };
+
+export async function insertFileBlobs(db: Executor, organizationId: string, blobs: FileBlobMeta[]): Promise<void> {
+  const unique = [...new Map(blobs.map((blob) => [blob.sha256, blob])).values()].sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
+  if (unique.length === 0) return;
+  await db
+    .insertInto('fileBlobs')
+    .values(unique.map((blob) => ({ organizationId, sha256: hex(blob.sha256), size: blob.size, width: blob.width, height: blob.height, storage: blob.storage })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/**
+ * The organization's content-object lock, held to the end of the transaction. Writers that store
+ * objects (or rely on ones that exist: inserts skip them) hold it shared; garbage collection holds it
+ * exclusive, so it never sweeps an object a writer is about to reference.
+ */
+export async function lockContentObjects(db: Executor, organizationId: string, mode: 'shared' | 'exclusive'): Promise<void> {
+  await (mode === 'shared'
+    ? sql`SELECT pg_advisory_xact_lock_shared(hashtext('cw:content-objects'), hashtext(${organizationId}))`
+    : sql`SELECT pg_advisory_xact_lock(hashtext('cw:content-objects'), hashtext(${organizationId}))`
+  ).execute(db);
+}
+
+/** One garbage collection per organization at a time (held to the end of the transaction). */
+export async function lockGarbageCollector(db: Executor, organizationId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext('cw:content-gc'), hashtext(${organizationId}))`.execute(db);
+}
+
+/** Notes that some of these organizations' objects may no longer be reachable (a purge, a transfer out). */
+export async function markContentGarbage(db: Executor, organizationIds: string[]): Promise<void> {
+  if (organizationIds.length === 0) return;
+  await sql`
+    INSERT INTO content_garbage_marks (organization_id)
+    SELECT DISTINCT unnest(${organizationIds}::text[])
+    ON CONFLICT (organization_id) DO UPDATE SET marked_at = now()`.execute(db);
+}
+
+/** Organizations marked for garbage collection, oldest mark first, with the mark's time. */
+export async function markedForGarbage(db: Executor, limit: number): Promise<Array<{ organizationId: string; markedAt: Date }>> {
+  return db.selectFrom('contentGarbageMarks').select(['organizationId', 'markedAt']).orderBy('markedAt').limit(limit).execute();
+}
+
+/** Removes the mark unless it was renewed after `markedAt` (more garbage arrived meanwhile). */
+export async function clearGarbageMark(db: Executor, organizationId: string, markedAt: Date): Promise<void> {
+  await db.deleteFrom('contentGarbageMarks').where('organizationId', '=', organizationId).where('markedAt', '<=', markedAt).execute();
+}
+
+export type ObjectTable = NodeTable | 'documents' | 'fileBlobs';
+
+const OBJECT_TABLES: Record<ObjectTable, { table: string; key: string }> = {
+  treeNodes: { table: 'tree_nodes', key: 'hash' },
+  fileNodes: { table: 'file_nodes', key: 'hash' },
+  reusableNodes: { table: 'reusable_nodes', key: 'hash' },
+  documents: { table: 'documents', key: 'hash' },
+  fileBlobs: { table: 'file_blobs', key: 'sha256' },
+};
+
+/**
+ * Deletes the organization's objects of `table` whose hash is not in `keep` (hex) and answers the
+ * deleted hashes. `keep` travels through a temporary table, so it may hold millions of hashes.
+ */
+export async function deleteObjectsNotIn(db: Executor, table: ObjectTable, organizationId: string, keep: Set<string>): Promise<string[]> {
+  await sql`CREATE TEMPORARY TABLE IF NOT EXISTS gc_keep (hash bytea PRIMARY KEY) ON COMMIT DROP`.execute(db);
+  await sql`TRUNCATE gc_keep`.execute(db);
+  for (const part of inChunks([...keep], 10_000)) {
+    await sql`INSERT INTO gc_keep (hash) SELECT unnest(${part.map(hex)}::bytea[])`.execute(db);
+  }
+  await sql`ANALYZE gc_keep`.execute(db);
+  const { table: name, key } = OBJECT_TABLES[table];
+  const { rows } = await sql<{ hash: string }>`
+    DELETE FROM ${sql.table(name)} o
+    WHERE o.organization_id = ${organizationId}
+      AND NOT EXISTS (SELECT 1 FROM gc_keep k WHERE k.hash = o.${sql.ref(key)})
+    RETURNING encode(o.${sql.ref(key)}, 'hex') AS hash`.execute(db);
+  return rows.map((row) => row.hash);
+}

@@ -1,0 +1,157 @@
+// Writes a new revision on top of a head pointer (design/content-model.md §6.1): read the head, build
+// the new content on it, store the new objects and the revision row, then move the head by
+// compare-and-swap, all in one transaction. A swap that finds the head moved means another writer got
+// there first: the whole attempt is redone on the new head, a bounded number of times, then 409.
+// The head pointer is an input: the space's primary head (space-head.ts) or a change request's
+// (change-request-head.ts).
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/database.js';
+import { insertDocuments, insertFileBlobs, lockContentObjects } from './content-objects.repository.js';
+import { insertRevision } from './revisions.repository.js';
+import type { DB, RevisionType } from '../db/schema.js';
+import { conflict } from '../errors.js';
+import { newId } from '../ids.js';
+import { blobStore } from './blob-store.js';
+import type { PreparedFile } from './apply-changes.js';
+import { rootsOf, type ContentRoots, type ContentState } from './model.js';
+import { loadContentState, rememberContentState, storeNodes, type NewNodes } from './tree-store.js';
+
+export type Trx = Transaction<DB>;
+
+export type HeadRead = { revisionId: string; roots: ContentRoots };
+
+/** Where a line of revisions has its head. */
+export interface HeadPointer<Moved> {
+  readonly organizationId: string;
+  readonly spaceId: string;
+  /** The change request whose line this is; null for the space's primary line. */
+  readonly changeRequestId: string | null;
+  /** The current head; throws an HttpError when the line may not be written (absent, locked, …). */
+  read(trx: Trx): Promise<HeadRead>;
+  /** Moves the head from `from` to `to`: the updated owner row, or undefined when the head was not `from`. */
+  swap(trx: Trx, from: string, to: string): Promise<Moved | undefined>;
+  /** Runs after a successful swap, in the same transaction (head materialisation). */
+  afterMove?(trx: Trx, before: ContentState, after: ContentState): Promise<void>;
+}
+
+/** New content with the objects it needs stored. */
+export type RevisionDraft = {
+  state: ContentState;
+  nodes: NewNodes;
+  documents: Array<{ hash: string; markdown: string }>;
+  blobs: PreparedFile[];
+};
+
+export type WrittenRevision<Moved, Draft> = { revisionId: string; moved: Moved; draft: Draft };
+
+const MAX_ATTEMPTS = 5;
+
+/** A compare-and-swap found the head moved: the attempt is redone on the new head. */
+export class HeadMovedError extends Error {}
+
+function retryable(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return error instanceof HeadMovedError || code === '40001' || code === '40P01';
+}
+
+async function storeBlobs(trx: Trx, organizationId: string, blobs: PreparedFile[]): Promise<void> {
+  if (blobs.length === 0) return;
+  const unique = [...new Map(blobs.map((blob) => [blob.sha256, blob])).values()];
+  const existing = new Set(
+    (
+      await trx
+        .selectFrom('fileBlobs')
+        .select('sha256')
+        .where('organizationId', '=', organizationId)
+        .where('sha256', 'in', unique.map((blob) => Buffer.from(blob.sha256, 'hex')))
+        .execute()
+    ).map((row) => row.sha256.toString('hex')),
+  );
+  const missing = unique.filter((blob) => !existing.has(blob.sha256)).sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
+  for (const blob of missing) await blobStore.put(trx, organizationId, blob.sha256, blob.bytes);
+  await insertFileBlobs(
+    trx,
+    organizationId,
+    missing.map((blob) => ({ sha256: blob.sha256, size: blob.size, width: blob.dimensions?.width ?? null, height: blob.dimensions?.height ?? null, storage: blobStore.name })),
+  );
+}
+
+/**
+ * Stores what new content needs: bodies, nodes and file bytes (each insert skips what exists). The
+ * shared content-object lock keeps garbage collection from sweeping a skipped object before the new
+ * revision that references it commits.
+ */
+export async function storeDraftObjects(trx: Trx, organizationId: string, draft: Pick<RevisionDraft, 'nodes' | 'documents'> & { blobs?: PreparedFile[] }): Promise<void> {
+  await lockContentObjects(trx, organizationId, 'shared');
+  await insertDocuments(trx, organizationId, draft.documents);
+  await storeNodes(trx, organizationId, draft.nodes);
+  await storeBlobs(trx, organizationId, draft.blobs ?? []);
+}
+
+/**
+ * Runs `attempt` (one transaction) again when it lost a race (a head moved, a deadlock or a
+ * serialisation failure), a bounded number of times with a short random back-off, then answers 409.
+ */
+export async function retryOnRace<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!retryable(error)) throw error;
+      if (tries >= MAX_ATTEMPTS) throw conflict('The content was changed by other writes at the same time; retry the request');
+      // Back off a little, with jitter, so racing writers stop colliding.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * tries));
+    }
+  }
+}
+
+async function attempt<Moved, Draft extends RevisionDraft>(
+  db: Database,
+  pointer: HeadPointer<Moved>,
+  build: (base: ContentState, now: Date) => Draft,
+  options: { type: RevisionType; createdBy: string | null },
+): Promise<WrittenRevision<Moved, Draft>> {
+  const { organizationId } = pointer;
+  return db.transaction().execute(async (trx) => {
+    const head = await pointer.read(trx);
+    const base = await loadContentState(trx, organizationId, head.roots);
+    const now = new Date();
+    const draft = build(base, now);
+    await storeDraftObjects(trx, organizationId, draft);
+    const roots = rootsOf(draft.state);
+    const revisionId = newId();
+    await insertRevision(trx, {
+      organizationId,
+      id: revisionId,
+      spaceId: pointer.spaceId,
+      type: options.type,
+      parentIds: [head.revisionId],
+      changeRequestId: pointer.changeRequestId,
+      pagesRoot: roots.pages ? Buffer.from(roots.pages, 'hex') : null,
+      filesRoot: roots.files ? Buffer.from(roots.files, 'hex') : null,
+      reusableRoot: roots.reusables ? Buffer.from(roots.reusables, 'hex') : null,
+      pageCount: draft.state.pages.pages.size,
+      createdBy: options.createdBy,
+      createdAt: now,
+    });
+    const moved = await pointer.swap(trx, head.revisionId, revisionId);
+    if (moved === undefined) throw new HeadMovedError();
+    await pointer.afterMove?.(trx, base, draft.state);
+    return { revisionId, moved, draft };
+  });
+}
+
+/**
+ * Writes one revision built by `build` from the head's content. `build` may run several times (once
+ * per attempt), so it must be pure; it throws HttpErrors for invalid changes, which are never retried.
+ */
+export async function writeRevision<Moved, Draft extends RevisionDraft>(
+  db: Database,
+  pointer: HeadPointer<Moved>,
+  build: (base: ContentState, now: Date) => Draft,
+  options: { type: RevisionType; createdBy: string | null },
+): Promise<WrittenRevision<Moved, Draft>> {
+  const written = await retryOnRace(() => attempt(db, pointer, build, options));
+  rememberContentState(pointer.organizationId, written.draft.state);
+  return written;
+}

@@ -1,0 +1,80 @@
+// Direct edits of a space's content and reads of its revisions: the batch engine on the space's
+// primary head, and revision content loaded through the tree cache.
+import type { AppContext } from '../context.js';
+import type { Executor } from '../db/database.js';
+import type { SpaceRow } from '../access/standing.repository.js';
+import { loadDocuments } from './content-objects.repository.js';
+import { findSpaceRevision, type RevisionRow } from './revisions.repository.js';
+import { notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { applyChanges, type ContentChange } from './apply-changes.js';
+import { prepareFiles } from './file-inputs.js';
+import type { PageBody } from '../areas/content/content.mapper.js';
+import { markdownToDocument } from './markdown-document.js';
+import type { ContentRoots, ContentState, PageEntry } from './model.js';
+import { writeRevision } from './revision-writer.js';
+import { spaceHeadPointer } from './space-head.js';
+import { loadContentState, loadPageTree } from './tree-store.js';
+
+export type AppliedChanges = { space: SpaceRow; revisionId: string; refs: Record<string, string> };
+
+/** Applies a content batch to the space's head as one new `edits` revision (access checked by the caller). */
+export async function applySpaceChanges(
+  app: Pick<AppContext, 'db' | 'config'>,
+  space: SpaceRow,
+  userId: string,
+  changes: ContentChange[],
+): Promise<AppliedChanges> {
+  const files = await prepareFiles(changes, app.config);
+  const written = await writeRevision(
+    app.db,
+    spaceHeadPointer(space),
+    (base, now) => applyChanges(base, changes, { now: now.toISOString(), files, newId: () => newId() }),
+    { type: 'edits', createdBy: userId },
+  );
+  return { space: written.moved, revisionId: written.revisionId, refs: written.draft.refs };
+}
+
+export function revisionRoots(revision: RevisionRow): ContentRoots {
+  return {
+    pages: revision.pagesRoot?.toString('hex') ?? null,
+    files: revision.filesRoot?.toString('hex') ?? null,
+    reusables: revision.reusableRoot?.toString('hex') ?? null,
+  };
+}
+
+/** A revision of the space; 404 when it is not one of the space's. */
+export async function requireRevision(db: Executor, space: SpaceRow, revisionId: string): Promise<RevisionRow> {
+  const revision = await findSpaceRevision(db, space.organizationId, space.id, revisionId);
+  if (!revision) throw notFound('Revision');
+  return revision;
+}
+
+export type RevisionContent = { revision: RevisionRow; state: ContentState; reusableBodies: Map<string, string> };
+
+/** Everything a Revision object shows: the trees, and the reusable contents' bodies. */
+export async function loadRevisionContent(db: Executor, space: SpaceRow, revisionId: string): Promise<RevisionContent> {
+  const revision = await requireRevision(db, space, revisionId);
+  const state = await loadContentState(db, space.organizationId, revisionRoots(revision));
+  const hashes = [...state.reusables.items.values()].flatMap((entry) => (entry.documentHash ? [entry.documentHash] : []));
+  return { revision, state, reusableBodies: await loadDocuments(db, space.organizationId, hashes) };
+}
+
+/** The trees of a revision of the space (no bodies). */
+export async function loadRevisionState(db: Executor, space: SpaceRow, revisionId: string): Promise<ContentState> {
+  const revision = await requireRevision(db, space, revisionId);
+  return loadContentState(db, space.organizationId, revisionRoots(revision));
+}
+
+/** The page tree of the space's head revision. */
+export async function loadHeadPages(db: Executor, space: SpaceRow) {
+  const revision = await requireRevision(db, space, space.headRevisionId);
+  return loadPageTree(db, space.organizationId, revisionRoots(revision).pages);
+}
+
+/** A page's own body in the requested format; none for groups. */
+export async function readPageBody(db: Executor, organizationId: string, entry: PageEntry, format: 'markdown' | 'document'): Promise<PageBody | undefined> {
+  if (entry.type === 'group') return undefined;
+  const markdown = entry.documentHash ? ((await loadDocuments(db, organizationId, [entry.documentHash])).get(entry.documentHash) ?? '') : '';
+  return format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
+}
