@@ -200,7 +200,7 @@ class Batch {
       childrenHash: null,
     };
     this.pages.insert(parent, index, entry);
-    this.checkPlacement(entry.id, `${path}/parent`);
+    this.checkPlacement(entry.id, `${path}/parent`, 'the new page');
     if (change.ref !== undefined) this.register(change.ref, 'page', entry.id, `${path}/ref`);
   }
 
@@ -250,9 +250,9 @@ class Batch {
   }
 
   /** The page just placed (inserted, moved or renamed) and its subtree fit the tree's limits. */
-  private checkPlacement(id: string, path: string): void {
+  private checkPlacement(id: string, path: string, name?: string): void {
     const violation = placementViolation(this.pages.view(), id);
-    if (violation) throw invalidField(path, describeViolation(violation));
+    if (violation) throw invalidField(path, describeViolation(violation, name));
   }
 
   private insertFile(change: Schemas['InsertFileChange'], path: string, index: number): void {

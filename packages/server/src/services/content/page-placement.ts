@@ -41,9 +41,9 @@ export function placementViolation(tree: TreeView, id: string): PlacementViolati
   return undefined;
 }
 
-/** What a refusal says: the page, and which limit it passes. */
-export function describeViolation(violation: PlacementViolation): string {
+/** What a refusal says: the page (`page "id"` unless named otherwise), and which limit it passes. */
+export function describeViolation(violation: PlacementViolation, name = `page "${violation.page}"`): string {
   return violation.depth > MAX_PAGE_DEPTH
-    ? `page "${violation.page}" would be ${violation.depth} levels deep; pages nest at most ${MAX_PAGE_DEPTH} levels`
-    : `page "${violation.page}" would have a path of ${violation.pathLength} characters; paths are at most ${MAX_PAGE_PATH_LENGTH} characters`;
+    ? `${name} would be ${violation.depth} levels deep; pages nest at most ${MAX_PAGE_DEPTH} levels`
+    : `${name} would have a path of ${violation.pathLength} characters; paths are at most ${MAX_PAGE_PATH_LENGTH} characters`;
 }
