@@ -1044,8 +1044,8 @@ export interface paths {
         };
         /**
          * Get the space's current revision
-         * @description The space's head revision: its pages as a tree (without bodies), files and reusable contents. Needs
-         *     `read` on the space.
+         * @description The space's head revision: its pages as a tree (without bodies, at most 64 levels deep), files and
+         *     reusable contents. Needs `read` on the space.
          */
         get: operations["getSpaceContent"];
         put?: never;
@@ -1055,8 +1055,11 @@ export interface paths {
          *     space's head (never losing a concurrent write: a batch racing another is re-applied on top of it,
          *     and answers 409 only if it keeps losing). Needs `edit` on the space, and the space in `live` mode
          *     (`locked`: 403). A malformed change, an unknown page, file or reusable content, or a page moved
-         *     under itself or its own descendant: 400. A slug its siblings already use, or deleting a file that is
-         *     still a page's cover: 409. Request bodies may be up to 20 MB.
+         *     under itself or its own descendant: 400. Pages nest at most 64 levels (a top-level page is level 1)
+         *     and a page's path is at most 2,048 characters: an insert, move or slug change that would put the page,
+         *     or any page below it, beyond either limit is a 400 naming the change (pages stored deeper before the
+         *     limits existed stay editable where they are). A slug its siblings already use, or deleting a file that
+         *     is still a page's cover: 409. Request bodies may be up to 20 MB.
          */
         post: operations["applySpaceContentChanges"];
         delete?: never;
@@ -1295,7 +1298,9 @@ export interface paths {
          *     cycle, a slug collision) resolves in favour of the change request and is recorded. Always writes a
          *     `merge` revision (fast-forwards included) that becomes the space's head; the change request becomes
          *     `merged`. Needs `review` on the space; 403 while the space is `locked`; 409 for an `archived` or
-         *     `merged` change request.
+         *     `merged` change request, and when the two sides' moves or slug changes, each within the limits on
+         *     its side, would together nest a page deeper than 64 levels or give it a path longer than 2,048
+         *     characters (nothing is written: move pages in the change request, then merge again).
          */
         post: operations["mergeChangeRequest"];
         delete?: never;
@@ -1324,7 +1329,8 @@ export interface paths {
          *     favour of the change request and are recorded), as an `update` revision that becomes the change
          *     request's head; the space's head becomes its `revisionMergedAncestor`. When the space did not move
          *     since, nothing is written. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
-         *     `archived` or `merged` change request.
+         *     `archived` or `merged` change request, and, as for a merge, when the combined content would nest a
+         *     page deeper than 64 levels or give it a path longer than 2,048 characters.
          */
         post: operations["updateChangeRequestFromSpace"];
         delete?: never;
@@ -1354,7 +1360,8 @@ export interface paths {
         /**
          * Edit the change request's content
          * @description The content batch of `POST /v1/spaces/{spaceId}/content`, applied to the change request's head as
-         *     one new `edits` revision (same rules, limits and errors). The caller becomes one of its
+         *     one new `edits` revision (same rules, limits and errors, the nesting and path limits of pages
+         *     included). The caller becomes one of its
          *     contributors. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
          *     `archived` or `merged` change request.
          */
@@ -2496,7 +2503,7 @@ export interface components {
             markdown?: string;
             /** @description The body's syntax tree (single-page reads of `document` pages with `format=document`). */
             document?: components["schemas"]["MdastRoot"];
-            /** @description Child pages, in order. */
+            /** @description Child pages, in order. Reads nest at most 64 levels from the page or revision read; a tree stored deeper before the nesting limit existed continues in the reads of the pages at the last level. */
             pages: components["schemas"]["Page"][];
             urls: {
                 /** Format: uri */
@@ -2794,7 +2801,7 @@ export interface components {
              */
             type: "insert_page";
             ref?: components["schemas"]["RefLabel"];
-            /** @description The parent page; `null` or omitted for the top level. */
+            /** @description The parent page; `null` or omitted for the top level. The new page may be at most 64 levels deep, its path at most 2,048 characters (400). */
             parent?: components["schemas"]["ContentReference"] | null;
             /** @description Position among the parent's children (0 = first); omitted, at the end. Above the number of children is a 400. */
             index?: number;
@@ -2826,7 +2833,7 @@ export interface components {
              */
             type: "update_page";
             page: components["schemas"]["ContentReference"];
-            /** @description The new parent page; `null` for the top level. */
+            /** @description The new parent page; `null` for the top level. The page and its subtree must stay within 64 levels and paths of 2,048 characters (400). */
             parent?: components["schemas"]["ContentReference"] | null;
             index?: number;
             title?: string;

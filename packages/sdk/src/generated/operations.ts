@@ -605,8 +605,8 @@ export interface Operations<Throwing extends boolean> {
     /**
      * Get the space's current revision
      *
-     * The space's head revision: its pages as a tree (without bodies), files and reusable contents. Needs
-     * `read` on the space.
+     * The space's head revision: its pages as a tree (without bodies, at most 64 levels deep), files and
+     * reusable contents. Needs `read` on the space.
      *
      * `GET /v1/spaces/{spaceId}/content` (operation `getSpaceContent`)
      */
@@ -618,8 +618,11 @@ export interface Operations<Throwing extends boolean> {
      * space's head (never losing a concurrent write: a batch racing another is re-applied on top of it,
      * and answers 409 only if it keeps losing). Needs `edit` on the space, and the space in `live` mode
      * (`locked`: 403). A malformed change, an unknown page, file or reusable content, or a page moved
-     * under itself or its own descendant: 400. A slug its siblings already use, or deleting a file that is
-     * still a page's cover: 409. Request bodies may be up to 20 MB.
+     * under itself or its own descendant: 400. Pages nest at most 64 levels (a top-level page is level 1)
+     * and a page's path is at most 2,048 characters: an insert, move or slug change that would put the page,
+     * or any page below it, beyond either limit is a 400 naming the change (pages stored deeper before the
+     * limits existed stay editable where they are). A slug its siblings already use, or deleting a file that
+     * is still a page's cover: 409. Request bodies may be up to 20 MB.
      *
      * `POST /v1/spaces/{spaceId}/content` (operation `applySpaceContentChanges`)
      */
@@ -828,7 +831,9 @@ export interface Operations<Throwing extends boolean> {
      * cycle, a slug collision) resolves in favour of the change request and is recorded. Always writes a
      * `merge` revision (fast-forwards included) that becomes the space's head; the change request becomes
      * `merged`. Needs `review` on the space; 403 while the space is `locked`; 409 for an `archived` or
-     * `merged` change request.
+     * `merged` change request, and when the two sides' moves or slug changes, each within the limits on
+     * its side, would together nest a page deeper than 64 levels or give it a path longer than 2,048
+     * characters (nothing is written: move pages in the change request, then merge again).
      *
      * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge` (operation `mergeChangeRequest`)
      */
@@ -840,7 +845,8 @@ export interface Operations<Throwing extends boolean> {
      * favour of the change request and are recorded), as an `update` revision that becomes the change
      * request's head; the space's head becomes its `revisionMergedAncestor`. When the space did not move
      * since, nothing is written. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
-     * `archived` or `merged` change request.
+     * `archived` or `merged` change request, and, as for a merge, when the combined content would nest a
+     * page deeper than 64 levels or give it a path longer than 2,048 characters.
      *
      * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update` (operation `updateChangeRequestFromSpace`)
      */
@@ -857,7 +863,8 @@ export interface Operations<Throwing extends boolean> {
      * Edit the change request's content
      *
      * The content batch of `POST /v1/spaces/{spaceId}/content`, applied to the change request's head as
-     * one new `edits` revision (same rules, limits and errors). The caller becomes one of its
+     * one new `edits` revision (same rules, limits and errors, the nesting and path limits of pages
+     * included). The caller becomes one of its
      * contributors. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
      * `archived` or `merged` change request.
      *

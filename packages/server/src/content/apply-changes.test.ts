@@ -3,7 +3,9 @@ import { HttpError } from '../errors.js';
 import { applyChanges, type BatchContext, type ContentChange } from './apply-changes.js';
 import { CHUNK_THRESHOLD } from './chunked-list.js';
 import { sha256Hex } from './hashing.js';
-import { EMPTY_PAGE_TREE, emptyFlatTree, pathOf, type ContentState } from './model.js';
+import { PageTreeEditor } from './editors.js';
+import { EMPTY_PAGE_TREE, emptyFlatTree, pathOf, type ContentState, type PageEntry, type ParentId } from './model.js';
+import { MAX_PAGE_DEPTH, MAX_PAGE_PATH_LENGTH } from './page-placement.js';
 
 const EMPTY: ContentState = { pages: EMPTY_PAGE_TREE, files: emptyFlatTree(), reusables: emptyFlatTree() };
 
@@ -216,6 +218,90 @@ describe('applyChanges', () => {
       files: new Map([[0, files.get(0)!]]),
     });
     expect(insertedThenDeleted.state.files.rootHash).toBe(base.files.rootHash);
+  });
+});
+
+/** Pages inserted under `parent` one below the other (ids `${prefix}1`…), with the given slugs. */
+function nested(parent: ParentId, prefix: string, slugs: string[]): ContentChange[] {
+  return slugs.map((slug, i) => ({
+    type: 'insert_page' as const,
+    title: slug,
+    slug,
+    ref: `${prefix}${i + 1}`,
+    ...(i > 0 ? { parent: { ref: `${prefix}${i}` } } : parent === null ? {} : { parent }),
+  }));
+}
+
+/** A chain of `depth` pages (ids deep1…) stored with the tree editor alone, as before the limits existed. */
+function storedChain(depth: number): ContentState {
+  const editor = new PageTreeEditor(EMPTY_PAGE_TREE);
+  for (let i = 1; i <= depth; i++) {
+    const entry: PageEntry = {
+      id: `deep${i}`, type: 'document', title: `Level ${i}`, slug: `p${i}`, hidden: false, noIndex: false, noRobotsIndex: false,
+      createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', documentHash: null, childrenHash: null,
+    };
+    editor.insert(i === 1 ? null : `deep${i - 1}`, 0, entry);
+  }
+  return { ...EMPTY, pages: editor.commit().tree };
+}
+
+describe('page placement limits', () => {
+  it(`accepts pages ${MAX_PAGE_DEPTH} levels deep and refuses one level deeper (400 naming the change)`, () => {
+    const atLimit = chain(MAX_PAGE_DEPTH);
+    expect(pathOf(atLimit.pages, `id${MAX_PAGE_DEPTH}`).split('/')).toHaveLength(MAX_PAGE_DEPTH);
+    expect(failure(() => apply(atLimit, [{ type: 'insert_page', title: 'Too deep', parent: `id${MAX_PAGE_DEPTH}` }], context(undefined, 'new')))).toEqual({
+      status: 400,
+      message: expect.any(String),
+      paths: ['/body/changes/0/parent'],
+    });
+    // Within one batch, through refs: the second change is the one refused.
+    const refused = failure(() =>
+      apply(chain(MAX_PAGE_DEPTH - 1), [
+        { type: 'insert_page', title: 'Last', parent: `id${MAX_PAGE_DEPTH - 1}`, ref: 'last' },
+        { type: 'insert_page', title: 'Too deep', parent: { ref: 'last' } },
+      ], context(undefined, 'new')),
+    );
+    expect(refused.paths).toEqual(['/body/changes/1/parent']);
+  });
+
+  it('counts the height of a moved subtree', () => {
+    // id1 > … > id40, and a second chain sub1 > … > sub25 at the top level.
+    const base = apply(chain(40), nested(null, 'sub', Array.from({ length: 25 }, (_, i) => `s${i}`)), context(undefined, 'sub')).state;
+    const refused = failure(() => apply(base, [{ type: 'update_page', page: 'sub1', parent: 'id40' }]));
+    expect(refused).toMatchObject({ status: 400, paths: ['/body/changes/0/parent'] });
+    expect(refused.message).toContain(`65 levels deep; pages nest at most ${MAX_PAGE_DEPTH} levels`);
+    const moved = apply(base, [{ type: 'update_page', page: 'sub1', parent: 'id39' }]).state;
+    expect(pathOf(moved.pages, 'sub25').split('/')).toHaveLength(MAX_PAGE_DEPTH);
+    // A move that only reorders, or an edit, at the limit is no placement.
+    expect(() => apply(moved, [{ type: 'update_page', page: 'sub25', title: 'Renamed' }])).not.toThrow();
+  });
+
+  it(`refuses a path longer than ${MAX_PAGE_PATH_LENGTH} characters, from an insert, a move or a slug`, () => {
+    // 20 levels of 100-character slugs: a path of 20 × 101 − 1 = 2,019 characters.
+    const slugs = Array.from({ length: 20 }, (_, i) => String(i).padStart(3, '0').padEnd(100, 'x'));
+    const base = apply(EMPTY, nested(null, 'n', slugs)).state;
+    const room = MAX_PAGE_PATH_LENGTH - 2019 - 1;
+    const fits = apply(base, [{ type: 'insert_page', title: 'Leaf', slug: 'y'.repeat(room), parent: 'id20' }], context(undefined, 'leaf')).state;
+    expect(pathOf(fits.pages, 'leaf1')).toHaveLength(MAX_PAGE_PATH_LENGTH);
+    const tooLong = failure(() => apply(base, [{ type: 'insert_page', title: 'Leaf', slug: 'y'.repeat(room + 1), parent: 'id20' }], context(undefined, 'leaf')));
+    expect(tooLong).toMatchObject({ status: 400, paths: ['/body/changes/0/parent'] });
+    expect(tooLong.message).toContain(`${MAX_PAGE_PATH_LENGTH + 1} characters`);
+    // Renaming an ancestor lengthens every path below it.
+    expect(failure(() => apply(fits, [{ type: 'update_page', page: 'id1', slug: `${slugs[0]!.slice(0, 99)}zz` }]))).toMatchObject({ status: 400, paths: ['/body/changes/0/slug'] });
+    // Moving id20 one level down (under a short-slugged sibling) lengthens its leaf's path by 2.
+    const sibling = apply(fits, [{ type: 'insert_page', title: 'W', slug: 'w', parent: 'id19' }], context(undefined, 'w')).state;
+    expect(failure(() => apply(sibling, [{ type: 'update_page', page: 'id20', parent: 'w1' }]))).toMatchObject({ status: 400, paths: ['/body/changes/0/parent'] });
+  });
+
+  it('keeps pages stored deeper than the limit editable, places nothing below the limit, and lets them move up', () => {
+    const deep = storedChain(MAX_PAGE_DEPTH + 10);
+    const last = `deep${MAX_PAGE_DEPTH + 10}`;
+    expect(() => apply(deep, [{ type: 'update_page', page: last, title: 'Still editable' }])).not.toThrow();
+    expect(failure(() => apply(deep, [{ type: 'insert_page', title: 'Below', parent: last }]))).toMatchObject({ status: 400, paths: ['/body/changes/0/parent'] });
+    // deep11's subtree is MAX_PAGE_DEPTH levels high: at the top level it fits again.
+    const lifted = apply(deep, [{ type: 'update_page', page: 'deep11', parent: null }]).state;
+    expect(pathOf(lifted.pages, last).split('/')).toHaveLength(MAX_PAGE_DEPTH);
+    expect(failure(() => apply(deep, [{ type: 'update_page', page: 'deep10', parent: null }]))).toMatchObject({ status: 400 });
   });
 });
 

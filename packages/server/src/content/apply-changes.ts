@@ -7,6 +7,7 @@ import { conflict, invalidField } from '../errors.js';
 import { FlatTreeEditor, PageTreeEditor } from './editors.js';
 import { canonicalJson, documentHashOf, normalizeMarkdown } from './hashing.js';
 import { isSelfOrAncestor, type ContentState, type FileEntry, type PageCover, type PageEntry, type ParentId, type ReusableEntry } from './model.js';
+import { describeViolation, placementViolation } from './page-placement.js';
 import { freeSlug, slugify } from './slugs.js';
 import type { NewNodes } from './tree-store.js';
 
@@ -199,6 +200,7 @@ class Batch {
       childrenHash: null,
     };
     this.pages.insert(parent, index, entry);
+    this.checkPlacement(entry.id, `${path}/parent`, 'the new page');
     if (change.ref !== undefined) this.register(change.ref, 'page', entry.id, `${path}/ref`);
   }
 
@@ -244,6 +246,13 @@ class Batch {
     if (!edited && !moves) return;
     this.pages.update({ ...next, updatedAt: this.ctx.now });
     if (moves) this.pages.move(id, parent, index);
+    if (parent !== from || next.slug !== entry.slug) this.checkPlacement(id, `${path}/${parent !== from ? 'parent' : 'slug'}`);
+  }
+
+  /** The page just placed (inserted, moved or renamed) and its subtree fit the tree's limits. */
+  private checkPlacement(id: string, path: string, name?: string): void {
+    const violation = placementViolation(this.pages.view(), id);
+    if (violation) throw invalidField(path, describeViolation(violation, name));
   }
 
   private insertFile(change: Schemas['InsertFileChange'], path: string, index: number): void {
@@ -263,7 +272,10 @@ class Batch {
   }
 }
 
-/** Applies `changes` to `base`. Throws 400 (invalid change) or 409 (slug taken) naming the change. */
+/**
+ * Applies `changes` to `base`. Throws 400 (invalid change, a page placed beyond the tree's limits of
+ * page-placement.ts) or 409 (slug taken) naming the change.
+ */
 export function applyChanges(base: ContentState, changes: ContentChange[], ctx: BatchContext): BatchResult {
   const batch = new Batch(base, ctx);
   changes.forEach((change, index) => batch.apply(change, `/body/changes/${index}`, index));

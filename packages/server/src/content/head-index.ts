@@ -17,15 +17,21 @@ import { descendantIds, type ContentState, type FileEntry, type PageTree, type P
 function pageRowBuilder(tree: PageTree) {
   const paths = new Map<string, string>();
   const positions = new Map<ParentId, Map<string, number>>();
+  // Up to the nearest ancestor whose path is known, then down again: no recursion, whatever the depth.
   const pathOf = (id: string): string => {
-    let path = paths.get(id);
-    if (path === undefined) {
-      const parent = tree.parentOf.get(id) ?? null;
-      const slug = tree.pages.get(id)!.slug;
-      path = parent === null ? slug : `${pathOf(parent)}/${slug}`;
-      paths.set(id, path);
+    const unknown: string[] = [];
+    let path: string | undefined;
+    for (let current: ParentId = id; current !== null; current = tree.parentOf.get(current) ?? null) {
+      path = paths.get(current);
+      if (path !== undefined) break;
+      unknown.push(current);
     }
-    return path;
+    for (const page of unknown.reverse()) {
+      const slug = tree.pages.get(page)!.slug;
+      path = path === undefined ? slug : `${path}/${slug}`;
+      paths.set(page, path);
+    }
+    return path!;
   };
   const positionOf = (parent: ParentId, id: string): number => {
     let index = positions.get(parent);

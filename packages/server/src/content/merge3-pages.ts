@@ -7,6 +7,8 @@ import type { NewNode } from './chunked-list.js';
 import type { PageEntry, PageTree, ParentId } from './model.js';
 import { same, type Outcome } from './merge3-outcome.js';
 import { freeSlug } from './slugs.js';
+import { conflict } from '../errors.js';
+import { describeViolation, placementViolation } from './page-placement.js';
 
 /** The two diffs of a merge, by page id: base → ours, base → theirs. */
 export type PageDiffs = { ours: Map<string, PageDiff>; theirs: Map<string, PageDiff> };
@@ -51,7 +53,9 @@ export class PageMerge {
     this.repair();
     const lists = this.childLists();
     this.repairSlugs(lists);
-    return this.write(lists);
+    const written = this.write(lists);
+    this.checkPlacements(written.tree);
+    return written;
   }
 
   private present(id: string): boolean {
@@ -281,6 +285,33 @@ export class PageMerge {
           this.result.set(id, { entry: { ...this.entryOf(id), slug: renamed }, parent });
           this.out.record({ kind: 'slug_collision', pageId: id, field: 'slug', base: slug, ours: { page: keeper, slug }, theirs: { page: id, slug: renamed }, resolution: 'auto' });
         }
+      }
+    }
+  }
+
+  // ---- Limits ----
+
+  /**
+   * Two moves, each within the limits on its side, can nest pages too deep together (or a rename on
+   * one side and a move on the other make a path too long). Unlike the other invariants this has no
+   * repair that keeps both sides' intent (undoing a move would also strand what the other side put
+   * below it), so the merge is refused (409) and the request's author moves pages first. Only pages
+   * the merge placed differently from the primary are checked, each with its subtree, so pages stored
+   * deeper before the limits existed do not block merges that leave them where they are.
+   */
+  private checkPlacements(tree: PageTree): void {
+    const placed = new Set<string>();
+    for (const [id, merged] of this.result) {
+      const o = sideOf(this.O, id);
+      if (merged && (!o || o.parent !== merged.parent || o.entry.slug !== merged.entry.slug)) placed.add(id);
+    }
+    for (const id of placed) {
+      let covered = false;
+      for (let current = tree.parentOf.get(id) ?? null; current !== null && !covered; current = tree.parentOf.get(current) ?? null) covered = placed.has(current);
+      if (covered) continue; // checked with the subtree of a placed ancestor
+      const violation = placementViolation(tree, id);
+      if (violation) {
+        throw conflict(`The change request and the space cannot be combined: ${describeViolation(violation)}. Move pages in the change request so that both fit, then try again`);
       }
     }
   }

@@ -3,7 +3,9 @@ import { describeConflicts, MERGE_CASES, outlineOf, type Ids, type OutlinePage, 
 import { applyChanges, type ContentChange } from './apply-changes.js';
 import { encodeList } from './chunked-list.js';
 import { merge3, planMerge, type MergedContent } from './merge3-tree.js';
-import { EMPTY_PAGE_TREE, emptyFlatTree, type ContentState, type PageTree, type ParentId } from './model.js';
+import { EMPTY_PAGE_TREE, emptyFlatTree, pathOf, type ContentState, type PageTree, type ParentId } from './model.js';
+import { MAX_PAGE_DEPTH } from './page-placement.js';
+import { HttpError } from '../errors.js';
 
 const EMPTY: ContentState = { pages: EMPTY_PAGE_TREE, files: emptyFlatTree(), reusables: emptyFlatTree() };
 
@@ -131,5 +133,31 @@ describe('merge3', () => {
     const modifyDelete = merge(withShared, ours, deleted, documents);
     expect(modifyDelete.state.reusables.items.has(ids.r!)).toBe(false);
     expect(modifyDelete.conflicts.map((c) => [c.kind, c.reusableContentId, c.field])).toEqual([['reusable', ids.r, undefined]]);
+  });
+
+  it('refuses (409) two moves that together nest pages deeper than the limit, and merges them when they fit', () => {
+    const chainOf = (name: string, length: number): ContentChange[] =>
+      Array.from({ length }, (_, i) => ({ type: 'insert_page', title: `${name}${i + 1}`, ref: `${name}${i + 1}`, ...(i > 0 ? { parent: { ref: `${name}${i}` } } : {}) }));
+    // Three chains at the top level: a1…a30, b1…b20, c1…c20.
+    const tree = apply(EMPTY, [...chainOf('a', 30), ...chainOf('b', 20)], 'n', documents, ids);
+    const three = apply(tree, chainOf('c', 20), 'm', documents, ids);
+    // The primary puts b under a30 (b20 at depth 50), the request c under b20 (c20 at depth 40): together c20 is at 70.
+    const ours = apply(three, [{ type: 'update_page', page: ids.b1!, parent: ids.a30! }], 'o', documents, ids);
+    const theirs = apply(three, [{ type: 'update_page', page: ids.c1!, parent: ids.b20! }], 't', documents, ids);
+    let refused: unknown;
+    try {
+      merge(three, ours, theirs, documents);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(HttpError);
+    expect(refused).toMatchObject({ status: 409, message: expect.stringContaining(`would be ${MAX_PAGE_DEPTH + 1} levels deep`) });
+    // The other way round (an update of the request) is refused too.
+    expect(() => merge(three, theirs, ours, documents)).toThrow(HttpError);
+    // Under b5 instead, c20 ends at depth 30 + 5 + 20 = 55.
+    const fitting = apply(three, [{ type: 'update_page', page: ids.c1!, parent: ids.b5! }], 't', documents, ids);
+    const merged = merge(three, ours, fitting, documents);
+    expect(pathOf(merged.state.pages, ids.c20!).split('/')).toHaveLength(55);
+    expectConsistentHashes(merged.state.pages);
   });
 });

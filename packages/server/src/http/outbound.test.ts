@@ -74,6 +74,26 @@ describe('fetchGuarded', () => {
     expect((await failure(fetchGuarded(`${base}/to?target=${encodeURIComponent('file:///etc/passwd')}`, open))).code).toBe('BAD_URL');
   });
 
+  it('refuses every spelling of a loopback address before connecting', async () => {
+    const port = new URL(base).port;
+    const before = hits.length;
+    for (const host of ['[::127.0.0.1]', '[::7f00:1]', '[::ffff:127.0.0.1]', '[::ffff:0:127.0.0.1]', '[64:ff9b::127.0.0.1]', '[2002:7f00:1::1]', '2130706433', '0x7f.1', '017700000001', '127.1']) {
+      const error = await failure(fetchGuarded(`http://${host}:${port}/ok`, guarded));
+      expect({ host, code: error.code }).toEqual({ host, code: 'FORBIDDEN_ADDRESS' });
+    }
+    expect(hits.length).toBe(before);
+  });
+
+  it('checks each redirect hop whatever spelling the target uses', async () => {
+    // 127.0.0.1 stands for a public address here; every other address goes through the real rule.
+    const firstIsPublic = { ...guarded, isAllowedAddress: (address: string) => address === '127.0.0.1' || isPublicAddress(address) };
+    const port = new URL(base).port;
+    for (const target of [`http://[::127.0.0.1]:${port}/ok`, `http://[::ffff:127.0.0.2]:${port}/ok`, `http://0x7f.0.0.2:${port}/ok`, `http://2130706434:${port}/ok`]) {
+      const error = await failure(fetchGuarded(`${base}/to?target=${encodeURIComponent(target)}`, firstIsPublic));
+      expect({ target, code: error.code }).toEqual({ target, code: 'FORBIDDEN_ADDRESS' });
+    }
+  });
+
   it('refuses other schemes, credentials and malformed addresses', async () => {
     expect((await failure(fetchGuarded('ftp://example.com/x', open))).code).toBe('BAD_URL');
     expect((await failure(fetchGuarded('http://user:pw@example.com/', open))).code).toBe('BAD_URL');
@@ -106,18 +126,86 @@ describe('isPublicAddress', () => {
     ['10.0.0.1', false],
     ['172.20.1.1', false],
     ['192.168.1.1', false],
-    ['100.64.0.1', false],
     ['169.254.169.254', false],
     ['0.0.0.0', false],
-    ['224.0.0.1', false],
+    ['255.255.255.255', false],
     ['::1', false],
     ['::', false],
-    ['fe80::1', false],
-    ['fd00::1', false],
-    ['::ffff:127.0.0.1', false],
-    ['64:ff9b::7f00:1', false],
     ['not-an-ip', false],
-  ])('%s → %s', (address, expected) => {
+    ['8.8.8.8/x', false],
+    ['', false],
+  ])('plain spellings: %s → %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
+  });
+
+  it.each([
+    // decimal, octal and hex IPv4 read as the system (inet_aton) and the URL parser read them
+    ['2130706433', false],
+    ['0x7f.1', false],
+    ['017700000001', false],
+    ['0177.0.0.1', false],
+    ['0x7f000001', false],
+    ['127.1', false],
+    ['0xa9.0xfe.0xa9.0xfe', false],
+    ['134744072', true], // 8.8.8.8
+  ])('IPv4 numeric spellings: %s → %s', (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+
+  it.each([
+    // IPv4-mapped: converted, the IPv4 address decides
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:7f00:1', false],
+    ['0:0:0:0:0:ffff:a00:1', false],
+    ['::ffff:169.254.169.254', false],
+    ['::ffff:8.8.8.8', true],
+    // IPv4-compatible (deprecated): refused whatever it embeds
+    ['::127.0.0.1', false],
+    ['::7f00:1', false],
+    ['::10.0.0.1', false],
+    ['::169.254.169.254', false],
+    ['::8.8.8.8', false],
+    // IPv4-translated (RFC 6145)
+    ['::ffff:0:127.0.0.1', false],
+    // NAT64 well-known prefix: converted, the IPv4 address decides; the local-use prefix is refused
+    ['64:ff9b::7f00:1', false],
+    ['64:ff9b::10.0.0.1', false],
+    ['64:ff9b::8.8.8.8', true],
+    ['64:ff9b:1::808:808', false],
+    // 6to4 and Teredo: refused whatever they embed
+    ['2002:7f00:1::1', false],
+    ['2002:808:808::1', false],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false],
+  ])('IPv4 embedded in IPv6: %s → %s', (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+
+  it.each([
+    ['192.0.2.1', 'documentation'],
+    ['198.51.100.7', 'documentation'],
+    ['203.0.113.9', 'documentation'],
+    ['2001:db8::1', 'documentation'],
+    ['3fff::1', 'documentation'],
+    ['198.18.0.1', 'benchmarking'],
+    ['198.19.255.254', 'benchmarking'],
+    ['2001:2::1', 'benchmarking'],
+    ['224.0.0.1', 'multicast'],
+    ['239.255.255.250', 'multicast'],
+    ['ff02::1', 'multicast'],
+    ['ff0e::1', 'multicast'],
+    ['240.0.0.1', 'reserved'],
+    ['192.0.0.8', 'reserved'],
+    ['100::1', 'reserved'],
+    ['4000::1', 'reserved'],
+    ['100.64.0.1', 'carrier-grade NAT'],
+    ['100.127.255.254', 'carrier-grade NAT'],
+    ['fd00::1', 'unique-local'],
+    ['fc00::1', 'unique-local'],
+    ['fe80::1', 'link-local'],
+    ['febf::1', 'link-local'],
+    ['fec0::1', 'site-local'],
+    ['feff::1', 'site-local'],
+  ])('%s is refused (%s)', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
   });
 });

@@ -1,15 +1,17 @@
 // The one guard for outbound HTTP fetches of user-given addresses (file URLs now; website import and
 // OpenAPI sources later), against server-side request forgery (DESIGN.md §7):
 // - http and https only, at most `maxRedirects` redirects, each hop checked like the first;
-// - the address actually connected to must be public: host names are resolved by our own `lookup`,
-//   which hands the socket only addresses that passed the check, so a DNS answer cannot change between
-//   the check and the connection; IP literals are checked before connecting;
+// - the address actually connected to must be globally routable unicast (`isPublicAddress`): host names
+//   are resolved by our own `lookup`, which hands the socket only addresses that passed the check, so a
+//   DNS answer cannot change between the check and the connection; IP literals are checked before
+//   connecting;
 // - one deadline for the whole exchange (redirects and body included) and a cap on the body size.
 // `allowPrivate` lifts the address check (tests and development against local servers).
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 export type OutboundPolicy = {
   allowPrivate: boolean;
@@ -37,28 +39,44 @@ export type OutboundResponse = { url: string; status: number; headers: IncomingH
 
 export const DEFAULT_MAX_REDIRECTS = 5;
 
-// Not public: "this network", private, carrier-grade NAT, loopback, link-local (cloud metadata),
-// documentation, benchmarking, multicast, reserved; IPv6 equivalents, and IPv6 forms that embed an IPv4
-// address (mapped, NAT64, 6to4, Teredo), refused whole rather than decoded.
-// Two lists: a BlockList also checks IPv4 addresses against IPv6 rules (as IPv4-mapped), so the
-// IPv6 rule refusing mapped addresses would refuse every IPv4 address.
-const NOT_PUBLIC_V4 = new BlockList();
-const NOT_PUBLIC_V6 = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NOT_PUBLIC_V4.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32],
-  ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) NOT_PUBLIC_V6.addSubnet(network, prefix, 'ipv6');
+// Only globally routable unicast addresses may be fetched. ipaddr.js classifies ranges (its `range()` is
+// 'unicast' only outside every special-purpose block: private, carrier-grade NAT, loopback, link-local,
+// documentation, benchmarking, multicast, reserved, unique-local, site-local, 6to4, Teredo, …). Around it:
+// - every spelling is first read as the URL parser, and so the connection, reads it: decimal, octal and
+//   hex IPv4 (`2130706433`, `0x7f.1`, `017700000001`) and IPv6 with a dotted tail (`::127.0.0.1`, which
+//   ipaddr.js alone would take for IPv4-mapped while the system connects to `::7f00:1`);
+// - IPv4-mapped (`::ffff:a.b.c.d`) and NAT64 well-known-prefix (`64:ff9b::a.b.c.d`) addresses reach the IPv4
+//   address they embed, so that address decides (on an IPv6-only network with DNS64 every IPv4-only host
+//   resolves into 64:ff9b::/96);
+// - any other IPv6 address must also lie in 2000::/3, the global unicast block: this refuses
+//   IPv4-compatible (`::a.b.c.d`), IPv4-translated (`::ffff:0:a.b.c.d`) and unallocated space. 6to4 and
+//   Teredo lie in it and are refused by their range whatever IPv4 address they embed.
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 
-/** True for a public unicast address. */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  // Zone ids (`fe80::1%eth0`), host names and anything else but an address spelling are not addresses here.
+  if (!/^[0-9a-fx.:]+$/i.test(address)) return undefined;
+  let host: string;
+  try {
+    host = new URL(`http://${address.includes(':') ? `[${address}]` : address}/`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return undefined;
+  }
+  return isIP(host) === 0 ? undefined : ipaddr.parse(host);
+}
+
+/** True for a globally routable unicast address, however it is spelled. */
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  return family === 4 ? !NOT_PUBLIC_V4.check(address, 'ipv4') : !NOT_PUBLIC_V6.check(address, 'ipv6');
+  let ip = parseAddress(address);
+  if (!ip) return false;
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) ip = v6.toIPv4Address();
+    else if (v6.match(NAT64_WELL_KNOWN)) ip = ipaddr.fromByteArray(v6.toByteArray().slice(12));
+    else if (!v6.match(GLOBAL_UNICAST_V6)) return false;
+  }
+  return ip.range() === 'unicast';
 }
 
 function addressRule(policy: OutboundPolicy): (address: string) => boolean {

@@ -5,7 +5,8 @@ import type { components } from '@content-workspace/sdk';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { createMember, createOrganizationWithAdmin, createSpace, createUser, type TestUser } from '../support/factories.js';
 import { counters, countedFromRows, createCr, crPath, editCr, mergeCr } from '../support/change-requests.js';
-import { edit } from '../support/content.js';
+import { contentRowCounts, edit, type Change } from '../support/content.js';
+import { MAX_PAGE_DEPTH } from '../../src/content/page-placement.js';
 import { describeConflicts, MERGE_CASES, outlineOf, type Ids, type OutlinePage } from '../support/merge-cases.js';
 
 const server = useTestServer();
@@ -257,5 +258,43 @@ describe('POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update', (
     expect(content!.pages.map((page) => page.title)).toEqual(['Direct', 'Proposed']);
     // The space's head did not move.
     expect((await admin.client.GET('/v1/spaces/{spaceId}', { params: { path: { spaceId: space.id } } })).data!.revision).toBe(direct.revision);
+  });
+});
+
+describe('merges that would nest pages deeper than the limit', () => {
+  const chainOf = (name: string, length: number): Change[] =>
+    Array.from({ length }, (_, i) => ({ type: 'insert_page', title: `${name}${i + 1}`, ref: `${name}${i + 1}`, ...(i > 0 ? { parent: { ref: `${name}${i}` } } : {}) }));
+
+  it('are refused (409) by merge and update, nothing written; the request can move its pages and merge', async () => {
+    const t = server();
+    const { admin, space } = await world(t);
+    // Three chains at the top level: a1…a30, b1…b20, c1…c20.
+    const { refs } = await edit(admin, space.id, [...chainOf('a', 30), ...chainOf('b', 20)]);
+    Object.assign(refs, (await edit(admin, space.id, chainOf('c', 20))).refs);
+    const cr = await createCr(admin, space.id);
+    // Each move fits on its side (b20 at depth 50; c20 at depth 40); together c15 would be the first page past the limit.
+    await edit(admin, space.id, [{ type: 'update_page', page: refs.b1!, parent: refs.a30! }]);
+    await editCr(admin, space.id, cr.id, [{ type: 'update_page', page: refs.c1!, parent: refs.b20! }]);
+
+    const before = await contentRowCounts(t.db);
+    const { data: spaceBefore } = await admin.client.GET('/v1/spaces/{spaceId}', { params: { path: { spaceId: space.id } } });
+    for (const action of ['merge', 'update'] as const) {
+      const path = action === 'merge' ? '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge' : '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update';
+      const { response, error } = await admin.client.POST(path, crPath(space.id, cr.id));
+      expect(response.status).toBe(409);
+      expect(error?.error.message).toMatch(
+        new RegExp(`^The change request and the space cannot be combined: page "${refs.c15}" would be ${MAX_PAGE_DEPTH + 1} levels deep; pages nest at most ${MAX_PAGE_DEPTH} levels\\. Move pages`),
+      );
+    }
+    expect(await contentRowCounts(t.db)).toEqual(before);
+    const { data: request } = await admin.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}', crPath(space.id, cr.id));
+    expect(request?.status).toBe('open');
+    expect((await admin.client.GET('/v1/spaces/{spaceId}', { params: { path: { spaceId: space.id } } })).data!.revision).toBe(spaceBefore!.revision);
+
+    // Under b5 instead, c20 ends at depth 30 + 5 + 20 = 55.
+    await editCr(admin, space.id, cr.id, [{ type: 'update_page', page: refs.c1!, parent: refs.b5! }]);
+    expect((await mergeCr(admin, space.id, cr.id)).result).toBe('merge');
+    const { data: page } = await admin.client.GET('/v1/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: space.id, pageId: refs.c20! } } });
+    expect(page!.path.split('/')).toHaveLength(55);
   });
 });

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { createMember, createOrganizationWithAdmin, createSpace, createUser } from '../support/factories.js';
 import { contentRowCounts, DEFAULT_LAYOUT, edit, expectedPage, pngBytes, type Change } from '../support/content.js';
+import { MAX_PAGE_DEPTH, MAX_PAGE_PATH_LENGTH } from '../../src/content/page-placement.js';
 
 // A small file cap so the 413 is cheap to reach.
 const MAX_FILE_BYTES = 4096;
@@ -325,5 +327,79 @@ describe('POST /v1/spaces/{spaceId}/content', () => {
     ]);
     const unknown = await post(admin, space.id, [{ type: 'delete_reusable_content', reusableContent: refs.footer! }]);
     expect(unknown.error?.error.issues).toEqual([{ path: '/body/changes/0/reusableContent', message: expect.stringMatching(/no reusable content/) }]);
+  });
+});
+
+describe('page placement limits (POST /v1/spaces/{spaceId}/content)', () => {
+  /** Pages one below the other under `parent`, refs `${prefix}1`…, in batches of at most 50. */
+  async function nest(user: Awaited<ReturnType<typeof world>>['admin'], spaceId: string, parent: string | null, count: number, slug?: (i: number) => string): Promise<string[]> {
+    const ids: string[] = [];
+    for (let start = 0; start < count; start += 50) {
+      const changes: Change[] = [];
+      for (let i = start; i < Math.min(count, start + 50); i++) {
+        const above = i === start ? (i === 0 ? parent : ids[i - 1]!) : { ref: `n${i - 1}` };
+        changes.push({ type: 'insert_page', title: `Level ${i + 1}`, ref: `n${i}`, ...(slug ? { slug: slug(i) } : {}), ...(above === null ? {} : { parent: above }) });
+      }
+      const { refs } = await edit(user, spaceId, changes);
+      for (let i = start; i < Math.min(count, start + 50); i++) ids.push(refs[`n${i}`]!);
+    }
+    return ids;
+  }
+
+  /** How many levels of pages a read shows. */
+  function levels(pages: Array<{ pages?: unknown[] }>): number {
+    let depth = 0;
+    for (let level = pages; level.length > 0; level = level.flatMap((page) => (page.pages ?? []) as Array<{ pages?: unknown[] }>)) depth++;
+    return depth;
+  }
+
+  it(`accepts pages ${MAX_PAGE_DEPTH} levels deep; one level deeper, or a subtree moved too deep, is a 400 and nothing is written`, async () => {
+    const t = server();
+    const { admin, space } = await world(t);
+    const chain = await nest(admin, space.id, null, MAX_PAGE_DEPTH);
+    const { data } = await admin.client.GET('/v1/spaces/{spaceId}/content/pages', { params: { path: { spaceId: space.id } } });
+    expect(levels(data!.pages)).toBe(MAX_PAGE_DEPTH);
+    const { refs } = await edit(admin, space.id, [
+      { type: 'insert_page', title: 'Two levels', ref: 'top' },
+      { type: 'insert_page', title: 'Below', parent: { ref: 'top' } },
+    ]);
+
+    const before = await contentRowCounts(t.db);
+    const head = await headRevision(t, space.id);
+    const deeper = await post(admin, space.id, [{ type: 'insert_page', title: 'Too deep', parent: chain[MAX_PAGE_DEPTH - 1]! }]);
+    expect(deeper.response.status).toBe(400);
+    expect(deeper.error?.error.issues).toEqual([
+      { path: '/body/changes/0/parent', message: `the new page would be ${MAX_PAGE_DEPTH + 1} levels deep; pages nest at most ${MAX_PAGE_DEPTH} levels` },
+    ]);
+    // The moved page's own subtree counts: two levels fit under level 62, not under level 63.
+    const moved = await post(admin, space.id, [{ type: 'update_page', page: refs.top!, parent: chain[MAX_PAGE_DEPTH - 2]! }]);
+    expect(moved.response.status).toBe(400);
+    expect(moved.error?.error.issues).toEqual([{ path: '/body/changes/0/parent', message: expect.stringMatching(new RegExp(`^page "\\w+" would be ${MAX_PAGE_DEPTH + 1} levels deep`)) }]);
+    expect(await contentRowCounts(t.db)).toEqual(before);
+    expect(await headRevision(t, space.id)).toBe(head);
+
+    await edit(admin, space.id, [{ type: 'update_page', page: refs.top!, parent: chain[MAX_PAGE_DEPTH - 3]! }]);
+    const { data: after } = await admin.client.GET('/v1/spaces/{spaceId}/content/pages', { params: { path: { spaceId: space.id } } });
+    expect(levels(after!.pages)).toBe(MAX_PAGE_DEPTH);
+  });
+
+  it(`accepts a path of ${MAX_PAGE_PATH_LENGTH} characters, refuses one more (400) instead of failing to index it`, async () => {
+    const t = server();
+    const { admin, space } = await world(t);
+    // 20 levels of 100-character slugs that do not compress: a path of 2,019 characters.
+    const slug = (i: number) => (createHash('sha256').update(`a${i}`).digest('hex') + createHash('sha256').update(`b${i}`).digest('hex')).slice(0, 100);
+    const chain = await nest(admin, space.id, null, 20, slug);
+    const room = MAX_PAGE_PATH_LENGTH - (20 * 101 - 1) - 1;
+    const before = await contentRowCounts(t.db);
+    const tooLong = await post(admin, space.id, [{ type: 'insert_page', title: 'Leaf', slug: 'y'.repeat(room + 1), parent: chain[19]! }]);
+    expect(tooLong.response.status).toBe(400);
+    expect(tooLong.error?.error.issues).toEqual([
+      { path: '/body/changes/0/parent', message: `the new page would have a path of ${MAX_PAGE_PATH_LENGTH + 1} characters; paths are at most ${MAX_PAGE_PATH_LENGTH} characters` },
+    ]);
+    expect(await contentRowCounts(t.db)).toEqual(before);
+
+    const { refs } = await edit(admin, space.id, [{ type: 'insert_page', title: 'Leaf', slug: 'y'.repeat(room), parent: chain[19]!, ref: 'leaf' }]);
+    const indexed = await t.db.selectFrom('spaceHeadPages').select('path').where('spaceId', '=', space.id).where('pageId', '=', refs.leaf!).executeTakeFirstOrThrow();
+    expect(indexed.path).toHaveLength(MAX_PAGE_PATH_LENGTH);
   });
 });

@@ -3,6 +3,11 @@ import { useTestServer } from '../support/harness.js';
 import { createMember, createOrganizationWithAdmin, createSpace, createUser, grant, type TestUser } from '../support/factories.js';
 import { edit, expectedPage, pngBytes } from '../support/content.js';
 import type { SpaceRow } from '../../src/access/standing.repository.js';
+import { newId } from '../../src/ids.js';
+import { PageTreeEditor } from '../../src/content/editors.js';
+import { MAX_PAGE_DEPTH } from '../../src/content/page-placement.js';
+import { writeRevision } from '../../src/content/revision-writer.js';
+import { spaceHeadPointer } from '../../src/content/space-head.js';
 
 const server = useTestServer();
 
@@ -258,5 +263,85 @@ describe('GET /v1/spaces/{spaceId}/content/files/{fileId}', () => {
     const { data: content } = await reader.client.GET('/v1/spaces/{spaceId}/content', { params: { path: spacePath() } });
     expect(data).toEqual(content!.files.find((file) => file.id === refs['c.txt']));
     expect(data).toMatchObject({ name: 'c.txt', contentType: 'image/png', dimensions: { width: 3, height: 4 } });
+  });
+});
+
+describe('a page tree stored deeper than the nesting limit', () => {
+  // Deep enough that the recursive mapper overflowed the stack (reads answered 500 from ~1,450 levels).
+  const DEPTH = 2500;
+  let deep: SpaceRow;
+  let owner: TestUser;
+  const chain: string[] = [];
+
+  beforeAll(async () => {
+    const t = server();
+    const created = await createOrganizationWithAdmin(t);
+    owner = created.admin;
+    deep = await createSpace(t, owner, created.organization, { title: 'Deep' });
+    // Through the content engine (tree editor, revision writer, head index) but not the batch engine,
+    // as a tree written before the limit existed.
+    for (let i = 0; i < DEPTH; i++) chain.push(newId());
+    await writeRevision(
+      t.db,
+      spaceHeadPointer(deep),
+      (base) => {
+        const editor = new PageTreeEditor(base.pages);
+        chain.forEach((id, i) =>
+          editor.insert(i === 0 ? null : chain[i - 1]!, 0, {
+            id, type: 'document', title: `Level ${i + 1}`, slug: 'p', hidden: false, noIndex: false, noRobotsIndex: false,
+            createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', documentHash: null, childrenHash: null,
+          }),
+        );
+        const pages = editor.commit();
+        return { state: { ...base, pages: pages.tree }, nodes: { pages: pages.nodes, files: [], reusables: [] }, documents: [], blobs: [] };
+      },
+      { type: 'edits', createdBy: null },
+    );
+  });
+
+  /** The pages of a read, level by level: each level's single page. */
+  function levels(pages: Array<{ id: string; pages?: unknown[] }>): string[] {
+    const ids: string[] = [];
+    for (let level = pages; level.length > 0; level = level.flatMap((page) => (page.pages ?? []) as typeof pages)) ids.push(...level.map((page) => page.id));
+    return ids;
+  }
+
+  it(`reads with 200, showing ${MAX_PAGE_DEPTH} levels from what is read`, async () => {
+    const spaceId = deep.id;
+    const content = await owner.client.GET('/v1/spaces/{spaceId}/content', { params: { path: { spaceId } } });
+    expect(content.response.status).toBe(200);
+    expect(levels(content.data!.pages)).toEqual(chain.slice(0, MAX_PAGE_DEPTH));
+    const pages = await owner.client.GET('/v1/spaces/{spaceId}/content/pages', { params: { path: { spaceId } } });
+    expect(pages.response.status).toBe(200);
+    expect(pages.data!.pages).toEqual(content.data!.pages);
+    const revision = await owner.client.GET('/v1/spaces/{spaceId}/revisions/{revisionId}', { params: { path: { spaceId, revisionId: content.data!.id } } });
+    expect(revision.data!.pages).toEqual(content.data!.pages);
+
+    const top = await owner.client.GET('/v1/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId, pageId: chain[0]! } } });
+    expect(top.response.status).toBe(200);
+    expect(levels([top.data!])).toEqual(chain.slice(0, MAX_PAGE_DEPTH));
+  });
+
+  it('reads what lies further down through the pages at the last level shown, by id and by path', async () => {
+    const spaceId = deep.id;
+    const last = await owner.client.GET('/v1/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId, pageId: chain[MAX_PAGE_DEPTH - 1]! } } });
+    expect(levels([last.data!])).toEqual(chain.slice(MAX_PAGE_DEPTH - 1, 2 * MAX_PAGE_DEPTH - 1));
+    const deepest = await owner.client.GET('/v1/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId, pageId: chain[DEPTH - 1]! } } });
+    expect(deepest.response.status).toBe(200);
+    expect(deepest.data).toMatchObject({ id: chain[DEPTH - 1], path: Array(DEPTH).fill('p').join('/'), pages: [] });
+    const byPath = await fetch(`${server().url}/v1/spaces/${spaceId}/content/path/${encodeURIComponent(Array(MAX_PAGE_DEPTH + 6).fill('p').join('/'))}`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
+    expect(byPath.status).toBe(200);
+    expect(await byPath.json()).toMatchObject({ id: chain[MAX_PAGE_DEPTH + 5] });
+  });
+
+  it('stays editable where nothing is placed deeper, and refuses what would be', async () => {
+    const spaceId = deep.id;
+    const renamed = await owner.client.POST('/v1/spaces/{spaceId}/content', { params: { path: { spaceId } }, body: { changes: [{ type: 'update_page', page: chain[DEPTH - 1]!, title: 'Bottom' }] } });
+    expect(renamed.response.status).toBe(200);
+    const below = await owner.client.POST('/v1/spaces/{spaceId}/content', { params: { path: { spaceId } }, body: { changes: [{ type: 'insert_page', title: 'Below', parent: chain[DEPTH - 1]! }] } });
+    expect(below.response.status).toBe(400);
+    expect(below.error?.error.issues).toEqual([{ path: '/body/changes/0/parent', message: `the new page would be ${DEPTH + 1} levels deep; pages nest at most ${MAX_PAGE_DEPTH} levels` }]);
   });
 });

@@ -5,6 +5,7 @@ import { signDownload } from '../../content/download-signature.js';
 import type { ContentState, FileEntry, PageTree, ParentId, ReusableEntry } from '../../content/model.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
+import { MAX_PAGE_DEPTH } from '../../content/page-placement.js';
 
 export type ApiPage = Schemas['Page'];
 export type ApiFile = Schemas['File'];
@@ -24,7 +25,7 @@ export type PageBody = { markdown: string } | { document: Schemas['MdastRoot'] }
 
 const DEFAULT_LAYOUT = { cover: true, coverSize: 'hero', title: true, description: true, tableOfContents: true, outline: true, pagination: true } as const;
 
-function toApiPageAt(tree: PageTree, id: string, path: string, ctx: ContentContext, body?: PageBody): ApiPage {
+function pageObject(tree: PageTree, id: string, path: string, ctx: ContentContext, pages: ApiPage[], body?: PageBody): ApiPage {
   const entry = tree.pages.get(id)!;
   return {
     id,
@@ -39,7 +40,7 @@ function toApiPageAt(tree: PageTree, id: string, path: string, ctx: ContentConte
     ...(entry.description !== undefined ? { description: entry.description } : {}),
     ...(entry.documentHash ? { documentId: entry.documentHash } : {}),
     ...body,
-    pages: (tree.childrenOf.get(id) ?? []).map((child) => toApiPageAt(tree, child, `${path}/${tree.pages.get(child)!.slug}`, ctx)),
+    pages,
     urls: { app: ctx.urls.app(`${ctx.pagesAppPath ?? `/s/${ctx.spaceId}`}/${path}`) },
     layout: { ...DEFAULT_LAYOUT, ...entry.layout },
     ...(entry.cover ? { cover: entry.cover } : {}),
@@ -47,6 +48,28 @@ function toApiPageAt(tree: PageTree, id: string, path: string, ctx: ContentConte
     noIndex: entry.noIndex,
     noRobotsIndex: entry.noRobotsIndex,
   };
+}
+
+/**
+ * The page with its subtree, built without recursion (a deep tree overflowed the stack) and at most
+ * MAX_PAGE_DEPTH levels deep, the page itself being the first: writes keep trees within that limit,
+ * and a tree stored deeper before it existed still reads (what lies further down is read through the
+ * pages at the last level shown), and answers stay shallow enough for any client's JSON parser.
+ */
+function toApiPageAt(tree: PageTree, id: string, path: string, ctx: ContentContext, body?: PageBody): ApiPage {
+  const top = pageObject(tree, id, path, ctx, [], body);
+  const stack: Array<{ id: string; path: string; pages: ApiPage[]; level: number }> = [{ id, path, pages: top.pages, level: 1 }];
+  while (stack.length > 0) {
+    const parent = stack.pop()!;
+    if (parent.level >= MAX_PAGE_DEPTH) continue;
+    for (const child of tree.childrenOf.get(parent.id) ?? []) {
+      const childPath = `${parent.path}/${tree.pages.get(child)!.slug}`;
+      const page = pageObject(tree, child, childPath, ctx, []);
+      parent.pages.push(page);
+      stack.push({ id: child, path: childPath, pages: page.pages, level: parent.level + 1 });
+    }
+  }
+  return top;
 }
 
 /** The pages under `parent` (the top level by default), each with its subtree. */
