@@ -1,9 +1,11 @@
 // The one place that turns the caller's effective role on a space or collection into a decision:
-// no role → 404 (the item does not exist for them), a role below the operation's minimum → 403.
+// no role → 404 (the item does not exist for them), a role below the operation's minimum → 403. The
+// role itself comes from the SQL rank expressions that the lists use too (listing.repository.ts).
 import type { Executor } from '../db/database.js';
 import {
+  findCollectionRanked,
   findCollectionWithStanding,
-  findSpaceGrantRank,
+  findSpaceRanked,
   findSpaceWithStanding,
   findStanding,
   type CollectionRow,
@@ -15,7 +17,7 @@ import { forbidden, notFound } from '../errors.js';
 import type { Caller } from '../auth/authenticate.js';
 import { roleAtLeast, type Role } from './roles.js';
 import { outsideScope } from '../auth/token-scope.js';
-import { collectionRank, spaceRank, viewerFor } from './viewer.js';
+import { cachedViewer, isSsoBlocked, viewerFor } from './viewer.js';
 
 const RANKED: Array<Role | null> = [null, 'read', 'comment', 'edit', 'review', 'create', 'admin'];
 
@@ -48,21 +50,88 @@ function withinScope<T extends { standing: Standing }>(caller: Caller, found: T 
   return found && !outsideScope(caller, found.standing.organizationId) ? found : undefined;
 }
 
-async function spaceAccess(db: Executor, caller: Caller, lookup: Awaited<ReturnType<typeof findSpaceWithStanding>>, minimum: Role): Promise<SpaceAccess> {
+type Ranked<T> = { item: T; standing: Standing; rank: number };
+
+/**
+ * An item with the caller's rank on it, in one query in the steady state: the item's organization is
+ * remembered, so the caller's cached viewer there computes the rank in the item's own query (the
+ * same SQL expression the lists use). When the organization is not known yet, or the viewer is behind
+ * the standing the query read, the viewer is rebuilt and the query runs again.
+ */
+async function findRanked<T>(
+  db: Executor,
+  caller: Caller,
+  organizationHints: Map<string, string>,
+  id: string,
+  lookup: (viewer: Viewer) => Promise<Ranked<T> | undefined>,
+  plain: () => Promise<{ item: T; standing: Standing } | undefined>,
+): Promise<Ranked<T> | undefined> {
+  const hint = organizationHints.get(id);
+  let viewer = hint === undefined ? undefined : cachedViewer(db, hint, caller.user.id);
+  if (!viewer) {
+    const found = await plain();
+    if (!found) return forget(organizationHints, id);
+    remember(organizationHints, id, found.standing.organizationId);
+    viewer = await viewerFor(db, found.standing, caller.user.id);
+  }
+  for (let attempt = 1; ; attempt++) {
+    const found = await lookup(viewer);
+    if (!found) return forget(organizationHints, id);
+    const { organizationId, listingVersion } = found.standing;
+    remember(organizationHints, id, organizationId);
+    // A rank is only ever taken from a viewer of the item's own organization; a version that moved
+    // between two reads (rare) is settled after a few attempts.
+    if (viewer.organizationId === organizationId && (viewer.listingVersion === listingVersion || attempt >= 3)) return found;
+    viewer = await viewerFor(db, found.standing, caller.user.id);
+  }
+}
+
+function forget(hints: Map<string, string>, id: string): undefined {
+  hints.delete(id);
+  return undefined;
+}
+
+const HINTS_CAPACITY = 50_000;
+const hintsByDatabase = new WeakMap<object, { spaces: Map<string, string>; collections: Map<string, string> }>();
+
+function hintsFor(db: Executor) {
+  let hints = hintsByDatabase.get(db);
+  if (!hints) {
+    hints = { spaces: new Map(), collections: new Map() };
+    hintsByDatabase.set(db, hints);
+  }
+  return hints;
+}
+
+function remember(hints: Map<string, string>, id: string, organizationId: string): void {
+  if (hints.get(id) === organizationId) return;
+  hints.set(id, organizationId);
+  if (hints.size > HINTS_CAPACITY) hints.delete(hints.keys().next().value!);
+}
+
+async function spaceAccess(db: Executor, caller: Caller, found: Ranked<SpaceRow> | undefined, minimum: Role): Promise<SpaceAccess> {
   // Public and unlisted spaces of another organization included: a scoped token sees none of it.
-  const found = withinScope(caller, lookup);
-  if (!found) throw notFound('Space');
-  const { item: space, standing } = found;
-  const viewer = await viewerFor(db, standing, caller.user.id);
-  // Most members hold no space grants at all: their rank needs no further query.
-  const grantRank = viewer.hasSpaceGrants ? await findSpaceGrantRank(db, space.organizationId, space.id, caller.user.id, viewer.teamIds) : 0;
-  const access = decide(spaceRank(space, viewer, grantRank), viewer.ssoBlocked, 'Space', minimum, viewer.memberRole);
+  const visible = withinScope(caller, found);
+  if (!visible) throw notFound('Space');
+  const { item: space, standing, rank } = visible;
+  const access = decide(rank, isSsoBlocked(standing), 'Space', minimum, standing.isMember ? standing.memberRole : undefined);
   return { ...access, space };
+}
+
+function findSpace(db: Executor, caller: Caller, spaceId: string, options: { includeDeleted?: boolean } = {}) {
+  return findRanked(
+    db,
+    caller,
+    hintsFor(db).spaces,
+    spaceId,
+    (viewer) => findSpaceRanked(db, spaceId, viewer, options),
+    () => findSpaceWithStanding(db, spaceId, caller.user.id, options),
+  );
 }
 
 /** The space when the caller's role on it is at least `minimum`. Deleted spaces are absent. */
 export async function requireSpace(db: Executor, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
-  return spaceAccess(db, caller, await findSpaceWithStanding(db, spaceId, caller.user.id), minimum);
+  return spaceAccess(db, caller, await findSpace(db, caller, spaceId), minimum);
 }
 
 /**
@@ -70,18 +139,26 @@ export async function requireSpace(db: Executor, caller: Caller, spaceId: string
  * deleted). A space deleted longer ago is gone (404), purged or not.
  */
 export async function requireRestorableSpace(db: Executor, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
-  const found = await findSpaceWithStanding(db, spaceId, caller.user.id, { includeDeleted: true });
+  const found = await findSpace(db, caller, spaceId, { includeDeleted: true });
   const retentionMs = DELETED_SPACE_RETENTION_DAYS * 86_400_000;
   const expired = found?.item.deletedAt && Date.now() - found.item.deletedAt.getTime() >= retentionMs;
   return spaceAccess(db, caller, expired ? undefined : found, minimum);
 }
 
 export async function requireCollection(db: Executor, caller: Caller, collectionId: string, minimum: Role): Promise<CollectionAccess> {
-  const found = withinScope(caller, await findCollectionWithStanding(db, collectionId, caller.user.id));
-  if (!found) throw notFound('Collection');
-  const viewer = await viewerFor(db, found.standing, caller.user.id);
-  const access = decide(collectionRank(found.item.id, viewer), viewer.ssoBlocked, 'Collection', minimum, viewer.memberRole);
-  return { ...access, collection: found.item };
+  const found = await findRanked(
+    db,
+    caller,
+    hintsFor(db).collections,
+    collectionId,
+    (viewer) => findCollectionRanked(db, collectionId, viewer),
+    () => findCollectionWithStanding(db, collectionId, caller.user.id),
+  );
+  const visible = withinScope(caller, found);
+  if (!visible) throw notFound('Collection');
+  const { standing } = visible;
+  const access = decide(visible.rank, isSsoBlocked(standing), 'Collection', minimum, standing.isMember ? standing.memberRole : undefined);
+  return { ...access, collection: visible.item };
 }
 
 /** The viewer of `userId` in an organization they are a member of; undefined otherwise. */

@@ -3,6 +3,7 @@
 // auth/viewer.ts and listing.repository.ts), which is cached per organization listing version.
 import { sql } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
+import { collectionRankExpression, spaceRankExpression, type Viewer } from './listing.repository.js';
 import type { CollectionsTable, DefaultLevel, EditMode, Role, Visibility } from '../db/schema.js';
 
 export type SpaceRow = {
@@ -116,11 +117,40 @@ export async function findStanding(db: Executor, organizationId: string, userId:
   return rows[0] && splitStanding(rows[0]).standing;
 }
 
-/** The best role the user holds on one space through direct or team grants, as a rank (0: none). */
-export async function findSpaceGrantRank(db: Executor, organizationId: string, spaceId: string, userId: string, teamIds: string[]): Promise<number> {
-  const { rows } = await sql<{ rank: number | null }>`${PREPARED}
-    SELECT max(cw_role_rank(role)) AS rank FROM space_grants
-    WHERE organization_id = ${organizationId} AND space_id = ${spaceId}
-      AND ((principal_kind = 'user' AND principal_id = ${userId}) OR (principal_kind = 'team' AND principal_id = ANY(${teamIds}::text[])))`.execute(db);
-  return rows[0]?.rank ?? 0;
+/**
+ * One space with the user's standing and their rank on it, computed by the same expression as the
+ * space lists (listing.repository.ts), from `viewer` — which must belong to the space's organization
+ * at the standing's listing version for the rank to hold: callers compare.
+ */
+export async function findSpaceRanked(
+  db: Executor,
+  spaceId: string,
+  viewer: Viewer,
+  options: { includeDeleted?: boolean } = {},
+): Promise<{ item: SpaceRow; standing: Standing; rank: number } | undefined> {
+  const live = options.includeDeleted ? sql`` : sql`AND sp.deleted_at IS NULL`;
+  const { rows } = await sql<Row<SpaceRow> & { accessRank: number }>`${PREPARED}
+    SELECT sp.*, ${STANDING_COLUMNS}, ${spaceRankExpression(viewer)} AS access_rank
+    FROM space_locators l
+    JOIN spaces sp ON sp.organization_id = l.organization_id AND sp.id = l.space_id
+    JOIN organizations o ON o.id = sp.organization_id
+    LEFT JOIN organization_members m ON m.organization_id = sp.organization_id AND m.user_id = ${viewer.userId}
+    WHERE l.space_id = ${spaceId} ${live}`.execute(db);
+  return rows[0] && { ...splitStanding(rows[0]), rank: rows[0].accessRank };
+}
+
+/** One collection with the user's standing and their rank on it (see findSpaceRanked). */
+export async function findCollectionRanked(
+  db: Executor,
+  collectionId: string,
+  viewer: Viewer,
+): Promise<{ item: CollectionRow; standing: Standing; rank: number } | undefined> {
+  const { rows } = await sql<Row<CollectionRow> & { accessRank: number }>`${PREPARED}
+    SELECT c.*, ${STANDING_COLUMNS}, ${collectionRankExpression(viewer)} AS access_rank
+    FROM collection_locators l
+    JOIN collections c ON c.organization_id = l.organization_id AND c.id = l.collection_id
+    JOIN organizations o ON o.id = c.organization_id
+    LEFT JOIN organization_members m ON m.organization_id = c.organization_id AND m.user_id = ${viewer.userId}
+    WHERE l.collection_id = ${collectionId}`.execute(db);
+  return rows[0] && { ...splitStanding(rows[0]), rank: rows[0].accessRank };
 }
