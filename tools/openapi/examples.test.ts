@@ -4,7 +4,7 @@
 // and the SDK's docs show what the server really sends.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { contractDir } from './paths.js';
@@ -15,7 +15,8 @@ const spec: Json = JSON.parse(readFileSync(join(contractDir, 'openapi.json'), 'u
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-addFormats(ajv);
+// ajv-formats is CommonJS: under NodeNext its default import is the module, the plugin its `default`.
+addFormats.default(ajv);
 ajv.addFormat('binary', true);
 ajv.addSchema({ ...spec, $id: 'contract' });
 
@@ -78,7 +79,7 @@ function schemaExamples(): Array<{ where: string; schema: Json; value: unknown }
 function problems(schema: Json, value: unknown): string[] {
   const validate = validatorFor(schema);
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`);
+  return (validate.errors ?? []).map((error: ErrorObject) => `${error.instancePath || '/'} ${error.message}`);
 }
 
 describe('examples in the contract', () => {
