@@ -25,17 +25,22 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** What a reader sees: the operations rendered, their access lines, and what the page asked for. */
-async function inspect({ page }: ConfinedPage) {
-  return page.evaluate(() => ({
-    operations: Array.from(document.querySelectorAll('article.operation')).map((article) => ({
-      id: (article as HTMLElement).dataset.operationId,
-      access: article.querySelector('.access')?.textContent ?? null,
-    })),
-    // The stylesheet applied (a computed style only it sets) despite `default-src 'self'`.
-    sidebarPosition: getComputedStyle(document.querySelector('.sidebar')!).position,
-  }));
-}
+type Seen = { operations: Array<{ id: string; access: string | null }>; sidebarPosition: string };
+
+/**
+ * What a reader sees: the operations rendered, their access lines, and whether the stylesheet applied
+ * (a computed style only it sets) under `default-src 'self'`. A string, run in the page: the server's
+ * TypeScript has no DOM types.
+ */
+const INSPECT = `({
+  operations: Array.from(document.querySelectorAll('article.operation')).map((article) => ({
+    id: article.dataset.operationId,
+    access: article.querySelector('.access')?.textContent ?? null,
+  })),
+  sidebarPosition: getComputedStyle(document.querySelector('.sidebar')).position,
+})`;
+
+const inspect = ({ page }: ConfinedPage) => page.evaluate<Seen>(INSPECT);
 
 describe('GET /docs/', () => {
   it('redirects /docs, answers without a token, under a policy that allows only its own origin', async () => {
