@@ -510,7 +510,7 @@ function compareAccess(c: Comparison, subject: Subject, base: Side, head: Side) 
   const before = normalizeAccess(base.value?.['x-access']);
   const after = normalizeAccess(head.value?.['x-access']);
   if (equal(before, after)) return;
-  const sides = { base: child(base, 'x-access'), head: after ? child(head, 'x-access') : head, before, after };
+  const sides = { base: child(base, 'x-access'), head: after ? child(head, 'x-access') : head, before: before ?? null, after: after ?? null };
   if (!before) return c.emit(subject, ['x-access'], 'access-declared', `access declared: ${describeAccess(after!)}`, sides);
   if (!after) return c.emit(subject, ['x-access'], 'access-undeclared', `access no longer declared (was ${describeAccess(before)})`, sides);
   const rank = (minimum: string) => ACCESS_MINIMUMS.indexOf(minimum as (typeof ACCESS_MINIMUMS)[number]);

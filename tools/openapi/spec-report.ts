@@ -44,8 +44,12 @@ function counts(result: DiffResult): string {
 
 const location = (change: Change) => `${change.location.file}:${change.location.line}${change.location.side === 'base' ? ' (in the base)' : ''}`;
 const used = (change: Change) => (change.directions.length ? `used in ${change.directions.map((direction) => `${direction}s`).join(' and ')}` : 'not used by any operation');
-const reachSummary = (change: Change) => `reaches ${change.operations.length} operation${change.operations.length === 1 ? '' : 's'} (${used(change)})`;
-const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+const reachSummary = (change: Change) => {
+  const count = `reaches ${change.operations.length} operation${change.operations.length === 1 ? '' : 's'}`;
+  // A change of an operation itself has no direction of use to tell.
+  return change.directions.length ? `${count} (${used(change)})` : count;
+};
+const show = (value: unknown) => (value === null || value === undefined ? '(none)' : typeof value === 'string' ? value : JSON.stringify(value));
 
 // ---- text ------------------------------------------------------------------------------------------
 
