@@ -272,8 +272,18 @@ describe('spec diff rules', () => {
     ],
     [
       'an access rule moved to another scope or named rule cannot be ranked: breaking',
-      (f) => (f['paths/thing.yaml'].get['x-access'] = { scope: 'space', minimum: 'read', rule: 'authorOrReview' }),
+      (f) => (f['paths/thing.yaml'].get['x-access'] = { scope: 'space', minimum: 'read', rule: ['sso-enforced', 'unlocked'] }),
       [{ rule: 'access-changed', severity: 'breaking', at: 'GET /things/{thingId}#/x-access' }],
+    ],
+    [
+      'a named rule added with another minimum cannot be ranked: breaking',
+      (f) => (f['paths/things.yaml'].post['x-access'] = { scope: 'organization', minimum: 'admin', rule: ['create-in-parent'] }),
+      [{ rule: 'access-changed', severity: 'breaking', at: 'POST /things#/x-access' }],
+    ],
+    [
+      'an operation made public is looser',
+      (f) => (f['paths/thing.yaml'].get['x-access'] = { scope: 'public' }),
+      [{ rule: 'access-looser', severity: 'non-breaking', at: 'GET /things/{thingId}#/x-access' }],
     ],
     [
       'a token made optional is not breaking',
@@ -340,6 +350,24 @@ describe('spec diff rules', () => {
     expect(optional!.location).toEqual({ file: 'spec/components/schemas/Thing.yaml', line: lineOf(edited(makeOptional), 'components/schemas/Thing.yaml', 'name:'), side: 'head' });
     const [removed] = diff((f) => delete f['paths/thing.yaml'].patch);
     expect(removed!.location).toEqual({ file: 'spec/paths/thing.yaml', line: lineOf(baseFiles(), 'paths/thing.yaml', 'patch:'), side: 'base' });
+  });
+
+  it('reports a changed meaning of a named access rule with its text and the operations naming it', () => {
+    const withRule = (text: string) => (f: Files) => {
+      f['openapi.yaml']['x-access-rules'] = { unlocked: text };
+      f['paths/thing.yaml'].patch['x-access'].rule = 'unlocked';
+    };
+    const base = edited(withRule('Refused while the thing is locked.'));
+    const head = edited(withRule('Refused while the thing or its parent is locked.'));
+    expect(compareSpecs(load(base), load(head)).changes).toEqual([
+      expect.objectContaining({
+        rule: 'description-changed',
+        at: '#/x-access-rules/unlocked',
+        before: 'Refused while the thing is locked.',
+        after: 'Refused while the thing or its parent is locked.',
+        operations: [{ key: 'PATCH /things/{thingId}', operationId: 'updateThing', via: 'x-access rule unlocked' }],
+      }),
+    ]);
   });
 
   it('reports an x-access change with both rules, stricter or looser', () => {

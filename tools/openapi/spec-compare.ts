@@ -510,29 +510,62 @@ function compareAccess(c: Comparison, subject: Subject, base: Side, head: Side) 
   const before = normalizeAccess(base.value?.['x-access']);
   const after = normalizeAccess(head.value?.['x-access']);
   if (equal(before, after)) return;
-  const sides = { base: child(base, 'x-access'), head: after ? child(head, 'x-access') : head, before: before ?? null, after: after ?? null };
+  const sides = { base: child(base, 'x-access'), head: after ? child(head, 'x-access') : head, before: base.value?.['x-access'] ?? null, after: head.value?.['x-access'] ?? null };
   if (!before) return c.emit(subject, ['x-access'], 'access-declared', `access declared: ${describeAccess(after!)}`, sides);
   if (!after) return c.emit(subject, ['x-access'], 'access-undeclared', `access no longer declared (was ${describeAccess(before)})`, sides);
   const rank = (minimum: string) => ACCESS_MINIMUMS.indexOf(minimum as (typeof ACCESS_MINIMUMS)[number]);
   let rule: RuleId = 'access-changed';
   if (after.scope === 'public' && before.scope !== 'public') rule = 'access-looser';
   else if (before.scope === 'public' && after.scope !== 'public') rule = 'access-stricter';
-  else if (before.scope === after.scope && (before.rule ?? null) === (after.rule ?? null) && rank(before.minimum) >= 0 && rank(after.minimum) >= 0) {
+  // Named rules add conditions or alternatives: only the same rules let the minimums be ranked.
+  else if (before.scope === after.scope && equal(before.rules, after.rules) && rank(before.minimum) >= 0 && rank(after.minimum) >= 0) {
     rule = rank(after.minimum) > rank(before.minimum) ? 'access-stricter' : 'access-looser';
   }
   c.emit(subject, ['x-access'], rule, `access changed from ${describeAccess(before)} to ${describeAccess(after)}`, sides);
 }
 
-type Access = { scope: string; minimum: string; rule?: string };
+type Access = { scope: string; minimum: string; rules: string[] };
 
 function normalizeAccess(value: unknown): Access | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const { scope, minimum, rule } = value as Record<string, unknown>;
-  return { scope: String(scope), minimum: String(minimum), ...(rule !== undefined ? { rule: String(rule) } : {}) };
+  const rules = rule === undefined || rule === null ? [] : (Array.isArray(rule) ? rule : [rule]).map(String).sort();
+  return { scope: String(scope), minimum: minimum === undefined || minimum === null ? '' : String(minimum), rules };
 }
 
 export function describeAccess(access: Access): string {
-  return `\`${access.minimum}\` on the ${access.scope}${access.rule ? ` (rule \`${access.rule}\`)` : ''}`;
+  const who = access.scope === 'public' ? 'public (no token)' : access.minimum === 'authenticated' ? 'any authenticated user' : `\`${access.minimum}\` on the ${access.scope}`;
+  return `${who}${access.rules.length ? ` (rule${access.rules.length > 1 ? 's' : ''} ${access.rules.map((rule) => `\`${rule}\``).join(', ')})` : ''}`;
+}
+
+/** The named access rules' meanings (`x-access-rules` in openapi.yaml): a changed meaning reaches every operation naming the rule. */
+function compareAccessRules(c: Comparison, baseOps: Operation[], headOps: Operation[]) {
+  const before: Json = (c.base.root.data as Json)['x-access-rules'] ?? {};
+  const after: Json = (c.head.root.data as Json)['x-access-rules'] ?? {};
+  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (before[name] === after[name]) continue;
+    const operations: ReachedOperation[] = [];
+    for (const [spec, ops] of [
+      [c.head, headOps],
+      [c.base, baseOps],
+    ] as const) {
+      for (const op of ops) {
+        const access = normalizeAccess((valueAt(spec, op.cursor) as Json | undefined)?.['x-access']);
+        if (access?.rules.includes(name) && !operations.some((known) => known.key === op.key)) operations.push({ key: op.key, operationId: op.operationId, via: `x-access rule ${name}` });
+      }
+    }
+    const subject: Subject = { at: '#', directions: new Set(), operations: operations.sort((a, b) => a.key.localeCompare(b.key)) };
+    const side = (which: 'base' | 'head'): Side | undefined => {
+      const value = (which === 'base' ? before : after)[name];
+      return value === undefined ? undefined : { cursor: { file: ROOT_FILE, path: ['x-access-rules', name] }, value };
+    };
+    c.emit(subject, ['x-access-rules', name], 'description-changed', `meaning of the access rule \`${name}\` changed`, {
+      base: side('base') ?? { cursor: { file: ROOT_FILE, path: ['x-access-rules'] }, value: undefined },
+      head: side('head'),
+      before: before[name] ?? null,
+      after: after[name] ?? null,
+    });
+  }
 }
 
 function compareSecurity(c: Comparison, subject: Subject, base: Side, head: Side) {
@@ -652,6 +685,7 @@ export function compareSpecs(base: SpecSource, head: SpecSource): SpecComparison
     });
   }
   c.prose(document, ['info'], baseRoot, headRoot, 'the API');
+  compareAccessRules(c, baseOps, headOps);
   return { changes: c.changes, baseVersion: baseInfo.version, headVersion: headInfo.version };
 }
 

@@ -32,6 +32,7 @@ article { margin: 1.5rem 0 2.5rem; } article h3 { margin-bottom: 0.25rem; }
 .method { display: inline-block; min-width: 3.6em; font: 600 0.75em/1.6 ui-monospace, "DejaVu Sans Mono", monospace; text-align: center; border-radius: 4px; color: #fff; padding: 0 0.35em; }
 .method.get { background: var(--get); } .method.post { background: var(--post); } .method.put { background: var(--put); } .method.patch { background: var(--patch); } .method.delete { background: var(--delete); }
 .access { border-left: 3px solid var(--link); background: var(--panel); padding: 0.35em 0.75em; margin: 0.5rem 0; }
+.access p { margin: 0; } .access-rules { margin: 0.25rem 0 0; padding-left: 1.25rem; font-size: 0.9em; }
 .access[data-declared="false"] { border-left-color: var(--muted); }
 table { border-collapse: collapse; width: 100%; margin: 0.5rem 0; font-size: 0.9em; }
 th, td { text-align: left; vertical-align: top; border-bottom: 1px solid var(--line); padding: 0.35em 0.5em; } td p { margin: 0; }

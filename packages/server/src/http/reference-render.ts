@@ -30,18 +30,24 @@ const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').re
 const schemaAnchor = (name: string) => `schema-${name}`;
 const refName = (ref: string) => ref.split('/').pop()!;
 
-/** `{scope, minimum, rule?}` as a reader says it: "`admin` on the space". */
-export function accessSentence(access: { scope?: unknown; minimum?: unknown; rule?: unknown }): string {
-  const scope = String(access.scope ?? '').replace(/-/g, ' ');
+type Access = { scope?: unknown; minimum?: unknown; rule?: unknown };
+
+/** The named rules of an `x-access` (one name or a list). */
+export function accessRules(access: Access): string[] {
+  if (access.rule === undefined || access.rule === null) return [];
+  return (Array.isArray(access.rule) ? access.rule : [access.rule]).map(String);
+}
+
+/** `{scope, minimum}` as a reader says it: "`admin` on the space". */
+export function accessSentence(access: Access): string {
+  const scope = String(access.scope ?? '');
   const minimum = String(access.minimum ?? '');
-  let text: string;
-  if (scope === 'public') text = 'public: no token needed';
-  else if (minimum === 'authenticated') text = 'any authenticated user';
-  else if (minimum === 'guest') text = `any member of the ${scope}, guests included`;
-  else if (minimum === 'member') text = `a member of the ${scope} (not a guest)`;
-  else text = `<code>${escape(minimum)}</code> on the ${escape(scope)}`;
-  if (access.rule) text += `, rule <code>${escape(access.rule)}</code>`;
-  return text;
+  if (scope === 'public') return 'public: no bearer token (the request carries its own credential)';
+  if (minimum === 'authenticated') return 'any authenticated user';
+  if (minimum === 'guest') return `any member of the ${escape(scope)}, guests included`;
+  if (minimum === 'member') return `a member of the ${escape(scope)} (not a guest)`;
+  const where = scope === 'change-request' ? "the change request's space" : `the ${escape(scope)}`;
+  return `<code>${escape(minimum)}</code> on ${where}`;
 }
 
 /** The first sentence of a description: where our operations say who may call them. */
@@ -51,14 +57,17 @@ function firstSentence(description: unknown): string | undefined {
   return /^(.+?[.!?])(\s|$)/.exec(flat)?.[1] ?? flat;
 }
 
-function accessLine(operation: Json, requiresToken: boolean): string {
+function accessLine(operation: Json, requiresToken: boolean, ruleTexts: Json): string {
   const declared = operation['x-access'];
   if (declared && typeof declared === 'object') {
-    return `<p class="access" data-declared="true">Access: ${accessSentence(declared)}</p>`;
+    const rules = accessRules(declared).map((rule) => `<li><code>${escape(rule)}</code>${typeof ruleTexts[rule] === 'string' ? `: ${mdInline(ruleTexts[rule])}` : ''}</li>`);
+    const list = rules.length ? `\n<ul class="access-rules">${rules.join('')}</ul>` : '';
+    return `<div class="access" data-declared="true"><p>Access: ${accessSentence(declared)}</p>${list}</div>`;
   }
+  // Until every operation declares x-access, its description says who may call it.
   const prose = firstSentence(operation.description);
   const token = requiresToken ? '' : ' No bearer token.';
-  return `<p class="access" data-declared="false">Access (from the description): ${prose ? mdInline(prose) : 'not stated.'}${token}</p>`;
+  return `<div class="access" data-declared="false"><p>Access (from the description): ${prose ? mdInline(prose) : 'not stated.'}${token}</p></div>`;
 }
 
 class Renderer {
@@ -217,7 +226,7 @@ class Renderer {
             `<article class="operation" id="${opAnchor(entry)}" data-operation-id="${escape(operation.operationId ?? '')}" data-method="${method}" data-path="${escape(path)}" data-search="${escape(search)}">`,
             `<h3>${escape(operation.summary ?? `${method.toUpperCase()} ${path}`)}</h3>`,
             `<p class="endpoint"><span class="method ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code> <span class="operation-id">${escape(operation.operationId ?? '')}</span></p>`,
-            accessLine(operation, entry.requiresToken),
+            accessLine(operation, entry.requiresToken, (spec['x-access-rules'] as Json | undefined) ?? {}),
             `<div class="description">${md(operation.description)}</div>`,
             this.parameters(entry.parameters),
             this.requestBody(operation.requestBody),

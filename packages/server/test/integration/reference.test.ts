@@ -72,7 +72,9 @@ describe('GET /docs/', () => {
       const seen = await inspect(confined);
       expect(seen.operations).toHaveLength(operations.length);
       expect(seen.operations.map((operation) => operation.id).sort()).toEqual(operations.map((operation) => operation.operationId).sort());
-      for (const operation of seen.operations) expect(operation.access, operation.id).toMatch(/^Access/);
+      // Every operation declares its access (x-access): none falls back on its description.
+      for (const operation of seen.operations) expect(operation.access, operation.id).toMatch(/^Access: \S/);
+      expect(seen.operations.find((operation) => operation.id === 'updateSpaceById')!.access).toBe('Access: admin on the space');
       expect(seen.sidebarPosition).toBe('sticky');
 
       // The filter (the page's one script) runs under the policy.
