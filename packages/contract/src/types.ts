@@ -1671,7 +1671,18 @@ export interface components {
          * @description An opaque identifier.
          */
         Id: string;
-        /** User */
+        /**
+         * User
+         * @example {
+         *       "object": "user",
+         *       "id": "GcWPo28SuVGFWz4goVQi",
+         *       "displayName": "Ada Lovelace",
+         *       "email": "ada@acme.example",
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/users/GcWPo28SuVGFWz4goVQi"
+         *       }
+         *     }
+         */
         User: {
             /** @constant */
             object: "user";
@@ -1743,13 +1754,40 @@ export interface components {
             /** @description Opaque cursor of the next page. */
             page: string;
         };
-        /** ApiTokenList */
+        /**
+         * ApiTokenList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "api-token",
+         *           "id": "Ydw06AD0LAjQolOOWxmK",
+         *           "label": "CI deploys",
+         *           "createdAt": "2026-11-24T03:58:51.074Z",
+         *           "expiresAt": "2027-06-30T00:00:00.000Z"
+         *         },
+         *         {
+         *           "object": "api-token",
+         *           "id": "Gcleeb4mEpSgoxexUrO0",
+         *           "label": "bootstrap",
+         *           "createdAt": "2026-11-24T03:57:59.752Z",
+         *           "lastUsedAt": "2026-11-24T03:58:50.644Z"
+         *         }
+         *       ],
+         *       "count": 2
+         *     }
+         */
         ApiTokenList: {
             items: components["schemas"]["ApiToken"][];
             count: number;
             next?: components["schemas"]["Next"];
         };
-        /** CreateApiTokenRequest */
+        /**
+         * CreateApiTokenRequest
+         * @example {
+         *       "label": "CI deploys",
+         *       "expiresAt": "2027-06-30T00:00:00.000Z"
+         *     }
+         */
         CreateApiTokenRequest: {
             label: string;
             /**
@@ -1762,6 +1800,14 @@ export interface components {
         /**
          * CreatedApiToken
          * @description A new token, with its secret. Store the secret now; it cannot be read again.
+         * @example {
+         *       "object": "api-token",
+         *       "id": "Ydw06AD0LAjQolOOWxmK",
+         *       "label": "CI deploys",
+         *       "createdAt": "2026-11-24T03:58:51.074Z",
+         *       "expiresAt": "2027-06-30T00:00:00.000Z",
+         *       "token": "cw_r0n9ZQNYbTZ0Y9uFg9KDVTyovkKLNHcJq0vjkeDh"
+         *     }
          */
         CreatedApiToken: {
             /** @constant */
@@ -1825,7 +1871,50 @@ export interface components {
             listTeams: boolean;
             listIntegrations: boolean;
         };
-        /** Organization */
+        /**
+         * Organization
+         * @example {
+         *       "object": "organization",
+         *       "id": "PBifsGYSqrl0NCy7tAjg",
+         *       "title": "Acme Docs",
+         *       "createdAt": "2026-11-24T03:57:59.729Z",
+         *       "emailDomains": [
+         *         "acme.example"
+         *       ],
+         *       "hostname": "acme-docs",
+         *       "type": "business",
+         *       "defaultRole": "read",
+         *       "sso": false,
+         *       "ai": false,
+         *       "inviteLinks": true,
+         *       "plan": "enterprise",
+         *       "internal_isOnNewTrial": true,
+         *       "billing": {
+         *         "interval": "yearly",
+         *         "endDate": null,
+         *         "hasPaymentFailed": false,
+         *         "isScheduledToCancel": false
+         *       },
+         *       "trial": {
+         *         "status": "notapplicable"
+         *       },
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg",
+         *         "app": "http://localhost:8080/app/o/PBifsGYSqrl0NCy7tAjg"
+         *       },
+         *       "permissions": {
+         *         "view": true,
+         *         "admin": true,
+         *         "ownTeam": true,
+         *         "createContent": true,
+         *         "createOpenAPISpec": true,
+         *         "viewBilling": true,
+         *         "listMembers": true,
+         *         "listTeams": true,
+         *         "listIntegrations": true
+         *       }
+         *     }
+         */
         Organization: {
             /** @constant */
             object: "organization";
@@ -1917,14 +2006,69 @@ export interface components {
             };
             permissions: components["schemas"]["OrganizationPermissions"];
         };
-        /** OrganizationList */
+        /**
+         * OrganizationList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "organization",
+         *           "id": "PBifsGYSqrl0NCy7tAjg",
+         *           "title": "Acme Docs",
+         *           "createdAt": "2026-11-24T03:57:59.729Z",
+         *           "emailDomains": [],
+         *           "type": "business",
+         *           "defaultRole": "read",
+         *           "sso": false,
+         *           "ai": false,
+         *           "inviteLinks": true,
+         *           "plan": "enterprise",
+         *           "internal_isOnNewTrial": true,
+         *           "billing": {
+         *             "interval": "yearly",
+         *             "endDate": null,
+         *             "hasPaymentFailed": false,
+         *             "isScheduledToCancel": false
+         *           },
+         *           "trial": {
+         *             "status": "notapplicable"
+         *           },
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg",
+         *             "app": "http://localhost:8080/app/o/PBifsGYSqrl0NCy7tAjg"
+         *           },
+         *           "permissions": {
+         *             "view": true,
+         *             "admin": true,
+         *             "ownTeam": true,
+         *             "createContent": true,
+         *             "createOpenAPISpec": true,
+         *             "viewBilling": true,
+         *             "listMembers": true,
+         *             "listTeams": true,
+         *             "listIntegrations": true
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         OrganizationList: {
             items: components["schemas"]["Organization"][];
             /** @description Total number of matching items. */
             count: number;
             next?: components["schemas"]["Next"];
         };
-        /** CreateOrganizationRequest */
+        /**
+         * CreateOrganizationRequest
+         * @example {
+         *       "title": "Acme Labs",
+         *       "useCase": "internalDocs",
+         *       "emailDomains": [
+         *         "labs.acme.example"
+         *       ],
+         *       "defaultRole": "comment"
+         *     }
+         */
         CreateOrganizationRequest: {
             title: string;
             useCase?: components["schemas"]["OrganizationUseCase"];
@@ -1932,7 +2076,16 @@ export interface components {
             hostname?: components["schemas"]["Hostname"];
             defaultRole?: components["schemas"]["NullableRole"];
         };
-        /** UpdateOrganizationRequest */
+        /**
+         * UpdateOrganizationRequest
+         * @example {
+         *       "emailDomains": [
+         *         "acme.example"
+         *       ],
+         *       "hostname": "acme-docs",
+         *       "defaultRole": "read"
+         *     }
+         */
         UpdateOrganizationRequest: {
             title?: string;
             emailDomains?: components["schemas"]["EmailDomain"][];
@@ -1951,7 +2104,54 @@ export interface components {
             ai?: boolean;
             inviteLinks?: boolean;
         };
-        /** EmailDomainOrganizations */
+        /**
+         * EmailDomainOrganizations
+         * @example {
+         *       "organizations": [
+         *         {
+         *           "object": "organization",
+         *           "id": "PBifsGYSqrl0NCy7tAjg",
+         *           "title": "Acme Docs",
+         *           "createdAt": "2026-11-24T03:57:59.729Z",
+         *           "emailDomains": [
+         *             "acme.example"
+         *           ],
+         *           "hostname": "acme-docs",
+         *           "type": "business",
+         *           "defaultRole": "read",
+         *           "sso": false,
+         *           "ai": false,
+         *           "inviteLinks": true,
+         *           "plan": "enterprise",
+         *           "internal_isOnNewTrial": true,
+         *           "billing": {
+         *             "interval": "yearly",
+         *             "endDate": null,
+         *             "hasPaymentFailed": false,
+         *             "isScheduledToCancel": false
+         *           },
+         *           "trial": {
+         *             "status": "notapplicable"
+         *           },
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg",
+         *             "app": "http://localhost:8080/app/o/PBifsGYSqrl0NCy7tAjg"
+         *           },
+         *           "permissions": {
+         *             "view": false,
+         *             "admin": false,
+         *             "ownTeam": false,
+         *             "createContent": false,
+         *             "createOpenAPISpec": false,
+         *             "viewBilling": false,
+         *             "listMembers": false,
+         *             "listTeams": false,
+         *             "listIntegrations": false
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
         EmailDomainOrganizations: {
             organizations: components["schemas"]["Organization"][];
         };
@@ -1974,7 +2174,27 @@ export interface components {
             /** @description The caller may create spaces and collections inside this collection. */
             create: boolean;
         };
-        /** Collection */
+        /**
+         * Collection
+         * @example {
+         *       "object": "collection",
+         *       "id": "qFodO7wAKOAhQGuq0ei0",
+         *       "title": "Product",
+         *       "description": "Guides, tutorials and references for the product",
+         *       "organization": "PBifsGYSqrl0NCy7tAjg",
+         *       "defaultLevel": "inherit",
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/collections/qFodO7wAKOAhQGuq0ei0",
+         *         "app": "http://localhost:8080/app/c/qFodO7wAKOAhQGuq0ei0"
+         *       },
+         *       "permissions": {
+         *         "view": true,
+         *         "create": true,
+         *         "admin": true,
+         *         "viewInviteLinks": true
+         *       }
+         *     }
+         */
         Collection: {
             /** @constant */
             object: "collection";
@@ -1994,14 +2214,46 @@ export interface components {
             };
             permissions: components["schemas"]["CollectionPermissions"];
         };
-        /** CollectionList */
+        /**
+         * CollectionList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "collection",
+         *           "id": "qFodO7wAKOAhQGuq0ei0",
+         *           "title": "Product",
+         *           "description": "Guides, tutorials and references for the product",
+         *           "organization": "PBifsGYSqrl0NCy7tAjg",
+         *           "defaultLevel": "inherit",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/collections/qFodO7wAKOAhQGuq0ei0",
+         *             "app": "http://localhost:8080/app/c/qFodO7wAKOAhQGuq0ei0"
+         *           },
+         *           "permissions": {
+         *             "view": true,
+         *             "create": true,
+         *             "admin": true,
+         *             "viewInviteLinks": true
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         CollectionList: {
             items: components["schemas"]["Collection"][];
             /** @description Total number of matching items. */
             count: number;
             next?: components["schemas"]["Next"];
         };
-        /** CreateCollectionRequest */
+        /**
+         * CreateCollectionRequest
+         * @example {
+         *       "title": "Product",
+         *       "description": "Guides and references for the product",
+         *       "defaultLevel": "inherit"
+         *     }
+         */
         CreateCollectionRequest: {
             /** @description Defaults to "Untitled". */
             title?: string;
@@ -2041,7 +2293,42 @@ export interface components {
             merge: boolean;
             review: boolean;
         };
-        /** Space */
+        /**
+         * Space
+         * @example {
+         *       "object": "space",
+         *       "id": "qMa6kNgsqjxQjwCLFGuh",
+         *       "title": "Developer guide",
+         *       "emoji": "📘",
+         *       "visibility": "in-collection",
+         *       "createdAt": "2026-11-24T03:58:58.541Z",
+         *       "updatedAt": "2026-11-24T03:58:59.793Z",
+         *       "editMode": "live",
+         *       "organization": "PBifsGYSqrl0NCy7tAjg",
+         *       "parent": "qFodO7wAKOAhQGuq0ei0",
+         *       "revision": "0hcZeinAVLMOX8bSpQfj",
+         *       "defaultLevel": "inherit",
+         *       "comments": 0,
+         *       "changeRequests": 0,
+         *       "changeRequestsOpen": 0,
+         *       "changeRequestsDraft": 0,
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh",
+         *         "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh"
+         *       },
+         *       "permissions": {
+         *         "view": true,
+         *         "access": true,
+         *         "comment": true,
+         *         "edit": true,
+         *         "triggerGitSync": true,
+         *         "review": true,
+         *         "merge": true,
+         *         "admin": true,
+         *         "viewInviteLinks": true
+         *       }
+         *     }
+         */
         Space: {
             /** @constant */
             object: "space";
@@ -2107,14 +2394,95 @@ export interface components {
             };
             permissions: components["schemas"]["SpacePermissions"];
         };
-        /** SpaceList */
+        /**
+         * SpaceList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "space",
+         *           "id": "BnHU2c5HgbqDeg6cNnXT",
+         *           "title": "Release notes",
+         *           "emoji": "🚀",
+         *           "visibility": "unlisted",
+         *           "createdAt": "2026-11-24T03:58:58.805Z",
+         *           "updatedAt": "2026-11-24T03:58:58.912Z",
+         *           "editMode": "live",
+         *           "organization": "PBifsGYSqrl0NCy7tAjg",
+         *           "revision": "zr4BV7pJRLKBb4XHfpdB",
+         *           "defaultLevel": "comment",
+         *           "comments": 0,
+         *           "changeRequests": 0,
+         *           "changeRequestsOpen": 0,
+         *           "changeRequestsDraft": 0,
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/spaces/BnHU2c5HgbqDeg6cNnXT",
+         *             "app": "http://localhost:8080/app/s/BnHU2c5HgbqDeg6cNnXT",
+         *             "public": "http://localhost:8080/app/public/s/BnHU2c5HgbqDeg6cNnXT"
+         *           },
+         *           "permissions": {
+         *             "view": true,
+         *             "access": true,
+         *             "comment": true,
+         *             "edit": true,
+         *             "triggerGitSync": true,
+         *             "review": true,
+         *             "merge": true,
+         *             "admin": true,
+         *             "viewInviteLinks": true
+         *           }
+         *         },
+         *         {
+         *           "object": "space",
+         *           "id": "qMa6kNgsqjxQjwCLFGuh",
+         *           "title": "Developer guide",
+         *           "emoji": "📘",
+         *           "visibility": "in-collection",
+         *           "createdAt": "2026-11-24T03:58:58.541Z",
+         *           "updatedAt": "2026-11-24T03:58:58.541Z",
+         *           "editMode": "live",
+         *           "organization": "PBifsGYSqrl0NCy7tAjg",
+         *           "parent": "qFodO7wAKOAhQGuq0ei0",
+         *           "revision": "zuRgomkVY2FPegR3ArYc",
+         *           "defaultLevel": "inherit",
+         *           "comments": 0,
+         *           "changeRequests": 0,
+         *           "changeRequestsOpen": 0,
+         *           "changeRequestsDraft": 0,
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh",
+         *             "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh"
+         *           },
+         *           "permissions": {
+         *             "view": true,
+         *             "access": true,
+         *             "comment": true,
+         *             "edit": true,
+         *             "triggerGitSync": true,
+         *             "review": true,
+         *             "merge": true,
+         *             "admin": true,
+         *             "viewInviteLinks": true
+         *           }
+         *         }
+         *       ],
+         *       "count": 2
+         *     }
+         */
         SpaceList: {
             items: components["schemas"]["Space"][];
             /** @description Total number of matching items. */
             count: number;
             next?: components["schemas"]["Next"];
         };
-        /** CreateSpaceRequest */
+        /**
+         * CreateSpaceRequest
+         * @example {
+         *       "title": "Developer guide",
+         *       "emoji": "📘",
+         *       "parent": "qFodO7wAKOAhQGuq0ei0",
+         *       "visibility": "in-collection"
+         *     }
+         */
         CreateSpaceRequest: {
             /** @description Defaults to "Untitled". */
             title?: string;
@@ -2124,7 +2492,12 @@ export interface components {
             /** @description Defaults to `in-collection` inside a collection, `private` at the top level. */
             visibility?: components["schemas"]["Visibility"];
         };
-        /** UpdateCollectionRequest */
+        /**
+         * UpdateCollectionRequest
+         * @example {
+         *       "description": "Guides, tutorials and references for the product"
+         *     }
+         */
         UpdateCollectionRequest: {
             title?: string;
             /** @description `null` or an empty string removes it. */
@@ -2157,6 +2530,15 @@ export interface components {
          * @description Where to move the item inside its organization. `parent` is the id of the target collection, `null`
          *     for the top level, or omitted to stay in the current parent. `position` places it before or after a
          *     sibling in the target parent; omitted, the item goes last.
+         * @example {
+         *       "parent": "qFodO7wAKOAhQGuq0ei0",
+         *       "position": {
+         *         "after": {
+         *           "type": "space",
+         *           "space": "qMa6kNgsqjxQjwCLFGuh"
+         *         }
+         *       }
+         *     }
          */
         MoveRequest: {
             parent?: components["schemas"]["Id"] | null;
@@ -2168,6 +2550,9 @@ export interface components {
          *     optionally into one of its collections); within the same organization it is a move. The caller
          *     needs `admin` on the item, the `admin` organization role in the target organization, and `create`
          *     on the target collection.
+         * @example {
+         *       "organization": "OegsLWuNLIVcpldKkLN6"
+         *     }
          */
         TransferRequest: {
             /** @description Id of the target organization. */
@@ -2175,7 +2560,13 @@ export interface components {
             /** @description Id of a collection of the target organization. */
             collection?: components["schemas"]["Id"];
         };
-        /** UpdateSpaceRequest */
+        /**
+         * UpdateSpaceRequest
+         * @example {
+         *       "visibility": "unlisted",
+         *       "defaultLevel": "comment"
+         *     }
+         */
         UpdateSpaceRequest: {
             editMode?: components["schemas"]["EditMode"];
             title?: string;
@@ -2195,7 +2586,21 @@ export interface components {
             /** @description The caller is an organization admin or an owner of the team (and may manage its members). */
             admin: boolean;
         };
-        /** Team */
+        /**
+         * Team
+         * @example {
+         *       "object": "team",
+         *       "id": "EBXjvuPRRpExmPAzo4Cn",
+         *       "title": "Technical writers",
+         *       "members": 2,
+         *       "spaces": 0,
+         *       "createdAt": "2026-11-24T03:58:55.851Z",
+         *       "permissions": {
+         *         "view": true,
+         *         "admin": true
+         *       }
+         *     }
+         */
         Team: {
             /** @constant */
             object: "team";
@@ -2219,6 +2624,23 @@ export interface components {
         /**
          * Grant
          * @description A role granted to a user or a team on a space or collection (flowing down to everything inside a collection).
+         * @example {
+         *       "object": "grant",
+         *       "principal": {
+         *         "type": "user",
+         *         "user": {
+         *           "object": "user",
+         *           "id": "BGihlv4GISs2L1DEkHjd",
+         *           "displayName": "Grace Hopper",
+         *           "email": "grace@example.com",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/users/BGihlv4GISs2L1DEkHjd"
+         *           }
+         *         }
+         *       },
+         *       "role": "review",
+         *       "grantedAt": "2026-11-24T03:59:06.478Z"
+         *     }
          */
         Grant: {
             /** @constant */
@@ -2236,7 +2658,68 @@ export interface components {
             role: components["schemas"]["Role"];
             grantedAt: components["schemas"]["Timestamp"];
         };
-        /** GrantList */
+        /**
+         * GrantList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "grant",
+         *           "principal": {
+         *             "type": "team",
+         *             "team": {
+         *               "object": "team",
+         *               "id": "EBXjvuPRRpExmPAzo4Cn",
+         *               "title": "Technical writers",
+         *               "members": 2,
+         *               "spaces": 1,
+         *               "createdAt": "2026-11-24T03:58:55.851Z",
+         *               "permissions": {
+         *                 "view": true,
+         *                 "admin": true
+         *               }
+         *             }
+         *           },
+         *           "role": "comment",
+         *           "grantedAt": "2026-11-24T03:59:07.045Z"
+         *         },
+         *         {
+         *           "object": "grant",
+         *           "principal": {
+         *             "type": "user",
+         *             "user": {
+         *               "object": "user",
+         *               "id": "BGihlv4GISs2L1DEkHjd",
+         *               "displayName": "Grace Hopper",
+         *               "email": "grace@example.com",
+         *               "urls": {
+         *                 "location": "http://localhost:8080/v1/users/BGihlv4GISs2L1DEkHjd"
+         *               }
+         *             }
+         *           },
+         *           "role": "review",
+         *           "grantedAt": "2026-11-24T03:59:06.478Z"
+         *         },
+         *         {
+         *           "object": "grant",
+         *           "principal": {
+         *             "type": "user",
+         *             "user": {
+         *               "object": "user",
+         *               "id": "GcWPo28SuVGFWz4goVQi",
+         *               "displayName": "Ada Lovelace",
+         *               "email": "ada@acme.example",
+         *               "urls": {
+         *                 "location": "http://localhost:8080/v1/users/GcWPo28SuVGFWz4goVQi"
+         *               }
+         *             }
+         *           },
+         *           "role": "admin",
+         *           "grantedAt": "2026-11-24T03:58:58.541Z"
+         *         }
+         *       ],
+         *       "count": 3
+         *     }
+         */
         GrantList: {
             items: components["schemas"]["Grant"][];
             /** @description Total number of matching items. */
@@ -2247,6 +2730,10 @@ export interface components {
          * CreateGrantRequest
          * @description `role` and exactly one of `user` (a member of the item's organization, guests included) and `team`
          *     (a team of that organization).
+         * @example {
+         *       "user": "BGihlv4GISs2L1DEkHjd",
+         *       "role": "edit"
+         *     }
          */
         CreateGrantRequest: {
             /** @description The user id to grant the role to. */
@@ -2255,13 +2742,37 @@ export interface components {
             team?: components["schemas"]["Id"];
             role: components["schemas"]["Role"];
         };
-        /** UpdateGrantRequest */
+        /**
+         * UpdateGrantRequest
+         * @example {
+         *       "role": "review"
+         *     }
+         */
         UpdateGrantRequest: {
             role: components["schemas"]["Role"];
         };
         /**
          * Member
          * @description A user's membership of an organization. Its `id` is the user's id.
+         * @example {
+         *       "object": "member",
+         *       "id": "BGihlv4GISs2L1DEkHjd",
+         *       "role": "edit",
+         *       "user": {
+         *         "object": "user",
+         *         "id": "BGihlv4GISs2L1DEkHjd",
+         *         "displayName": "Grace Hopper",
+         *         "email": "grace@example.com",
+         *         "urls": {
+         *           "location": "http://localhost:8080/v1/users/BGihlv4GISs2L1DEkHjd"
+         *         }
+         *       },
+         *       "disabled": false,
+         *       "joinedAt": "2026-11-24T03:58:54.545Z",
+         *       "sso": false,
+         *       "spaces": 0,
+         *       "teams": 0
+         *     }
          */
         Member: {
             /** @constant */
@@ -2286,14 +2797,83 @@ export interface components {
             /** @description Number of teams the member belongs to. */
             teams: number;
         };
-        /** MemberList */
+        /**
+         * MemberList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "member",
+         *           "id": "BGihlv4GISs2L1DEkHjd",
+         *           "role": "edit",
+         *           "user": {
+         *             "object": "user",
+         *             "id": "BGihlv4GISs2L1DEkHjd",
+         *             "displayName": "Grace Hopper",
+         *             "email": "grace@example.com",
+         *             "urls": {
+         *               "location": "http://localhost:8080/v1/users/BGihlv4GISs2L1DEkHjd"
+         *             }
+         *           },
+         *           "disabled": false,
+         *           "joinedAt": "2026-11-24T03:58:54.545Z",
+         *           "sso": false,
+         *           "spaces": 0,
+         *           "teams": 0
+         *         },
+         *         {
+         *           "object": "member",
+         *           "id": "VTYdAvJTqwhIUCPQkzO7",
+         *           "role": "read",
+         *           "user": {
+         *             "object": "user",
+         *             "id": "VTYdAvJTqwhIUCPQkzO7",
+         *             "displayName": "Alan Turing",
+         *             "email": "alan@acme.example",
+         *             "urls": {
+         *               "location": "http://localhost:8080/v1/users/VTYdAvJTqwhIUCPQkzO7"
+         *             }
+         *           },
+         *           "disabled": false,
+         *           "joinedAt": "2026-11-24T03:58:53.018Z",
+         *           "sso": false,
+         *           "spaces": 0,
+         *           "teams": 0
+         *         },
+         *         {
+         *           "object": "member",
+         *           "id": "GcWPo28SuVGFWz4goVQi",
+         *           "role": "admin",
+         *           "user": {
+         *             "object": "user",
+         *             "id": "GcWPo28SuVGFWz4goVQi",
+         *             "displayName": "Ada Lovelace",
+         *             "email": "ada@acme.example",
+         *             "urls": {
+         *               "location": "http://localhost:8080/v1/users/GcWPo28SuVGFWz4goVQi"
+         *             }
+         *           },
+         *           "disabled": false,
+         *           "joinedAt": "2026-11-24T03:57:59.729Z",
+         *           "sso": false,
+         *           "spaces": 0,
+         *           "teams": 0
+         *         }
+         *       ],
+         *       "count": 3
+         *     }
+         */
         MemberList: {
             items: components["schemas"]["Member"][];
             /** @description Total number of matching items. */
             count: number;
             next?: components["schemas"]["Next"];
         };
-        /** UpdateMemberRequest */
+        /**
+         * UpdateMemberRequest
+         * @example {
+         *       "role": "review"
+         *     }
+         */
         UpdateMemberRequest: {
             /** @description The new organization role; `null` makes the member a guest. */
             role: components["schemas"]["NullableRole"];
@@ -2307,7 +2887,86 @@ export interface components {
             permission: components["schemas"]["Role"];
             space: components["schemas"]["Space"];
         };
-        /** MemberSpaceList */
+        /**
+         * MemberSpaceList
+         * @example {
+         *       "items": [
+         *         {
+         *           "permission": "comment",
+         *           "space": {
+         *             "object": "space",
+         *             "id": "BnHU2c5HgbqDeg6cNnXT",
+         *             "title": "Release notes",
+         *             "emoji": "🚀",
+         *             "visibility": "unlisted",
+         *             "createdAt": "2026-11-24T03:58:58.805Z",
+         *             "updatedAt": "2026-11-24T03:58:58.912Z",
+         *             "editMode": "live",
+         *             "organization": "PBifsGYSqrl0NCy7tAjg",
+         *             "revision": "zr4BV7pJRLKBb4XHfpdB",
+         *             "defaultLevel": "comment",
+         *             "comments": 0,
+         *             "changeRequests": 0,
+         *             "changeRequestsOpen": 0,
+         *             "changeRequestsDraft": 0,
+         *             "urls": {
+         *               "location": "http://localhost:8080/v1/spaces/BnHU2c5HgbqDeg6cNnXT",
+         *               "app": "http://localhost:8080/app/s/BnHU2c5HgbqDeg6cNnXT",
+         *               "public": "http://localhost:8080/app/public/s/BnHU2c5HgbqDeg6cNnXT"
+         *             },
+         *             "permissions": {
+         *               "view": true,
+         *               "access": true,
+         *               "comment": true,
+         *               "edit": true,
+         *               "triggerGitSync": true,
+         *               "review": true,
+         *               "merge": true,
+         *               "admin": true,
+         *               "viewInviteLinks": true
+         *             }
+         *           }
+         *         },
+         *         {
+         *           "permission": "review",
+         *           "space": {
+         *             "object": "space",
+         *             "id": "qMa6kNgsqjxQjwCLFGuh",
+         *             "title": "Developer guide",
+         *             "emoji": "📘",
+         *             "visibility": "in-collection",
+         *             "createdAt": "2026-11-24T03:58:58.541Z",
+         *             "updatedAt": "2026-11-24T03:59:06.097Z",
+         *             "editMode": "live",
+         *             "organization": "PBifsGYSqrl0NCy7tAjg",
+         *             "parent": "qFodO7wAKOAhQGuq0ei0",
+         *             "revision": "GUB12XCrCYj5nZRtV4Td",
+         *             "defaultLevel": "inherit",
+         *             "comments": 0,
+         *             "changeRequests": 1,
+         *             "changeRequestsOpen": 0,
+         *             "changeRequestsDraft": 0,
+         *             "urls": {
+         *               "location": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh",
+         *               "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh"
+         *             },
+         *             "permissions": {
+         *               "view": true,
+         *               "access": true,
+         *               "comment": true,
+         *               "edit": true,
+         *               "triggerGitSync": true,
+         *               "review": true,
+         *               "merge": true,
+         *               "admin": true,
+         *               "viewInviteLinks": true
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "count": 2
+         *     }
+         */
         MemberSpaceList: {
             items: components["schemas"]["MemberSpace"][];
             /** @description Total number of matching items. */
@@ -2335,14 +2994,43 @@ export interface components {
             team: components["schemas"]["Team"];
             member: components["schemas"]["TeamMembership"];
         };
-        /** MemberTeamList */
+        /**
+         * MemberTeamList
+         * @example {
+         *       "items": [
+         *         {
+         *           "team": {
+         *             "object": "team",
+         *             "id": "EBXjvuPRRpExmPAzo4Cn",
+         *             "title": "Technical writers",
+         *             "members": 2,
+         *             "spaces": 1,
+         *             "createdAt": "2026-11-24T03:58:55.851Z",
+         *             "permissions": {
+         *               "view": true,
+         *               "admin": true
+         *             }
+         *           },
+         *           "member": {
+         *             "role": "owner"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         MemberTeamList: {
             items: components["schemas"]["MemberTeam"][];
             /** @description Total number of matching items. */
             count: number;
             next?: components["schemas"]["Next"];
         };
-        /** PingResult */
+        /**
+         * PingResult
+         * @example {
+         *       "serviceVisitorClaims": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmdhbml6YXRpb24iOiJQQmlmc0dZU3FybDBOQ3k3dEFqZyIsInJvbGUiOiJyZXZpZXciLCJlbWFpbCI6ImdyYWNlQGV4YW1wbGUuY29tIiwibmFtZSI6IkdyYWNlIEhvcHBlciIsImlzcyI6Imh0dHA6Ly9sb2NhbGhvc3Q6ODA4MCIsInN1YiI6IkJHaWhsdjRHSVNzMkwxREVrSGpkIiwiaWF0IjoxNzk1NDkyNzM1LCJleHAiOjE3OTU0OTMzMzV9.3z3KhqHAj49SMY8giQBk-vp8EmRNnenDptZtvc2j0r8"
+         *     }
+         */
         PingResult: {
             /**
              * @description A JWT (HS256, signed with the server's key) holding the member's claims, valid for 10 minutes:
@@ -2351,20 +3039,52 @@ export interface components {
              */
             serviceVisitorClaims: string;
         };
-        /** TeamList */
+        /**
+         * TeamList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "team",
+         *           "id": "EBXjvuPRRpExmPAzo4Cn",
+         *           "title": "Technical writers",
+         *           "members": 2,
+         *           "spaces": 0,
+         *           "createdAt": "2026-11-24T03:58:55.851Z",
+         *           "permissions": {
+         *             "view": true,
+         *             "admin": true
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         TeamList: {
             items: components["schemas"]["Team"][];
             /** @description Total number of matching items. */
             count: number;
             next?: components["schemas"]["Next"];
         };
-        /** CreateTeamRequest */
+        /**
+         * CreateTeamRequest
+         * @example {
+         *       "title": "Writers",
+         *       "members": [
+         *         "BGihlv4GISs2L1DEkHjd"
+         *       ]
+         *     }
+         */
         CreateTeamRequest: {
             title: string;
             /** @description User ids of organization members (guests included) to add, as `member`. */
             members?: components["schemas"]["Id"][];
         };
-        /** UpdateTeamRequest */
+        /**
+         * UpdateTeamRequest
+         * @example {
+         *       "title": "Technical writers"
+         *     }
+         */
         UpdateTeamRequest: {
             title: string;
         };
@@ -2381,7 +3101,69 @@ export interface components {
                 view: boolean;
             };
         };
-        /** TeamMemberEntryList */
+        /**
+         * TeamMemberEntryList
+         * @example {
+         *       "items": [
+         *         {
+         *           "organization": {
+         *             "object": "member",
+         *             "id": "VTYdAvJTqwhIUCPQkzO7",
+         *             "role": "read",
+         *             "user": {
+         *               "object": "user",
+         *               "id": "VTYdAvJTqwhIUCPQkzO7",
+         *               "displayName": "Alan Turing",
+         *               "email": "alan@acme.example",
+         *               "urls": {
+         *                 "location": "http://localhost:8080/v1/users/VTYdAvJTqwhIUCPQkzO7"
+         *               }
+         *             },
+         *             "disabled": false,
+         *             "joinedAt": "2026-11-24T03:58:53.018Z",
+         *             "sso": false,
+         *             "spaces": 0,
+         *             "teams": 1
+         *           },
+         *           "team": {
+         *             "role": "member"
+         *           },
+         *           "permissions": {
+         *             "view": true
+         *           }
+         *         },
+         *         {
+         *           "organization": {
+         *             "object": "member",
+         *             "id": "BGihlv4GISs2L1DEkHjd",
+         *             "role": "review",
+         *             "user": {
+         *               "object": "user",
+         *               "id": "BGihlv4GISs2L1DEkHjd",
+         *               "displayName": "Grace Hopper",
+         *               "email": "grace@example.com",
+         *               "urls": {
+         *                 "location": "http://localhost:8080/v1/users/BGihlv4GISs2L1DEkHjd"
+         *               }
+         *             },
+         *             "disabled": false,
+         *             "joinedAt": "2026-11-24T03:58:54.545Z",
+         *             "lastSeenAt": "2026-11-24T03:58:55.684Z",
+         *             "sso": false,
+         *             "spaces": 0,
+         *             "teams": 1
+         *           },
+         *           "team": {
+         *             "role": "owner"
+         *           },
+         *           "permissions": {
+         *             "view": true
+         *           }
+         *         }
+         *       ],
+         *       "count": 2
+         *     }
+         */
         TeamMemberEntryList: {
             items: components["schemas"]["TeamMemberEntry"][];
             /** @description Total number of matching items. */
@@ -2399,6 +3181,16 @@ export interface components {
          *     their role); `memberships` adds users or changes their role; `remove` removes users. A user named in
          *     `remove` and in `add` or `memberships` is removed. Every user named must be a member of the
          *     organization (guests included), else 400 naming the entry.
+         * @example {
+         *       "add": [
+         *         "VTYdAvJTqwhIUCPQkzO7"
+         *       ],
+         *       "memberships": {
+         *         "BGihlv4GISs2L1DEkHjd": {
+         *           "role": "owner"
+         *         }
+         *       }
+         *     }
          */
         UpdateTeamMembersRequest: {
             add?: components["schemas"]["TeamMemberReference"][];
@@ -2408,7 +3200,12 @@ export interface components {
                 [key: string]: components["schemas"]["TeamMembership"];
             };
         };
-        /** PutTeamMemberRequest */
+        /**
+         * PutTeamMemberRequest
+         * @example {
+         *       "role": "member"
+         *     }
+         */
         PutTeamMemberRequest: {
             /** @description The member's role in the team. A new member without it is a `member`; an existing one keeps theirs. */
             role?: components["schemas"]["TeamMemberRole"];
@@ -2417,6 +3214,17 @@ export interface components {
          * Invite
          * @description A link invite. Its `id` is its secret: whoever holds it may join the organization with
          *     `POST /v1/orgs/{organizationId}/link-invites/{inviteId}/join` while `inviteLinks` is on.
+         * @example {
+         *       "object": "invite",
+         *       "id": "Nx2AuK6bUemcXKDxwbTQFm1xjSdxSGHS",
+         *       "role": "edit",
+         *       "redundant": false,
+         *       "createdAt": "2026-11-24T03:58:53.449Z",
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/link-invites/Nx2AuK6bUemcXKDxwbTQFm1xjSdxSGHS",
+         *         "join": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/link-invites/Nx2AuK6bUemcXKDxwbTQFm1xjSdxSGHS/join"
+         *       }
+         *     }
          */
         Invite: {
             /** @constant */
@@ -2440,19 +3248,47 @@ export interface components {
                 join: string;
             };
         };
-        /** InviteList */
+        /**
+         * InviteList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "invite",
+         *           "id": "Nx2AuK6bUemcXKDxwbTQFm1xjSdxSGHS",
+         *           "role": "edit",
+         *           "redundant": false,
+         *           "createdAt": "2026-11-24T03:58:53.449Z",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/link-invites/Nx2AuK6bUemcXKDxwbTQFm1xjSdxSGHS",
+         *             "join": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/link-invites/Nx2AuK6bUemcXKDxwbTQFm1xjSdxSGHS/join"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         InviteList: {
             items: components["schemas"]["Invite"][];
             /** @description Total number of matching items. */
             count: number;
             next?: components["schemas"]["Next"];
         };
-        /** CreateInviteRequest */
+        /**
+         * CreateInviteRequest
+         * @example {
+         *       "role": "edit"
+         *     }
+         */
         CreateInviteRequest: {
             /** @description The organization role given to whoever joins; omitted, the organization's `defaultRole` at the time of joining. */
             role?: components["schemas"]["Role"];
         };
-        /** UpdateInviteRequest */
+        /**
+         * UpdateInviteRequest
+         * @example {
+         *       "role": "edit"
+         *     }
+         */
         UpdateInviteRequest: {
             role: components["schemas"]["Role"];
         };
@@ -2484,6 +3320,62 @@ export interface components {
          * @description A page of a revision, with its child pages. Whole-revision reads (`…/content`, `…/content/pages`,
          *     revisions) never carry bodies; a single-page read carries the page's own body as `markdown` (or
          *     `document` with `format=document`), and its descendants without bodies.
+         * @example {
+         *       "id": "nL0IWXpgvredwtRkeCSS",
+         *       "title": "Getting started",
+         *       "emoji": "👋",
+         *       "createdAt": "2026-11-24T03:58:59.805Z",
+         *       "updatedAt": "2026-11-24T03:58:59.805Z",
+         *       "type": "document",
+         *       "slug": "getting-started",
+         *       "path": "getting-started",
+         *       "description": "Install the server and make a first call.",
+         *       "documentId": "5fe9bc3430df6b4f8917acc8e5c2e0301b17dbb86112dd12a8ab70d92c746695",
+         *       "markdown": "# Getting started\n\nStart the server with `pnpm start`, then call the API with the token it prints.\n",
+         *       "pages": [
+         *         {
+         *           "id": "FN2bDvlFZ5QL1SfuzuzB",
+         *           "title": "Install",
+         *           "createdAt": "2026-11-24T03:58:59.805Z",
+         *           "updatedAt": "2026-11-24T03:58:59.805Z",
+         *           "type": "document",
+         *           "slug": "install",
+         *           "path": "getting-started/install",
+         *           "documentId": "dcbbad612bea79e3eeed8f3835ba36f70d952980d828e4e70eaf49d65d9c9fc7",
+         *           "pages": [],
+         *           "urls": {
+         *             "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh/getting-started/install"
+         *           },
+         *           "layout": {
+         *             "cover": true,
+         *             "coverSize": "hero",
+         *             "title": true,
+         *             "description": true,
+         *             "tableOfContents": true,
+         *             "outline": true,
+         *             "pagination": true
+         *           },
+         *           "hidden": false,
+         *           "noIndex": false,
+         *           "noRobotsIndex": false
+         *         }
+         *       ],
+         *       "urls": {
+         *         "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh/getting-started"
+         *       },
+         *       "layout": {
+         *         "cover": true,
+         *         "coverSize": "hero",
+         *         "title": true,
+         *         "description": true,
+         *         "tableOfContents": true,
+         *         "outline": true,
+         *         "pagination": true
+         *       },
+         *       "hidden": false,
+         *       "noIndex": false,
+         *       "noRobotsIndex": false
+         *     }
          */
         Page: {
             id: components["schemas"]["Id"];
@@ -2558,6 +3450,17 @@ export interface components {
         /**
          * File
          * @description A file of a revision. Equal bytes are stored once.
+         * @example {
+         *       "id": "bXHvAhU0msrQcg2oufPw",
+         *       "name": "logo.png",
+         *       "contentType": "image/png",
+         *       "downloadURL": "http://localhost:8080/files/qR_2YjADnfBh8iDzbRwpSiAhrisGB8k5qv1kahHD0bl7InMiOiJxTWE2a05nc3FqeFFqd0NMRkd1aCIsImgiOiI2YjdmYTQzNGY5MmE4YjgwYWFiMDJkOWJmMWExMmU0OWZmY2FlNDI0ZTQwMTNhMWM0ZjY4YjY3ZTNkMmJiY2QwIiwidCI6ImltYWdlL3BuZyIsIm4iOiJsb2dvLnBuZyIsImUiOjE3OTU0OTY0MDB9",
+         *       "size": 70,
+         *       "dimensions": {
+         *         "width": 1,
+         *         "height": 1
+         *       }
+         *     }
          */
         File: {
             id: components["schemas"]["Id"];
@@ -2744,6 +3647,89 @@ export interface components {
          * Revision
          * @description An immutable snapshot of a space's content: pages (without bodies), files and reusable contents. One
          *     of five variants, selected by `type`.
+         * @example {
+         *       "object": "revision",
+         *       "id": "0hcZeinAVLMOX8bSpQfj",
+         *       "parents": [
+         *         "zuRgomkVY2FPegR3ArYc"
+         *       ],
+         *       "pages": [
+         *         {
+         *           "id": "nL0IWXpgvredwtRkeCSS",
+         *           "title": "Getting started",
+         *           "emoji": "👋",
+         *           "createdAt": "2026-11-24T03:58:59.805Z",
+         *           "updatedAt": "2026-11-24T03:58:59.805Z",
+         *           "type": "document",
+         *           "slug": "getting-started",
+         *           "path": "getting-started",
+         *           "description": "Install the server and make a first call.",
+         *           "documentId": "5fe9bc3430df6b4f8917acc8e5c2e0301b17dbb86112dd12a8ab70d92c746695",
+         *           "pages": [
+         *             {
+         *               "id": "FN2bDvlFZ5QL1SfuzuzB",
+         *               "title": "Install",
+         *               "createdAt": "2026-11-24T03:58:59.805Z",
+         *               "updatedAt": "2026-11-24T03:58:59.805Z",
+         *               "type": "document",
+         *               "slug": "install",
+         *               "path": "getting-started/install",
+         *               "documentId": "dcbbad612bea79e3eeed8f3835ba36f70d952980d828e4e70eaf49d65d9c9fc7",
+         *               "pages": [],
+         *               "urls": {
+         *                 "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh/getting-started/install"
+         *               },
+         *               "layout": {
+         *                 "cover": true,
+         *                 "coverSize": "hero",
+         *                 "title": true,
+         *                 "description": true,
+         *                 "tableOfContents": true,
+         *                 "outline": true,
+         *                 "pagination": true
+         *               },
+         *               "hidden": false,
+         *               "noIndex": false,
+         *               "noRobotsIndex": false
+         *             }
+         *           ],
+         *           "urls": {
+         *             "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh/getting-started"
+         *           },
+         *           "layout": {
+         *             "cover": true,
+         *             "coverSize": "hero",
+         *             "title": true,
+         *             "description": true,
+         *             "tableOfContents": true,
+         *             "outline": true,
+         *             "pagination": true
+         *           },
+         *           "hidden": false,
+         *           "noIndex": false,
+         *           "noRobotsIndex": false
+         *         }
+         *       ],
+         *       "files": [
+         *         {
+         *           "id": "bXHvAhU0msrQcg2oufPw",
+         *           "name": "logo.png",
+         *           "contentType": "image/png",
+         *           "downloadURL": "http://localhost:8080/files/qR_2YjADnfBh8iDzbRwpSiAhrisGB8k5qv1kahHD0bl7InMiOiJxTWE2a05nc3FqeFFqd0NMRkd1aCIsImgiOiI2YjdmYTQzNGY5MmE4YjgwYWFiMDJkOWJmMWExMmU0OWZmY2FlNDI0ZTQwMTNhMWM0ZjY4YjY3ZTNkMmJiY2QwIiwidCI6ImltYWdlL3BuZyIsIm4iOiJsb2dvLnBuZyIsImUiOjE3OTU0OTY0MDB9",
+         *           "size": 70,
+         *           "dimensions": {
+         *             "width": 1,
+         *             "height": 1
+         *           }
+         *         }
+         *       ],
+         *       "reusableContents": [],
+         *       "createdAt": "2026-11-24T03:58:59.805Z",
+         *       "urls": {
+         *         "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh/~/revisions/0hcZeinAVLMOX8bSpQfj"
+         *       },
+         *       "type": "edits"
+         *     }
          */
         Revision: components["schemas"]["RevisionEdits"] | components["schemas"]["RevisionMerge"] | components["schemas"]["RevisionUpdate"] | components["schemas"]["RevisionRollback"] | components["schemas"]["RevisionComputed"];
         /**
@@ -2933,11 +3919,80 @@ export interface components {
          * ContentChangesRequest
          * @description A batch of 1 to 50 changes, applied in order and atomically as one new revision: any failing change
          *     fails the whole batch and nothing is written. Issue paths name the change, e.g. `/body/changes/3/slug`.
+         * @example {
+         *       "changes": [
+         *         {
+         *           "type": "insert_page",
+         *           "ref": "start",
+         *           "title": "Getting started",
+         *           "emoji": "👋",
+         *           "description": "Install the server and make a first call.",
+         *           "markdown": "# Getting started\n\nStart the server with `pnpm start`, then call the API with the token it prints.\n"
+         *         },
+         *         {
+         *           "type": "insert_page",
+         *           "parent": {
+         *             "ref": "start"
+         *           },
+         *           "title": "Install",
+         *           "markdown": "Node.js 20 or later and pnpm are all you need:\n\n```sh\npnpm install --frozen-lockfile\n```\n"
+         *         },
+         *         {
+         *           "type": "insert_file",
+         *           "ref": "logo",
+         *           "name": "logo.png",
+         *           "contentType": "image/png",
+         *           "base64": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+         *         }
+         *       ]
+         *     }
          */
         ContentChangesRequest: {
             changes: components["schemas"]["ContentChange"][];
         };
-        /** ContentChangesResult */
+        /**
+         * ContentChangesResult
+         * @example {
+         *       "space": {
+         *         "object": "space",
+         *         "id": "qMa6kNgsqjxQjwCLFGuh",
+         *         "title": "Developer guide",
+         *         "emoji": "📘",
+         *         "visibility": "in-collection",
+         *         "createdAt": "2026-11-24T03:58:58.541Z",
+         *         "updatedAt": "2026-11-24T03:58:59.793Z",
+         *         "editMode": "live",
+         *         "organization": "PBifsGYSqrl0NCy7tAjg",
+         *         "parent": "qFodO7wAKOAhQGuq0ei0",
+         *         "revision": "0hcZeinAVLMOX8bSpQfj",
+         *         "defaultLevel": "inherit",
+         *         "comments": 0,
+         *         "changeRequests": 0,
+         *         "changeRequestsOpen": 0,
+         *         "changeRequestsDraft": 0,
+         *         "urls": {
+         *           "location": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh",
+         *           "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh"
+         *         },
+         *         "permissions": {
+         *           "view": true,
+         *           "access": true,
+         *           "comment": true,
+         *           "edit": true,
+         *           "triggerGitSync": true,
+         *           "review": true,
+         *           "merge": true,
+         *           "admin": true,
+         *           "viewInviteLinks": true
+         *         }
+         *       },
+         *       "revision": "0hcZeinAVLMOX8bSpQfj",
+         *       "refs": {
+         *         "start": "nL0IWXpgvredwtRkeCSS",
+         *         "logo": "bXHvAhU0msrQcg2oufPw"
+         *       }
+         *     }
+         */
         ContentChangesResult: {
             space: components["schemas"]["Space"];
             /** @description Id of the new revision (the space's new head). */
@@ -2950,11 +4005,88 @@ export interface components {
         /**
          * PageList
          * @description Every page of the revision as a tree (top-level pages, each with its children), without bodies.
+         * @example {
+         *       "pages": [
+         *         {
+         *           "id": "nL0IWXpgvredwtRkeCSS",
+         *           "title": "Getting started",
+         *           "emoji": "👋",
+         *           "createdAt": "2026-11-24T03:58:59.805Z",
+         *           "updatedAt": "2026-11-24T03:58:59.805Z",
+         *           "type": "document",
+         *           "slug": "getting-started",
+         *           "path": "getting-started",
+         *           "description": "Install the server and make a first call.",
+         *           "documentId": "5fe9bc3430df6b4f8917acc8e5c2e0301b17dbb86112dd12a8ab70d92c746695",
+         *           "pages": [
+         *             {
+         *               "id": "FN2bDvlFZ5QL1SfuzuzB",
+         *               "title": "Install",
+         *               "createdAt": "2026-11-24T03:58:59.805Z",
+         *               "updatedAt": "2026-11-24T03:58:59.805Z",
+         *               "type": "document",
+         *               "slug": "install",
+         *               "path": "getting-started/install",
+         *               "documentId": "dcbbad612bea79e3eeed8f3835ba36f70d952980d828e4e70eaf49d65d9c9fc7",
+         *               "pages": [],
+         *               "urls": {
+         *                 "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh/getting-started/install"
+         *               },
+         *               "layout": {
+         *                 "cover": true,
+         *                 "coverSize": "hero",
+         *                 "title": true,
+         *                 "description": true,
+         *                 "tableOfContents": true,
+         *                 "outline": true,
+         *                 "pagination": true
+         *               },
+         *               "hidden": false,
+         *               "noIndex": false,
+         *               "noRobotsIndex": false
+         *             }
+         *           ],
+         *           "urls": {
+         *             "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh/getting-started"
+         *           },
+         *           "layout": {
+         *             "cover": true,
+         *             "coverSize": "hero",
+         *             "title": true,
+         *             "description": true,
+         *             "tableOfContents": true,
+         *             "outline": true,
+         *             "pagination": true
+         *           },
+         *           "hidden": false,
+         *           "noIndex": false,
+         *           "noRobotsIndex": false
+         *         }
+         *       ]
+         *     }
          */
         PageList: {
             pages: components["schemas"]["Page"][];
         };
-        /** FileList */
+        /**
+         * FileList
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "bXHvAhU0msrQcg2oufPw",
+         *           "name": "logo.png",
+         *           "contentType": "image/png",
+         *           "downloadURL": "http://localhost:8080/files/qR_2YjADnfBh8iDzbRwpSiAhrisGB8k5qv1kahHD0bl7InMiOiJxTWE2a05nc3FqeFFqd0NMRkd1aCIsImgiOiI2YjdmYTQzNGY5MmE4YjgwYWFiMDJkOWJmMWExMmU0OWZmY2FlNDI0ZTQwMTNhMWM0ZjY4YjY3ZTNkMmJiY2QwIiwidCI6ImltYWdlL3BuZyIsIm4iOiJsb2dvLnBuZyIsImUiOjE3OTU0OTY0MDB9",
+         *           "size": 70,
+         *           "dimensions": {
+         *             "width": 1,
+         *             "height": 1
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         FileList: {
             items: components["schemas"]["File"][];
             /** @description Total number of matching items. */
@@ -2969,7 +4101,35 @@ export interface components {
          * @enum {string}
          */
         ChangeRequestStatus: "draft" | "open" | "archived" | "merged";
-        /** ChangeRequest */
+        /**
+         * ChangeRequest
+         * @example {
+         *       "object": "change-request",
+         *       "id": "y3cT2h64bnZZ6PtDKuk1",
+         *       "number": 1,
+         *       "status": "open",
+         *       "subject": "Document the CLI",
+         *       "createdBy": {
+         *         "object": "user",
+         *         "id": "BGihlv4GISs2L1DEkHjd",
+         *         "displayName": "Grace Hopper",
+         *         "email": "grace@example.com",
+         *         "urls": {
+         *           "location": "http://localhost:8080/v1/users/BGihlv4GISs2L1DEkHjd"
+         *         }
+         *       },
+         *       "createdAt": "2026-11-24T03:59:02.399Z",
+         *       "updatedAt": "2026-11-24T03:59:02.399Z",
+         *       "revision": "0hcZeinAVLMOX8bSpQfj",
+         *       "revisionInitial": "0hcZeinAVLMOX8bSpQfj",
+         *       "comments": 0,
+         *       "outdated": false,
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh/change-requests/y3cT2h64bnZZ6PtDKuk1",
+         *         "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh/~/changes/y3cT2h64bnZZ6PtDKuk1"
+         *       }
+         *     }
+         */
         ChangeRequest: {
             /** @constant */
             object: "change-request";
@@ -3011,21 +4171,66 @@ export interface components {
                 app: string;
             };
         };
-        /** ChangeRequestList */
+        /**
+         * ChangeRequestList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "change-request",
+         *           "id": "y3cT2h64bnZZ6PtDKuk1",
+         *           "number": 1,
+         *           "status": "open",
+         *           "subject": "Document the command line",
+         *           "createdBy": {
+         *             "object": "user",
+         *             "id": "BGihlv4GISs2L1DEkHjd",
+         *             "displayName": "Grace Hopper",
+         *             "email": "grace@example.com",
+         *             "urls": {
+         *               "location": "http://localhost:8080/v1/users/BGihlv4GISs2L1DEkHjd"
+         *             }
+         *           },
+         *           "createdAt": "2026-11-24T03:59:02.399Z",
+         *           "updatedAt": "2026-11-24T03:59:03.708Z",
+         *           "revision": "uLbQ8d1DKwgbybf0YqEy",
+         *           "revisionInitial": "0hcZeinAVLMOX8bSpQfj",
+         *           "revisionMergedAncestor": "X5Ve7JN3qoskv9utnj0C",
+         *           "comments": 0,
+         *           "outdated": false,
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh/change-requests/y3cT2h64bnZZ6PtDKuk1",
+         *             "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh/~/changes/y3cT2h64bnZZ6PtDKuk1"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         ChangeRequestList: {
             items: components["schemas"]["ChangeRequest"][];
             /** @description Total number of matching items. */
             count: number;
             next?: components["schemas"]["Next"];
         };
-        /** CreateChangeRequestRequest */
+        /**
+         * CreateChangeRequestRequest
+         * @example {
+         *       "subject": "Document the CLI"
+         *     }
+         */
         CreateChangeRequestRequest: {
             /** @description Defaults to an empty subject. */
             subject?: string;
             /** @description Id of the (agent) task the change request implements; stored as given. */
             agentTaskId?: string;
         };
-        /** UpdateChangeRequestRequest */
+        /**
+         * UpdateChangeRequestRequest
+         * @example {
+         *       "subject": "Document the command line",
+         *       "status": "open"
+         *     }
+         */
         UpdateChangeRequestRequest: {
             subject?: string;
             /**
@@ -3061,7 +4266,14 @@ export interface components {
              */
             resolution: "theirs" | "ours" | "auto";
         };
-        /** ChangeRequestMergeResult */
+        /**
+         * ChangeRequestMergeResult
+         * @example {
+         *       "revision": "GUB12XCrCYj5nZRtV4Td",
+         *       "result": "merge",
+         *       "conflicts": []
+         *     }
+         */
         ChangeRequestMergeResult: {
             /** @description Id of the revision the operation made (a merge's new space head, an update's new change-request head), or the unchanged head when an update had nothing to pull. */
             revision: components["schemas"]["Id"];
@@ -3073,7 +4285,39 @@ export interface components {
             /** @description The conflicts resolved, as recorded on the new revision (empty when clean). */
             conflicts: components["schemas"]["RevisionConflict"][];
         };
-        /** ChangeRequestContentChangesResult */
+        /**
+         * ChangeRequestContentChangesResult
+         * @example {
+         *       "changeRequest": {
+         *         "object": "change-request",
+         *         "id": "y3cT2h64bnZZ6PtDKuk1",
+         *         "number": 1,
+         *         "status": "open",
+         *         "subject": "Document the CLI",
+         *         "createdBy": {
+         *           "object": "user",
+         *           "id": "BGihlv4GISs2L1DEkHjd",
+         *           "displayName": "Grace Hopper",
+         *           "email": "grace@example.com",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/users/BGihlv4GISs2L1DEkHjd"
+         *           }
+         *         },
+         *         "createdAt": "2026-11-24T03:59:02.399Z",
+         *         "updatedAt": "2026-11-24T03:59:02.806Z",
+         *         "revision": "nlVCVr9IkQwgFEokbaUI",
+         *         "revisionInitial": "0hcZeinAVLMOX8bSpQfj",
+         *         "comments": 0,
+         *         "outdated": false,
+         *         "urls": {
+         *           "location": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh/change-requests/y3cT2h64bnZZ6PtDKuk1",
+         *           "app": "http://localhost:8080/app/s/qMa6kNgsqjxQjwCLFGuh/~/changes/y3cT2h64bnZZ6PtDKuk1"
+         *         }
+         *       },
+         *       "revision": "nlVCVr9IkQwgFEokbaUI",
+         *       "refs": {}
+         *     }
+         */
         ChangeRequestContentChangesResult: {
             changeRequest: components["schemas"]["ChangeRequest"];
             /** @description Id of the new revision (the change request's new head). */
@@ -3118,6 +4362,37 @@ export interface components {
          * SamlProvider
          * @description A SAML 2.0 identity provider of an organization. Members sign in through it at `service.startURL`;
          *     the identity provider posts its response to `service.acsURL`. Unset fields are absent.
+         * @example {
+         *       "object": "saml-provider",
+         *       "id": "GlvCFEpbIPBStBXs1OSQ",
+         *       "label": "Okta",
+         *       "ssoURL": "https://acme.okta.com/app/acme_docs/exk8acme2x4Qw1Rz5d7/sso/saml",
+         *       "entityID": "http://www.okta.com/exk8acme2x4Qw1Rz5d7",
+         *       "certificate": "-----BEGIN CERTIFICATE-----\nMIIDLzCCAhegAwIBAgIUfLEp+MEfojPXwqGXoJBsmwoI+LowDQYJKoZIhvcNAQEL\nBQAwJjEkMCIGA1UEAwwbVGVzdCBTQU1MIGlkZW50aXR5IHByb3ZpZGVyMCAXDTI2\nMTEyMTIwNDgxNFoYDzIxMjYxMDI4MjA0ODE0WjAmMSQwIgYDVQQDDBtUZXN0IFNB\nTUwgaWRlbnRpdHkgcHJvdmlkZXIwggEiMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEK\nAoIBAQDnclW6cC0Ot3F20W0JbY+U6T8oZUxnEwS1qBqox6HVDFce5YfB80vEN+km\nbnJ3+ztSSotq57Zp1pltIpZa/f5hlDYgRbdCgAyHjP18xTnc6oAO6eOCNP45ohXc\nMoIZdmGFEnTqyB52XDTwESK/tGnYgZngtRcGwQoMqETld9Lvn910cjZdKOEIfdZC\nfARkqX81U1J5PNqu/tbyWLElkcpQ24t3rKyzlog/NgmWGzH04e+/ElHywr8d2oVs\n7ak7IwF21CQP9TUZkHKmrL5DYXbXqDummWBW6h+36ypW7p+a69iKTzNGAhuU/C5J\nCIofnk1E/NBumEhmaKZWZFA7AKYvAgMBAAGjUzBRMB0GA1UdDgQWBBSV+CgrmhIW\nHd5JiVadHC2AA2qaDzAfBgNVHSMEGDAWgBSV+CgrmhIWHd5JiVadHC2AA2qaDzAP\nBgNVHRMBAf8EBTADAQH/MA0GCSqGSIb3DQEBCwUAA4IBAQCT28LCliow8bV3ndl9\ncWm5G9BBZO9I+WnNnFMHC2Z39Kr32bxJdpk9FpY4ju68H7zec9y0rznJdo7i/lmX\nZrFdIu1WA/atOKVmZs/A5fYOhlxpkFhSS5EOC1RtKzX1yI1dNJy+Ewd5hElg8/Id\nczuj3TWW3SK7/hPWhSZr2lZ8Ar36ZGpQs8EX01VXw3cCeHFBBzDQtQI/+I70zHYT\nBm81pSXgDJ+LXfKFiIVTxvhFNyX6DxBZ1qk5Ji1nJbcfZSGXCW29kQLV0vHs4d/P\ngVPefmNXGcmx7I1/UDWGz6qzOyAyznKWU/PJhtqJ9aN1kRyDO1pcbSfY03uitTpx\n95t0\n-----END CERTIFICATE-----",
+         *       "defaultTeam": {
+         *         "object": "team",
+         *         "id": "EBXjvuPRRpExmPAzo4Cn",
+         *         "title": "Technical writers",
+         *         "members": 2,
+         *         "spaces": 1,
+         *         "createdAt": "2026-11-24T03:58:55.851Z",
+         *         "permissions": {
+         *           "view": true,
+         *           "admin": true
+         *         }
+         *       },
+         *       "defaultRole": "read",
+         *       "createdAt": "2026-11-24T03:59:09.308Z",
+         *       "status": "active",
+         *       "service": {
+         *         "entityID": "http://localhost:8080/sso/orgs/PBifsGYSqrl0NCy7tAjg/saml/GlvCFEpbIPBStBXs1OSQ",
+         *         "acsURL": "http://localhost:8080/sso/orgs/PBifsGYSqrl0NCy7tAjg/saml/GlvCFEpbIPBStBXs1OSQ/acs",
+         *         "startURL": "http://localhost:8080/sso/orgs/PBifsGYSqrl0NCy7tAjg/saml/GlvCFEpbIPBStBXs1OSQ/start"
+         *       },
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/saml/GlvCFEpbIPBStBXs1OSQ"
+         *       }
+         *     }
          */
         SamlProvider: {
             /** @constant */
@@ -3159,7 +4434,45 @@ export interface components {
                 location: string;
             };
         };
-        /** SamlProviderList */
+        /**
+         * SamlProviderList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "saml-provider",
+         *           "id": "GlvCFEpbIPBStBXs1OSQ",
+         *           "label": "Okta",
+         *           "ssoURL": "https://acme.okta.com/app/acme_docs/exk8acme2x4Qw1Rz5d7/sso/saml",
+         *           "entityID": "http://www.okta.com/exk8acme2x4Qw1Rz5d7",
+         *           "certificate": "-----BEGIN CERTIFICATE-----\nMIIDLzCCAhegAwIBAgIUfLEp+MEfojPXwqGXoJBsmwoI+LowDQYJKoZIhvcNAQEL\nBQAwJjEkMCIGA1UEAwwbVGVzdCBTQU1MIGlkZW50aXR5IHByb3ZpZGVyMCAXDTI2\nMTEyMTIwNDgxNFoYDzIxMjYxMDI4MjA0ODE0WjAmMSQwIgYDVQQDDBtUZXN0IFNB\nTUwgaWRlbnRpdHkgcHJvdmlkZXIwggEiMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEK\nAoIBAQDnclW6cC0Ot3F20W0JbY+U6T8oZUxnEwS1qBqox6HVDFce5YfB80vEN+km\nbnJ3+ztSSotq57Zp1pltIpZa/f5hlDYgRbdCgAyHjP18xTnc6oAO6eOCNP45ohXc\nMoIZdmGFEnTqyB52XDTwESK/tGnYgZngtRcGwQoMqETld9Lvn910cjZdKOEIfdZC\nfARkqX81U1J5PNqu/tbyWLElkcpQ24t3rKyzlog/NgmWGzH04e+/ElHywr8d2oVs\n7ak7IwF21CQP9TUZkHKmrL5DYXbXqDummWBW6h+36ypW7p+a69iKTzNGAhuU/C5J\nCIofnk1E/NBumEhmaKZWZFA7AKYvAgMBAAGjUzBRMB0GA1UdDgQWBBSV+CgrmhIW\nHd5JiVadHC2AA2qaDzAfBgNVHSMEGDAWgBSV+CgrmhIWHd5JiVadHC2AA2qaDzAP\nBgNVHRMBAf8EBTADAQH/MA0GCSqGSIb3DQEBCwUAA4IBAQCT28LCliow8bV3ndl9\ncWm5G9BBZO9I+WnNnFMHC2Z39Kr32bxJdpk9FpY4ju68H7zec9y0rznJdo7i/lmX\nZrFdIu1WA/atOKVmZs/A5fYOhlxpkFhSS5EOC1RtKzX1yI1dNJy+Ewd5hElg8/Id\nczuj3TWW3SK7/hPWhSZr2lZ8Ar36ZGpQs8EX01VXw3cCeHFBBzDQtQI/+I70zHYT\nBm81pSXgDJ+LXfKFiIVTxvhFNyX6DxBZ1qk5Ji1nJbcfZSGXCW29kQLV0vHs4d/P\ngVPefmNXGcmx7I1/UDWGz6qzOyAyznKWU/PJhtqJ9aN1kRyDO1pcbSfY03uitTpx\n95t0\n-----END CERTIFICATE-----",
+         *           "defaultTeam": {
+         *             "object": "team",
+         *             "id": "EBXjvuPRRpExmPAzo4Cn",
+         *             "title": "Technical writers",
+         *             "members": 2,
+         *             "spaces": 1,
+         *             "createdAt": "2026-11-24T03:58:55.851Z",
+         *             "permissions": {
+         *               "view": true,
+         *               "admin": true
+         *             }
+         *           },
+         *           "defaultRole": "read",
+         *           "createdAt": "2026-11-24T03:59:09.308Z",
+         *           "status": "active",
+         *           "service": {
+         *             "entityID": "http://localhost:8080/sso/orgs/PBifsGYSqrl0NCy7tAjg/saml/GlvCFEpbIPBStBXs1OSQ",
+         *             "acsURL": "http://localhost:8080/sso/orgs/PBifsGYSqrl0NCy7tAjg/saml/GlvCFEpbIPBStBXs1OSQ/acs",
+         *             "startURL": "http://localhost:8080/sso/orgs/PBifsGYSqrl0NCy7tAjg/saml/GlvCFEpbIPBStBXs1OSQ/start"
+         *           },
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/saml/GlvCFEpbIPBStBXs1OSQ"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         SamlProviderList: {
             items: components["schemas"]["SamlProvider"][];
             /** @description Total number of matching items. */
@@ -3169,6 +4482,13 @@ export interface components {
         /**
          * CreateSamlProviderRequest
          * @description Only `label` is required; the provider stays `pending` until `entityID`, `ssoURL` and `certificate` are set.
+         * @example {
+         *       "label": "Okta",
+         *       "entityID": "http://www.okta.com/exk8acme2x4Qw1Rz5d7",
+         *       "ssoURL": "https://acme.okta.com/app/acme_docs/exk8acme2x4Qw1Rz5d7/sso/saml",
+         *       "certificate": "-----BEGIN CERTIFICATE-----\nMIIDLzCCAhegAwIBAgIUfLEp+MEfojPXwqGXoJBsmwoI+LowDQYJKoZIhvcNAQEL\nBQAwJjEkMCIGA1UEAwwbVGVzdCBTQU1MIGlkZW50aXR5IHByb3ZpZGVyMCAXDTI2\nMTEyMTIwNDgxNFoYDzIxMjYxMDI4MjA0ODE0WjAmMSQwIgYDVQQDDBtUZXN0IFNB\nTUwgaWRlbnRpdHkgcHJvdmlkZXIwggEiMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEK\nAoIBAQDnclW6cC0Ot3F20W0JbY+U6T8oZUxnEwS1qBqox6HVDFce5YfB80vEN+km\nbnJ3+ztSSotq57Zp1pltIpZa/f5hlDYgRbdCgAyHjP18xTnc6oAO6eOCNP45ohXc\nMoIZdmGFEnTqyB52XDTwESK/tGnYgZngtRcGwQoMqETld9Lvn910cjZdKOEIfdZC\nfARkqX81U1J5PNqu/tbyWLElkcpQ24t3rKyzlog/NgmWGzH04e+/ElHywr8d2oVs\n7ak7IwF21CQP9TUZkHKmrL5DYXbXqDummWBW6h+36ypW7p+a69iKTzNGAhuU/C5J\nCIofnk1E/NBumEhmaKZWZFA7AKYvAgMBAAGjUzBRMB0GA1UdDgQWBBSV+CgrmhIW\nHd5JiVadHC2AA2qaDzAfBgNVHSMEGDAWgBSV+CgrmhIWHd5JiVadHC2AA2qaDzAP\nBgNVHRMBAf8EBTADAQH/MA0GCSqGSIb3DQEBCwUAA4IBAQCT28LCliow8bV3ndl9\ncWm5G9BBZO9I+WnNnFMHC2Z39Kr32bxJdpk9FpY4ju68H7zec9y0rznJdo7i/lmX\nZrFdIu1WA/atOKVmZs/A5fYOhlxpkFhSS5EOC1RtKzX1yI1dNJy+Ewd5hElg8/Id\nczuj3TWW3SK7/hPWhSZr2lZ8Ar36ZGpQs8EX01VXw3cCeHFBBzDQtQI/+I70zHYT\nBm81pSXgDJ+LXfKFiIVTxvhFNyX6DxBZ1qk5Ji1nJbcfZSGXCW29kQLV0vHs4d/P\ngVPefmNXGcmx7I1/UDWGz6qzOyAyznKWU/PJhtqJ9aN1kRyDO1pcbSfY03uitTpx\n95t0\n-----END CERTIFICATE-----\n",
+         *       "defaultRole": "read"
+         *     }
          */
         CreateSamlProviderRequest: {
             label: components["schemas"]["SamlLabel"];
@@ -3183,6 +4503,9 @@ export interface components {
         /**
          * UpdateSamlProviderRequest
          * @description Every field is optional; `null` removes `entityID`, `certificate`, `ssoURL` or `defaultTeam`.
+         * @example {
+         *       "defaultTeam": "EBXjvuPRRpExmPAzo4Cn"
+         *     }
          */
         UpdateSamlProviderRequest: {
             label?: components["schemas"]["SamlLabel"];
@@ -3206,7 +4529,18 @@ export interface components {
              */
             startURL: string;
         };
-        /** SsoLoginInfoList */
+        /**
+         * SsoLoginInfoList
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "GlvCFEpbIPBStBXs1OSQ",
+         *           "label": "Okta",
+         *           "startURL": "http://localhost:8080/sso/orgs/PBifsGYSqrl0NCy7tAjg/saml/GlvCFEpbIPBStBXs1OSQ/start"
+         *         }
+         *       ]
+         *     }
+         */
         SsoLoginInfoList: {
             /** @description The organization's active SAML providers, newest first. */
             items: components["schemas"]["SsoLoginInfo"][];
@@ -3220,6 +4554,10 @@ export interface components {
         /**
          * SamlResponseForm
          * @description What an identity provider posts to the assertion consumer service (HTTP-POST binding).
+         * @example {
+         *       "SAMLResponse": "PHNhbWxwOlJlc3BvbnNlIHhtbG5zOnNhbWxwPSJ1cm46b2FzaXM6bmFtZXM6dGM6U0FNTDoyLjA6cHJvdG9jb2wiIElEPSJfOGYwYzNhMWUiIFZlcnNpb249IjIuMCI+4oCmPC9zYW1scDpSZXNwb25zZT4=",
+         *       "RelayState": "/app/o/PBifsGYSqrl0NCy7tAjg"
+         *     }
          */
         SamlResponseForm: {
             /** @description The base64-encoded `samlp:Response`. */

@@ -8,6 +8,7 @@ import { errorMiddleware, notFoundMiddleware } from './http/error-middleware.js'
 import type { HandlerMap } from './http/handler.js';
 import { apiHeaders, createMetrics, mountHealth, observe, type Metrics } from './http/observability.js';
 import { loadSpec } from './http/operations.js';
+import { mountReference } from './http/reference.js';
 import { createApiDispatcher } from './http/router.js';
 import { createValidator } from './http/validator.js';
 import { accessRules, handlers as allHandlers } from './areas/index.js';
@@ -33,6 +34,8 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   const compress = compression({ threshold: 2048 });
   app.use((req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next()));
   mountHealth(app, context.db, metrics, options.isShuttingDown ?? (() => false));
+  // The API reference (/docs/): outside the spec, no token, its own content security policy.
+  mountReference(app);
 
   // Content batches carry files (base64): a larger body limit on those routes only.
   app.use(/^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content$/, express.json({ limit: '20mb' }));

@@ -1,0 +1,72 @@
+// Headless Chromium for tests of what the server serves to browsers (the API reference, published
+// sites): Debian's chromium driven by playwright-core, never a downloaded browser (`playwright install`
+// does not work here). Pages are confined to one origin: every request is recorded, and any request
+// that leaves the origin is refused and reported, so "works offline" is checked, not assumed.
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** `CHROMIUM_PATH` overrides (CI on Ubuntu uses the runner's Chrome: Ubuntu's chromium is a snap). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** No GPU, no QUIC, and none of the browser's own background traffic (updates, sync, field trials). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's (apt-get install -y chromium fonts-dejavu-core) or set CHROMIUM_PATH.`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+export type ConfinedPage = {
+  page: Page;
+  context: BrowserContext;
+  /** Every URL the page requested, in order. */
+  requests: string[];
+  /** Requests that left the allowed origin (each was aborted). */
+  offOrigin: string[];
+  /** Console errors and uncaught exceptions, including content-security-policy violations. */
+  errors: string[];
+};
+
+/**
+ * A fresh context whose page may only reach `origin` (`http://127.0.0.1:1234`, or `file://` for a page
+ * on disk; `data:` and `blob:` URLs stay in the page). Close it with `context.close()`.
+ */
+export async function confinedPage(browser: Browser, origin: string): Promise<ConfinedPage> {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const requests: string[] = [];
+  const offOrigin: string[] = [];
+  const errors: string[] = [];
+  const allowed = (url: string) => url.startsWith(origin === 'file://' ? 'file://' : `${origin}/`) || url === origin || /^(data|blob|about):/.test(url);
+  await context.route(
+    () => true,
+    (route) => {
+      const url = route.request().url();
+      if (allowed(url)) return route.continue();
+      offOrigin.push(url);
+      return route.abort('blockedbyclient');
+    },
+  );
+  const page = await context.newPage();
+  page.on('request', (request) => {
+    const url = request.url();
+    requests.push(url);
+    // Not every scheme goes through routing (file://, websockets): record what leaves anyway.
+    if (!allowed(url) && !offOrigin.includes(url)) offOrigin.push(url);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  return { page, context, requests, offOrigin, errors };
+}
