@@ -30,7 +30,7 @@ async function timeStart(dataDir: string): Promise<number> {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  let elapsed = 0;
+  let elapsed: number;
   for (;;) {
     try {
       const response = await fetch(`http://127.0.0.1:${port}/readyz`);

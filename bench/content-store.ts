@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { toApiPages } from '../packages/server/src/areas/content/content.mapper.js';
 import { createUrls } from '../packages/server/src/urls.js';
-import { applySpaceChanges, loadHeadPages } from '../packages/server/src/content/space-content.service.js';
+import { applySpaceChanges, loadHeadPages } from '../packages/server/src/areas/content/space-content.service.js';
 import { clearTreeCache } from '../packages/server/src/content/tree-store.js';
 import { lifecycle } from '../packages/server/src/areas/index.js';
 import { duplicateSpace } from '../packages/server/src/areas/spaces/duplicate.service.js';

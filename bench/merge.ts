@@ -13,9 +13,9 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { createChangeRequest } from '../packages/server/src/areas/change-requests/change-requests.service.js';
 import type { ContentChange } from '../packages/server/src/content/apply-changes.js';
-import { applyChangeRequestChanges } from '../packages/server/src/content/change-request-content.service.js';
-import { mergeChangeRequest } from '../packages/server/src/content/change-request-merge.js';
-import { applySpaceChanges } from '../packages/server/src/content/space-content.service.js';
+import { applyChangeRequestChanges } from '../packages/server/src/areas/change-requests/change-request-content.service.js';
+import { mergeChangeRequest } from '../packages/server/src/areas/change-requests/change-request-merge.js';
+import { applySpaceChanges } from '../packages/server/src/areas/content/space-content.service.js';
 import { BATCH, body, quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
 
 const TOUCHED = 100;

@@ -15,7 +15,7 @@ import { insertUser, type UserRow } from '../../packages/server/src/auth/users.r
 import { createLogger } from '../../packages/server/src/logger.js';
 import { migrate } from '../../packages/server/src/server.js';
 import type { ContentChange } from '../../packages/server/src/content/apply-changes.js';
-import { applySpaceChanges } from '../../packages/server/src/content/space-content.service.js';
+import { applySpaceChanges } from '../../packages/server/src/areas/content/space-content.service.js';
 import { createSpace } from '../../packages/server/src/areas/spaces/spaces.service.js';
 
 export const TOP = 100;

@@ -2,8 +2,8 @@
 // mode. When the contract changes shape, these fail to compile.
 import { describe, expectTypeOf, it } from 'vitest';
 import {
-  ApiError,
-  NotFoundError,
+  type ApiError,
+  type NotFoundError,
   collect,
   createClient,
   createContentWorkspace,

@@ -11,7 +11,7 @@ import { loadSpec } from './http/operations.js';
 import { mountReference } from './http/reference.js';
 import { createApiDispatcher } from './http/router.js';
 import { createValidator } from './http/validator.js';
-import { accessRules, handlers as allHandlers } from './areas/index.js';
+import { accessRules, handlers as allHandlers, scopeLookups } from './areas/index.js';
 
 export type AppOptions = {
   handlers?: HandlerMap;
@@ -54,7 +54,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
 
   app.use(resolveCaller(context));
   app.use(createValidator(loadSpec(), { validateResponses: context.config.validateResponses, onResponseError: options.onResponseError }));
-  app.use(createApiDispatcher(context, options.handlers ?? allHandlers, createAccessResolver(context, accessRules)));
+  app.use(createApiDispatcher(context, options.handlers ?? allHandlers, createAccessResolver(context, accessRules, scopeLookups)));
   app.use(notFoundMiddleware);
   app.use(errorMiddleware);
   return { app, metrics };

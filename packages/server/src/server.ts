@@ -85,7 +85,7 @@ export async function startServer(
     process.stdout.write(`\nDemo user demo@example.com, organization "${demo.organization?.title}".\nAPI token (shown once):\n${demo.token}\n\n`);
   }
 
-  let http: DrainableServer | undefined;
+  let http: DrainableServer | undefined = undefined;
   const { app } = createApp(context, { ...options, isShuttingDown: () => http?.isDraining() ?? false });
   phase('app');
   http = createDrainableServer(app);

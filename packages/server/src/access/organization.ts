@@ -1,7 +1,7 @@
 // The caller's standing in an organization: loaded with the organization in one query, then checked.
 import type { Caller } from '../auth/authenticate.js';
 import type { Executor } from '../db/database.js';
-import { findOrganizationWithMembership, type MembershipRow, type OrganizationRow } from '../areas/organizations/organizations.repository.js';
+import { findOrganizationWithMembership, type MembershipRow, type OrganizationRow } from './standing.repository.js';
 import { forbidden, notFound } from '../errors.js';
 import { roleAtLeast, type Role } from './roles.js';
 import { outsideScope } from '../auth/token-scope.js';

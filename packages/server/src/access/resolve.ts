@@ -10,8 +10,8 @@ import type { Caller } from '../auth/authenticate.js';
 import { roleAtLeast, type Role } from './roles.js';
 import type { AppContext } from '../context.js';
 import { forbidden } from '../errors.js';
-import type { AccessRule, AccessRuleRegistry, RuleContext } from './rules.js';
-import { findScope, standingOf, type Minimum, type Scope, type ScopeAccess } from './scopes.js';
+import type { AccessRuleRegistry, AnyAccessRule, RuleContext } from './rules.js';
+import { findScope, standingOf, type Minimum, type Scope, type ScopeAccess, type ScopeLookups } from './scopes.js';
 
 type Declaration = { scope: Scope; minimum: Minimum; rules: readonly AccessRuleName[] };
 
@@ -24,7 +24,7 @@ function meetsMinimum(scope: Scope, standing: Role | null | undefined, minimum: 
   return roleAtLeast(standing, minimum);
 }
 
-function belowMinimum(scope: Scope, minimum: Minimum, rules: AccessRule<any, any>[]): Error {
+function belowMinimum(scope: Scope, minimum: Minimum, rules: AnyAccessRule[]): Error {
   if (minimum === 'member') return forbidden('Guests may not do this');
   const what = scope === 'organization' ? `the organization role "${minimum}"` : `the "${minimum}" role on the ${scope === 'change-request' ? 'space' : scope}`;
   const alternatives = rules.flatMap((rule) => (rule.alternative ? [rule.alternative] : []));
@@ -36,8 +36,8 @@ export type AccessResolver = {
   complete(operationId: string, pending: PendingAccess, body: unknown): Promise<Record<string, unknown>>;
 };
 
-export function createAccessResolver(app: AppContext, registry: AccessRuleRegistry): AccessResolver {
-  const declarationOf = (operationId: string): { declaration: Declaration; rules: AccessRule<any, any>[] } => {
+export function createAccessResolver(app: AppContext, registry: AccessRuleRegistry, lookups: ScopeLookups): AccessResolver {
+  const declarationOf = (operationId: string): { declaration: Declaration; rules: AnyAccessRule[] } => {
     const declaration = (operationAccess as Record<string, Declaration>)[operationId];
     if (!declaration) throw new Error(`No declared access for ${operationId}`);
     return { declaration, rules: declaration.rules.map((name) => registry[name]) };
@@ -55,7 +55,7 @@ export function createAccessResolver(app: AppContext, registry: AccessRuleRegist
         return { context: { app, caller: caller!, scope, params, body: undefined, access: {} }, loaded: [], data: {} };
       }
       const restorable = declaration.rules.includes('restorable');
-      const access = await findScope(app.db, caller, scope, params, { restorable });
+      const access = await findScope(app.db, caller, scope, params, { restorable, lookups });
       const context: RuleContext = { app, caller, scope, params, body: undefined, access };
       const loaded: unknown[] = [];
       for (const rule of rules) loaded.push(rule.load ? await rule.load(context) : undefined);
@@ -78,7 +78,7 @@ export function createAccessResolver(app: AppContext, registry: AccessRuleRegist
   };
 }
 
-async function runChecks(rules: AccessRule<any, any>[], pending: PendingAccess, withBody: boolean): Promise<void> {
+async function runChecks(rules: AnyAccessRule[], pending: PendingAccess, withBody: boolean): Promise<void> {
   for (const [i, rule] of rules.entries()) {
     if (!rule.check || (rule.needsBody === true) !== withBody) continue;
     const data = await rule.check(pending.context, pending.loaded[i]);

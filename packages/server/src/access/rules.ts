@@ -5,24 +5,22 @@
 // - `replacesMinimum`: decide alone in its `check` (creating inside a parent),
 // - `check` further conditions after the request was validated (`needsBody`: it reads the body), and
 //   hand the handler what it resolved (a move's target, a transfer's target organization).
-// Areas add their own rules to `accessRuleRegistry` through their descriptor.
+// The rules of access itself are here; areas bring theirs through their descriptor (`rules`).
 import type { AccessRuleName } from '@content-workspace/contract';
 import type { Caller } from '../auth/authenticate.js';
 import { requireEnabledMember, type OrganizationAccess } from './organization.js';
 import { requireUnscopedToken } from '../auth/token-scope.js';
 import type { AppContext } from '../context.js';
-import { findTeam, type TeamRow } from '../areas/teams/teams.repository.js';
-import { forbidden, notFound } from '../errors.js';
-import { requireTargetParent, resolveMoveTarget } from '../areas/spaces/placement.service.js';
-import { resolveTransferTarget, type TransferTarget } from '../areas/spaces/transfer.service.js';
-import type { ChangeRequestAccess, CollectionAccess, Scope, ScopeAccess, SpaceAccess } from './scopes.js';
+import { forbidden } from '../errors.js';
+import type { ChangeRequestAccess, Scope, ScopeAccess, SpaceAccess } from './scopes.js';
 
 export type RuleContext = {
   app: AppContext;
   caller: Caller;
   scope: Scope;
   params: Record<string, string>;
-  /** The validated body (undefined before validation, for rules without `needsBody`). */
+  /** The validated body (undefined before validation, for rules without `needsBody`); each rule knows its operations' shapes. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a rule serves several operations whose bodies differ
   body: any;
   access: ScopeAccess[Scope];
 };
@@ -37,18 +35,24 @@ export type AccessRule<Loaded = unknown, Checked = unknown> = {
   check?: (ctx: RuleContext, loaded: Loaded) => Promise<Checked> | Checked;
 };
 
-/** What a rule hands the handler, merged into its `access`. Areas extend it for their rules. */
-export interface RuleData {
-  'move-target': { target: { parentId: string | null } };
-  'transfer-target': { target: TransferTarget };
-  'team-owner': { team: TeamRow };
-}
+/**
+ * What a rule hands the handler, merged into its `access`. Areas add their rules' data by declaration
+ * merging: `declare module '../../access/rules.js' { interface RuleData { 'my-rule': { … } } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the areas through declaration merging
+export interface RuleData {}
 
-const spaceOrCollection = (ctx: RuleContext): { item: { organizationId: string; parentCollectionId: string | null }; organizationRole: OrganizationAccess['role'] | undefined } => {
-  const access = ctx.access as SpaceAccess | CollectionAccess;
-  return { item: 'space' in access ? access.space : access.collection, organizationRole: access.organizationRole };
-};
+/**
+ * A rule of any shape, as registries hold them: what `load` returns is what `admits` and `check`
+ * receive, which a registry cannot express per entry.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: the registry erases each rule's own types
+export type AnyAccessRule = AccessRule<any, any>;
 
+/** Every rule the spec may name: the core rules and those the areas bring. */
+export type AccessRuleRegistry = Record<AccessRuleName, AnyAccessRule>;
+
+/** The rules that concern access itself; the areas bring the rest (areas/<area>/index.ts `rules`). */
 export const coreRules = {
   personal: {
     check: (ctx) => requireUnscopedToken(ctx.caller),
@@ -58,34 +62,6 @@ export const coreRules = {
     check: (ctx) => {
       if (ctx.scope === 'organization') requireEnabledMember(ctx.access as OrganizationAccess);
     },
-  },
-
-  'create-in-parent': {
-    replacesMinimum: true,
-    needsBody: true,
-    check: async (ctx) => {
-      if (ctx.scope === 'organization') {
-        const access = ctx.access as OrganizationAccess;
-        await requireTargetParent(ctx.app.db, ctx.caller, access.organization.id, ctx.body?.parent ?? null, access.role);
-      } else {
-        // A duplicate goes beside the space.
-        const { space, organizationRole } = ctx.access as SpaceAccess;
-        await requireTargetParent(ctx.app.db, ctx.caller, space.organizationId, space.parentCollectionId, organizationRole);
-      }
-    },
-  },
-
-  'move-target': {
-    needsBody: true,
-    check: async (ctx) => {
-      const { item, organizationRole } = spaceOrCollection(ctx);
-      return { target: { parentId: await resolveMoveTarget(ctx.app.db, ctx.caller, item, organizationRole, ctx.body.parent) } };
-    },
-  },
-
-  'transfer-target': {
-    needsBody: true,
-    check: async (ctx) => ({ target: await resolveTransferTarget(ctx.app.db, ctx.caller, ctx.body) }),
   },
 
   // Handled when the scope is found (a deleted space is then admitted): see access/resolve.ts.
@@ -106,19 +82,4 @@ export const coreRules = {
     admits: (ctx) => ctx.params.userId === ctx.caller.user.id,
     alternative: 'or to be that member',
   },
-
-  'team-owner': {
-    load: async (ctx) => {
-      const access = ctx.access as OrganizationAccess;
-      const team = await findTeam(ctx.app.db, access.organization.id, ctx.params.teamId!, ctx.caller.user.id);
-      if (!team) throw notFound('Team');
-      return team;
-    },
-    admits: (_ctx, team: TeamRow) => team.callerTeamRole === 'owner',
-    alternative: 'or to own the team',
-    check: (_ctx, team: TeamRow) => ({ team }),
-  },
-} satisfies Record<string, AccessRule<any, any>>;
-
-/** Every rule the spec may name: the core rules and those the areas bring. */
-export type AccessRuleRegistry = Record<AccessRuleName, AccessRule<any, any>>;
+} satisfies Record<string, AnyAccessRule>;

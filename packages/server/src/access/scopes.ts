@@ -6,8 +6,8 @@ import type { Caller } from '../auth/authenticate.js';
 import { requireOrganizationMember, type OrganizationAccess } from './organization.js';
 import type { Role } from './roles.js';
 import type { Executor } from '../db/database.js';
+import { notFound } from '../errors.js';
 import type { ChangeRequestRow } from '../areas/change-requests/change-requests.repository.js';
-import { requireChangeRequest } from '../areas/change-requests/change-requests.service.js';
 
 export type { CollectionAccess, OrganizationAccess, SpaceAccess };
 export type ChangeRequestAccess = SpaceAccess & { changeRequest: ChangeRequestRow };
@@ -25,6 +25,14 @@ export type ScopeAccess = {
 export type Scope = keyof ScopeAccess;
 
 /** The lowest standing the declaration admits: no role at all for `guest`, else a role. */
+/**
+ * How scopes whose resource belongs to an area are found: the change-requests area supplies the
+ * lookup of a change request by id or number (its descriptor's `scopeLookups`).
+ */
+export type ScopeLookups = {
+  changeRequest: (db: Executor, space: SpaceAccess['space'], ref: string) => Promise<ChangeRequestRow | undefined>;
+};
+
 export type Minimum = 'authenticated' | 'guest' | 'member' | Role | null;
 
 /**
@@ -36,7 +44,7 @@ export async function findScope(
   caller: Caller,
   scope: Scope,
   params: Record<string, string>,
-  options: { restorable: boolean },
+  options: { restorable: boolean; lookups: ScopeLookups },
 ): Promise<ScopeAccess[Scope]> {
   switch (scope) {
     case 'public':
@@ -52,7 +60,9 @@ export async function findScope(
         : requireSpace(db, caller, params.spaceId!, 'read');
     case 'change-request': {
       const access = await requireSpace(db, caller, params.spaceId!, 'read');
-      return { ...access, changeRequest: await requireChangeRequest(db, access.space, params.changeRequestId!) };
+      const changeRequest = await options.lookups.changeRequest(db, access.space, params.changeRequestId!);
+      if (!changeRequest) throw notFound('Change request');
+      return { ...access, changeRequest };
     }
   }
 }

@@ -3,7 +3,8 @@
 // from the list of areas (areas/index.ts), and a test reads the database catalogue to check that every
 // table holding an organization's or a space's data belongs to an area — so a new table is never
 // silently left behind by a transfer or a purge.
-import type { AccessRule } from '../access/rules.js';
+import type { AnyAccessRule } from '../access/rules.js';
+import type { ScopeLookups } from '../access/scopes.js';
 import type { AccessRuleName } from '@content-workspace/contract';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
@@ -55,7 +56,9 @@ export type Area<H extends AreaHandlers = AreaHandlers> = {
   /** Background workers the area runs. */
   jobs?: (context: Omit<AppContext, 'jobs'>) => JobWorker[];
   /** Access rules the area brings (named in its operations' `x-access`). */
-  rules?: Partial<Record<AccessRuleName, AccessRule<any, any>>>;
+  rules?: Partial<Record<AccessRuleName, AnyAccessRule>>;
+  /** How the scopes whose resource the area owns are found (the change-requests area: a request by id or number). */
+  scopeLookups?: Partial<ScopeLookups>;
 };
 
 /** Declares an area, keeping its handlers' exact type so the registry can check coverage. */

@@ -2,6 +2,7 @@
 // purge, duplicate), the job workers and the access rules are built from this list; the order is the
 // order transfer steps run in (collections before spaces, spaces before their content).
 import type { AccessRuleRegistry } from '../access/rules.js';
+import type { ScopeLookups } from '../access/scopes.js';
 import { coreRules } from '../access/rules.js';
 import type { AppContext } from '../context.js';
 import type { HandlerMap } from '../http/handler.js';
@@ -45,6 +46,9 @@ export const lifecycle = collectLifecycle(areas);
 /** The access rules operations may name: the core ones and the areas'. */
 export const accessRules = Object.assign({}, coreRules, ...areas.map((area) => area.rules ?? {})) as AccessRuleRegistry;
 
+/** How scopes owned by areas are found (a change request by id or number). */
+export const scopeLookups = Object.assign({}, ...areas.map((area) => area.scopeLookups ?? {})) as ScopeLookups;
+
 export function jobWorkers(context: Omit<AppContext, 'jobs'>): JobWorker[] {
-  return (areas as readonly Area<any>[]).flatMap((area) => area.jobs?.(context) ?? []);
+  return (areas as readonly Area[]).flatMap((area) => area.jobs?.(context) ?? []);
 }

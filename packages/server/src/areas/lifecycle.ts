@@ -9,8 +9,8 @@ export type Lifecycle = {
   duplicate: readonly DuplicateStep[];
 };
 
-export function collectLifecycle(areas: readonly Area<any>[]): Lifecycle {
-  const steps = <S>(pick: (area: Area<any>) => readonly S[] | 'none') => areas.flatMap((area) => (pick(area) === 'none' ? [] : [...(pick(area) as readonly S[])]));
+export function collectLifecycle(areas: readonly Area[]): Lifecycle {
+  const steps = <S>(pick: (area: Area) => readonly S[] | 'none') => areas.flatMap((area) => (pick(area) === 'none' ? [] : [...(pick(area) as readonly S[])]));
   return {
     transfer: steps((area) => area.transfer),
     purge: steps((area) => area.purge),

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
 import { HttpError, invalidField } from '../errors.js';
-import { fetchGuarded, OutboundError } from '../http/outbound.js';
+import { fetchGuarded, OutboundError } from '../outbound.js';
 import type { ContentChange, PreparedFile } from './apply-changes.js';
 import { readImageInfo } from './image-info.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OverlayMap, overlay } from './overlay-map.js';
+import { type OverlayMap, overlay } from './overlay-map.js';
 
 describe('OverlayMap', () => {
   it('reads through to the base, keeps writes and deletes in its layer, and counts', () => {

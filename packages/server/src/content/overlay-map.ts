@@ -48,6 +48,8 @@ export class OverlayMap<K, V> implements ReadonlyMap<K, V> {
   /** A plain copy: the bottom map, then each layer's writes in order (linear, unlike nested lookups). */
   flatten(): Map<K, V> {
     const layers: OverlayMap<K, V>[] = [];
+    // Walks down the chain of layers, starting with this one.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the loop variable starts at this layer and moves to its bases
     let bottom: ReadonlyMap<K, V> = this;
     while (bottom instanceof OverlayMap) {
       layers.push(bottom);

@@ -43,6 +43,7 @@ function statementName(text: string): string {
 class PreparingClient extends pg.Client {
   private preparing = true;
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's query() has a dozen overloads; this override forwards them all
   override query(config: unknown, values?: unknown, callback?: unknown): any {
     const plainQuery = () => (super.query as (...args: unknown[]) => unknown)(config, values, callback);
     if (!this.preparing || callback !== undefined || typeof config !== 'string' || !config.includes(PREPARED_MARKER) || !Array.isArray(values)) {

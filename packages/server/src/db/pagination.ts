@@ -92,6 +92,7 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
 
   const countMatching = async () =>
     (
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the list's own table types (DB) are not the executor's
       (await (db as any)
         .selectFrom(query.as('matching'))
         .select(sql<number>`count(*)::int`.as('count'))

@@ -4,6 +4,13 @@ import { createRequire } from 'node:module';
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
 
+/**
+ * A JSON object of the bundled OpenAPI document (schemas, operations): read by key, shaped by the
+ * OpenAPI specification rather than by a TypeScript type.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type JsonObject = Record<string, any>;
+
 export type SpecOperation = {
   operationId: string;
   method: HttpMethod;
@@ -14,12 +21,12 @@ export type SpecOperation = {
   /** False when the operation declares `security: []` (no bearer token). */
   requiresAuth: boolean;
   /** The operation object as bundled (parameters, requestBody, responses). */
-  definition: Record<string, any>;
+  definition: JsonObject;
 };
 
 export type OpenApiDocument = {
-  paths: Record<string, Record<string, any>>;
-  components?: Record<string, any>;
+  paths: Record<string, JsonObject>;
+  components?: JsonObject;
   security?: unknown[];
   [key: string]: unknown;
 };

@@ -3,10 +3,10 @@
 // script is needed to read it (a small local one filters the list), nothing is loaded from another
 // origin, and the same page is served at /docs and written by `pnpm docs:build`.
 import MarkdownIt from 'markdown-it';
-import type { OpenApiDocument } from './operations.js';
+import type { JsonObject, OpenApiDocument } from './operations.js';
 import { REFERENCE_ASSETS } from './reference-assets.js';
 
-type Json = Record<string, any>;
+type Json = JsonObject;
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 

@@ -5,12 +5,12 @@
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { bearerSecurityHandler } from '../auth/authenticate.js';
-import type { OpenApiDocument } from './operations.js';
+import type { JsonObject, OpenApiDocument } from './operations.js';
 
 /** Paths the server serves outside the spec (operations endpoints). */
 export const UNDOCUMENTED_PATHS = /^\/(healthz|readyz|metrics)$/;
 
-type Schema = Record<string, any>;
+type Schema = JsonObject;
 
 /**
  * ajv's `discriminator` keyword refuses `mapping`, which the spec keeps for readers and codegen. Each

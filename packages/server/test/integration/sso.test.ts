@@ -8,7 +8,7 @@ import { loadServerKeys } from '../../src/keys.js';
 import { useTestServer } from '../support/harness.js';
 import { addTeamMember, createMember, createOrganization, createSamlProvider, createTeam, createUser, type TestUser } from '../support/factories.js';
 import { expectedMember } from '../support/people.js';
-import { IDP_ENTITY_ID, IDP_SSO_URL, OTHER_KEY, samlResponse, samlResponseXml, type ResponseOptions } from '../support/saml.js';
+import { IDP_SSO_URL, OTHER_KEY, samlResponse, samlResponseXml, type ResponseOptions } from '../support/saml.js';
 
 const server = useTestServer();
 

@@ -1,4 +1,5 @@
 // Content helpers for tests: batches through the SDK, expected page shapes, small images.
+import type { Database } from '../../src/db/database.js';
 import { expect } from 'vitest';
 import type { components } from '@content-workspace/sdk';
 import type { TestUser } from './factories.js';
@@ -41,7 +42,7 @@ export function pngBytes(width: number, height: number): Buffer {
 }
 
 /** Row counts of every content table, to prove a failed write left nothing behind. */
-export async function contentRowCounts(db: import('../../src/db/database.js').Database): Promise<Record<string, number>> {
+export async function contentRowCounts(db: Database): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const table of ['revisions', 'treeNodes', 'documents', 'fileNodes', 'reusableNodes', 'fileBlobs', 'blobBytes', 'spaceHeadPages', 'spaceHeadFiles'] as const) {
     const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();

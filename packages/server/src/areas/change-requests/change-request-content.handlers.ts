@@ -7,8 +7,8 @@ import type { AreaHandlers, HandlerInput } from '../../http/handler.js';
 import { changeRequestAppPath, toApiChangeRequest } from './change-request.mapper.js';
 import { byName, toApiFile, toApiPage, toApiPages, toApiRevision, type ContentContext } from '../content/content.mapper.js';
 import { isEditable } from './change-requests.service.js';
-import { applyChangeRequestChanges } from '../../content/change-request-content.service.js';
-import { loadRevisionContent, loadRevisionState, readPageBody } from '../../content/space-content.service.js';
+import { applyChangeRequestChanges } from './change-request-content.service.js';
+import { loadRevisionContent, loadRevisionState, readPageBody } from '../content/space-content.service.js';
 
 type App = HandlerInput<'getChangeRequestContent'>['app'];
 

@@ -4,7 +4,7 @@ import { keysetPage } from '../../db/pagination.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiChangeRequest, toApiConflict } from './change-request.mapper.js';
 import { createChangeRequest, patchChangeRequest } from './change-requests.service.js';
-import { mergeChangeRequest, updateChangeRequest, type MergeOutcome } from '../../content/change-request-merge.js';
+import { mergeChangeRequest, updateChangeRequest, type MergeOutcome } from './change-request-merge.js';
 
 const mergeBody = (done: MergeOutcome) => ({ revision: done.revisionId, result: done.result, conflicts: done.conflicts.map(toApiConflict) });
 

@@ -1,5 +1,6 @@
 import { changeRequestContentHandlers } from './change-request-content.handlers.js';
 import { changeRequestHandlers } from './change-requests.handlers.js';
+import { findChangeRequest } from './change-requests.repository.js';
 import { changeRequestTransferSteps } from './change-requests.service.js';
 import { defineArea } from '../area.js';
 
@@ -11,4 +12,7 @@ export const changeRequestsArea = defineArea({
   transfer: changeRequestTransferSteps,
   purge: 'none',
   duplicate: 'none',
+  scopeLookups: {
+    changeRequest: (db, space, ref) => findChangeRequest(db, space.organizationId, space.id, ref),
+  },
 });

@@ -9,7 +9,7 @@ import type { AreaHandlers, HandlerInput } from '../../http/handler.js';
 import { toApiFile, toApiPage, toApiPages, toApiRevision, type ContentContext } from './content.mapper.js';
 import { toApiSpace } from '../spaces/space.mapper.js';
 import type { FileEntry } from '../../content/model.js';
-import { applySpaceChanges, loadHeadPages, loadRevisionContent, readPageBody } from '../../content/space-content.service.js';
+import { applySpaceChanges, loadHeadPages, loadRevisionContent, readPageBody } from './space-content.service.js';
 
 type App = HandlerInput<'getSpaceContent'>['app'];
 

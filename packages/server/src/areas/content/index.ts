@@ -3,7 +3,7 @@ import { contentHandlers } from './content.handlers.js';
 import { fileHandlers } from './files.handlers.js';
 import { copyHeadRows } from '../../content/head-index.repository.js';
 import { markContentGarbage } from '../../content/content-objects.repository.js';
-import { contentTransferSteps } from '../../content/transfer-content.js';
+import { contentTransferSteps } from './transfer-content.js';
 import { copyRevisions } from '../spaces/transfer.service.js';
 import { defineArea } from '../area.js';
 

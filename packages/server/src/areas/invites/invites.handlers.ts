@@ -1,4 +1,4 @@
-import { findVisibleOrganization, requireOrganizationMember, requireOrganizationRole } from '../../access/organization.js';
+import { findVisibleOrganization } from '../../access/organization.js';
 import { deleteInvite, findInvite, insertInvite, invitesQuery, updateInviteRole } from './invites.repository.js';
 import { findMember } from '../members/members.repository.js';
 import { keysetPage } from '../../db/pagination.js';

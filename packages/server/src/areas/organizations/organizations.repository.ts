@@ -1,66 +1,10 @@
 import type { Updateable } from 'kysely';
-import { PREPARED, type Executor } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
 import type { OrganizationsTable, Role } from '../../db/schema.js';
 import { newId } from '../../ids.js';
+import { ORGANIZATION_COLUMNS, type OrganizationRow } from '../../access/standing.repository.js';
 
-export const ORGANIZATION_COLUMNS = [
-  'organizations.id',
-  'organizations.title',
-  'organizations.createdAt',
-  'organizations.emailDomains',
-  'organizations.hostname',
-  'organizations.useCase',
-  'organizations.communityType',
-  'organizations.defaultRole',
-  'organizations.defaultContentSiteId',
-  'organizations.sso',
-  'organizations.ai',
-  'organizations.inviteLinks',
-  'organizations.customHostname',
-  'organizations.logoUrl',
-] as const;
-
-export type OrganizationRow = {
-  id: string;
-  title: string;
-  createdAt: Date;
-  emailDomains: string[];
-  hostname: string | null;
-  useCase: string | null;
-  communityType: string | null;
-  defaultRole: Role | null;
-  defaultContentSiteId: string | null;
-  sso: boolean;
-  ai: boolean;
-  inviteLinks: boolean;
-  customHostname: string | null;
-  logoUrl: string | null;
-};
-
-export type MembershipRow = { role: Role | null; sso: boolean };
-
-/** The organization and the user's membership in it (undefined when they are not a member), in one query. */
-export async function findOrganizationWithMembership(
-  db: Executor,
-  organizationId: string,
-  userId: string,
-): Promise<{ organization: OrganizationRow; membership: MembershipRow | undefined } | undefined> {
-  const row = await db
-    .selectFrom('organizations')
-    .leftJoin('organizationMembers as m', (join) =>
-      join.onRef('m.organizationId', '=', 'organizations.id').on('m.userId', '=', userId),
-    )
-    .select([...ORGANIZATION_COLUMNS, 'm.userId as memberUserId', 'm.role as memberRole', 'm.sso as memberSso'])
-    .where('organizations.id', '=', organizationId)
-    .modifyEnd(PREPARED)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { memberUserId, memberRole, memberSso, ...organization } = row;
-  return {
-    organization,
-    membership: memberUserId ? { role: memberRole, sso: memberSso ?? false } : undefined,
-  };
-}
+export { ORGANIZATION_COLUMNS, type MembershipRow, type OrganizationRow } from '../../access/standing.repository.js';
 
 /** Organizations the user is a member of, with their role (for listing); only `onlyOrganizationId` when set. */
 export function organizationsOfUserQuery(db: Executor, userId: string, onlyOrganizationId: string | null) {

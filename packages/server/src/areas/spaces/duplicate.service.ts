@@ -9,7 +9,7 @@ import { upsertGrant } from '../permissions/grants.repository.js';
 import { insertRevision } from '../../content/revisions.repository.js';
 import { insertSpace } from './spaces.repository.js';
 import { newId } from '../../ids.js';
-import { requireRevision } from '../../content/space-content.service.js';
+import { requireRevision } from '../content/space-content.service.js';
 import { placeIn } from './placement.service.js';
 
 const TITLE_MAX = 50;

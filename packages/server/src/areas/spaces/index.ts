@@ -2,6 +2,7 @@ import { spaceHandlers } from './spaces.handlers.js';
 import { copySpaces } from './transfer.service.js';
 import { purgeSpacesWorker } from './purge-spaces.job.js';
 import { defineArea } from '../area.js';
+import { placementRules } from './placement.rules.js';
 
 export const spacesArea = defineArea({
   name: 'spaces',
@@ -13,4 +14,5 @@ export const spacesArea = defineArea({
   // The duplicate service writes the copy's space row.
   duplicate: 'none',
   jobs: (context) => [purgeSpacesWorker(context.db, context.lifecycle)],
+  rules: placementRules,
 });

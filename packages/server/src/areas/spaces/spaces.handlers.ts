@@ -3,7 +3,7 @@ import { memberViewer } from '../../access/items.js';
 import { visibilityProfile, visibleSpacesQuery } from '../../access/listing.repository.js';
 import { keysetPage } from '../../db/pagination.js';
 import { siblingOrder } from './sibling-order.js';
-import { conflict, notFound } from '../../errors.js';
+import { conflict } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiSpace } from './space.mapper.js';
 import { duplicateSpace } from './duplicate.service.js';

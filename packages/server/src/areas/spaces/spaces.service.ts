@@ -1,7 +1,6 @@
 // Space lifecycle: create (with its first, empty revision), update, delete, restore, move.
 import type { components } from '@content-workspace/contract';
 import type { Updateable } from 'kysely';
-import type { Caller } from '../../auth/authenticate.js';
 import type { Database, Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { upsertGrant } from '../permissions/grants.repository.js';

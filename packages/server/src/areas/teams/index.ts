@@ -1,6 +1,7 @@
 import { teamMemberHandlers } from './team-members.handlers.js';
 import { teamHandlers } from './teams.handlers.js';
 import { defineArea } from '../area.js';
+import { teamRules } from './teams.rules.js';
 
 /** Teams belong to their organization (their grants on a transferred space are dropped: see the permissions area). */
 export const teamsArea = defineArea({
@@ -10,4 +11,5 @@ export const teamsArea = defineArea({
   transfer: 'none',
   purge: 'none',
   duplicate: 'none',
+  rules: teamRules,
 });

@@ -2,9 +2,9 @@
 // moved by compare-and-swap. Writing needs a live, unlocked space and a `draft` or `open` request;
 // whoever writes becomes one of the request's contributors, in the same transaction.
 import { sql } from 'kysely';
-import { addContributor, swapChangeRequestHead } from '../areas/change-requests/change-requests.repository.js';
-import { conflict, forbidden, notFound } from '../errors.js';
-import type { HeadPointer } from './revision-writer.js';
+import { addContributor, swapChangeRequestHead } from './change-requests.repository.js';
+import { conflict, forbidden, notFound } from '../../errors.js';
+import type { HeadPointer } from '../../content/revision-writer.js';
 
 const hexOrNull = (hash: Buffer | null) => (hash ? hash.toString('hex') : null);
 

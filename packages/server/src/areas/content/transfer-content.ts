@@ -4,12 +4,11 @@
 // stay, as other spaces may share them; the source is marked for garbage collection, which reclaims
 // what nothing reaches any more. The cost follows the stored history: each distinct node is read once.
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
-import { copyNodes, lockContentObjects, markContentGarbage, type NodeTable } from './content-objects.repository.js';
-import { copyHeadRows } from './head-index.repository.js';
-import { blobStore } from './blob-store.js';
-import type { TransferStep } from '../areas/area.js';
-import { reachableContent } from './reachability.js';
+import { copyNodes, lockContentObjects, markContentGarbage, type NodeTable } from '../../content/content-objects.repository.js';
+import { copyHeadRows } from '../../content/head-index.repository.js';
+import { blobStore } from '../../content/blob-store.js';
+import type { TransferStep } from '../area.js';
+import { reachableContent } from '../../content/reachability.js';
 
 const hex = (hashes: Iterable<string>) => [...hashes].map((hash) => Buffer.from(hash, 'hex'));
 

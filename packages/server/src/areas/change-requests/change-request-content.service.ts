@@ -1,13 +1,13 @@
 // Edits of a change request's content: the batch engine on the request's own head (its revisions are
 // ordinary revisions of the space, on the request's line).
-import type { AppContext } from '../context.js';
-import type { SpaceRow } from '../access/standing.repository.js';
-import { findChangeRequestById, type ChangeRequestRow } from '../areas/change-requests/change-requests.repository.js';
-import { newId } from '../ids.js';
-import { applyChanges, type ContentChange } from './apply-changes.js';
+import type { AppContext } from '../../context.js';
+import type { SpaceRow } from '../../access/standing.repository.js';
+import { findChangeRequestById, type ChangeRequestRow } from './change-requests.repository.js';
+import { newId } from '../../ids.js';
+import { applyChanges, type ContentChange } from '../../content/apply-changes.js';
 import { changeRequestHeadPointer } from './change-request-head.js';
-import { prepareFiles } from './file-inputs.js';
-import { writeRevision } from './revision-writer.js';
+import { prepareFiles } from '../../content/file-inputs.js';
+import { writeRevision } from '../../content/revision-writer.js';
 
 export type AppliedChangeRequestChanges = { changeRequest: ChangeRequestRow; revisionId: string; refs: Record<string, string> };
 

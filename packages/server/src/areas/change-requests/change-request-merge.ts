@@ -6,8 +6,8 @@
 // merges into one space therefore run one after the other, the second merging onto the first's
 // result: nothing is lost.
 import { sql } from 'kysely';
-import type { Database, Executor } from '../db/database.js';
-import type { SpaceRow } from '../access/standing.repository.js';
+import type { Database, Executor } from '../../db/database.js';
+import type { SpaceRow } from '../../access/standing.repository.js';
 import {
   adjustChangeRequestCounters,
   insertConflicts,
@@ -16,18 +16,18 @@ import {
   swapChangeRequestHead,
   updateChangeRequestRow,
   type LockedChangeRequest,
-} from '../areas/change-requests/change-requests.repository.js';
-import { loadDocuments } from './content-objects.repository.js';
-import { insertRevision } from './revisions.repository.js';
-import type { RevisionType } from '../db/schema.js';
-import { conflict, forbidden, notFound } from '../errors.js';
-import { newId } from '../ids.js';
-import { isEditable } from '../areas/change-requests/change-requests.service.js';
-import { merge3, planMerge, type MergeConflict, type MergedContent } from './merge3-tree.js';
-import { rootsOf, type ContentRoots, type ContentState } from './model.js';
-import { HeadMovedError, retryOnRace, storeDraftObjects, type Trx } from './revision-writer.js';
-import { spaceHeadPointer } from './space-head.js';
-import { loadContentState, rememberContentState } from './tree-store.js';
+} from './change-requests.repository.js';
+import { loadDocuments } from '../../content/content-objects.repository.js';
+import { insertRevision } from '../../content/revisions.repository.js';
+import type { RevisionType } from '../../db/schema.js';
+import { conflict, forbidden, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { isEditable } from './change-requests.service.js';
+import { merge3, planMerge, type MergeConflict, type MergedContent } from '../../content/merge3-tree.js';
+import { rootsOf, type ContentRoots, type ContentState } from '../../content/model.js';
+import { HeadMovedError, retryOnRace, storeDraftObjects, type Trx } from '../../content/revision-writer.js';
+import { spaceHeadPointer } from '../../content/space-head.js';
+import { loadContentState, rememberContentState } from '../../content/tree-store.js';
 
 export type MergeOutcome = { revisionId: string; result: 'merge' | 'update' | 'conflicts'; conflicts: MergeConflict[] };
 

@@ -1,20 +1,20 @@
 // Direct edits of a space's content and reads of its revisions: the batch engine on the space's
 // primary head, and revision content loaded through the tree cache.
-import type { AppContext } from '../context.js';
-import type { Executor } from '../db/database.js';
-import type { SpaceRow } from '../access/standing.repository.js';
-import { loadDocuments } from './content-objects.repository.js';
-import { findSpaceRevision, type RevisionRow } from './revisions.repository.js';
-import { notFound } from '../errors.js';
-import { newId } from '../ids.js';
-import { applyChanges, type ContentChange } from './apply-changes.js';
-import { prepareFiles } from './file-inputs.js';
-import type { PageBody } from '../areas/content/content.mapper.js';
-import { markdownToDocument } from './markdown-document.js';
-import type { ContentRoots, ContentState, PageEntry } from './model.js';
-import { writeRevision } from './revision-writer.js';
-import { spaceHeadPointer } from './space-head.js';
-import { loadContentState, loadPageTree } from './tree-store.js';
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
+import type { SpaceRow } from '../../access/standing.repository.js';
+import { loadDocuments } from '../../content/content-objects.repository.js';
+import { findSpaceRevision, type RevisionRow } from '../../content/revisions.repository.js';
+import { notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { applyChanges, type ContentChange } from '../../content/apply-changes.js';
+import { prepareFiles } from '../../content/file-inputs.js';
+import type { PageBody } from './content.mapper.js';
+import { markdownToDocument } from '../../content/markdown-document.js';
+import type { ContentRoots, ContentState, PageEntry } from '../../content/model.js';
+import { writeRevision } from '../../content/revision-writer.js';
+import { spaceHeadPointer } from '../../content/space-head.js';
+import { loadContentState, loadPageTree } from '../../content/tree-store.js';
 
 export type AppliedChanges = { space: SpaceRow; revisionId: string; refs: Record<string, string> };
 
