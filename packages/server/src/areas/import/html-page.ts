@@ -1,3 +1,4 @@
+/// <reference path="./turndown-plugin-gfm.d.ts" />
 // One HTML page as an import reads it: its main content (Mozilla's Readability, the engine of
 // Firefox's reader view, over a linkedom DOM) converted to Markdown (turndown, with GFM tables), its
 // title and description, and every link of the whole page (navigation included: a crawl follows it).

@@ -2,7 +2,7 @@
 // table layouts, which are functions): a title page, the table of contents with page numbers (pdfmake
 // fills them in and links each entry), then every page on a new sheet in tree order — its title (in
 // the contents, indented by depth, and in the PDF's outline), its description and its body.
-import { bodyContent, type Content, type MdNode } from './pdf-markdown.js';
+import { bodyContent, type Content, type MdNode, type PdfImage } from './pdf-markdown.js';
 
 export type PdfPage = { id: string; title: string; description?: string; depth: number; group: boolean; body?: MdNode };
 export type PdfTitlePage = { title: string; subtitle: string; details: string[] };
@@ -37,7 +37,10 @@ const STYLES = {
   footnote: { fontSize: 8.5, color: '#444444' },
 };
 
-export function pdfDocument(cover: PdfTitlePage, pages: PdfPage[], images: Record<string, string>): Record<string, unknown> {
+/** Images by file id: the data pdfmake embeds and the size they show at. */
+export type PdfImages = Map<string, PdfImage & { data: string }>;
+
+export function pdfDocument(cover: PdfTitlePage, pages: PdfPage[], images: PdfImages): Record<string, unknown> {
   const ids = new Set(pages.map((page) => page.id));
   const hasPage = (id: string) => ids.has(id);
   const content: Content[] = [
@@ -58,7 +61,7 @@ export function pdfDocument(cover: PdfTitlePage, pages: PdfPage[], images: Recor
     });
     if (page.description) content.push({ text: page.description, style: 'description' });
     if (page.body) {
-      content.push(...bodyContent(page.body, { imageOf: (fileId) => (images[`file-${fileId}`] ? `file-${fileId}` : undefined), hasPage, width: CONTENT_WIDTH }));
+      content.push(...bodyContent(page.body, { imageOf: (fileId) => images.get(fileId), hasPage, width: CONTENT_WIDTH }));
     }
   }
   return {
@@ -67,7 +70,7 @@ export function pdfDocument(cover: PdfTitlePage, pages: PdfPage[], images: Recor
     info: { title: `${cover.title}: ${cover.subtitle}`, creator: 'Content Workspace', producer: 'Content Workspace (pdfmake)' },
     defaultStyle: { font: 'Roboto', fontSize: 10.5, lineHeight: 1.25 },
     styles: STYLES,
-    images,
+    images: Object.fromEntries([...images.values()].map((image) => [image.name, image.data])),
     content,
   };
 }

@@ -27,9 +27,12 @@ export type MdNode = {
 /** pdfmake content: plain objects, strings and arrays. */
 export type Content = string | { [key: string]: unknown } | Content[];
 
+/** An image pdfmake knows by `name`, with its natural size in points. */
+export type PdfImage = { name: string; width: number; height: number };
+
 export type BodyContext = {
-  /** The pdfmake image name of a file of the space, when it can be shown. */
-  imageOf(fileId: string): string | undefined;
+  /** The image of a file of the space, when it can be shown. */
+  imageOf(fileId: string): PdfImage | undefined;
   /** True when the page is in the PDF (its links then lead inside it). */
   hasPage(pageId: string): boolean;
   /** Width available to images. */
@@ -67,6 +70,14 @@ const ALT = /\salt\s*=\s*["']([^"']*)["']/i;
 // The standard Courier font encodes WinAnsi only: code holding anything else is set in the text font.
 const WIN_ANSI = /^[\t\n\r\x20-\x7e\xa0-\xff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]*$/;
 const monospace = (text: string) => (WIN_ANSI.test(text) ? { font: 'Courier' } : {});
+
+/** Images keep their natural size, shrunk (never enlarged) to fit the width and this height. */
+const MAX_IMAGE_HEIGHT = 360;
+
+function imageBlock(image: PdfImage, width: number): Content {
+  const scale = Math.min(1, width / image.width, MAX_IMAGE_HEIGHT / image.height);
+  return { image: image.name, width: image.width * scale, height: image.height * scale, margin: [0, 2, 0, 8] };
+}
 
 const plain = (node: MdNode): string => (node.value !== undefined && node.type !== 'html' ? node.value : (node.children ?? []).map(plain).join(''));
 
@@ -147,7 +158,7 @@ class Converter {
     const url = node.type === 'imageReference' ? this.definitions.get(node.identifier ?? '') : node.url;
     const name = url ? FILE.exec(url)?.[1] : undefined;
     const image = name ? this.ctx.imageOf(name) : undefined;
-    if (image) return { image, fit: [this.ctx.width, 360], margin: [0, 2, 0, 8] };
+    if (image) return imageBlock(image, this.ctx.width);
     return { text: `[image${node.alt ? `: ${node.alt}` : ''}]`, style: 'missing' };
   }
 
@@ -156,7 +167,7 @@ class Converter {
     for (const match of value.matchAll(IMG)) {
       const id = FILE.exec(match[1]!)?.[1];
       const image = id ? this.ctx.imageOf(id) : undefined;
-      out.push(image ? { image, fit: [this.ctx.width, 360], margin: [0, 2, 0, 8] } : { text: `[image${ALT.exec(match[0])?.[1] ? `: ${ALT.exec(match[0])![1]}` : ''}]`, style: 'missing' });
+      out.push(image ? imageBlock(image, this.ctx.width) : { text: `[image${ALT.exec(match[0])?.[1] ? `: ${ALT.exec(match[0])![1]}` : ''}]`, style: 'missing' });
     }
     const text = value.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
     if (text) out.push({ text, style: 'paragraph' });

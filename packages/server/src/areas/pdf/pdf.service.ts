@@ -14,7 +14,7 @@ import { revisionRoots } from '../../services/content/space-content.service.js';
 import { loadContentState } from '../../services/content/tree-store.js';
 import { blobStore } from '../../storage/blob-store.js';
 import { signTicket, verifyTicket } from '../../services/content/download-signature.js';
-import { pdfDocument, type PdfPage } from './pdf-document.js';
+import { pdfDocument, type PdfImages, type PdfPage } from './pdf-document.js';
 import { imageFileIds, parseBody, type MdNode } from './pdf-markdown.js';
 import { renderPdf } from './pdf-render.js';
 import { cachePdf, findCachedPdf } from './pdf.repository.js';
@@ -52,17 +52,18 @@ function variantOf(subject: PdfSubject, revisionId: string, options: PdfOptions)
 }
 
 /** The images the bodies show: PNG and JPEG files of the revision (what pdfmake embeds), as data URLs. */
-async function loadImages(app: App, organizationId: string, state: ContentState, bodies: MdNode[]): Promise<Record<string, string>> {
-  const images: Record<string, string> = {};
+async function loadImages(app: App, organizationId: string, state: ContentState, bodies: MdNode[]): Promise<PdfImages> {
+  const images: PdfImages = new Map();
   let total = 0;
   for (const fileId of new Set(bodies.flatMap(imageFileIds))) {
     const file = state.files.items.get(fileId);
     if (!file || file.size + total > MAX_IMAGE_BYTES) continue;
     const bytes = await blobStore.get(app.db, organizationId, file.blobHash);
-    const type = bytes && readImageInfo(bytes)?.contentType;
-    if (!bytes || (type !== 'image/png' && type !== 'image/jpeg')) continue;
+    const info = bytes && readImageInfo(bytes);
+    if (!bytes || !info || (info.contentType !== 'image/png' && info.contentType !== 'image/jpeg')) continue;
     total += bytes.length;
-    images[`file-${fileId}`] = `data:${type};base64,${bytes.toString('base64')}`;
+    // Pixels at 96 per inch, in points.
+    images.set(fileId, { name: `file-${fileId}`, width: info.width * 0.75, height: info.height * 0.75, data: `data:${info.contentType};base64,${bytes.toString('base64')}` });
   }
   return images;
 }
