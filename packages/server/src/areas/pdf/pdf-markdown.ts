@@ -138,7 +138,8 @@ class Converter {
     let run: MdNode[] = [];
     const flush = () => {
       const inlines = this.inlines(run);
-      if (run.some((node) => plain(node).trim() || node.type === 'break' || node.type === 'inlineCode')) out.push({ text: inlines, style: 'paragraph' });
+      const shows = (node: MdNode) => plain(node).trim() || ['break', 'inlineCode', 'image', 'imageReference'].includes(node.type);
+      if (run.some(shows)) out.push({ text: inlines, style: 'paragraph' });
       run = [];
     };
     for (const child of children) {
