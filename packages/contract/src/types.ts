@@ -4511,7 +4511,7 @@ export interface components {
          * ContentImportResult
          * @description The revision the import wrote and what it imported. Pages count as resources (files they show are
          *     imported with them). When a limit stopped the import before everything found was imported,
-         *     `truncated` is true and `limit` names the first limit reached; what was imported is kept.
+         *     `truncated` is true and `limit` names the limit that stopped it; what was read is imported.
          */
         ContentImportResult: {
             /** @description Id of the new revision (the new head of the space or of the change request). */
