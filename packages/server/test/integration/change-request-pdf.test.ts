@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { createMember, createOrganizationWithAdmin, createSpace, type TestUser } from '../support/factories.js';
 import { solidPng } from '../support/images.js';
-import { signTicket } from '../../src/services/content/download-signature.js';
+import { signTicket } from '../../src/content/download-signature.js';
 
 const server = useTestServer();
 

@@ -3,11 +3,11 @@
 // into one content batch: page and file ids are chosen first, so every body can link to the pages and
 // files of the same batch (`/pages/{id}`, `/files/{id}`) before the batch engine writes them.
 import { createHash } from 'node:crypto';
-import type { ContentChange, PreparedFile } from '../../services/content/apply-changes.js';
-import { readImageInfo } from '../../services/content/image-info.js';
-import type { PageType } from '../../services/content/model.js';
-import type { InternalBatch } from '../../services/content/space-content.service.js';
-import { freeSlug, slugify } from '../../services/content/slugs.js';
+import type { ContentChange, PreparedFile } from '../../content/apply-changes.js';
+import { readImageInfo } from '../../content/image-info.js';
+import type { PageType } from '../../content/model.js';
+import type { InternalBatch } from '../../content/space-content.service.js';
+import { freeSlug, slugify } from '../../content/slugs.js';
 import { newId } from '../../ids.js';
 import { rewriteDestinations, type Destination } from './markdown-links.js';
 

@@ -1,7 +1,7 @@
 // Content import into a space or a change request (docs/decisions.md, Content import).
-import { conflict } from '../../http/errors.js';
+import { conflict } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
-import { isEditable } from '../../services/change-requests.service.js';
+import { isEditable } from '../change-requests/change-requests.service.js';
 import { importContent } from './import.service.js';
 
 export const importHandlers = {

@@ -3,11 +3,11 @@
 // change request's. Anything failing before the write writes nothing; the write is one transaction.
 import type { components } from '@content-workspace/contract';
 import type { AppContext } from '../../context.js';
-import type { SpaceRow } from '../../db/repositories/access.repository.js';
-import { HttpError, invalidField, unprocessable } from '../../http/errors.js';
+import type { SpaceRow } from '../../access/standing.repository.js';
+import { HttpError, invalidField, unprocessable } from '../../errors.js';
 import { fetchGuarded, OutboundError } from '../../http/outbound.js';
-import { applyChangeRequestBatch } from '../../services/content/change-request-content.service.js';
-import { applySpaceBatch } from '../../services/content/space-content.service.js';
+import { applyChangeRequestBatch } from '../../content/change-request-content.service.js';
+import { applySpaceBatch } from '../../content/space-content.service.js';
 import { readDocsArchive } from './docs-archive.js';
 import { ImportBudget } from './import-budget.js';
 import { countPages, planBatch } from './import-plan.js';

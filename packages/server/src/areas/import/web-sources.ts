@@ -2,9 +2,9 @@
 // page) and `markdown` (one document), and the images their pages show. The first address failing
 // fails the import; a later page or image failing is left out and listed.
 import type { Config } from '../../config.js';
-import { invalidField, unprocessable, type HttpError } from '../../http/errors.js';
+import { invalidField, unprocessable, type HttpError } from '../../errors.js';
 import { OutboundError } from '../../http/outbound.js';
-import { readImageInfo } from '../../services/content/image-info.js';
+import { readImageInfo } from '../../content/image-info.js';
 import type { ImportBudget } from './import-budget.js';
 import { BudgetExhausted, fetchFailure, fetchForImport, textOf, type Fetched } from './import-fetch.js';
 import { cut, fileNameOf, MAX_DESCRIPTION, MAX_TITLE, type ImportedFile, type ImportedPage, type ImportPlan } from './import-plan.js';

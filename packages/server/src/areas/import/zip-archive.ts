@@ -5,7 +5,7 @@
 // out. Reading an entry counts its expanded bytes against the import's budget, and yauzl checks that
 // the stream holds exactly the size the archive declares, so a lying header cannot expand further.
 import yauzl from 'yauzl';
-import { unprocessable } from '../../http/errors.js';
+import { unprocessable } from '../../errors.js';
 import type { ImportBudget } from './import-budget.js';
 
 /** Above this ratio of expanded to compressed size (for entries over 1 MiB), an entry is a zip bomb. */

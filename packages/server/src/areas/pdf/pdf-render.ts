@@ -1,7 +1,7 @@
 // Runs a rendering in a worker thread of its own, so the server keeps answering meanwhile, with a time
 // limit (the worker is terminated past it) and a heap limit.
 import { Worker } from 'node:worker_threads';
-import { unprocessable } from '../../http/errors.js';
+import { unprocessable } from '../../errors.js';
 
 const WORKER = new URL('./pdf-render.worker.mjs', import.meta.url);
 const HEAP_MB = 1024;

@@ -1,6 +1,6 @@
 // A change request's content as a PDF: the signed address (`GET .../pdf`), and the address served
 // (`GET /pdf/{signature}`, outside /v1: the signature is the credential, like a file download).
-import { gone, notFound } from '../../http/errors.js';
+import { gone, notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { pdfAddress, pdfOf, readPdfAddress, type PdfSubject } from './pdf.service.js';
 import { findPdfSubject } from './pdf.repository.js';

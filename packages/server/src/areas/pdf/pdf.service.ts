@@ -5,15 +5,15 @@
 // rendering.
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
-import { loadDocuments } from '../../db/repositories/content-objects.repository.js';
-import { findSpaceRevision } from '../../db/repositories/revisions.repository.js';
-import { invalidField, notFound, unprocessable } from '../../http/errors.js';
-import { readImageInfo } from '../../services/content/image-info.js';
-import type { ContentState, PageEntry } from '../../services/content/model.js';
-import { revisionRoots } from '../../services/content/space-content.service.js';
-import { loadContentState } from '../../services/content/tree-store.js';
-import { blobStore } from '../../storage/blob-store.js';
-import { signTicket, verifyTicket } from '../../services/content/download-signature.js';
+import { loadDocuments } from '../../content/content-objects.repository.js';
+import { findSpaceRevision } from '../../content/revisions.repository.js';
+import { invalidField, notFound, unprocessable } from '../../errors.js';
+import { readImageInfo } from '../../content/image-info.js';
+import type { ContentState, PageEntry } from '../../content/model.js';
+import { revisionRoots } from '../../content/space-content.service.js';
+import { loadContentState } from '../../content/tree-store.js';
+import { blobStore } from '../../content/blob-store.js';
+import { signTicket, verifyTicket } from '../../content/download-signature.js';
 import { pdfDocument, type PdfImages, type PdfPage } from './pdf-document.js';
 import { imageFileIds, parseBody, type MdNode } from './pdf-markdown.js';
 import { renderPdf } from './pdf-render.js';
