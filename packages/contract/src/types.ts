@@ -1501,6 +1501,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/content/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import content into the space
+         * @description Imports a website, a page, a Markdown document or a GitBook/docs archive (see `source`) as new
+         *     pages appended at the top level of the space, written as ONE new `edits` revision that becomes the
+         *     space's head. Pages keep the outside tree (a website's URL paths, an archive's `SUMMARY.md` or
+         *     folders); links between imported pages point at them (`/pages/{pageId}`), images and linked
+         *     archive files become files of the space (`/files/{fileId}`), other links keep their address.
+         *
+         *     The import runs within the request, bounded by the server's limits on pages, link depth, bytes
+         *     and time: reaching one stops it, imports what was read, and says so (`truncated`, `limit`). A page
+         *     or file that fails on its own (a broken link, a type that is not a page) is left out and listed in
+         *     `skipped`. Anything that stops the import as a whole writes nothing: a malformed request or an
+         *     address that may not be fetched (private, loopback, not http(s)): 400; an archive too large: 413;
+         *     a source that cannot be fetched, is not of its kind, holds no page, or an archive refused as unsafe
+         *     (more entries or bytes than allowed, a suspicious compression ratio, paths leaving the archive):
+         *     422, naming what failed.
+         *
+         *     Needs `edit` on the space, and the space in `live` mode (`locked`: 403).
+         */
+        post: operations["importSpaceContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import content into the change request
+         * @description The import of `POST /v1/spaces/{spaceId}/content/import`, written as one new `edits` revision on
+         *     the change request's head (same sources, limits, answers and errors). The caller becomes one of
+         *     its contributors. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
+         *     `archived` or `merged` change request.
+         */
+        post: operations["importChangeRequestContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a PDF of the change request's content
+         * @description Renders the change request's content at its current head as a PDF (a title page, a table of
+         *     contents with page numbers, then the pages in tree order with their headings, lists, tables, code
+         *     blocks, images from the space's files and links) and answers a signed address serving it. The
+         *     PDF of a revision is rendered once and kept (the address of a later call for the same revision and
+         *     options serves the same bytes); the address pins the revision, so the PDF never changes under it.
+         *     `page` limits the PDF to that page and its subpages, `only=true` to the page alone (`only` without
+         *     `page`: 400; a page the change request does not have: 400). More pages than the server renders in
+         *     one PDF, or a rendering over its time limit: 422. Needs `read` on the space.
+         */
+        get: operations["getChangeRequestPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pdf/{signature}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed, expiring token of a PDF address from `GET .../change-requests/{changeRequestId}/pdf`. */
+                signature: components["parameters"]["PdfSignature"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a change request's PDF
+         * @description Serves the PDF an address from `GET .../change-requests/{changeRequestId}/pdf` names. The signature
+         *     is the credential, so no token is needed. A forged or altered signature, or a space that is gone:
+         *     404. A genuine address past its expiry: 410 (ask for a fresh one).
+         */
+        get: operations["downloadChangeRequestPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orgs/{organizationId}/saml": {
         parameters: {
             query?: never;
@@ -4328,6 +4451,95 @@ export interface components {
             };
         };
         /**
+         * ContentImportSource
+         * @description What the import reads:
+         *     - `website`: the page at `url` and the same-origin pages it links to, breadth-first (each page's
+         *       main content, as a reader view would show it), within the server's page, depth, byte and time
+         *       limits;
+         *     - `html`: the one page at `url`;
+         *     - `markdown`: the one Markdown document at `url` (YAML front matter's `title` and `description`
+         *       are read; without a `title`, a leading `# heading` becomes the title);
+         *     - `zip`: an archive (at `url`, or inline in `base64`) of Markdown files laid out as a GitBook or
+         *       docs repository: `SUMMARY.md` gives the tree when present (GitBook's `## Group` headings become
+         *       group pages), else folders do; a folder's `README.md` is the folder's page; `.gitbook.yaml`'s
+         *       `root` and `structure` are honoured; files the pages link to inside the archive (GitBook's
+         *       `.gitbook/assets/`, images) become files.
+         * @enum {string}
+         */
+        ContentImportSource: "website" | "html" | "markdown" | "zip";
+        /**
+         * ContentImportRequest
+         * @description What to import: a `source` kind and exactly one of `url` (fetched by the server: http(s) only, public
+         *     addresses only, at most 5 redirects) or `base64` (an archive sent inline, `zip` only).
+         * @example {
+         *       "source": "website",
+         *       "url": "https://docs.example.com/"
+         *     }
+         */
+        ContentImportRequest: {
+            source: components["schemas"]["ContentImportSource"];
+            /**
+             * Format: uri
+             * @description The http(s) address of the page, document or archive.
+             */
+            url?: string;
+            /**
+             * @description A `zip` archive's bytes, base64-encoded (standard alphabet), instead of `url`: at most the
+             *     server's import byte limit once decoded (413 above).
+             */
+            base64?: string;
+        };
+        /**
+         * ImportLimit
+         * @description A limit of the server's import (configured by its operator): `pages` (pages imported), `depth` (links
+         *     followed from the first page of a `website`), `bytes` (bytes fetched or read from the archive, pages
+         *     and files together), `time` (time spent fetching and reading).
+         * @enum {string}
+         */
+        ImportLimit: "pages" | "depth" | "bytes" | "time";
+        /**
+         * ImportSkippedResource
+         * @description A page or file the import found but left out, and why; links to it keep their original address.
+         */
+        ImportSkippedResource: {
+            /** @description Its address, or its path inside the archive. */
+            resource: string;
+            /** @description Why it was left out (the answer of its server, a type that is not a page or a file, a size limit, …). */
+            reason: string;
+        };
+        /**
+         * ContentImportResult
+         * @description The revision the import wrote and what it imported. Pages count as resources (files they show are
+         *     imported with them). When a limit stopped the import before everything found was imported,
+         *     `truncated` is true and `limit` names the limit that stopped it; what was read is imported.
+         */
+        ContentImportResult: {
+            /** @description Id of the new revision (the new head of the space or of the change request). */
+            revision: components["schemas"]["Id"];
+            /** @description Pages written. */
+            importedResources: number;
+            /** @description Pages found (for a website, the same-origin pages linked from the pages read, whether or not a limit let the import read them). */
+            totalResources: number;
+            /** @description True when a limit stopped the import before it imported everything it found. */
+            truncated: boolean;
+            /** @description The limit that stopped the import (only when `truncated`). */
+            limit?: components["schemas"]["ImportLimit"];
+            /** @description Pages and files found but left out because of a problem of their own (at most 100 listed). */
+            skipped: components["schemas"]["ImportSkippedResource"][];
+        };
+        /**
+         * ChangeRequestPdf
+         * @description Where to download the PDF.
+         */
+        ChangeRequestPdf: {
+            /**
+             * Format: uri
+             * @description A signed address on this server (no token needed) serving the PDF of the change request's
+             *     content as it is now; it expires after one to two hours.
+             */
+            url: string;
+        };
+        /**
          * SamlLabel
          * @description The provider's name on the sign-in page.
          */
@@ -4640,6 +4852,18 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The request was well-formed but its content could not be used: an import source that could not be
+         *     fetched, read or converted (the message says what failed), or a PDF too large to render.
+         */
+        UnprocessableContent: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
@@ -4694,6 +4918,15 @@ export interface components {
         ChangeRequestId: components["schemas"]["Id"];
         /** @description The signed, expiring token of a file's `downloadURL`. */
         FileSignature: string;
+        /** @description With `page`, the PDF holds that page alone (without its subpages). Needs `page`. */
+        PdfOnly: boolean;
+        /**
+         * @description A page of the change request: the PDF holds that page and its subpages (with `only=true`, the page
+         *     alone). Without it, the PDF holds every page.
+         */
+        PdfPageId: components["schemas"]["Id"];
+        /** @description The signed, expiring token of a PDF address from `GET .../change-requests/{changeRequestId}/pdf`. */
+        PdfSignature: string;
         /** @description The SAML provider's id. */
         SamlProviderId: components["schemas"]["Id"];
     };
@@ -7407,6 +7640,182 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+        };
+    };
+    importSpaceContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "source": "website",
+                 *       "url": "https://docs.example.com/"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContentImportRequest"];
+            };
+        };
+        responses: {
+            /** @description The new revision and what was imported. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "revision": "9Hq3kLw2ZxT1pVb7nRc4",
+                     *       "importedResources": 2,
+                     *       "totalResources": 3,
+                     *       "truncated": true,
+                     *       "limit": "pages",
+                     *       "skipped": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContentImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+        };
+    };
+    importChangeRequestContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "source": "zip",
+                 *       "url": "https://example.com/exports/handbook.zip"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContentImportRequest"];
+            };
+        };
+        responses: {
+            /** @description The change request's new head revision and what was imported. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "revision": "9Hq3kLw2ZxT1pVb7nRc4",
+                     *       "importedResources": 12,
+                     *       "totalResources": 12,
+                     *       "truncated": false,
+                     *       "skipped": [
+                     *         {
+                     *           "resource": "guides/missing.png",
+                     *           "reason": "not in the archive"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContentImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+        };
+    };
+    getChangeRequestPdf: {
+        parameters: {
+            query?: {
+                /** @description With `page`, the PDF holds that page alone (without its subpages). Needs `page`. */
+                only?: components["parameters"]["PdfOnly"];
+                /**
+                 * @description A page of the change request: the PDF holds that page and its subpages (with `only=true`, the page
+                 *     alone). Without it, the PDF holds every page.
+                 */
+                page?: components["parameters"]["PdfPageId"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF's address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "http://localhost:8080/pdf/3q2-7wEAAABqc29uIHBheWxvYWQ"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeRequestPdf"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableContent"];
+        };
+    };
+    downloadChangeRequestPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed, expiring token of a PDF address from `GET .../change-requests/{changeRequestId}/pdf`. */
+                signature: components["parameters"]["PdfSignature"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["UnprocessableContent"];
         };
     };
     listSamlProviders: {

@@ -39,6 +39,9 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
 
   // Content batches carry files (base64): a larger body limit on those routes only.
   app.use(/^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content$/, express.json({ limit: '20mb' }));
+  // Imports may carry an archive inline (base64): up to the import's byte limit once decoded.
+  const importLimit = Math.ceil((context.config.import.maxBytes * 4) / 3) + 64 * 1024;
+  app.use(/^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content\/import$/, express.json({ limit: importLimit }));
   // The SAML assertion consumer service receives the identity provider's HTML form post: the only
   // route that parses a form; every other route takes JSON only.
   app.use(/^\/sso\/orgs\/[^/]+\/saml\/[^/]+\/acs$/, express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 10 }));

@@ -23,4 +23,14 @@ describe('loadConfig', () => {
       expect((error as Error).message).toMatch(/LOG_LEVEL/);
     }
   });
+
+  it('has import and PDF limits that end within a request', () => {
+    expect(loadConfig({}).import).toEqual({ maxPages: 200, maxDepth: 3, maxBytes: 25 * 1024 * 1024, timeLimitMs: 20_000, zipMaxEntries: 5000, zipMaxExpandedBytes: 200 * 1024 * 1024 });
+    expect(loadConfig({}).pdf).toEqual({ maxPages: 500, renderTimeoutMs: 20_000, cacheMaxBytes: 256 * 1024 * 1024 });
+    // Unset, the time limits follow a shorter request timeout.
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '15000' }).import.timeLimitMs).toBe(10_000);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '15000', IMPORT_TIME_LIMIT_MS: '12000', PDF_RENDER_TIMEOUT_MS: '11000' })).toThrowError(
+      /IMPORT_TIME_LIMIT_MS: must be at most REQUEST_TIMEOUT_MS - 5000 \(10000\)\n {2}PDF_RENDER_TIMEOUT_MS/,
+    );
+  });
 });

@@ -28,7 +28,19 @@ const schema = z.object({
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   OUTBOUND_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
   MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  IMPORT_MAX_PAGES: z.coerce.number().int().min(1).max(10_000).default(200),
+  IMPORT_MAX_DEPTH: z.coerce.number().int().min(0).max(20).default(3),
+  IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(25 * 1024 * 1024),
+  IMPORT_TIME_LIMIT_MS: z.coerce.number().int().min(100).optional(),
+  IMPORT_ZIP_MAX_ENTRIES: z.coerce.number().int().min(1).max(100_000).default(5000),
+  IMPORT_ZIP_MAX_EXPANDED_BYTES: z.coerce.number().int().min(1024).default(200 * 1024 * 1024),
+  PDF_MAX_PAGES: z.coerce.number().int().min(1).max(10_000).default(500),
+  PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
+  PDF_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(256 * 1024 * 1024),
 });
+
+/** Time an import or a PDF rendering leaves the rest of its request (the write, the answer). */
+const REQUEST_RESERVE_MS = 5000;
 
 export type Config = {
   databaseUrl: string | undefined;
@@ -49,6 +61,10 @@ export type Config = {
   rateLimitPerMinute: number;
   outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number };
   maxFileBytes: number;
+  /** Content import limits (docs/decisions.md, Content import). */
+  import: { maxPages: number; maxDepth: number; maxBytes: number; timeLimitMs: number; zipMaxEntries: number; zipMaxExpandedBytes: number };
+  /** Change-request PDFs: pages in one PDF, rendering time, cached bytes per organization. */
+  pdf: { maxPages: number; renderTimeoutMs: number; cacheMaxBytes: number };
 };
 
 export class ConfigError extends Error {}
@@ -61,6 +77,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  // Imports and renderings run inside a request: they must end before the server gives up on it.
+  const longest = e.REQUEST_TIMEOUT_MS - REQUEST_RESERVE_MS;
+  const tooLong = (['IMPORT_TIME_LIMIT_MS', 'PDF_RENDER_TIMEOUT_MS'] as const).filter((name) => e[name] !== undefined && e[name] > longest);
+  if (tooLong.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${tooLong.map((name) => `  ${name}: must be at most REQUEST_TIMEOUT_MS - ${REQUEST_RESERVE_MS} (${longest})`).join('\n')}`);
+  }
+  const withinRequest = (value: number | undefined) => value ?? Math.max(100, Math.min(20_000, longest));
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     databaseUrl: e.DATABASE_URL,
@@ -79,5 +102,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE, timeoutMs: e.OUTBOUND_TIMEOUT_MS, maxBytes: e.OUTBOUND_MAX_BYTES },
     maxFileBytes: e.MAX_FILE_BYTES,
+    import: {
+      maxPages: e.IMPORT_MAX_PAGES,
+      maxDepth: e.IMPORT_MAX_DEPTH,
+      maxBytes: e.IMPORT_MAX_BYTES,
+      timeLimitMs: withinRequest(e.IMPORT_TIME_LIMIT_MS),
+      zipMaxEntries: e.IMPORT_ZIP_MAX_ENTRIES,
+      zipMaxExpandedBytes: e.IMPORT_ZIP_MAX_EXPANDED_BYTES,
+    },
+    pdf: { maxPages: e.PDF_MAX_PAGES, renderTimeoutMs: withinRequest(e.PDF_RENDER_TIMEOUT_MS), cacheMaxBytes: e.PDF_CACHE_MAX_BYTES },
   };
 }

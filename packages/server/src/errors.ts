@@ -37,6 +37,9 @@ export const preconditionFailed = (message: string) => new HttpError(412, messag
 
 export const payloadTooLarge = (message = 'Request body too large') => new HttpError(413, message);
 
+/** 422: the request was well-formed, but what it points at could not be used (an import source, a PDF too large). */
+export const unprocessable = (message: string) => new HttpError(422, message);
+
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new HttpError(429, 'Too many requests', undefined, { 'Retry-After': String(retryAfterSeconds) });
 

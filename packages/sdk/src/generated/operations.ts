@@ -904,6 +904,75 @@ export interface Operations<Throwing extends boolean> {
      */
     getChangeRequestFileById: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', 'get', Throwing>;
   };
+  /**
+   * Content brought in from outside (a website, a page, a Markdown document, a GitBook or docs archive) as one revision of a space or a change request.
+   */
+  import: {
+    /**
+     * Import content into the space
+     *
+     * Imports a website, a page, a Markdown document or a GitBook/docs archive (see `source`) as new
+     * pages appended at the top level of the space, written as ONE new `edits` revision that becomes the
+     * space's head. Pages keep the outside tree (a website's URL paths, an archive's `SUMMARY.md` or
+     * folders); links between imported pages point at them (`/pages/{pageId}`), images and linked
+     * archive files become files of the space (`/files/{fileId}`), other links keep their address.
+     *
+     * The import runs within the request, bounded by the server's limits on pages, link depth, bytes
+     * and time: reaching one stops it, imports what was read, and says so (`truncated`, `limit`). A page
+     * or file that fails on its own (a broken link, a type that is not a page) is left out and listed in
+     * `skipped`. Anything that stops the import as a whole writes nothing: a malformed request or an
+     * address that may not be fetched (private, loopback, not http(s)): 400; an archive too large: 413;
+     * a source that cannot be fetched, is not of its kind, holds no page, or an archive refused as unsafe
+     * (more entries or bytes than allowed, a suspicious compression ratio, paths leaving the archive):
+     * 422, naming what failed.
+     *
+     * Needs `edit` on the space, and the space in `live` mode (`locked`: 403).
+     *
+     * `POST /v1/spaces/{spaceId}/content/import` (operation `importSpaceContent`)
+     */
+    importSpaceContent: Operation<'/v1/spaces/{spaceId}/content/import', 'post', Throwing>;
+    /**
+     * Import content into the change request
+     *
+     * The import of `POST /v1/spaces/{spaceId}/content/import`, written as one new `edits` revision on
+     * the change request's head (same sources, limits, answers and errors). The caller becomes one of
+     * its contributors. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
+     * `archived` or `merged` change request.
+     *
+     * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import` (operation `importChangeRequestContent`)
+     */
+    importChangeRequestContent: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import', 'post', Throwing>;
+  };
+  /**
+   * A change request's content as a PDF, served from a signed, expiring address.
+   */
+  pdf: {
+    /**
+     * Get a PDF of the change request's content
+     *
+     * Renders the change request's content at its current head as a PDF (a title page, a table of
+     * contents with page numbers, then the pages in tree order with their headings, lists, tables, code
+     * blocks, images from the space's files and links) and answers a signed address serving it. The
+     * PDF of a revision is rendered once and kept (the address of a later call for the same revision and
+     * options serves the same bytes); the address pins the revision, so the PDF never changes under it.
+     * `page` limits the PDF to that page and its subpages, `only=true` to the page alone (`only` without
+     * `page`: 400; a page the change request does not have: 400). More pages than the server renders in
+     * one PDF, or a rendering over its time limit: 422. Needs `read` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf` (operation `getChangeRequestPdf`)
+     */
+    getChangeRequestPdf: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', 'get', Throwing>;
+    /**
+     * Download a change request's PDF
+     *
+     * Serves the PDF an address from `GET .../change-requests/{changeRequestId}/pdf` names. The signature
+     * is the credential, so no token is needed. A forged or altered signature, or a space that is gone:
+     * 404. A genuine address past its expiry: 410 (ask for a fresh one).
+     *
+     * `GET /pdf/{signature}` (operation `downloadChangeRequestPdf`)
+     */
+    downloadChangeRequestPdf: Operation<'/pdf/{signature}', 'get', Throwing>;
+  };
 }
 
 /** Each operation's `METHOD /path`, by group and method name: what {@link Operations} calls. */
@@ -1021,5 +1090,13 @@ export const operationRoutes = {
     getChangeRequestPageById: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}',
     listChangeRequestFiles: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files',
     getChangeRequestFileById: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}',
+  },
+  import: {
+    importSpaceContent: 'POST /v1/spaces/{spaceId}/content/import',
+    importChangeRequestContent: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import',
+  },
+  pdf: {
+    getChangeRequestPdf: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf',
+    downloadChangeRequestPdf: 'GET /pdf/{signature}',
   },
 } as const;

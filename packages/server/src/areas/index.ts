@@ -19,6 +19,8 @@ import { samlArea } from './saml/index.js';
 import { spacesArea } from './spaces/index.js';
 import { teamsArea } from './teams/index.js';
 import { usersArea } from './users/index.js';
+import { importArea } from './import/index.js';
+import { pdfArea } from './pdf/index.js';
 import { collectLifecycle } from './lifecycle.js';
 
 export const areas = [
@@ -33,6 +35,8 @@ export const areas = [
   permissionsArea,
   contentArea,
   changeRequestsArea,
+  importArea,
+  pdfArea,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

@@ -33,6 +33,11 @@ export type BatchContext = {
   /** Prepared files by change index. */
   files: ReadonlyMap<number, PreparedFile>;
   newId: () => string;
+  /**
+   * Ids chosen in advance for pages and files inserted under a `ref` (internal batches only: the
+   * content import, whose bodies link to pages and files of the same batch by id).
+   */
+  presetIds?: ReadonlyMap<string, string>;
 };
 
 export type BatchResult = {
@@ -111,6 +116,11 @@ class Batch {
     };
   }
 
+  /** The id of a new page or file: chosen in advance for its ref, else a fresh one. */
+  private idFor(ref: string | undefined): string {
+    return (ref !== undefined ? this.ctx.presetIds?.get(ref) : undefined) ?? this.ctx.newId();
+  }
+
   private register(label: string, kind: RefKind, id: string, path: string): void {
     if (this.refs.has(label)) throw invalidField(path, `"${label}" is already the ref of an earlier change`);
     this.refs.set(label, { kind, id });
@@ -182,7 +192,7 @@ class Batch {
     const taken = this.siblingSlugs(parent);
     if (change.slug !== undefined && taken.has(change.slug)) throw conflict(`${path}/slug: "${change.slug}" is already the slug of a sibling page`);
     const entry: PageEntry = {
-      id: this.ctx.newId(),
+      id: this.idFor(change.ref),
       type,
       title: change.title,
       slug: change.slug ?? freeSlug(slugify(change.title), taken),
@@ -259,7 +269,7 @@ class Batch {
     const prepared = this.ctx.files.get(index);
     if (!prepared) throw new Error(`File of change ${index} was not prepared`);
     const entry: FileEntry = {
-      id: this.ctx.newId(),
+      id: this.idFor(change.ref),
       name: change.name,
       contentType: prepared.contentType,
       size: prepared.size,

@@ -341,6 +341,17 @@ export interface ContentGarbageMarksTable {
   markedAt: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+// Change-request PDFs (areas/pdf).
+export interface RevisionPdfsTable {
+  organizationId: string;
+  revisionId: string;
+  variant: string;
+  pdf: Buffer;
+  byteLength: number;
+  createdAt: ColumnType<Date, Date | string | undefined, Date | string>;
+  usedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface DB {
   users: UsersTable;
   apiTokens: ApiTokensTable;
@@ -371,6 +382,7 @@ export interface DB {
   changeRequestContributors: ChangeRequestContributorsTable;
   revisionConflicts: RevisionConflictsTable;
   contentGarbageMarks: ContentGarbageMarksTable;
+  revisionPdfs: RevisionPdfsTable;
 }
 
 export type { Timestamp };

@@ -5,6 +5,7 @@
 import type { OperationId } from '../../src/http/handler.js';
 import { addMember, createCollection, createMember, createOrganizationWithAdmin, createSamlProvider, createSpace, createTeam, grant } from '../support/factories.js';
 import { samlResponse } from '../support/saml.js';
+import { zip } from '../support/zip.js';
 import type { World } from './world.js';
 
 type Answer = { response: Response; error?: unknown };
@@ -88,6 +89,20 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
     const { data } = await w.owner.client.GET('/v1/spaces/{spaceId}/content/files/{fileId}', { params: { path: { spaceId: w.space.id, fileId } } });
     const signature = new URL(data!.downloadURL).pathname.split('/').pop()!;
     return w.caller.client.GET('/files/{signature}', { params: { path: { signature } }, parseAs: 'blob' });
+  },
+
+  importSpaceContent: (w) => w.caller.client.POST('/v1/spaces/{spaceId}/content/import', { ...space(w), body: importBody() }),
+  importChangeRequestContent: async (w) =>
+    w.caller.client.POST('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import', { ...(await changeRequestOf(w)), body: importBody() }),
+  getChangeRequestPdf: async (w) => {
+    const { params } = await changeRequestWithContent(w);
+    return w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', { params });
+  },
+  downloadChangeRequestPdf: async (w) => {
+    const { params } = await changeRequestWithContent(w);
+    const { data } = await w.owner.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', { params });
+    const signature = new URL(data!.url).pathname.split('/').pop()!;
+    return w.caller.client.GET('/pdf/{signature}', { params: { path: { signature } }, parseAs: 'blob' });
   },
 
   listChangeRequests: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/change-requests', space(w)),
@@ -242,6 +257,9 @@ async function samlProviderOf(w: World) {
 }
 
 /** A page (slug `matrix`) and a file in the world's space, written by its owner. */
+/** An import that needs no network: a one-page archive sent inline. */
+const importBody = () => ({ source: 'zip' as const, base64: zip([{ name: 'README.md', data: '# Imported by the matrix\n' }]).toString('base64') });
+
 async function seedContent(w: World): Promise<{ pageId: string; fileId: string }> {
   const { data } = await w.owner.client.POST('/v1/spaces/{spaceId}/content', {
     ...space(w),

@@ -3,11 +3,10 @@
 import type { AppContext } from '../../context.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { findChangeRequestById, type ChangeRequestRow } from './change-requests.repository.js';
-import { newId } from '../../ids.js';
-import { applyChanges, type ContentChange } from '../../content/apply-changes.js';
+import type { ContentChange } from '../../content/apply-changes.js';
 import { changeRequestHeadPointer } from './change-request-head.js';
 import { prepareFiles } from '../../content/file-inputs.js';
-import { writeRevision } from '../../content/revision-writer.js';
+import { writeBatch, type InternalBatch } from '../content/space-content.service.js';
 
 export type AppliedChangeRequestChanges = { changeRequest: ChangeRequestRow; revisionId: string; refs: Record<string, string> };
 
@@ -20,12 +19,19 @@ export async function applyChangeRequestChanges(
   changes: ContentChange[],
 ): Promise<AppliedChangeRequestChanges> {
   const files = await prepareFiles(changes, app.config);
-  const written = await writeRevision(
-    app.db,
-    changeRequestHeadPointer({ organizationId: space.organizationId, spaceId: space.id, id: changeRequestId }, userId),
-    (base, now) => applyChanges(base, changes, { now: now.toISOString(), files, newId: () => newId() }),
-    { type: 'edits', createdBy: userId },
-  );
+  return applyChangeRequestBatch(app, space, changeRequestId, userId, () => ({ changes, files }));
+}
+
+/** Applies an internal batch (see InternalBatch) to the change request's head; the writer becomes a contributor. */
+export async function applyChangeRequestBatch(
+  app: Pick<AppContext, 'db'>,
+  space: SpaceRow,
+  changeRequestId: string,
+  userId: string,
+  batch: InternalBatch,
+): Promise<AppliedChangeRequestChanges> {
+  const pointer = changeRequestHeadPointer({ organizationId: space.organizationId, spaceId: space.id, id: changeRequestId }, userId);
+  const written = await writeBatch(app, pointer, userId, batch);
   const changeRequest = (await findChangeRequestById(app.db, space.organizationId, space.id, changeRequestId))!;
   return { changeRequest, revisionId: written.revisionId, refs: written.draft.refs };
 }

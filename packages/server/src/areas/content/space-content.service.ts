@@ -7,16 +7,40 @@ import { loadDocuments } from '../../content/content-objects.repository.js';
 import { findSpaceRevision, type RevisionRow } from '../../content/revisions.repository.js';
 import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { applyChanges, type ContentChange } from '../../content/apply-changes.js';
+import { applyChanges, type ContentChange, type PreparedFile } from '../../content/apply-changes.js';
 import { prepareFiles } from '../../content/file-inputs.js';
 import type { PageBody } from './content.mapper.js';
 import { markdownToDocument } from '../../content/markdown-document.js';
 import type { ContentRoots, ContentState, PageEntry } from '../../content/model.js';
-import { writeRevision } from '../../content/revision-writer.js';
+import { writeRevision, type HeadPointer } from '../../content/revision-writer.js';
 import { spaceHeadPointer } from '../../content/space-head.js';
 import { loadContentState, loadPageTree } from '../../content/tree-store.js';
 
 export type AppliedChanges = { space: SpaceRow; revisionId: string; refs: Record<string, string> };
+
+/**
+ * A batch built inside the server rather than received (the content import): its changes are made
+ * from the head's content (so they can avoid its slugs), its files are prepared already, and it is not
+ * held to the API's 50 changes. `build` may run more than once (once per write attempt): keep it pure.
+ */
+export type InternalBatch = (base: ContentState) => {
+  changes: ContentChange[];
+  files: ReadonlyMap<number, PreparedFile>;
+  presetIds?: ReadonlyMap<string, string>;
+};
+
+/** Writes a batch through the batch engine as one new `edits` revision on `pointer`'s head. */
+export function writeBatch<Moved>(app: Pick<AppContext, 'db'>, pointer: HeadPointer<Moved>, userId: string, batch: InternalBatch) {
+  return writeRevision(
+    app.db,
+    pointer,
+    (base, now) => {
+      const { changes, files, presetIds } = batch(base);
+      return applyChanges(base, changes, { now: now.toISOString(), files, newId: () => newId(), ...(presetIds ? { presetIds } : {}) });
+    },
+    { type: 'edits', createdBy: userId },
+  );
+}
 
 /** Applies a content batch to the space's head as one new `edits` revision (access checked by the caller). */
 export async function applySpaceChanges(
@@ -26,12 +50,12 @@ export async function applySpaceChanges(
   changes: ContentChange[],
 ): Promise<AppliedChanges> {
   const files = await prepareFiles(changes, app.config);
-  const written = await writeRevision(
-    app.db,
-    spaceHeadPointer(space),
-    (base, now) => applyChanges(base, changes, { now: now.toISOString(), files, newId: () => newId() }),
-    { type: 'edits', createdBy: userId },
-  );
+  return applySpaceBatch(app, space, userId, () => ({ changes, files }));
+}
+
+/** Applies an internal batch to the space's head (access checked by the caller). */
+export async function applySpaceBatch(app: Pick<AppContext, 'db'>, space: SpaceRow, userId: string, batch: InternalBatch): Promise<AppliedChanges> {
+  const written = await writeBatch(app, spaceHeadPointer(space), userId, batch);
   return { space: written.moved, revisionId: written.revisionId, refs: written.draft.refs };
 }
 
