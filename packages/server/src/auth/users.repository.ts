@@ -76,3 +76,8 @@ export async function findUserVisibleTo(db: Executor, callerId: string, userId: 
     )
     .executeTakeFirst();
 }
+
+/** Whether the database has any user yet (an empty embedded database gets the demo user). */
+export async function hasAnyUser(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
+}

@@ -1,10 +1,10 @@
 // Sweeps the content objects that no revision reaches any more, in the organizations a purge or a
 // transfer out marked (content/garbage-collection.ts).
-import type { Database } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { collectMarkedGarbage } from './garbage-collection.js';
 import type { JobWorker } from '../jobs/queue.js';
 
-export function collectContentGarbageWorker(db: Database): JobWorker {
+export function collectContentGarbageWorker(db: Executor): JobWorker {
   return {
     name: 'collect-content-garbage',
     schedule: '47 * * * *', // hourly, after the purge (minute 17) has marked what it removed

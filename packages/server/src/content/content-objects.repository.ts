@@ -165,3 +165,41 @@ export async function deleteObjectsNotIn(db: Executor, table: ObjectTable, organ
     RETURNING encode(o.${sql.ref(key)}, 'hex') AS hash`.execute(db);
   return rows.map((row) => row.hash);
 }
+
+const bytes = (hashes: string[]) => hashes.map((hash) => Buffer.from(hash, 'hex'));
+
+/** Copies document bodies (hex hashes) from one organization to another, keeping those it has. */
+export async function copyDocuments(trx: Executor, from: string, to: string, hashes: string[]): Promise<void> {
+  if (hashes.length === 0) return;
+  await sql`
+    INSERT INTO documents (organization_id, hash, markdown, byte_length, created_at)
+    SELECT ${to}, hash, markdown, byte_length, created_at FROM documents
+    WHERE organization_id = ${from} AND hash = ANY(${bytes(hashes)}::bytea[])
+    ON CONFLICT DO NOTHING`.execute(trx);
+}
+
+/** Copies file blob records (hex sha256) from one organization to another; the bytes are the blob store's. */
+export async function copyFileBlobRecords(trx: Executor, from: string, to: string, hashes: string[]): Promise<void> {
+  if (hashes.length === 0) return;
+  await sql`
+    INSERT INTO file_blobs (organization_id, sha256, size, width, height, storage, created_at)
+    SELECT ${to}, sha256, size, width, height, storage, created_at FROM file_blobs
+    WHERE organization_id = ${from} AND sha256 = ANY(${bytes(hashes)}::bytea[])
+    ON CONFLICT DO NOTHING`.execute(trx);
+}
+
+/** Which of the blobs (hex sha256) the organization has records of. */
+export async function existingBlobHashes(db: Executor, organizationId: string, hashes: string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await db.selectFrom('fileBlobs').select('sha256').where('organizationId', '=', organizationId).where('sha256', 'in', bytes(hashes)).execute();
+  return new Set(rows.map((row) => row.sha256.toString('hex')));
+}
+
+/** The distinct roots (hex) of one tree column over an organization's revisions, or some of its spaces'. */
+export async function revisionTreeRoots(db: Executor, scope: { organizationId: string; spaceIds?: string[] }, column: 'pages_root' | 'files_root' | 'reusable_root'): Promise<string[]> {
+  const { rows } = await sql<{ hash: string }>`
+    SELECT DISTINCT encode(${sql.ref(column)}, 'hex') AS hash FROM revisions
+    WHERE organization_id = ${scope.organizationId} AND ${sql.ref(column)} IS NOT NULL
+      ${scope.spaceIds ? sql`AND space_id = ANY(${scope.spaceIds}::text[])` : sql``}`.execute(db);
+  return rows.map((row) => row.hash);
+}

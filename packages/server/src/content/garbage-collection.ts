@@ -6,7 +6,7 @@
 // writers carry on; then the collection takes the organization's content-object lock exclusively (no
 // writer stores or reuses an object meanwhile), continues the walk from the revisions written since
 // (reading only their new nodes), and sweeps. Writes pause only for that last part.
-import type { Database } from '../db/database.js';
+import { inTransaction, type Executor } from '../db/database.js';
 import {
   clearGarbageMark,
   deleteObjectsNotIn,
@@ -22,8 +22,8 @@ import { reachableContent } from './reachability.js';
 export type CollectedGarbage = Record<ObjectTable, number>;
 
 /** Collects one organization's unreachable objects, in one transaction. */
-export async function collectContentGarbage(db: Database, organizationId: string): Promise<CollectedGarbage> {
-  return db.transaction().execute(async (trx) => {
+export async function collectContentGarbage(db: Executor, organizationId: string): Promise<CollectedGarbage> {
+  return inTransaction(db, async (trx) => {
     // Only garbage collection deletes objects, so with one collector per organization nothing the
     // first walk loaded can disappear before the sweep.
     await lockGarbageCollector(trx, organizationId);
@@ -46,7 +46,7 @@ export async function collectContentGarbage(db: Database, organizationId: string
 const ORGANIZATIONS_PER_RUN = 1000;
 
 /** Collects the marked organizations, oldest mark first; answers how many it swept. */
-export async function collectMarkedGarbage(db: Database): Promise<number> {
+export async function collectMarkedGarbage(db: Executor): Promise<number> {
   const marks = await markedForGarbage(db, ORGANIZATIONS_PER_RUN);
   for (const mark of marks) {
     await collectContentGarbage(db, mark.organizationId);

@@ -3,9 +3,8 @@
 // following `childrenHash` links and chunk lists, and collects the leaves their entries name (bodies
 // and file blobs). Each distinct node is read once. A cross-organization transfer copies what the
 // moved spaces reach; garbage collection keeps what the whole organization reaches.
-import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
-import { loadNodes, type NodeTable } from './content-objects.repository.js';
+import { loadNodes, revisionTreeRoots, type NodeTable } from './content-objects.repository.js';
 import { chunkHashesOf } from './chunked-list.js';
 
 type Tree = { table: NodeTable; root: 'pages_root' | 'files_root' | 'reusable_root'; leaf: 'documentHash' | 'blobHash' };
@@ -23,11 +22,7 @@ export type ReachableContent = Record<NodeTable, Set<string>> & { documents: Set
 export type RevisionScope = { organizationId: string; spaceIds?: string[] };
 
 async function rootsOf(db: Executor, scope: RevisionScope, tree: Tree): Promise<string[]> {
-  const { rows } = await sql<{ hash: string }>`
-    SELECT DISTINCT encode(${sql.ref(tree.root)}, 'hex') AS hash FROM revisions
-    WHERE organization_id = ${scope.organizationId} AND ${sql.ref(tree.root)} IS NOT NULL
-      ${scope.spaceIds ? sql`AND space_id = ANY(${scope.spaceIds}::text[])` : sql``}`.execute(db);
-  return rows.map((row) => row.hash);
+  return revisionTreeRoots(db, scope, tree.root);
 }
 
 /**

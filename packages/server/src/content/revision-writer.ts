@@ -5,8 +5,8 @@
 // The head pointer is an input: the space's primary head (space-head.ts) or a change request's
 // (change-request-head.ts).
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/database.js';
-import { insertDocuments, insertFileBlobs, lockContentObjects } from './content-objects.repository.js';
+import { inTransaction, type Executor } from '../db/database.js';
+import { existingBlobHashes, insertDocuments, insertFileBlobs, lockContentObjects } from './content-objects.repository.js';
 import { insertRevision } from './revisions.repository.js';
 import type { DB, RevisionType } from '../db/schema.js';
 import { conflict } from '../errors.js';
@@ -57,16 +57,7 @@ function retryable(error: unknown): boolean {
 async function storeBlobs(trx: Trx, organizationId: string, blobs: PreparedFile[]): Promise<void> {
   if (blobs.length === 0) return;
   const unique = [...new Map(blobs.map((blob) => [blob.sha256, blob])).values()];
-  const existing = new Set(
-    (
-      await trx
-        .selectFrom('fileBlobs')
-        .select('sha256')
-        .where('organizationId', '=', organizationId)
-        .where('sha256', 'in', unique.map((blob) => Buffer.from(blob.sha256, 'hex')))
-        .execute()
-    ).map((row) => row.sha256.toString('hex')),
-  );
+  const existing = await existingBlobHashes(trx, organizationId, unique.map((blob) => blob.sha256));
   const missing = unique.filter((blob) => !existing.has(blob.sha256)).sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
   for (const blob of missing) await blobStore.put(trx, organizationId, blob.sha256, blob.bytes);
   await insertFileBlobs(
@@ -106,13 +97,13 @@ export async function retryOnRace<T>(attempt: () => Promise<T>): Promise<T> {
 }
 
 async function attempt<Moved, Draft extends RevisionDraft>(
-  db: Database,
+  db: Executor,
   pointer: HeadPointer<Moved>,
   build: (base: ContentState, now: Date) => Draft,
   options: { type: RevisionType; createdBy: string | null },
 ): Promise<WrittenRevision<Moved, Draft>> {
   const { organizationId } = pointer;
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const head = await pointer.read(trx);
     const base = await loadContentState(trx, organizationId, head.roots);
     const now = new Date();
@@ -146,7 +137,7 @@ async function attempt<Moved, Draft extends RevisionDraft>(
  * per attempt), so it must be pure; it throws HttpErrors for invalid changes, which are never retried.
  */
 export async function writeRevision<Moved, Draft extends RevisionDraft>(
-  db: Database,
+  db: Executor,
   pointer: HeadPointer<Moved>,
   build: (base: ContentState, now: Date) => Draft,
   options: { type: RevisionType; createdBy: string | null },

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { RevisionsTable } from '../db/schema.js';
+import { sql } from 'kysely';
 
 export type RevisionRow = Selectable<RevisionsTable>;
 
@@ -16,5 +17,38 @@ export async function findSpaceRevision(db: Executor, organizationId: string, sp
     .where('organizationId', '=', organizationId)
     .where('id', '=', revisionId)
     .where('spaceId', '=', spaceId)
+    .executeTakeFirst();
+}
+
+/** Copies every revision of `spaceIds` from one organization to another (a transfer). */
+export async function copyRevisions(trx: Executor, s: { from: string; to: string; spaceIds: string[] }): Promise<void> {
+  if (s.spaceIds.length === 0) return;
+  await sql`
+    INSERT INTO revisions (organization_id, id, space_id, type, parent_ids, change_request_id, merged_from_change_request_id,
+      pages_root, files_root, reusable_root, page_count, created_by, created_at, git)
+    SELECT ${s.to}, id, space_id, type, parent_ids, change_request_id, merged_from_change_request_id,
+      pages_root, files_root, reusable_root, page_count, created_by, created_at, git
+    FROM revisions WHERE organization_id = ${s.from} AND space_id = ANY(${s.spaceIds})`.execute(trx);
+}
+
+/** The space's head revision and its roots, with the space's edit mode (live spaces only). */
+export async function readSpaceHead(trx: Executor, organizationId: string, spaceId: string) {
+  const { rows } = await sql<{ headRevisionId: string; editMode: string; pagesRoot: Buffer | null; filesRoot: Buffer | null; reusableRoot: Buffer | null }>`
+    SELECT s.head_revision_id, s.edit_mode, r.pages_root, r.files_root, r.reusable_root
+    FROM spaces s JOIN revisions r ON r.organization_id = s.organization_id AND r.id = s.head_revision_id
+    WHERE s.organization_id = ${organizationId} AND s.id = ${spaceId} AND s.deleted_at IS NULL`.execute(trx);
+  return rows[0];
+}
+
+/** Moves the space's head from `from` to `to` (compare-and-swap); the updated space, or undefined when it moved meanwhile. */
+export async function swapSpaceHead(trx: Executor, organizationId: string, spaceId: string, from: string, to: string) {
+  return trx
+    .updateTable('spaces')
+    .set({ headRevisionId: to, updatedAt: sql<Date>`now()` })
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', spaceId)
+    .where('headRevisionId', '=', from)
+    .where('deletedAt', 'is', null)
+    .returningAll()
     .executeTakeFirst();
 }

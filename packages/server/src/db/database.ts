@@ -79,6 +79,14 @@ export function createPool(connectionString: string, max: number, log: Logger): 
   return pool;
 }
 
+/**
+ * Runs `work` in a transaction: a new one on the database, or the caller's when `db` already is one —
+ * so a service taking an Executor can be composed into a larger transaction by its caller.
+ */
+export function inTransaction<T>(db: Executor, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Transaction<DB>) : db.transaction().execute(work);
+}
+
 export function createDatabase(pool: pg.Pool): Database {
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
 }

@@ -6,7 +6,7 @@
 // merges into one space therefore run one after the other, the second merging onto the first's
 // result: nothing is lost.
 import { sql } from 'kysely';
-import type { Database, Executor } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import {
   adjustChangeRequestCounters,
@@ -101,10 +101,10 @@ const outcome = (revisionId: string, clean: 'merge' | 'update', conflicts: Merge
  * Merges the change request into the space: a `merge` revision (parents [O, T], D10 even for a
  * fast-forward) becomes the space's head, and the request becomes `merged`.
  */
-export async function mergeChangeRequest(db: Database, space: SpaceRow, changeRequestId: string, userId: string): Promise<MergeOutcome> {
+export async function mergeChangeRequest(db: Executor, space: SpaceRow, changeRequestId: string, userId: string): Promise<MergeOutcome> {
   const { organizationId } = space;
   const done = await retryOnRace(() =>
-    db.transaction().execute(async (trx) => {
+    inTransaction(db, async (trx) => {
       const { head, changeRequest, base } = await lockBoth(trx, space, changeRequestId, 'merged');
       const states = await loadStates(trx, organizationId, [base, head, changeRequest.revisionId]);
       const ours = states.get(head)!;
@@ -138,10 +138,10 @@ export async function mergeChangeRequest(db: Database, space: SpaceRow, changeRe
  * Pulls the space's content into the change request: an `update` revision (parents [T, O]) becomes
  * its head and O its merged ancestor. Nothing is written when the space did not move since the base.
  */
-export async function updateChangeRequest(db: Database, space: SpaceRow, changeRequestId: string, userId: string): Promise<MergeOutcome> {
+export async function updateChangeRequest(db: Executor, space: SpaceRow, changeRequestId: string, userId: string): Promise<MergeOutcome> {
   const { organizationId } = space;
   const done = await retryOnRace(() =>
-    db.transaction().execute(async (trx) => {
+    inTransaction(db, async (trx) => {
       const { head, changeRequest, base } = await lockBoth(trx, space, changeRequestId, 'updated');
       if (head === base) return { revisionId: changeRequest.revisionId, merged: undefined };
       const states = await loadStates(trx, organizationId, [base, head, changeRequest.revisionId]);

@@ -2,8 +2,7 @@
 // cross-organization transfer. Every write locks the space row first, then the request's, so status
 // moves, merges and updates never deadlock one another and the space's counters stay exact.
 import type { components } from '@content-workspace/contract';
-import { sql } from 'kysely';
-import type { Database, Executor } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import {
   adjustChangeRequestCounters,
@@ -15,6 +14,7 @@ import {
   lockSpaceForChangeRequests,
   updateChangeRequestRow,
   type ChangeRequestRow,
+  copyChangeRequestsForTransfer,
 } from './change-requests.repository.js';
 import type { ChangeRequestStatus } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
@@ -45,8 +45,8 @@ export async function requireChangeRequest(db: Executor, space: SpaceRow, ref: s
 }
 
 /** Creates an `open` request at the space's head: no revision is written until its first change (D2). */
-export async function createChangeRequest(db: Database, space: SpaceRow, creatorId: string, body: Schemas['CreateChangeRequestRequest']): Promise<ChangeRequestRow> {
-  return db.transaction().execute(async (trx) => {
+export async function createChangeRequest(db: Executor, space: SpaceRow, creatorId: string, body: Schemas['CreateChangeRequestRequest']): Promise<ChangeRequestRow> {
+  return inTransaction(db, async (trx) => {
     const claimed = await claimChangeRequestNumber(trx, space.organizationId, space.id);
     if (!claimed) throw notFound('Space');
     const id = newId();
@@ -66,8 +66,8 @@ export async function createChangeRequest(db: Database, space: SpaceRow, creator
 }
 
 /** Changes the subject and/or the status; 409 for a move D6 forbids or a subject edit on a closed request. */
-export async function patchChangeRequest(db: Database, space: SpaceRow, id: string, body: Schemas['UpdateChangeRequestRequest']): Promise<ChangeRequestRow> {
-  return db.transaction().execute(async (trx) => {
+export async function patchChangeRequest(db: Executor, space: SpaceRow, id: string, body: Schemas['UpdateChangeRequestRequest']): Promise<ChangeRequestRow> {
+  return inTransaction(db, async (trx) => {
     if (!(await lockSpaceForChangeRequests(trx, space.organizationId, space.id))) throw notFound('Space');
     const current = await lockChangeRequest(trx, space.organizationId, space.id, id);
     if (!current) throw notFound('Change request');
@@ -91,28 +91,5 @@ export async function patchChangeRequest(db: Database, space: SpaceRow, id: stri
   });
 }
 
-/** Change requests, contributors and recorded conflicts follow their spaces (after the revisions they point at). */
-const copyChangeRequests: TransferStep = async (trx: Executor, s) => {
-  if (s.spaceIds.length === 0) return;
-  await sql`
-    INSERT INTO change_requests (organization_id, id, space_id, number, status, subject, description, created_by, created_at, updated_at,
-      revision_id, revision_initial_id, revision_merged_ancestor_id, revision_merged_id, merged_at, merged_by, agent_task_id, comments_count)
-    SELECT ${s.to}, id, space_id, number, status, subject, description, created_by, created_at, updated_at,
-      revision_id, revision_initial_id, revision_merged_ancestor_id, revision_merged_id, merged_at, merged_by, agent_task_id, comments_count
-    FROM change_requests WHERE organization_id = ${s.from} AND space_id = ANY(${s.spaceIds}::text[])`.execute(trx);
-  await sql`
-    INSERT INTO change_request_contributors (organization_id, change_request_id, user_id, first_contributed_at)
-    SELECT ${s.to}, c.change_request_id, c.user_id, c.first_contributed_at
-    FROM change_request_contributors c
-    JOIN change_requests cr ON cr.organization_id = c.organization_id AND cr.id = c.change_request_id
-    WHERE c.organization_id = ${s.from} AND cr.space_id = ANY(${s.spaceIds}::text[])`.execute(trx);
-  await sql`
-    INSERT INTO revision_conflicts (organization_id, revision_id, ordinal, kind, page_id, file_id, reusable_content_id, field, base, ours, theirs, resolution, resolved_at)
-    SELECT ${s.to}, rc.revision_id, rc.ordinal, rc.kind, rc.page_id, rc.file_id, rc.reusable_content_id, rc.field, rc.base, rc.ours, rc.theirs, rc.resolution, rc.resolved_at
-    FROM revision_conflicts rc
-    JOIN revisions r ON r.organization_id = rc.organization_id AND r.id = rc.revision_id
-    WHERE rc.organization_id = ${s.from} AND r.space_id = ANY(${s.spaceIds}::text[])`.execute(trx);
-};
-
 /** Run after the revisions are copied. */
-export const changeRequestTransferSteps: TransferStep[] = [copyChangeRequests];
+export const changeRequestTransferSteps: TransferStep[] = [copyChangeRequestsForTransfer];

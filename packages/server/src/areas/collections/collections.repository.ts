@@ -2,6 +2,7 @@ import { sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { CollectionsTable } from '../../db/schema.js';
 import type { CollectionRow } from '../../access/standing.repository.js';
+import type { TransferScope } from '../area.js';
 
 export type NewCollection = {
   organizationId: string;
@@ -66,4 +67,24 @@ export async function deleteCollections(db: Executor, organizationId: string, id
   if (ids.length === 0) return;
   await db.deleteFrom('collections').where('organizationId', '=', organizationId).where('id', 'in', ids).execute();
   await db.deleteFrom('collectionLocators').where('collectionId', 'in', ids).execute();
+}
+
+/** A transfer's copy of the moved collections under the target organization (the top one placed in its new parent). */
+export async function copyCollectionsForTransfer(trx: Executor, s: TransferScope): Promise<void> {
+  if (s.collectionIds.length === 0) return;
+  await sql`
+    INSERT INTO collections (organization_id, id, title, description, parent_collection_id, default_level, position, created_by, created_at, updated_at)
+    SELECT ${s.to}, id, title, description,
+      CASE WHEN id = ${s.rootId} THEN ${s.targetParentId} ELSE parent_collection_id END,
+      default_level,
+      CASE WHEN id = ${s.rootId} THEN ${s.rootPosition}::numeric ELSE position END,
+      created_by, created_at, now()
+    FROM collections WHERE organization_id = ${s.from} AND id = ANY(${s.collectionIds})`.execute(trx);
+}
+
+/** After a transfer copied them: removes the original collections and points their locators at the target. */
+export async function removeTransferredCollections(trx: Executor, s: TransferScope): Promise<void> {
+  if (s.collectionIds.length === 0) return;
+  await trx.deleteFrom('collections').where('organizationId', '=', s.from).where('id', 'in', s.collectionIds).execute();
+  await trx.updateTable('collectionLocators').set({ organizationId: s.to }).where('collectionId', 'in', s.collectionIds).execute();
 }

@@ -1,7 +1,7 @@
 // Collection lifecycle: create, update, delete (with everything inside), move.
 import type { components } from '@content-workspace/contract';
 import type { Updateable } from 'kysely';
-import type { Database, Executor } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import type { CollectionRow } from '../../access/standing.repository.js';
 import { collectionSubtreeIds, deleteCollections, insertCollection, updateCollection } from './collections.repository.js';
 import { upsertGrant } from '../permissions/grants.repository.js';
@@ -15,11 +15,11 @@ type Schemas = components['schemas'];
 
 /** Creates the collection with its locator and the creator's `admin` grant (access already checked). */
 export async function createCollection(
-  db: Database,
+  db: Executor,
   values: { organizationId: string; creatorId: string; parentId: string | null; body: Schemas['CreateCollectionRequest'] },
 ): Promise<CollectionRow> {
   const { organizationId, creatorId, parentId, body } = values;
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const collection = await insertCollection(trx, {
       organizationId,
       id: newId(),
@@ -47,8 +47,8 @@ export async function patchCollection(db: Executor, collection: CollectionRow, b
  * Deletes the collection and its nested collections, and soft-deletes every space inside them
  * (restorable for 7 days, then back at the top level), in one transaction.
  */
-export async function deleteCollectionTree(db: Database, collection: CollectionRow): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function deleteCollectionTree(db: Executor, collection: CollectionRow): Promise<void> {
+  await inTransaction(db, async (trx) => {
     const subtree = await collectionSubtreeIds(trx, collection.organizationId, collection.id);
     await softDeleteSpacesInCollections(trx, collection.organizationId, subtree);
     await deleteCollections(trx, collection.organizationId, subtree);
@@ -57,12 +57,12 @@ export async function deleteCollectionTree(db: Database, collection: CollectionR
 
 /** Moves the collection under `parentId` (412 for its own subtree; access to the target already checked). */
 export async function moveCollection(
-  db: Database,
+  db: Executor,
   collection: CollectionRow,
   parentId: string | null,
   position: Schemas['Position'] | undefined,
 ): Promise<CollectionRow> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await refuseCycle(trx, collection.organizationId, collection.id, parentId);
     const placed = await placeIn(trx, collection.organizationId, parentId, position, collection.id);
     return updateCollection(trx, collection.organizationId, collection.id, { parentCollectionId: parentId, position: placed });

@@ -1,12 +1,12 @@
 import { collectionHandlers } from './collections.handlers.js';
-import { copyCollections } from '../spaces/transfer.service.js';
+import { copyCollectionsForTransfer } from './collections.repository.js';
 import { defineArea } from '../area.js';
 
 export const collectionsArea = defineArea({
   name: 'collections',
   handlers: collectionHandlers,
   tables: ['collections', 'collection_locators'],
-  transfer: [copyCollections],
+  transfer: [copyCollectionsForTransfer],
   // Collections are never purged: only spaces are (their deleted collections go at once).
   purge: 'none',
   duplicate: 'none',

@@ -4,7 +4,7 @@ import { fileHandlers } from './files.handlers.js';
 import { copyHeadRows } from '../../content/head-index.repository.js';
 import { markContentGarbage } from '../../content/content-objects.repository.js';
 import { contentTransferSteps } from './transfer-content.js';
-import { copyRevisions } from '../spaces/transfer.service.js';
+import { copyRevisions } from '../../content/revisions.repository.js';
 import { defineArea } from '../area.js';
 
 /**
@@ -27,7 +27,7 @@ export const contentArea = defineArea({
     'space_head_files',
     'content_garbage_marks',
   ],
-  transfer: [copyRevisions, ...contentTransferSteps],
+  transfer: [(trx, scope) => copyRevisions(trx, scope), ...contentTransferSteps],
   purge: [async (trx, { spaces }) => markContentGarbage(trx, [...new Set(spaces.map((space) => space.organizationId))])],
   duplicate: [
     async (trx, { organizationId, sourceSpaceId, copySpaceId }) =>

@@ -3,14 +3,11 @@
 // (objects it already has are kept: `ON CONFLICT DO NOTHING`), then the head rows. The source's objects
 // stay, as other spaces may share them; the source is marked for garbage collection, which reclaims
 // what nothing reaches any more. The cost follows the stored history: each distinct node is read once.
-import { sql } from 'kysely';
-import { copyNodes, lockContentObjects, markContentGarbage, type NodeTable } from '../../content/content-objects.repository.js';
+import { copyDocuments, copyFileBlobRecords, copyNodes, lockContentObjects, markContentGarbage, type NodeTable } from '../../content/content-objects.repository.js';
 import { copyHeadRows } from '../../content/head-index.repository.js';
 import { blobStore } from '../../content/blob-store.js';
 import type { TransferStep } from '../area.js';
 import { reachableContent } from '../../content/reachability.js';
-
-const hex = (hashes: Iterable<string>) => [...hashes].map((hash) => Buffer.from(hash, 'hex'));
 
 const NODE_TABLES: NodeTable[] = ['treeNodes', 'fileNodes', 'reusableNodes'];
 
@@ -21,19 +18,9 @@ const copyContentObjects: TransferStep = async (trx, s) => {
   for (const organizationId of [s.from, s.to].sort()) await lockContentObjects(trx, organizationId, 'shared');
   const reached = await reachableContent(trx, { organizationId: s.from, spaceIds: s.spaceIds });
   for (const table of NODE_TABLES) await copyNodes(trx, table, s.from, s.to, [...reached[table]]);
-  if (reached.documents.size > 0) {
-    await sql`
-      INSERT INTO documents (organization_id, hash, markdown, byte_length, created_at)
-      SELECT ${s.to}, hash, markdown, byte_length, created_at FROM documents
-      WHERE organization_id = ${s.from} AND hash = ANY(${hex(reached.documents)}::bytea[])
-      ON CONFLICT DO NOTHING`.execute(trx);
-  }
+  await copyDocuments(trx, s.from, s.to, [...reached.documents]);
   if (reached.blobs.size > 0) {
-    await sql`
-      INSERT INTO file_blobs (organization_id, sha256, size, width, height, storage, created_at)
-      SELECT ${s.to}, sha256, size, width, height, storage, created_at FROM file_blobs
-      WHERE organization_id = ${s.from} AND sha256 = ANY(${hex(reached.blobs)}::bytea[])
-      ON CONFLICT DO NOTHING`.execute(trx);
+    await copyFileBlobRecords(trx, s.from, s.to, [...reached.blobs]);
     await blobStore.copy(trx, s.from, s.to, [...reached.blobs]);
   }
   // The source keeps its copies until garbage collection finds what no remaining revision reaches.

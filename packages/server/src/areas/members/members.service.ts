@@ -1,7 +1,7 @@
 // Membership changes that need the last-admin rule, and joining an organization. Each runs in one
 // transaction that first locks the organization's row, so concurrent demotions or removals of two
 // admins cannot both pass the check.
-import type { Database } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import { countAdmins, deleteMember, insertMemberIfAbsent, lockOrganization, memberRole, updateMember } from './members.repository.js';
 import type { Role } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
@@ -9,8 +9,8 @@ import { conflict, notFound } from '../../errors.js';
 const lastAdmin = () => conflict('The organization must keep at least one admin');
 
 /** Sets a member's organization role (null: guest); 409 when it would demote the last admin. */
-export async function changeMemberRole(db: Database, organizationId: string, userId: string, role: Role | null): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function changeMemberRole(db: Executor, organizationId: string, userId: string, role: Role | null): Promise<void> {
+  await inTransaction(db, async (trx) => {
     await lockOrganization(trx, organizationId);
     const current = await memberRole(trx, organizationId, userId);
     if (!current) throw notFound('Member');
@@ -20,8 +20,8 @@ export async function changeMemberRole(db: Database, organizationId: string, use
 }
 
 /** Removes a member with their grants and team memberships; 409 for the last admin. */
-export async function removeMember(db: Database, organizationId: string, userId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function removeMember(db: Executor, organizationId: string, userId: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
     await lockOrganization(trx, organizationId);
     const current = await memberRole(trx, organizationId, userId);
     if (!current) throw notFound('Member');
@@ -31,6 +31,6 @@ export async function removeMember(db: Database, organizationId: string, userId:
 }
 
 /** Makes the user a member with `role`; false when they already were one (their membership is unchanged). */
-export async function joinOrganization(db: Database, organizationId: string, userId: string, role: Role | null): Promise<boolean> {
+export async function joinOrganization(db: Executor, organizationId: string, userId: string, role: Role | null): Promise<boolean> {
   return insertMemberIfAbsent(db, { organizationId, userId, role });
 }

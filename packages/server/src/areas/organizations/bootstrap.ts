@@ -1,5 +1,5 @@
 // First user, organization and token: used by the CLI and by `pnpm start` on an empty database.
-import type { Database, Executor } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
 import { findUserByEmail, insertUser, type UserRow } from '../../auth/users.repository.js';
 import { insertToken } from '../../auth/tokens.repository.js';
 import { hashToken, newTokenSecret } from '../../auth/tokens.js';
@@ -30,7 +30,7 @@ export async function ensureUser(db: Executor, email: string, name?: string): Pr
  * e-mail, it only issues a new token.
  */
 export async function bootstrap(
-  db: Database,
+  db: Executor,
   options: { email: string; name?: string; organizationTitle?: string },
 ): Promise<{ user: UserRow; organization?: OrganizationRow; token: string }> {
   const { user, created } = await ensureUser(db, options.email, options.name);
@@ -41,6 +41,4 @@ export async function bootstrap(
   return { user, ...(organization ? { organization } : {}), token };
 }
 
-export async function hasAnyUser(db: Executor): Promise<boolean> {
-  return (await db.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
-}
+export { hasAnyUser } from '../../auth/users.repository.js';

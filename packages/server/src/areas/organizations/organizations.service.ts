@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/authenticate.js';
-import type { Database } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { insertMember, insertOrganization, isHostnameTaken, type OrganizationRow } from './organizations.repository.js';
 import type { Role } from '../../db/schema.js';
@@ -19,10 +19,10 @@ export const emailDomainOf = (email: string) => email.slice(email.lastIndexOf('@
 export const hostnameTaken = () => conflict('This hostname is already used by another organization');
 
 /** Creates the organization with `creator` as its first admin, in one transaction. */
-export async function createOrganization(db: Database, creator: Caller['user'], values: NewOrganization): Promise<OrganizationRow> {
+export async function createOrganization(db: Executor, creator: Caller['user'], values: NewOrganization): Promise<OrganizationRow> {
   if (values.hostname && (await isHostnameTaken(db, values.hostname))) throw hostnameTaken();
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await inTransaction(db, async (trx) => {
       const organization = await insertOrganization(trx, values);
       await insertMember(trx, { organizationId: organization.id, userId: creator.id, role: 'admin' });
       return organization;

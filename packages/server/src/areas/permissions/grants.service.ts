@@ -1,6 +1,6 @@
 // Grants on spaces and collections through the API: the principal is checked against the item's
 // organization, and the check and the write share one transaction (see lockPrincipal).
-import type { Database } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import {
   deleteGrant,
   findGrant,
@@ -15,8 +15,8 @@ import type { Role } from '../../db/schema.js';
 import { conflict, invalidField, notFound } from '../../errors.js';
 
 /** Adds a grant (201); 400 naming the field for a principal outside the organization, 409 when it already holds one. */
-export async function addGrant(db: Database, target: GrantTarget, principal: Principal, role: Role, callerId: string): Promise<GrantViewRow> {
-  await db.transaction().execute(async (trx) => {
+export async function addGrant(db: Executor, target: GrantTarget, principal: Principal, role: Role, callerId: string): Promise<GrantViewRow> {
+  await inTransaction(db, async (trx) => {
     if (!(await lockPrincipal(trx, target.organizationId, principal))) {
       throw principal.kind === 'user'
         ? invalidField('/body/user', 'is not a member of this organization')
@@ -29,11 +29,11 @@ export async function addGrant(db: Database, target: GrantTarget, principal: Pri
   return (await findGrant(db, target, principal, callerId))!;
 }
 
-export async function changeGrant(db: Database, target: GrantTarget, principal: Principal, role: Role, callerId: string): Promise<GrantViewRow> {
+export async function changeGrant(db: Executor, target: GrantTarget, principal: Principal, role: Role, callerId: string): Promise<GrantViewRow> {
   if (!(await updateGrantRole(db, target, principal, role))) throw notFound('Grant');
   return (await findGrant(db, target, principal, callerId))!;
 }
 
-export async function revokeGrant(db: Database, target: GrantTarget, principal: Principal): Promise<void> {
+export async function revokeGrant(db: Executor, target: GrantTarget, principal: Principal): Promise<void> {
   if (!(await deleteGrant(db, target, principal))) throw notFound('Grant');
 }

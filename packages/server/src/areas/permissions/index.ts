@@ -1,5 +1,5 @@
 import { grantHandlers } from './grants.handlers.js';
-import { copyGrants } from '../spaces/transfer.service.js';
+import { copyGrantsForTransfer } from './grants.repository.js';
 import { defineArea } from '../area.js';
 
 /** Grants on spaces and collections. A duplicate starts with only its creator's `admin` grant. */
@@ -7,7 +7,7 @@ export const permissionsArea = defineArea({
   name: 'permissions',
   handlers: grantHandlers,
   tables: ['space_grants', 'collection_grants'],
-  transfer: [copyGrants],
+  transfer: [copyGrantsForTransfer],
   purge: 'none',
   duplicate: 'none',
 });

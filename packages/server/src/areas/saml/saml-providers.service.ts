@@ -3,7 +3,7 @@
 // keeps the default team locked so it cannot be deleted meanwhile.
 import type { components } from '@content-workspace/contract';
 import { isX509CertificatePem } from './saml.js';
-import type { Database, Executor } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import { lockPrincipal } from '../permissions/grants.repository.js';
 import { findSamlProvider, insertSamlProvider, updateSamlProvider, type SamlProviderValues } from './saml.repository.js';
 import { invalidField } from '../../errors.js';
@@ -43,18 +43,18 @@ async function requireTeam(trx: Executor, organizationId: string, teamId: string
   }
 }
 
-export async function createSamlProvider(db: Database, organizationId: string, body: CreateBody): Promise<string> {
+export async function createSamlProvider(db: Executor, organizationId: string, body: CreateBody): Promise<string> {
   const values = providerValues(body);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await requireTeam(trx, organizationId, values.defaultTeamId);
     return insertSamlProvider(trx, organizationId, { ...values, label: body.label });
   });
 }
 
 /** False when the provider does not exist. */
-export async function changeSamlProvider(db: Database, organizationId: string, id: string, body: UpdateBody): Promise<boolean> {
+export async function changeSamlProvider(db: Executor, organizationId: string, id: string, body: UpdateBody): Promise<boolean> {
   const values = providerValues(body);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     // An unknown provider is a 404 whatever the body says.
     if (!(await findSamlProvider(trx, organizationId, id))) return false;
     await requireTeam(trx, organizationId, values.defaultTeamId);

@@ -3,7 +3,7 @@
 // and issue a token — all in one transaction, so a refusal leaves no member, no token and no record
 // of the assertion.
 import type { VerifiedAssertion } from './saml.js';
-import type { Database, Executor } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import { lockPrincipal } from '../permissions/grants.repository.js';
 import { insertMemberIfAbsent, lockMembership, updateMember } from '../members/members.repository.js';
 import { recordConsumedAssertion, type ActiveSamlProviderRow } from './saml.repository.js';
@@ -19,8 +19,8 @@ export const SSO_TOKEN_LIFETIME_DAYS = 14;
 const notAllowed = () => forbidden('This e-mail address may not sign in to this organization');
 
 /** Signs the asserted user in; answers a new token. */
-export async function signInWithSaml(db: Database, provider: ActiveSamlProviderRow, assertion: VerifiedAssertion): Promise<string> {
-  return db.transaction().execute(async (trx) => {
+export async function signInWithSaml(db: Executor, provider: ActiveSamlProviderRow, assertion: VerifiedAssertion): Promise<string> {
+  return inTransaction(db, async (trx) => {
     const first = await recordConsumedAssertion(trx, {
       organizationId: provider.organizationId,
       providerId: provider.id,

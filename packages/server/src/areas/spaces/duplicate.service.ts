@@ -3,11 +3,11 @@
 // duplicate steps (the content area copies the materialised head rows). History, change requests and
 // comments stay with the original.
 import type { Lifecycle } from '../lifecycle.js';
-import type { Database } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { upsertGrant } from '../permissions/grants.repository.js';
 import { insertRevision } from '../../content/revisions.repository.js';
-import { insertSpace } from './spaces.repository.js';
+import { insertSpace, lockSpaceHeadRevision } from './spaces.repository.js';
 import { newId } from '../../ids.js';
 import { requireRevision } from '../content/space-content.service.js';
 import { placeIn } from './placement.service.js';
@@ -20,17 +20,10 @@ export function copyTitle(title: string): string {
 }
 
 /** Copies the space's head content into a new space right after it (access checked by the caller). */
-export async function duplicateSpace(db: Database, lifecycle: Lifecycle, space: SpaceRow, creatorId: string): Promise<SpaceRow> {
-  return db.transaction().execute(async (trx) => {
+export async function duplicateSpace(db: Executor, lifecycle: Lifecycle, space: SpaceRow, creatorId: string): Promise<SpaceRow> {
+  return inTransaction(db, async (trx) => {
     // The head as of this transaction: the space row read for the access check may be behind.
-    const current = await trx
-      .selectFrom('spaces')
-      .select('headRevisionId')
-      .where('organizationId', '=', space.organizationId)
-      .where('id', '=', space.id)
-      .forShare()
-      .executeTakeFirstOrThrow();
-    const head = await requireRevision(trx, space, current.headRevisionId);
+    const head = await requireRevision(trx, space, await lockSpaceHeadRevision(trx, space.organizationId, space.id));
     const spaceId = newId();
     const revisionId = newId();
     const copy = await insertSpace(trx, {

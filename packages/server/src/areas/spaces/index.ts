@@ -1,5 +1,5 @@
 import { spaceHandlers } from './spaces.handlers.js';
-import { copySpaces } from './transfer.service.js';
+import { copySpacesForTransfer } from './spaces.repository.js';
 import { purgeSpacesWorker } from './purge-spaces.job.js';
 import { defineArea } from '../area.js';
 import { placementRules } from './placement.rules.js';
@@ -8,7 +8,7 @@ export const spacesArea = defineArea({
   name: 'spaces',
   handlers: spaceHandlers,
   tables: ['spaces', 'space_locators'],
-  transfer: [copySpaces],
+  transfer: [copySpacesForTransfer],
   // The purge job deletes the space rows and their locators itself.
   purge: 'none',
   // The duplicate service writes the copy's space row.

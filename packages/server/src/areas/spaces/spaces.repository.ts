@@ -2,6 +2,7 @@ import { sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { EditMode, SpacesTable } from '../../db/schema.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
+import type { TransferScope } from '../area.js';
 
 export type NewSpace = {
   organizationId: string;
@@ -67,4 +68,63 @@ export async function findLiveSpaceOrganization(db: Executor, spaceId: string): 
     .where('s.deletedAt', 'is', null)
     .executeTakeFirst();
   return row?.organizationId;
+}
+
+/** A transfer's copy of the moved spaces under the target organization (the top one placed in its new parent). */
+export async function copySpacesForTransfer(trx: Executor, s: TransferScope): Promise<void> {
+  if (s.spaceIds.length === 0) return;
+  // The transferred space itself leaves its collection: `in-collection` becomes `private` (DESIGN.md §4).
+  await sql`
+    INSERT INTO spaces (organization_id, id, title, emoji, visibility, edit_mode, parent_collection_id, default_level, position,
+      head_revision_id, cr_seq, comments_count, change_requests_count, change_requests_open_count, change_requests_draft_count,
+      created_by, created_at, updated_at, deleted_at)
+    SELECT ${s.to}, id, title, emoji,
+      CASE WHEN id = ${s.rootId} AND visibility = 'in-collection' THEN 'private' ELSE visibility END,
+      edit_mode,
+      CASE WHEN id = ${s.rootId} THEN ${s.targetParentId} ELSE parent_collection_id END,
+      default_level,
+      CASE WHEN id = ${s.rootId} THEN ${s.rootPosition}::numeric ELSE position END,
+      head_revision_id, cr_seq, comments_count, change_requests_count, change_requests_open_count, change_requests_draft_count,
+      created_by, created_at, now(), deleted_at
+    FROM spaces WHERE organization_id = ${s.from} AND id = ANY(${s.spaceIds})`.execute(trx);
+}
+
+/** After a transfer copied them: removes the original spaces (their dependent rows go by cascade) and points their locators at the target. */
+export async function removeTransferredSpaces(trx: Executor, s: TransferScope): Promise<void> {
+  if (s.spaceIds.length === 0) return;
+  await trx.deleteFrom('spaces').where('organizationId', '=', s.from).where('id', 'in', s.spaceIds).execute();
+  await trx.updateTable('spaceLocators').set({ organizationId: s.to }).where('spaceId', 'in', s.spaceIds).execute();
+}
+
+/** The spaces (deleted ones included) directly inside any of `collectionIds`. */
+export async function spaceIdsInCollections(db: Executor, organizationId: string, collectionIds: string[]): Promise<string[]> {
+  if (collectionIds.length === 0) return [];
+  const rows = await db.selectFrom('spaces').select('id').where('organizationId', '=', organizationId).where('parentCollectionId', 'in', collectionIds).execute();
+  return rows.map((row) => row.id);
+}
+
+/** The space's head revision id, the row locked against head moves until the transaction ends. */
+export async function lockSpaceHeadRevision(trx: Executor, organizationId: string, spaceId: string): Promise<string> {
+  const row = await trx.selectFrom('spaces').select('headRevisionId').where('organizationId', '=', organizationId).where('id', '=', spaceId).forShare().executeTakeFirstOrThrow();
+  return row.headRevisionId;
+}
+
+/** Spaces deleted more than `retentionDays` ago, up to `limit`, locked (skipping those another purge holds). */
+export async function lockExpiredSpaces(trx: Executor, retentionDays: number, limit: number): Promise<Array<{ organizationId: string; id: string }>> {
+  const { rows } = await sql<{ organizationId: string; id: string }>`
+    SELECT organization_id, id FROM spaces
+    WHERE deleted_at < now() - make_interval(days => ${retentionDays})
+    LIMIT ${limit}
+    FOR UPDATE SKIP LOCKED`.execute(trx);
+  return rows;
+}
+
+/** Deletes the spaces for good (their dependent rows go by cascade) and their locators. */
+export async function deleteSpacesForGood(trx: Executor, spaces: Array<{ organizationId: string; id: string }>): Promise<void> {
+  const ids = spaces.map((space) => space.id);
+  const organizationIds = spaces.map((space) => space.organizationId);
+  await sql`
+    DELETE FROM spaces s USING unnest(${organizationIds}::text[], ${ids}::text[]) AS e(organization_id, id)
+    WHERE s.organization_id = e.organization_id AND s.id = e.id`.execute(trx);
+  await sql`DELETE FROM space_locators WHERE space_id = ANY(${ids}::text[])`.execute(trx);
 }

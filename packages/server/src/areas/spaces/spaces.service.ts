@@ -1,7 +1,7 @@
 // Space lifecycle: create (with its first, empty revision), update, delete, restore, move.
 import type { components } from '@content-workspace/contract';
 import type { Updateable } from 'kysely';
-import type { Database, Executor } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { upsertGrant } from '../permissions/grants.repository.js';
 import { insertRevision } from '../../content/revisions.repository.js';
@@ -25,13 +25,13 @@ export function checkVisibility(visibility: Visibility, parentId: string | null,
  * transaction. The caller has checked the right to create in `parentId`.
  */
 export async function createSpace(
-  db: Database,
+  db: Executor,
   values: { organizationId: string; creatorId: string; parentId: string | null; body: Schemas['CreateSpaceRequest'] },
 ): Promise<SpaceRow> {
   const { organizationId, creatorId, parentId, body } = values;
   const visibility = body.visibility ?? (parentId ? 'in-collection' : 'private');
   checkVisibility(visibility, parentId);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const spaceId = newId();
     const revisionId = newId();
     const space = await insertSpace(trx, {
@@ -77,12 +77,12 @@ export async function restoreSpace(db: Executor, space: SpaceRow): Promise<Space
 
 /** Moves the space under `parentId` at `position` (access to the target already checked). */
 export async function moveSpace(
-  db: Database,
+  db: Executor,
   space: SpaceRow,
   parentId: string | null,
   position: Schemas['Position'] | undefined,
 ): Promise<SpaceRow> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const placed = await placeIn(trx, space.organizationId, parentId, position, space.id);
     const leavesCollection = parentId === null && space.visibility === 'in-collection';
     return updateSpace(trx, space.organizationId, space.id, {

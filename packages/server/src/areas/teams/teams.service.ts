@@ -1,7 +1,7 @@
 // Team writes that touch several rows: creating a team with its first members, deleting one with its
 // grants, and the bulk change of a team's members. One transaction each.
 import type { components } from '@content-workspace/contract';
-import type { Database } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import { lockMembers } from '../members/members.repository.js';
 import { deleteTeam, insertTeam, removeTeamMembers, upsertTeamMembers } from './teams.repository.js';
 import type { TeamMemberRole } from '../../db/schema.js';
@@ -12,8 +12,8 @@ type UpdateTeamMembersRequest = components['schemas']['UpdateTeamMembersRequest'
 const notAMember = (path: string) => invalidField(path, 'is not a member of this organization');
 
 /** Creates the team with `memberIds` (organization members, else 400 naming the entry) as `member`; answers its id. */
-export async function createTeam(db: Database, organizationId: string, title: string, memberIds: string[]): Promise<string> {
-  return db.transaction().execute(async (trx) => {
+export async function createTeam(db: Executor, organizationId: string, title: string, memberIds: string[]): Promise<string> {
+  return inTransaction(db, async (trx) => {
     const { byId } = await lockMembers(trx, organizationId, { ids: memberIds, emails: [] });
     memberIds.forEach((id, i) => {
       if (!byId.has(id)) throw notAMember(`/body/members/${i}`);
@@ -24,8 +24,8 @@ export async function createTeam(db: Database, organizationId: string, title: st
   });
 }
 
-export async function deleteTeamWithGrants(db: Database, organizationId: string, teamId: string): Promise<void> {
-  const deleted = await db.transaction().execute((trx) => deleteTeam(trx, organizationId, teamId));
+export async function deleteTeamWithGrants(db: Executor, organizationId: string, teamId: string): Promise<void> {
+  const deleted = await inTransaction(db, (trx) => deleteTeam(trx, organizationId, teamId));
   if (!deleted) throw notFound('Team');
 }
 
@@ -38,12 +38,12 @@ const isEmail = (reference: string) => reference.includes('@');
  * `memberships` sets roles (adding users not yet in the team); `add` adds as `member`, keeping the
  * role of users already in the team.
  */
-export async function updateTeamMembers(db: Database, organizationId: string, teamId: string, body: UpdateTeamMembersRequest): Promise<void> {
+export async function updateTeamMembers(db: Executor, organizationId: string, teamId: string, body: UpdateTeamMembersRequest): Promise<void> {
   const add = body.add ?? [];
   const remove = body.remove ?? [];
   const memberships = Object.entries(body.memberships ?? {});
   const references = [...add, ...remove, ...memberships.map(([id]) => id)];
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const found = await lockMembers(trx, organizationId, {
       ids: references.filter((ref) => !isEmail(ref)),
       emails: references.filter(isEmail),
