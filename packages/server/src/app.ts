@@ -4,14 +4,14 @@ import express, { type Express } from 'express';
 import { createAccessResolver } from './access/resolve.js';
 import { resolveCaller } from './auth/authenticate.js';
 import type { AppContext } from './context.js';
-import { errorMiddleware, notFoundMiddleware } from './http/error-middleware.js';
+import { createErrorMiddleware, notFoundMiddleware } from './http/error-middleware.js';
 import type { HandlerMap } from './http/handler.js';
 import { apiHeaders, createMetrics, mountHealth, observe, type Metrics } from './http/observability.js';
 import { loadSpec } from './http/operations.js';
 import { mountReference } from './http/reference.js';
 import { createApiDispatcher } from './http/router.js';
 import { createValidator } from './http/validator.js';
-import { accessRules, handlers as allHandlers, scopeLookups } from './areas/index.js';
+import { accessRules, handlers as allHandlers, knownConflicts, scopeLookups } from './areas/index.js';
 
 export type AppOptions = {
   handlers?: HandlerMap;
@@ -59,6 +59,6 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   app.use(createValidator(loadSpec(), { validateResponses: context.config.validateResponses, onResponseError: options.onResponseError }));
   app.use(createApiDispatcher(context, options.handlers ?? allHandlers, createAccessResolver(context, accessRules, scopeLookups)));
   app.use(notFoundMiddleware);
-  app.use(errorMiddleware);
+  app.use(createErrorMiddleware(knownConflicts));
   return { app, metrics };
 }

@@ -57,6 +57,12 @@ export type Area<H extends AreaHandlers = AreaHandlers> = {
   jobs?: (context: Omit<AppContext, 'jobs'>) => JobWorker[];
   /** Access rules the area brings (named in its operations' `x-access`). */
   rules?: Partial<Record<AccessRuleName, AnyAccessRule>>;
+  /**
+   * Constraints of the area's tables that a concurrent request can break although this one was checked
+   * (a referenced row deleted meanwhile), each with the conflict it means: answered 409. Any other
+   * constraint violation is a bug (500).
+   */
+  conflicts?: Readonly<Record<string, string>>;
   /** How the scopes whose resource the area owns are found (the change-requests area: a request by id or number). */
   scopeLookups?: Partial<ScopeLookups>;
 };

@@ -50,6 +50,9 @@ export const lifecycle = collectLifecycle(areas);
 /** The access rules operations may name: the core ones and the areas'. */
 export const accessRules = Object.assign({}, coreRules, ...areas.map((area) => area.rules ?? {})) as AccessRuleRegistry;
 
+/** Constraint violations that mean a concurrent change (answered 409), named by the areas owning the tables. */
+export const knownConflicts = Object.assign({}, ...areas.map((area) => area.conflicts ?? {})) as Readonly<Record<string, string>>;
+
 /** How scopes owned by areas are found (a change request by id or number). */
 export const scopeLookups = Object.assign({}, ...areas.map((area) => area.scopeLookups ?? {})) as ScopeLookups;
 

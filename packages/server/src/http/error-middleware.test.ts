@@ -1,6 +1,8 @@
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
-import { errorMiddleware } from './error-middleware.js';
+import { createErrorMiddleware } from './error-middleware.js';
+
+const errorMiddleware = createErrorMiddleware({ team_members_organization_id_user_id_fkey: 'The member was removed meanwhile' });
 import { notFound } from '../errors.js';
 
 function render(error: unknown): { status: number; body: unknown; headers: Record<string, string> } {
@@ -31,10 +33,14 @@ describe('errorMiddleware', () => {
   });
 
   it('turns database races into a 409 and anything unknown into a bare 500', () => {
-    for (const code of ['23503', '23505', '40001', '40P01']) {
-      const { status, body } = render(Object.assign(new Error('database detail that must not leak'), { code }));
+    for (const race of [{ code: '23503', constraint: 'team_members_organization_id_user_id_fkey' }, { code: '40001' }, { code: '40P01' }]) {
+      const { status, body } = render(Object.assign(new Error('database detail that must not leak'), race));
       expect(status).toBe(409);
       expect(JSON.stringify(body)).not.toContain('must not leak');
+    }
+    // A constraint no area names is a bug, not a race.
+    for (const unknown of [{ code: '23505', constraint: 'space_head_pages_path_key' }, { code: '23503' }]) {
+      expect(render(Object.assign(new Error('database detail that must not leak'), unknown))).toEqual({ status: 500, body: { error: { code: 500, message: 'Internal server error' } }, headers: {} });
     }
     expect(render(new Error('secret internals'))).toEqual({ status: 500, body: { error: { code: 500, message: 'Internal server error' } }, headers: {} });
   });

@@ -41,16 +41,21 @@ function fromFramework(error: FrameworkError): HttpError | undefined {
 }
 
 /**
- * Database errors that concurrent requests can cause even when each request was checked (a member
- * removed between the check and the insert, two creators racing on a unique name, a serialization
- * failure): a 409 the client can retry, never a 500.
+ * The constraints a concurrent request can legitimately break even though this one was checked (a
+ * member removed between the check and the insert, a parent collection deleted meanwhile), each with
+ * the conflict it means. The areas name them (their descriptors' `conflicts`): any other constraint
+ * violation is a bug, logged and answered 500.
  */
-function fromDatabaseRace(error: { code?: unknown }): HttpError | undefined {
+export type KnownConflicts = Readonly<Record<string, string>>;
+
+function fromDatabaseRace(error: { code?: unknown; constraint?: unknown }, conflicts: KnownConflicts): HttpError | undefined {
   switch (error?.code) {
     case '23503':
-      return new HttpError(409, 'Something this request refers to changed or was removed meanwhile; retry');
-    case '23505':
-      return new HttpError(409, 'This conflicts with an item created meanwhile; retry');
+    case '23505': {
+      const message = typeof error.constraint === 'string' ? conflicts[error.constraint] : undefined;
+      return message === undefined ? undefined : new HttpError(409, `${message}; retry`);
+    }
+    // Serialization failures and deadlocks: the database itself says a concurrent change won.
     case '40001':
     case '40P01':
       return new HttpError(409, 'A concurrent change got there first; retry');
@@ -72,8 +77,9 @@ function fromDatabaseOutage(error: unknown): HttpError | undefined {
   return serviceUnavailable('The database is unavailable; retry shortly', DATABASE_RETRY_AFTER_SECONDS);
 }
 
-export const errorMiddleware: ErrorRequestHandler = (error, req, res, _next) => {
-  const known = error instanceof HttpError ? error : (fromFramework(error as FrameworkError) ?? fromDatabaseRace(error) ?? fromDatabaseOutage(error));
+/** Renders every failure; `conflicts` are the constraint violations that mean a race (see KnownConflicts). */
+export const createErrorMiddleware = (conflicts: KnownConflicts): ErrorRequestHandler => (error, req, res, _next) => {
+  const known = error instanceof HttpError ? error : (fromFramework(error as FrameworkError) ?? fromDatabaseRace(error, conflicts) ?? fromDatabaseOutage(error));
   if (known && !(error instanceof HttpError) && known.status === 409) req.log?.warn({ err: error }, 'database race answered 409');
   if (known && !(error instanceof HttpError) && known.status === 503) req.log?.warn({ err: error }, 'database unavailable: answered 503');
   if (res.headersSent) {

@@ -12,6 +12,7 @@ export const changeRequestsArea = defineArea({
   transfer: changeRequestTransferSteps,
   purge: 'none',
   duplicate: 'none',
+  conflicts: { change_requests_organization_id_space_id_fkey: 'The space was removed meanwhile' },
   scopeLookups: {
     changeRequest: (db, space, ref) => findChangeRequest(db, space.organizationId, space.id, ref),
   },

@@ -10,4 +10,5 @@ export const collectionsArea = defineArea({
   // Collections are never purged: only spaces are (their deleted collections go at once).
   purge: 'none',
   duplicate: 'none',
+  conflicts: { collections_organization_id_parent_collection_id_fkey: 'The parent collection was deleted meanwhile' },
 });

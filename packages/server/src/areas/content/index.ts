@@ -34,4 +34,5 @@ export const contentArea = defineArea({
       copyHeadRows(trx, { organizationId, spaceIds: [sourceSpaceId] }, { organizationId, spaceId: copySpaceId }),
   ],
   jobs: (context) => [collectContentGarbageWorker(context.db)],
+  conflicts: { revisions_organization_id_space_id_fkey: 'The space was removed meanwhile' },
 });

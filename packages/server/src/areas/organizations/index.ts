@@ -8,4 +8,5 @@ export const organizationsArea = defineArea({
   transfer: 'none',
   purge: 'none',
   duplicate: 'none',
+  conflicts: { organizations_hostname_key: 'This hostname was taken meanwhile' },
 });

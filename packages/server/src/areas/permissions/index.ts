@@ -10,4 +10,8 @@ export const permissionsArea = defineArea({
   transfer: [copyGrantsForTransfer],
   purge: 'none',
   duplicate: 'none',
+  conflicts: {
+    space_grants_organization_id_space_id_fkey: 'The space was removed meanwhile',
+    collection_grants_organization_id_collection_id_fkey: 'The collection was deleted meanwhile',
+  },
 });

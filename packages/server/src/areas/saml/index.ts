@@ -10,4 +10,5 @@ export const samlArea = defineArea({
   transfer: 'none',
   purge: 'none',
   duplicate: 'none',
+  conflicts: { saml_providers_organization_id_default_team_id_fkey: 'The default team was deleted meanwhile' },
 });

@@ -15,4 +15,5 @@ export const spacesArea = defineArea({
   duplicate: 'none',
   jobs: (context) => [purgeSpacesWorker(context.db, context.lifecycle)],
   rules: placementRules,
+  conflicts: { spaces_organization_id_parent_collection_id_fkey: 'The collection was deleted meanwhile' },
 });

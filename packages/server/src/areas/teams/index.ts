@@ -12,4 +12,8 @@ export const teamsArea = defineArea({
   purge: 'none',
   duplicate: 'none',
   rules: teamRules,
+  conflicts: {
+    team_members_organization_id_user_id_fkey: 'The member was removed from the organization meanwhile',
+    team_members_organization_id_team_id_fkey: 'The team was deleted meanwhile',
+  },
 });
