@@ -11,7 +11,7 @@
 // - locally, refused, when the estimate is at the limit: a flood over its limit costs no database work;
 // - locally, admitted, when more than `slack` hits stay left after it and fewer than `slack` of this
 //   instance's hits are unwritten. Pending hits are written in the background (`penalty`, which adds
-//   them and answers the new count): when they reach half the slack, or `syncMs` after the first of them;
+//   them and answers the new count): when they reach half the slack, or `writeAfterMs` after the first of them;
 // - at the store, synchronously (this hit and the pending ones in one write), otherwise: near the limit,
 //   every decision is exact against what every instance has written.
 //
@@ -65,7 +65,7 @@ export class SharedCounter {
     readonly windowMs: number,
     pool: pg.Pool,
     private readonly log: Logger,
-    private readonly syncMs: number,
+    private readonly writeAfterMs: number,
     private readonly retryMs = 2_000,
   ) {
     this.store = new RateLimiterPostgres({
@@ -111,7 +111,7 @@ export class SharedCounter {
   }
 
   /**
-   * Background work, every `syncMs`: writes pending hits older than `syncMs`, forgets ended windows.
+   * Background work (every second or so): writes pending hits older than `writeAfterMs`, forgets ended windows.
    * With `all`, writes every pending hit (before shutting down).
    */
   async sync(all = false): Promise<void> {
@@ -122,7 +122,7 @@ export class SharedCounter {
         this.windows.delete(key);
         continue;
       }
-      const due = all || now - window.pendingSince >= this.syncMs;
+      const due = all || now - window.pendingSince >= this.writeAfterMs;
       if (window.pending !== 0 && window.sending === 0 && due && now >= this.storeDownUntil) writes.push(this.write(key, window));
     }
     await Promise.all(writes);

@@ -47,7 +47,8 @@ describe('request bodies', () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const space = await createSpace(t, admin, organization);
-    for (const headers of [{}, { authorization: 'Bearer cw_madeUpToken00000000000000000000000000' }]) {
+    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer cw_madeUpToken00000000000000000000000000' }];
+    for (const headers of attempts) {
       const answer = await postHeadersOnly(t.url, `/v1/spaces/${space.id}/content`, 19 * 1024 * 1024, headers);
       expect(answer.status).toBe(401);
       expect(answer.headers['www-authenticate']).toBe('Bearer');
