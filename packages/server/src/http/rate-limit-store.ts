@@ -7,25 +7,27 @@
 // and has not written yet) and `sending` (hits in a write not yet answered); its estimate of the count is
 // known + sending + pending. A hit is decided:
 // - at the store, synchronously, when the instance knows no current window for the key (its first hit in a
-//   window: concurrent first hits on one instance share that round trip);
+//   window; concurrent first hits on one instance share that round trip);
 // - locally, refused, when the estimate is at the limit: a flood over its limit costs no database work;
-// - locally, admitted, when more than `slack` hits stay left after it and fewer than `slack` of this
-//   instance's hits are unwritten. Pending hits are written in the background (`penalty`, which adds
-//   them and answers the new count): when they reach half the slack, or `writeAfterMs` after the first of them;
+// - locally, admitted, when at least `slack` hits stay left after it and fewer than `slack` of this
+//   instance's hits are unwritten;
 // - at the store, synchronously (this hit and the pending ones in one write), otherwise: near the limit,
 //   every decision is exact against what every instance has written.
+// Pending hits are written in the background by `flush` (every half second: one statement for every key,
+// which also tells the instance each key's current count).
 //
-// Bound: an instance admits locally only while its own unwritten hits stay below `slack`, and after the
-// count nears the limit it decides at the store as soon as a write tells it so. Another instance deciding
-// at the store misses at most the unwritten hits of the others, so a window admits at most about
-// limit + instances × slack (2 × slack per instance when a background write races the crossing).
-// `slack` is 2.5% of the limit (at least 1): two instances stay within ~5% of the limit.
+// Bound: an instance admits locally only while fewer than `slack` of its hits are unwritten, and once a
+// write shows the count near the limit it decides at the store. So a decision at the store misses at most
+// `slack` hits of each other instance, and an instance working from an older count admits at most
+// `slack` more before a write corrects it: a window admits at most limit + 2 × slack × instances, in
+// practice about limit + slack × (instances − 1). `slack` is 2.5% of the limit (at least 1).
 //
 // When the store fails, the instance counts alone (each instance enforces the whole limit by itself) and
 // tries the store again after `retryMs`; unwritten hits are kept and written then.
 import type pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Database } from '../db/database.js';
+import { addRateLimitHits } from './rate-limits.repository.js';
 import type { Logger } from '../logger.js';
 
 export type Decision = {
@@ -39,11 +41,10 @@ export type Decision = {
 
 type Window = {
   known: number;
+  /** Below zero after a refund of a hit already written. */
   pending: number;
   sending: number;
   resetAt: number;
-  /** When the oldest pending hit was admitted (0: none pending). */
-  pendingSince: number;
   /** The store round trip that opens this window, while it runs. */
   opening?: Promise<void>;
 };
@@ -58,14 +59,15 @@ export class SharedCounter {
   private readonly slack: number;
   private readonly tolerance: number;
   private storeDownUntil = 0;
+  private flushing?: Promise<void>;
 
   constructor(
     readonly name: string,
     readonly limit: number,
     readonly windowMs: number,
+    private readonly db: Database,
     pool: pg.Pool,
     private readonly log: Logger,
-    private readonly writeAfterMs: number,
     private readonly retryMs = 2_000,
   ) {
     this.store = new RateLimiterPostgres({
@@ -73,7 +75,7 @@ export class SharedCounter {
       storeType: 'pool',
       tableName: TABLE,
       tableCreated: true, // by the migration
-      clearExpiredByTimeout: false, // RateLimits.sweep does it, and stops with the server
+      clearExpiredByTimeout: false, // RateLimits deletes ended windows, and stops with the server
       keyPrefix: name,
       points: limit,
       duration: windowMs / 1000,
@@ -91,10 +93,9 @@ export class SharedCounter {
     if (window.opening) return window.opening.then(() => this.hit(key));
     const used = window.known + window.sending + window.pending;
     if (used >= this.limit) return this.decision(false, window);
-    const unwritten = window.sending + window.pending;
-    if (now < this.storeDownUntil || (this.limit - used - 1 >= this.slack && unwritten < this.slack)) {
-      if (window.pending++ === 0) window.pendingSince = now;
-      if (window.pending * 2 >= this.slack && window.sending === 0 && now >= this.storeDownUntil) void this.write(key, window);
+    const local = this.limit - used - 1 >= this.slack && window.sending + window.pending < this.slack;
+    if (local || now < this.storeDownUntil) {
+      window.pending++;
       return this.decision(true, window);
     }
     return this.writeAndDecide(key, window);
@@ -102,36 +103,54 @@ export class SharedCounter {
 
   /**
    * Takes back one hit `hit` admitted (a charge that turned out not to apply). When the hit was written
-   * already, pending goes below zero, and the next write takes it back from the store.
+   * already, pending goes below zero, and the next flush takes it back from the store.
    */
   refund(key: string): void {
     const window = this.windows.get(key);
-    if (!window) return;
-    if (window.pending-- === 0) window.pendingSince = Date.now();
+    if (window) window.pending--;
   }
 
-  /**
-   * Background work (every second or so): writes pending hits older than `writeAfterMs`, forgets ended windows.
-   * With `all`, writes every pending hit (before shutting down).
-   */
-  async sync(all = false): Promise<void> {
+  /** Writes every key's pending hits in one statement, and forgets windows that have ended. */
+  flush(): Promise<void> {
+    // One flush at a time: a slow database must not pile them up.
+    this.flushing ??= this.writePending().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  private async writePending(): Promise<void> {
     const now = Date.now();
-    const writes: Array<Promise<void>> = [];
+    if (now < this.storeDownUntil) return;
+    const writing = new Map<string, { window: Window; points: number }>();
     for (const [key, window] of this.windows) {
-      if (now >= window.resetAt + this.tolerance && window.sending === 0 && !window.opening) {
-        this.windows.delete(key);
+      if (now >= window.resetAt) {
+        // Pending hits of an ended window would charge the next one: dropped with the window.
+        if (now >= window.resetAt + this.tolerance && window.sending === 0 && !window.opening) this.windows.delete(key);
         continue;
       }
-      const due = all || now - window.pendingSince >= this.writeAfterMs;
-      if (window.pending !== 0 && window.sending === 0 && due && now >= this.storeDownUntil) writes.push(this.write(key, window));
+      if (window.pending === 0) continue;
+      writing.set(`${this.name}:${key}`, { window, points: window.pending });
+      window.sending += window.pending;
+      window.pending = 0;
     }
-    await Promise.all(writes);
+    if (!writing.size) return;
+    const entries = [...writing.values()];
+    try {
+      const rows = await addRateLimitHits(this.db, { keys: [...writing.keys()], points: entries.map((entry) => entry.points) }, this.windowMs);
+      for (const entry of entries) entry.window.sending -= entry.points;
+      for (const row of rows) this.learn(writing.get(row.key)!.window, { count: row.points, resetAt: row.expire });
+    } catch (error) {
+      this.storeFailed(error);
+      for (const entry of entries) {
+        entry.window.sending -= entry.points;
+        entry.window.pending += entry.points;
+      }
+    }
   }
 
   /** The first hit of a window: decided by the store, which starts the window. */
   private open(key: string, now: number): Promise<Decision> {
     if (this.windows.size >= MAX_KEYS) this.windows.delete(this.windows.keys().next().value!);
-    const window: Window = { known: 0, pending: 0, sending: 1, resetAt: now + this.windowMs, pendingSince: 0 };
+    const window: Window = { known: 0, pending: 0, sending: 1, resetAt: now + this.windowMs };
     this.windows.delete(key); // re-inserted last: the map's order is the eviction order
     this.windows.set(key, window);
     let allowed = true;
@@ -146,7 +165,6 @@ export class SharedCounter {
         // The store is unreachable: this instance counts alone until it answers again.
         window.sending -= 1;
         window.pending += 1;
-        window.pendingSince = now;
       },
     );
     return window.opening.then(() => {
@@ -159,7 +177,6 @@ export class SharedCounter {
   private async writeAndDecide(key: string, window: Window): Promise<Decision> {
     const points = window.pending + 1;
     window.pending = 0;
-    window.pendingSince = 0;
     window.sending += points;
     try {
       const result = await this.penalty(key, points);
@@ -169,31 +186,7 @@ export class SharedCounter {
     } catch {
       window.sending -= points;
       window.pending += points;
-      window.pendingSince ||= Date.now();
       return this.decision(window.known + window.pending <= this.limit, window);
-    }
-  }
-
-  /** Writes the pending hits in the background; they stay pending when the store fails. */
-  private async write(key: string, window: Window): Promise<void> {
-    const points = window.pending;
-    if (points === 0) return;
-    if (Date.now() >= window.resetAt) {
-      // Their window has ended: writing them now would charge the next one.
-      window.pending = 0;
-      return;
-    }
-    window.pending = 0;
-    window.pendingSince = 0;
-    window.sending += points;
-    try {
-      const result = await this.penalty(key, points);
-      this.learn(window, result);
-    } catch {
-      window.pending += points;
-      window.pendingSince ||= Date.now();
-    } finally {
-      window.sending -= points;
     }
   }
 
@@ -202,10 +195,14 @@ export class SharedCounter {
       const result = await this.store.penalty(key, points);
       return { count: result.consumedPoints, resetAt: Date.now() + result.msBeforeNext };
     } catch (error) {
-      if (Date.now() >= this.storeDownUntil) this.log.warn({ err: error, limiter: this.name }, 'rate limit store unavailable; counting in this instance only');
-      this.storeDownUntil = Date.now() + this.retryMs;
+      this.storeFailed(error);
       throw error;
     }
+  }
+
+  private storeFailed(error: unknown): void {
+    if (Date.now() >= this.storeDownUntil) this.log.warn({ err: error, limiter: this.name }, 'rate limit store unavailable; counting in this instance only');
+    this.storeDownUntil = Date.now() + this.retryMs;
   }
 
   /** Counts only grow within a window; a later window (the store started a new one) replaces it. */
@@ -220,9 +217,4 @@ export class SharedCounter {
     const used = window.known + window.sending + window.pending;
     return { allowed, limit: this.limit, remaining: allowed ? Math.max(0, this.limit - used) : 0, resetAt: window.resetAt };
   }
-}
-
-/** Deletes store rows whose window ended more than `olderThanMs` ago (every instance may run it). */
-export async function deleteEndedWindows(db: Database, olderThanMs: number): Promise<void> {
-  await db.deleteFrom('rateLimits').where('expire', '<', Date.now() - olderThanMs).execute();
 }

@@ -15,7 +15,8 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { tooManyRequests } from './errors.js';
-import { deleteEndedWindows, SharedCounter, type Decision } from './rate-limit-store.js';
+import { deleteEndedRateLimits } from './rate-limits.repository.js';
+import { SharedCounter, type Decision } from './rate-limit-store.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -27,10 +28,8 @@ declare global {
   }
 }
 
-/** How often pending hits are written and ended windows forgotten. */
-const SYNC_MS = 1_000;
-/** Pending hits are written at the latest this long after they were admitted. */
-const WRITE_AFTER_MS = 5_000;
+/** How often pending hits are written (one statement per policy) and ended windows forgotten. */
+const FLUSH_MS = 500;
 /** Store rows of ended windows are deleted this long after they ended, every few minutes. */
 const DELETE_ENDED_EVERY_MS = 5 * 60_000;
 
@@ -54,12 +53,12 @@ export class RateLimits {
     const windowMs = config.windowSeconds * 1000;
     const policy = (name: string, limit: number): Policy => ({
       name,
-      counter: new SharedCounter(name, limit, windowMs, pool, log, WRITE_AFTER_MS),
+      counter: new SharedCounter(name, limit, windowMs, db, pool, log),
       header: `"${name}";q=${limit};w=${config.windowSeconds}`,
     });
     this.token = policy('token', config.perToken);
     this.address = policy('address', config.perAddress);
-    this.timer = setInterval(() => void this.sync(), SYNC_MS).unref();
+    this.timer = setInterval(() => void this.background(), FLUSH_MS).unref();
   }
 
   /** Charges the request to its token: to be called once the caller is known. */
@@ -88,15 +87,15 @@ export class RateLimits {
   /** Writes every pending hit now (shutdown; tests that compare instances). */
   async flush(): Promise<void> {
     if (!this.enabled) return;
-    await Promise.all([this.token!.counter.sync(true), this.address!.counter.sync(true)]);
+    await Promise.all([this.token!.counter.flush(), this.address!.counter.flush()]);
   }
 
-  private async sync(): Promise<void> {
+  private async background(): Promise<void> {
     try {
-      await Promise.all([this.token!.counter.sync(), this.address!.counter.sync()]);
+      await this.flush();
       if (Date.now() - this.lastDelete >= DELETE_ENDED_EVERY_MS) {
         this.lastDelete = Date.now();
-        await deleteEndedWindows(this.db, DELETE_ENDED_EVERY_MS);
+        await deleteEndedRateLimits(this.db, DELETE_ENDED_EVERY_MS);
       }
     } catch (error) {
       this.log.warn({ err: error }, 'rate limit background work failed');
