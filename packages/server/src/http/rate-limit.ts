@@ -78,10 +78,13 @@ export class RateLimits {
     return this.charge(this.address!, key, req, res);
   }
 
-  /** Writes every pending hit and stops the background work (shutdown). */
+  /** Stops the background work and writes the pending hits, waiting a second at most (shutdown). */
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.flush();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, 1_000)));
+    await Promise.race([this.flush().catch(() => {}), late]);
+    clearTimeout(timer);
   }
 
   /** Writes every pending hit now (shutdown; tests that compare instances). */
