@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '@content-workspace/sdk';
+import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import * as tokensRepository from '../../src/db/repositories/tokens.repository.js';
 import { startTestServer, type TestServer } from '../support/harness.js';
 import { postHeadersOnly } from '../support/raw-http.js';
@@ -187,6 +188,30 @@ describe('two instances on one database', () => {
     for (let i = 0; i < PER_TOKEN; i++) expect((await clientAt(first, freshAddress(), token).GET('/v1/user')).response.status).toBe(200);
     const { response } = await clientAt(second, freshAddress(), token).GET('/v1/user');
     expect(response.status).toBe(429);
+  });
+});
+
+describe('the in-memory front', () => {
+  it('decides requests far from the limit without a store round trip', async () => {
+    const roomy = await startTestServer({ env: { ...env, RATE_LIMIT_PER_TOKEN: '400' } });
+    const storeCalls = vi.spyOn(RateLimiterPostgres.prototype, 'penalty');
+    try {
+      const { token } = await createUser(roomy);
+      const client = clientAt(roomy, freshAddress(), token);
+      expect((await client.GET('/v1/user')).response.status).toBe(200);
+      // The first hits of the windows are decided by the store: the address's (a token not cached yet is
+      // charged to it before its lookup) and the token's.
+      expect(storeCalls).toHaveBeenCalledTimes(2);
+      for (let i = 0; i < 5; i++) expect((await client.GET('/v1/user')).response.headers.get('x-ratelimit-remaining')).toBe(String(398 - i));
+      expect(storeCalls).toHaveBeenCalledTimes(2);
+      // The hits reach the store in the background, for every instance to see.
+      await roomy.context.rateLimits.flush();
+      const row = await roomy.db.selectFrom('rateLimits').select('points').where('key', 'like', 'token:%').executeTakeFirstOrThrow();
+      expect(row.points).toBe(6);
+    } finally {
+      storeCalls.mockRestore();
+      await roomy.close();
+    }
   });
 });
 
