@@ -13,8 +13,8 @@ import ipaddr from 'ipaddr.js';
 import type pg from 'pg';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
+import { tooManyRequests } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { tooManyRequests } from './errors.js';
 import { deleteEndedRateLimits } from './rate-limits.repository.js';
 import { SharedCounter, type Decision } from './rate-limit-store.js';
 
