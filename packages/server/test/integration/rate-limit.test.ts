@@ -4,13 +4,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '@content-workspace/sdk';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
-import * as tokensRepository from '../../src/db/repositories/tokens.repository.js';
+import * as tokensRepository from '../../src/auth/tokens.repository.js';
 import { startTestServer, type TestServer } from '../support/harness.js';
 import { postHeadersOnly } from '../support/raw-http.js';
 import { createUser } from '../support/factories.js';
 
 // A spy on the token lookup (the real function runs): counts the lookups an address pays for.
-vi.mock('../../src/db/repositories/tokens.repository.js', async (importOriginal) => {
+vi.mock('../../src/auth/tokens.repository.js', async (importOriginal) => {
   const original = await importOriginal<typeof tokensRepository>();
   return { ...original, findTokenWithUser: vi.fn(original.findTokenWithUser) };
 });
