@@ -24,5 +24,7 @@ describe('SharedCounter without its store', () => {
     expect(first.resetAt).toBeGreaterThan(Date.now() + 59_000);
     await counter.flush(); // skipped while the store is down: nothing is lost, nothing throws
     expect(counter.hit('a')).toMatchObject({ allowed: false });
+    // Another key's first hit does not wait for the store either.
+    expect(counter.hit('b')).toMatchObject({ allowed: true, remaining: 2 });
   });
 });

@@ -148,11 +148,17 @@ export class SharedCounter {
   }
 
   /** The first hit of a window: decided by the store, which starts the window. */
-  private open(key: string, now: number): Promise<Decision> {
+  private open(key: string, now: number): Decision | Promise<Decision> {
     if (this.windows.size >= MAX_KEYS) this.windows.delete(this.windows.keys().next().value!);
     const window: Window = { known: 0, pending: 0, sending: 1, resetAt: now + this.windowMs };
     this.windows.delete(key); // re-inserted last: the map's order is the eviction order
     this.windows.set(key, window);
+    if (now < this.storeDownUntil) {
+      // The store failed a moment ago: counted here, without waiting for it to fail again.
+      window.sending = 0;
+      window.pending = 1;
+      return this.decision(true, window);
+    }
     let allowed = true;
     window.opening = this.penalty(key, 1).then(
       (result) => {
