@@ -43,13 +43,13 @@ describe('every response', () => {
 });
 
 describe('request bodies', () => {
-  it('refuses a large content batch without a valid token before its body is sent', async () => {
+  it('refuses a large content batch or import without a valid token before its body is sent', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const space = await createSpace(t, admin, organization);
     const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer cw_madeUpToken00000000000000000000000000' }];
-    for (const headers of attempts) {
-      const answer = await postHeadersOnly(t.url, `/v1/spaces/${space.id}/content`, 19 * 1024 * 1024, headers);
+    for (const [path, headers] of ['content', 'content/import'].flatMap((route) => attempts.map((h) => [route, h] as const))) {
+      const answer = await postHeadersOnly(t.url, `/v1/spaces/${space.id}/${path}`, 19 * 1024 * 1024, headers);
       expect(answer.status).toBe(401);
       expect(answer.headers['www-authenticate']).toBe('Bearer');
       expect(answer.headers.connection).toBe('close');
