@@ -1,6 +1,7 @@
 // Pinning processes to cores where `taskset` exists, so the server under test has one core and the
 // load generator and database share the other (DESIGN.md §9 anchors were measured that way).
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
 export const canPin = (() => {
@@ -20,4 +21,35 @@ export function onCore(core: number): string[] {
 /** Moves a running process (all its threads; children it forks later inherit it) to `core`. */
 export function pin(pid: number, core: number): void {
   if (canPin) execFileSync('taskset', ['-a', '-c', '-p', String(core), String(pid)], { stdio: 'ignore' });
+}
+
+/**
+ * CPU seconds (user + system) used so far by `pid` and its descendants (tsx runs the script in a child
+ * process), from /proc; undefined where /proc is missing. CPU time per request is steadier than requests
+ * per second on a machine that is not quiet.
+ */
+export function processTreeCpuSeconds(pid: number): number | undefined {
+  let stats: Array<{ pid: number; ppid: number; ticks: number }>;
+  try {
+    stats = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .flatMap((name) => {
+        try {
+          // Fields after the command (which may contain spaces), from "state": ppid is 2nd, utime 12th, stime 13th.
+          const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          return [{ pid: Number(name), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+        } catch {
+          return []; // the process ended meanwhile
+        }
+      });
+  } catch {
+    return undefined;
+  }
+  const tree = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const stat of stats) if (!tree.has(stat.pid) && tree.has(stat.ppid)) grew = tree.add(stat.pid) !== undefined;
+  }
+  return stats.filter((stat) => tree.has(stat.pid)).reduce((sum, stat) => sum + stat.ticks, 0) / 100;
 }

@@ -33,4 +33,18 @@ describe('loadConfig', () => {
       /IMPORT_TIME_LIMIT_MS: must be at most REQUEST_TIMEOUT_MS - 5000 \(10000\)\n {2}PDF_RENDER_TIMEOUT_MS/,
     );
   });
+
+  it('reads the rate limits and whose X-Forwarded-For to trust', () => {
+    expect(loadConfig({})).toMatchObject({ rateLimit: { enabled: true, perToken: 600, perAddress: 300, windowSeconds: 60 }, trustProxy: false });
+    const config = loadConfig({ RATE_LIMIT_ENABLED: 'false', RATE_LIMIT_PER_TOKEN: '100', RATE_LIMIT_PER_ADDRESS: '10', RATE_LIMIT_WINDOW_SECONDS: '3600', TRUST_PROXY: '1' });
+    expect(config).toMatchObject({ rateLimit: { enabled: false, perToken: 100, perAddress: 10, windowSeconds: 3600 }, trustProxy: 1 });
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::1']);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+  });
+
+  it('refuses limits below 1 and a proxy setting that would trust any client', () => {
+    for (const env of [{ RATE_LIMIT_PER_TOKEN: '0' }, { RATE_LIMIT_WINDOW_SECONDS: '0' }, { TRUST_PROXY: 'true' }, { TRUST_PROXY: '10.0.0.0/99' }, { TRUST_PROXY: 'proxy.example.com' }]) {
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrowError(new RegExp(Object.keys(env)[0]!));
+    }
+  });
 });

@@ -1,6 +1,7 @@
 // Environment → typed configuration. Invalid values stop the start with a message naming them.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -8,6 +9,42 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const booleanString = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
+
+// Express's `trust proxy` names: the proxies' addresses, subnets, or these ranges.
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyAddress = (item: string) => {
+  if (PROXY_RANGES.has(item)) return true;
+  if (!item.includes('/')) return ipaddr.isValid(item);
+  try {
+    ipaddr.parseCIDR(item);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Whose `X-Forwarded-For` to believe for the client's address: `false` (nobody: the socket's peer is the
+ * client), a number of proxy hops, or the proxies' addresses/subnets. `true` (anybody) is refused: any
+ * client could then pick its own address and escape the per-address limits.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, context): false | number | string[] => {
+    if (value === 'false' || value === '0' || value === '') return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+    const invalid = items.filter((item) => !isProxyAddress(item));
+    if (!items.length || invalid.length) {
+      context.addIssue({
+        code: 'custom',
+        message: `expected false, a number of proxy hops, or proxy addresses/subnets (loopback, linklocal, uniquelocal allowed); invalid: ${invalid.join(', ') || value}`,
+      });
+      return z.NEVER;
+    }
+    return items;
+  });
 
 const schema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -23,7 +60,11 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   JOBS_ENABLED: booleanString.default(true),
   BOOTSTRAP_DEMO: booleanString.default(true),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  RATE_LIMIT_ENABLED: booleanString.default(true),
+  RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  TRUST_PROXY: trustProxy.default(false),
   OUTBOUND_ALLOW_PRIVATE: booleanString.default(false),
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   OUTBOUND_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
@@ -58,7 +99,10 @@ export type Config = {
   shutdownTimeoutMs: number;
   jobsEnabled: boolean;
   bootstrapDemo: boolean;
-  rateLimitPerMinute: number;
+  /** Requests per window per token, and per client address for requests without a valid token. */
+  rateLimit: { enabled: boolean; perToken: number; perAddress: number; windowSeconds: number };
+  /** Express's `trust proxy`: which proxies' `X-Forwarded-For` gives the client's address. */
+  trustProxy: false | number | string[];
   outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number };
   maxFileBytes: number;
   /** Content import limits (docs/decisions.md, Content import). */
@@ -99,7 +143,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     jobsEnabled: e.JOBS_ENABLED,
     bootstrapDemo: e.BOOTSTRAP_DEMO,
-    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    rateLimit: {
+      enabled: e.RATE_LIMIT_ENABLED,
+      perToken: e.RATE_LIMIT_PER_TOKEN,
+      perAddress: e.RATE_LIMIT_PER_ADDRESS,
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+    },
+    trustProxy: e.TRUST_PROXY,
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE, timeoutMs: e.OUTBOUND_TIMEOUT_MS, maxBytes: e.OUTBOUND_MAX_BYTES },
     maxFileBytes: e.MAX_FILE_BYTES,
     import: {

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { CountCache } from './db/count-cache.js';
 import type { Database } from './db/database.js';
 import type { CursorCodec } from './db/cursor.js';
+import type { RateLimits } from './http/rate-limit.js';
 import type { Jobs } from './jobs/queue.js';
 import type { TokenCache } from './auth/token-cache.js';
 import type { Logger } from './logger.js';
@@ -24,4 +25,6 @@ export type AppContext = {
   jobs: Jobs;
   /** Every area's transfer, purge and duplicate steps (areas/index.ts). */
   lifecycle: Lifecycle;
+  /** Request budgets per token and per client address (see http/rate-limit.ts). */
+  rateLimits: RateLimits;
 };

@@ -15,6 +15,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { createCursorCodec } from './db/cursor.js';
 import { jobWorkers, lifecycle } from './areas/index.js';
 import { createDrainableServer, type DrainableServer } from './http/drain.js';
+import { RateLimits } from './http/rate-limit.js';
 import { noJobs, startJobs } from './jobs/queue.js';
 import { loadServerKeys } from './keys.js';
 import type { Logger } from './logger.js';
@@ -73,7 +74,8 @@ export async function startServer(
   const keys = await loadServerKeys(db);
   const tokens = new TokenCache();
   const tokenChanges = await listenForTokenChanges(database.url, tokens, log);
-  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts: new CountCache(), tokens, lifecycle };
+  const rateLimits = new RateLimits(config.rateLimit, pool, db, log);
+  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts: new CountCache(), tokens, lifecycle, rateLimits };
   phase('keys and token listener');
   const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log) : noJobs;
   phase('jobs');
@@ -116,6 +118,7 @@ export async function startServer(
     const [drained] = await Promise.all([http.drain(Math.max(0, left() - reserveMs)), step('stopping the workers', jobs.stop(left()))]);
     if (drained.forced) log.warn('requests still running at the shutdown deadline were cut');
     await step('stopping the token listener', tokenChanges.stop());
+    await step('writing the rate-limit counters', rateLimits.stop());
     await step('closing the pool', db.destroy());
     await step('stopping the embedded database', embedded?.stop() ?? Promise.resolve());
     log.info({ ms: config.shutdownTimeoutMs - left() }, 'stopped');

@@ -34,7 +34,7 @@ declare global {
 const TOUCH_EVERY_MINUTES = 5;
 
 export function resolveCaller(app: AppContext): RequestHandler {
-  return async (req: Request, _res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     const header = req.headers.authorization;
     if (!header) return next();
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -46,6 +46,8 @@ export function resolveCaller(app: AppContext): RequestHandler {
     const hashHex = hash.toString('hex');
     let found = app.tokens.get(hashHex);
     if (!found) {
+      // Not known here: charged to the client's address before it costs a lookup (http/rate-limit.ts).
+      if (app.rateLimits.enabled) await app.rateLimits.chargeAddress(req, res);
       const generation = app.tokens.generation;
       found = await findTokenWithUser(app.db, hash);
       if (found) app.tokens.set(hashHex, found, generation);

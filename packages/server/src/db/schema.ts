@@ -352,6 +352,13 @@ export interface RevisionPdfsTable {
   usedAt: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** Written only by rate-limiter-flexible (http/rate-limit-store.ts): `expire` is epoch milliseconds. */
+export interface RateLimitsTable {
+  key: string;
+  points: number;
+  expire: number | null;
+}
+
 export interface DB {
   users: UsersTable;
   apiTokens: ApiTokensTable;
@@ -383,6 +390,7 @@ export interface DB {
   revisionConflicts: RevisionConflictsTable;
   contentGarbageMarks: ContentGarbageMarksTable;
   revisionPdfs: RevisionPdfsTable;
+  rateLimits: RateLimitsTable;
 }
 
 export type { Timestamp };

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../support/harness.js';
 import { createOrganizationWithAdmin, createSpace } from '../support/factories.js';
+import { postHeadersOnly } from '../support/raw-http.js';
 
 const server = useTestServer();
 
@@ -38,6 +39,21 @@ describe('every response', () => {
     const gzip = await fetch(url, { headers: { authorization: `Bearer ${admin.token}`, 'accept-encoding': 'gzip' } });
     expect(gzip.headers.get('content-encoding')).toBe('gzip');
     expect(((await gzip.json()) as { count: number }).count).toBe(12);
+  });
+});
+
+describe('request bodies', () => {
+  it('refuses a large content batch or import without a valid token before its body is sent', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const space = await createSpace(t, admin, organization);
+    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer cw_madeUpToken00000000000000000000000000' }];
+    for (const [path, headers] of ['content', 'content/import'].flatMap((route) => attempts.map((h) => [route, h] as const))) {
+      const answer = await postHeadersOnly(t.url, `/v1/spaces/${space.id}/${path}`, 19 * 1024 * 1024, headers);
+      expect(answer.status).toBe(401);
+      expect(answer.headers['www-authenticate']).toBe('Bearer');
+      expect(answer.headers.connection).toBe('close');
+    }
   });
 });
 

@@ -56,9 +56,15 @@ async function cloneDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
 }
 
 export async function startTestServer(
-  options: { handlers?: HandlerMap; env?: Record<string, string> } = {},
+  options: {
+    handlers?: HandlerMap;
+    env?: Record<string, string>;
+    /** Run on this server's database (a second instance); the first server's close drops it. */
+    sharedWith?: TestServer;
+  } = {},
 ): Promise<TestServer> {
-  const database = await cloneDatabase();
+  const shared = options.sharedWith;
+  const database = shared ? { url: shared.databaseUrl, drop: async () => {} } : await cloneDatabase();
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -71,6 +77,8 @@ export async function startTestServer(
     DB_POOL_SIZE: '5',
     OUTBOUND_ALLOW_PRIVATE: 'true',
     SHUTDOWN_TIMEOUT_MS: '1000',
+    // The contract sweep and the matrix send many requests per token: tests that need limits turn them on.
+    RATE_LIMIT_ENABLED: 'false',
     ...options.env,
   });
   const responseErrors: Error[] = [];

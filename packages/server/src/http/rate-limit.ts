@@ -1,0 +1,150 @@
+// Rate limits of the API (DESIGN.md §4): each token has its budget per window, and each client address
+// has one for the requests that carry no valid token (anonymous, malformed, unknown, expired). A token
+// this instance has not cached yet is charged to its address before it costs a database lookup (see
+// auth/authenticate.ts), so a flood of made-up tokens stops at the address's limit without a query; a
+// token that the lookup then finds gets that hit back and is charged to itself.
+//
+// Counters are shared by every instance through the database (rate-limit-store.ts). Every limited
+// response carries `X-RateLimit-Limit/Remaining/Reset` (reset in epoch seconds) and the IETF draft's
+// `RateLimit-Policy` and `RateLimit`; a refusal is a 429 with `Retry-After`. The health endpoints are
+// mounted before this middleware and are never limited.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import ipaddr from 'ipaddr.js';
+import type pg from 'pg';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import { tooManyRequests } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { deleteEndedRateLimits } from './rate-limits.repository.js';
+import { SharedCounter, type Decision } from './rate-limit-store.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Set once the request was charged to its client address (before a token lookup). */
+      rateLimitedByAddress?: string;
+    }
+  }
+}
+
+/** How often pending hits are written (one statement per policy) and ended windows forgotten. */
+const FLUSH_MS = 500;
+/** Store rows of ended windows are deleted this long after they ended, every few minutes. */
+const DELETE_ENDED_EVERY_MS = 5 * 60_000;
+
+type Policy = { counter: SharedCounter; header: string; name: string };
+
+export class RateLimits {
+  readonly enabled: boolean;
+  private readonly token?: Policy;
+  private readonly address?: Policy;
+  private timer?: NodeJS.Timeout;
+  private lastDelete = Date.now();
+
+  constructor(
+    config: Config['rateLimit'],
+    pool: pg.Pool,
+    private readonly db: Database,
+    private readonly log: Logger,
+  ) {
+    this.enabled = config.enabled;
+    if (!this.enabled) return;
+    const windowMs = config.windowSeconds * 1000;
+    const policy = (name: string, limit: number): Policy => ({
+      name,
+      counter: new SharedCounter(name, limit, windowMs, db, pool, log),
+      header: `"${name}";q=${limit};w=${config.windowSeconds}`,
+    });
+    this.token = policy('token', config.perToken);
+    this.address = policy('address', config.perAddress);
+    this.timer = setInterval(() => void this.background(), FLUSH_MS).unref();
+  }
+
+  /** Charges the request to its token: to be called once the caller is known. */
+  chargeToken(req: Request, res: Response, tokenId: string): void | Promise<void> {
+    if (req.rateLimitedByAddress) {
+      this.address!.counter.refund(req.rateLimitedByAddress);
+      req.rateLimitedByAddress = undefined;
+    }
+    return this.charge(this.token!, tokenId, req, res);
+  }
+
+  /** Charges the request to its client address (once per request). */
+  chargeAddress(req: Request, res: Response): void | Promise<void> {
+    if (req.rateLimitedByAddress) return;
+    const key = clientAddressKey(req.ip ?? req.socket.remoteAddress ?? '');
+    req.rateLimitedByAddress = key;
+    return this.charge(this.address!, key, req, res);
+  }
+
+  /** Stops the background work and writes the pending hits, waiting a second at most (shutdown). */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, 1_000)));
+    await Promise.race([this.flush().catch(() => {}), late]);
+    clearTimeout(timer);
+  }
+
+  /** Writes every pending hit now (shutdown; tests that compare instances). */
+  async flush(): Promise<void> {
+    if (!this.enabled) return;
+    await Promise.all([this.token!.counter.flush(), this.address!.counter.flush()]);
+  }
+
+  private async background(): Promise<void> {
+    try {
+      await this.flush();
+      if (Date.now() - this.lastDelete >= DELETE_ENDED_EVERY_MS) {
+        this.lastDelete = Date.now();
+        await deleteEndedRateLimits(this.db, DELETE_ENDED_EVERY_MS);
+      }
+    } catch (error) {
+      this.log.warn({ err: error }, 'rate limit background work failed');
+    }
+  }
+
+  private charge(policy: Policy, key: string, req: Request, res: Response): void | Promise<void> {
+    const decision = policy.counter.hit(key);
+    if (decision instanceof Promise) return decision.then((settled) => answer(policy, settled, req, res));
+    answer(policy, decision, req, res);
+  }
+}
+
+/** Sets the headers of `decision`; throws the 429 when it refuses. */
+function answer(policy: Policy, decision: Decision, req: Request, res: Response): void {
+  const seconds = Math.max(0, Math.ceil((decision.resetAt - Date.now()) / 1000));
+  res.setHeader('X-RateLimit-Limit', decision.limit);
+  res.setHeader('X-RateLimit-Remaining', decision.remaining);
+  res.setHeader('X-RateLimit-Reset', Math.ceil(decision.resetAt / 1000));
+  res.setHeader('RateLimit-Policy', policy.header);
+  res.setHeader('RateLimit', `"${policy.name}";r=${decision.remaining};t=${seconds}`);
+  if (decision.allowed) return;
+  // Refused before its body was read: close the connection rather than read the body to keep it alive.
+  if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) res.setHeader('Connection', 'close');
+  throw tooManyRequests(Math.max(1, seconds));
+}
+
+/**
+ * The key of a client address: IPv4 as is (also when written as IPv4-mapped IPv6), IPv6 by its /64, the
+ * smallest network a single client is normally given (counting single IPv6 addresses would let one
+ * client use 2^64 budgets).
+ */
+export function clientAddressKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+  return `${parts.map((part) => part.toString(16)).join(':')}::/64`;
+}
+
+/** Charges every request that reaches it: to its token once authenticated, else to its address. */
+export function rateLimit(limits: RateLimits): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!limits.enabled) return next();
+    const charged = req.caller ? limits.chargeToken(req, res, req.caller.tokenId) : limits.chargeAddress(req, res);
+    if (charged) return charged.then(() => next());
+    next();
+  };
+}

@@ -1,0 +1,31 @@
+// The rate limiter's counters (http/rate-limit-store.ts). Single-key decisions go through
+// rate-limiter-flexible's RateLimiterPostgres; the background writes of many keys at once are here, one
+// statement for all of them, with the library's rule for a row (pinned version 11.4.0, `_upsert`): a
+// window that has ended starts again with the new hits and a new end, a current one adds them.
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+
+/**
+ * Adds `points` to each key (full keys, prefix included) in a window of `windowMs`; answers each key's
+ * count and window end (epoch ms).
+ */
+export async function addRateLimitHits(
+  db: Executor,
+  hits: { keys: string[]; points: number[] },
+  windowMs: number,
+): Promise<Array<{ key: string; points: number; expire: number }>> {
+  const now = Date.now();
+  const { rows } = await sql<{ key: string; points: number; expire: number }>`
+    INSERT INTO rate_limits (key, points, expire)
+    SELECT key, points, ${now + windowMs}::bigint FROM unnest(${hits.keys}::text[], ${hits.points}::int[]) AS hits(key, points)
+    ON CONFLICT (key) DO UPDATE SET
+      points = CASE WHEN rate_limits.expire <= ${now} THEN excluded.points ELSE rate_limits.points + excluded.points END,
+      expire = CASE WHEN rate_limits.expire <= ${now} THEN excluded.expire ELSE rate_limits.expire END
+    RETURNING key, points, expire`.execute(db);
+  return rows;
+}
+
+/** Deletes the rows of windows that ended more than `olderThanMs` ago. */
+export async function deleteEndedRateLimits(db: Executor, olderThanMs: number): Promise<void> {
+  await db.deleteFrom('rateLimits').where('expire', '<', Date.now() - olderThanMs).execute();
+}
