@@ -5,6 +5,7 @@ import { createAccessResolver } from './access/resolve.js';
 import { resolveCaller } from './auth/authenticate.js';
 import type { AppContext } from './context.js';
 import { errorMiddleware, notFoundMiddleware } from './http/error-middleware.js';
+import { BODY_METHODS, enforceInputRules, verifyJsonDepth, withBodyOnly } from './http/input-rules.js';
 import type { HandlerMap } from './http/handler.js';
 import { apiHeaders, createMetrics, mountHealth, observe, type Metrics } from './http/observability.js';
 import { loadSpec } from './http/operations.js';
@@ -38,17 +39,17 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   mountReference(app);
 
   // Content batches carry files (base64): a larger body limit on those routes only.
-  app.use(/^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content$/, express.json({ limit: '20mb' }));
+  app.use(/^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content$/, withBodyOnly(express.json({ limit: '20mb', verify: verifyJsonDepth })));
   // Imports may carry an archive inline (base64): up to the import's byte limit once decoded.
   const importLimit = Math.ceil((context.config.import.maxBytes * 4) / 3) + 64 * 1024;
-  app.use(/^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content\/import$/, express.json({ limit: importLimit }));
+  app.use(/^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content\/import$/, withBodyOnly(express.json({ limit: importLimit, verify: verifyJsonDepth })));
   // The SAML assertion consumer service receives the identity provider's HTML form post: the only
   // route that parses a form; every other route takes JSON only.
-  app.use(/^\/sso\/orgs\/[^/]+\/saml\/[^/]+\/acs$/, express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 10 }));
-  app.use(express.json({ limit: '1mb' }));
+  app.use(/^\/sso\/orgs\/[^/]+\/saml\/[^/]+\/acs$/, withBodyOnly(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 10 })));
+  app.use(withBodyOnly(express.json({ limit: '1mb', verify: verifyJsonDepth })));
   // A JSON request with an empty body counts as `{}`.
   app.use((req, _res, next) => {
-    if (req.body === undefined && ['POST', 'PUT', 'PATCH'].includes(req.method)) {
+    if (req.body === undefined && BODY_METHODS.has(req.method)) {
       req.body = {};
       if (!req.headers['content-type']) req.headers['content-type'] = 'application/json';
     }
@@ -57,6 +58,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
 
   app.use(resolveCaller(context));
   app.use(createValidator(loadSpec(), { validateResponses: context.config.validateResponses, onResponseError: options.onResponseError }));
+  app.use(enforceInputRules);
   app.use(createApiDispatcher(context, options.handlers ?? allHandlers, createAccessResolver(context, accessRules, scopeLookups)));
   app.use(notFoundMiddleware);
   app.use(errorMiddleware);

@@ -21,8 +21,9 @@ const GENERIC: Record<number, string> = {
 function issuePath(path: string | undefined): string {
   if (!path) return '/';
   const slashed = path.startsWith('/') ? path : `/${path.replace(/^\./, '').replace(/\./g, '/').replace(/\[(\d+)\]/g, '/$1')}`;
-  // The validator says `params` for path parameters; the spec (and our callers) say `path`.
-  return slashed.replace(/^\/params\//, '/path/');
+  // The validator says `params` for path parameters; the spec (and our callers) say `path`. A property
+  // name with U+0000 (refused by the input rules) is shown escaped, as the input rules show it.
+  return slashed.replace(/^\/params\//, '/path/').replaceAll('\u0000', '\\u0000');
 }
 
 function fromFramework(error: FrameworkError): HttpError | undefined {

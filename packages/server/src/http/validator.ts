@@ -15,7 +15,8 @@ type Schema = JsonObject;
 /**
  * ajv's `discriminator` keyword refuses `mapping`, which the spec keeps for readers and codegen. Each
  * branch states its tag as a `const`, which is all ajv needs, so the mapping is dropped for validation
- * after checking that it says the same as the consts.
+ * after checking that it says the same as the consts. The keyword passes anything that is not an
+ * object (`[1, null]` as a list of changes), so a discriminated schema must say `type: object`.
  */
 function withoutDiscriminatorMappings(spec: OpenApiDocument): OpenApiDocument {
   const copy = structuredClone(spec);
@@ -23,6 +24,7 @@ function withoutDiscriminatorMappings(spec: OpenApiDocument): OpenApiDocument {
   for (const [name, schema] of Object.entries(schemas)) {
     const mapping = schema.discriminator?.mapping as Record<string, string> | undefined;
     if (!mapping) continue;
+    if (schema.type !== 'object') throw new Error(`${name}: a schema with a discriminator must declare \`type: object\``);
     for (const [tag, ref] of Object.entries(mapping)) {
       const target = schemas[ref.replace('#/components/schemas/', '')];
       if (target?.properties?.[schema.discriminator.propertyName]?.const !== tag) {
