@@ -5,7 +5,7 @@ import { createAccessResolver } from './access/resolve.js';
 import { resolveCaller } from './auth/authenticate.js';
 import type { AppContext } from './context.js';
 import { errorMiddleware, notFoundMiddleware } from './http/error-middleware.js';
-import { BODY_METHODS, enforceInputRules, verifyJsonDepth, withBodyOnly } from './http/input-rules.js';
+import { acceptRawSubDelimsInQuery, BODY_METHODS, enforceInputRules, verifyJsonDepth, withBodyOnly } from './http/input-rules.js';
 import type { HandlerMap } from './http/handler.js';
 import { apiHeaders, createMetrics, mountHealth, observe, type Metrics } from './http/observability.js';
 import { loadSpec } from './http/operations.js';
@@ -57,6 +57,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   });
 
   app.use(resolveCaller(context));
+  app.use(acceptRawSubDelimsInQuery);
   app.use(createValidator(loadSpec(), { validateResponses: context.config.validateResponses, onResponseError: options.onResponseError }));
   app.use(enforceInputRules);
   app.use(createApiDispatcher(context, options.handlers ?? allHandlers, createAccessResolver(context, accessRules, scopeLookups)));

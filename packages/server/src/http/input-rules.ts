@@ -110,6 +110,29 @@ export function forbiddenValues(root: unknown, rootPath: string, issues: ErrorIs
   return issues;
 }
 
+/**
+ * The characters JavaScript's `encodeURIComponent` leaves as they are (so the SDK, and most clients,
+ * send them raw in a query value). They mean nothing in a query string here, but the validator refuses
+ * raw reserved characters: they are percent-encoded before it reads the query, so `?search=hi!`
+ * searches for `hi!` instead of answering 400.
+ */
+const LEFT_RAW_BY_ENCODE_URI_COMPONENT = /[!'()*]/;
+const EVERY_LEFT_RAW = new RegExp(LEFT_RAW_BY_ENCODE_URI_COMPONENT.source, 'g');
+
+export const acceptRawSubDelimsInQuery: RequestHandler = (req, _res, next) => {
+  const at = req.originalUrl.indexOf('?');
+  if (at >= 0 && LEFT_RAW_BY_ENCODE_URI_COMPONENT.test(req.originalUrl.slice(at))) {
+    const encode = (url: string) => {
+      const query = url.indexOf('?');
+      return query < 0 ? url : url.slice(0, query) + url.slice(query).replace(EVERY_LEFT_RAW, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+    };
+    // The validator reads `originalUrl`, Express's query parser `url`.
+    req.originalUrl = encode(req.originalUrl);
+    req.url = encode(req.url);
+  }
+  next();
+};
+
 type MatchedRequest = { openapi?: { pathParams?: Record<string, unknown> } };
 
 /**

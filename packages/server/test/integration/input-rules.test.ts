@@ -5,7 +5,7 @@ import http from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/http/input-rules.js';
 import { useTestServer } from '../support/harness.js';
-import { createOrganizationWithAdmin, createSpace, type TestUser } from '../support/factories.js';
+import { addMember, createOrganizationWithAdmin, createSpace, createUser, type TestUser } from '../support/factories.js';
 
 const server = useTestServer();
 let admin: TestUser;
@@ -150,5 +150,19 @@ describe('bodies of GET and DELETE', () => {
   it('are not read: neither parsed nor limited', async () => {
     expect((await send('GET', '/v1/user', '{"unterminated": ')).status).toBe(200);
     expect((await send('GET', '/v1/user', `{"a":"${'x'.repeat(2_000_000)}"}`)).status).toBe(200);
+  });
+});
+
+describe('query values', () => {
+  it('may carry ! ( ) * raw, as encodeURIComponent (and so the SDK) leaves them', async () => {
+    const t = server();
+    const member = await createUser(t, { name: "Zoë O'Neil (QA)! *" });
+    await addMember(t, { id: organizationId }, member, 'read');
+    for (const search of ['(QA)!', 'Neil (QA', '! *']) {
+      const { data, response } = await admin.client.GET('/v1/orgs/{organizationId}/members', { params: { path: { organizationId }, query: { search } } });
+      expect(new URL(response.url).search).toMatch(/[!'()*]/);
+      expect(response.status).toBe(200);
+      expect(data!.items.map((item) => item.user.id)).toEqual([member.user.id]);
+    }
   });
 });
