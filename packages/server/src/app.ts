@@ -2,9 +2,12 @@
 import compression from 'compression';
 import express, { type Express } from 'express';
 import { createAccessResolver } from './access/resolve.js';
-import { bearerSecurityHandler, resolveCaller } from './auth/authenticate.js';
+import { resolveCaller } from './auth/authenticate.js';
 import type { AppContext } from './context.js';
+import { createAccessGate } from './http/access-gate.js';
+import { createBodyParser } from './http/body.js';
 import { createErrorMiddleware, notFoundMiddleware } from './http/error-middleware.js';
+import { acceptRawSubDelimsInQuery, BODY_METHODS, enforceInputRules } from './http/input-rules.js';
 import type { HandlerMap } from './http/handler.js';
 import { apiHeaders, createMetrics, mountHealth, observe, type Metrics } from './http/observability.js';
 import { loadSpec } from './http/operations.js';
@@ -40,40 +43,52 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   // The API reference (/docs/): outside the spec, no token, its own content security policy.
   mountReference(app);
 
-  // Who calls, and whether they may call now, before any body is read.
+  // The request's path: who calls and whether they may call now (rate limits), which operation it is
+  // (401 when it needs a token), and whether the caller may do it (404/403: access/resolve.ts) — all
+  // before any body is read; then the body, the validation of the whole request, the handler.
   app.use(resolveCaller(context));
   app.use(rateLimit(context.rateLimits));
-  // Content batches carry files (base64): a larger body limit on those routes only, and only for a caller
-  // with a valid token (every operation there requires one).
-  app.use(/^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content$/, refuseAnonymousBody, express.json({ limit: '20mb' }));
-  // Imports may carry an archive inline (base64): up to the import's byte limit once decoded.
-  const importLimit = Math.ceil((context.config.import.maxBytes * 4) / 3) + 64 * 1024;
-  app.use(/^\/v1\/spaces\/[^/]+(\/change-requests\/[^/]+)?\/content\/import$/, refuseAnonymousBody, express.json({ limit: importLimit }));
-  // The SAML assertion consumer service receives the identity provider's HTML form post: the only
-  // route that parses a form; every other route takes JSON only.
-  app.use(/^\/sso\/orgs\/[^/]+\/saml\/[^/]+\/acs$/, express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 10 }));
-  app.use(express.json({ limit: '1mb' }));
+  app.use(acceptRawSubDelimsInQuery);
+  const validator = createValidator(loadSpec(), { validateResponses: context.config.validateResponses, onResponseError: options.onResponseError });
+  app.use(validator.match);
+  const access = createAccessResolver(context, accessRules, scopeLookups);
+  app.use(createAccessGate(access));
+  app.use(
+    createBodyParser({
+      defaultLimitBytes: DEFAULT_BODY_BYTES,
+      largeBodies: {
+        // Content batches carry files (base64); imports may carry an archive inline (base64).
+        applySpaceContentChanges: CONTENT_BATCH_BYTES,
+        applyChangeRequestContentChanges: CONTENT_BATCH_BYTES,
+        importSpaceContent: importBodyBytes(context),
+        importChangeRequestContent: importBodyBytes(context),
+      },
+      // The SAML assertion consumer service receives the identity provider's HTML form post: the only
+      // form; every other operation takes JSON.
+      forms: { consumeSamlResponse: DEFAULT_BODY_BYTES },
+      largeBodyConcurrency: context.config.largeBodyConcurrency,
+    }),
+  );
   // A JSON request with an empty body counts as `{}`.
   app.use((req, _res, next) => {
-    if (req.body === undefined && ['POST', 'PUT', 'PATCH'].includes(req.method)) {
+    if (req.body === undefined && BODY_METHODS.has(req.method)) {
       req.body = {};
       if (!req.headers['content-type']) req.headers['content-type'] = 'application/json';
     }
     next();
   });
-
-  app.use(createValidator(loadSpec(), { validateResponses: context.config.validateResponses, onResponseError: options.onResponseError }));
-  app.use(createApiDispatcher(context, options.handlers ?? allHandlers, createAccessResolver(context, accessRules, scopeLookups)));
+  app.use(validator.validate);
+  app.use(enforceInputRules);
+  app.use(createApiDispatcher(context, options.handlers ?? allHandlers, access));
   app.use(notFoundMiddleware);
   app.use(createErrorMiddleware(knownConflicts));
   return { app, metrics };
 }
 
-/** 401 before reading a body the caller could not send anyway; the connection closes instead of reading it. */
-const refuseAnonymousBody: express.RequestHandler = (req, res, next) => {
-  if (!req.caller && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)) {
-    res.setHeader('Connection', 'close');
-    bearerSecurityHandler(req);
-  }
-  next();
-};
+const DEFAULT_BODY_BYTES = 1024 * 1024;
+const CONTENT_BATCH_BYTES = 20 * 1024 * 1024;
+
+/** An import's inline archive travels as base64: up to the import's byte limit once decoded. */
+function importBodyBytes(context: AppContext): number {
+  return Math.ceil((context.config.import.maxBytes * 4) / 3) + 64 * 1024;
+}

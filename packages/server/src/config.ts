@@ -69,6 +69,7 @@ const schema = z.object({
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   OUTBOUND_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
   MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  LARGE_BODY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
   IMPORT_MAX_PAGES: z.coerce.number().int().min(1).max(10_000).default(200),
   IMPORT_MAX_DEPTH: z.coerce.number().int().min(0).max(20).default(3),
   IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(25 * 1024 * 1024),
@@ -105,6 +106,8 @@ export type Config = {
   trustProxy: false | number | string[];
   outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number };
   maxFileBytes: number;
+  /** How many request bodies above 1 MB (content batches, imports) are read at once; more get 503. */
+  largeBodyConcurrency: number;
   /** Content import limits (docs/decisions.md, Content import). */
   import: { maxPages: number; maxDepth: number; maxBytes: number; timeLimitMs: number; zipMaxEntries: number; zipMaxExpandedBytes: number };
   /** Change-request PDFs: pages in one PDF, rendering time, cached bytes per organization. */
@@ -152,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE, timeoutMs: e.OUTBOUND_TIMEOUT_MS, maxBytes: e.OUTBOUND_MAX_BYTES },
     maxFileBytes: e.MAX_FILE_BYTES,
+    largeBodyConcurrency: e.LARGE_BODY_CONCURRENCY,
     import: {
       maxPages: e.IMPORT_MAX_PAGES,
       maxDepth: e.IMPORT_MAX_DEPTH,

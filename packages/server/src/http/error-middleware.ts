@@ -3,6 +3,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { HttpError, serviceUnavailable, type ErrorIssue } from '../errors.js';
+import { hasPendingBody } from './access-gate.js';
 
 type ValidatorIssue = { path?: string; message?: string; errorCode?: string };
 type FrameworkError = Error & { status?: number; statusCode?: number; type?: string; errors?: ValidatorIssue[]; expose?: boolean };
@@ -21,8 +22,9 @@ const GENERIC: Record<number, string> = {
 function issuePath(path: string | undefined): string {
   if (!path) return '/';
   const slashed = path.startsWith('/') ? path : `/${path.replace(/^\./, '').replace(/\./g, '/').replace(/\[(\d+)\]/g, '/$1')}`;
-  // The validator says `params` for path parameters; the spec (and our callers) say `path`.
-  return slashed.replace(/^\/params\//, '/path/');
+  // The validator says `params` for path parameters; the spec (and our callers) say `path`. A property
+  // name with U+0000 (refused by the input rules) is shown escaped, as the input rules show it.
+  return slashed.replace(/^\/params\//, '/path/').replaceAll('\u0000', '\\u0000');
 }
 
 function fromFramework(error: FrameworkError): HttpError | undefined {
@@ -82,6 +84,8 @@ export const createErrorMiddleware = (conflicts: KnownConflicts): ErrorRequestHa
   const known = error instanceof HttpError ? error : (fromFramework(error as FrameworkError) ?? fromDatabaseRace(error, conflicts) ?? fromDatabaseOutage(error));
   if (known && !(error instanceof HttpError) && known.status === 409) req.log?.warn({ err: error }, 'database race answered 409');
   if (known && !(error instanceof HttpError) && known.status === 503) req.log?.warn({ err: error }, 'database unavailable: answered 503');
+  // Refused before its body was read (a 401, 404, 413 or 429 on an upload): close rather than read it.
+  if (req.body === undefined && hasPendingBody(req) && !res.headersSent) res.setHeader('Connection', 'close');
   if (res.headersSent) {
     req.log?.error({ err: error }, 'error after the response started');
     res.end();

@@ -45,7 +45,8 @@ export function createApiDispatcher(
     byOperation.set(`${operation.method.toUpperCase()} ${operation.path}`, async (req, res) => {
       // The validator's decoded (and validated) path parameters: Express resets `req.params` per layer.
       const params = ((req as Request & OpenApiMatch).openapi?.pathParams ?? req.params) as Record<string, string>;
-      const pending = await access.resolve(operationId, req.caller, params);
+      // Resolved before the body was read (http/access-gate.ts); the rules that read the body run now.
+      const pending = req.pendingAccess ?? (await access.resolve(operationId, req.caller, params));
       const resolved = await access.complete(operationId, pending, req.body);
       const reply = (await handler({
         params: params as never,

@@ -15,7 +15,8 @@ type Schema = JsonObject;
 /**
  * ajv's `discriminator` keyword refuses `mapping`, which the spec keeps for readers and codegen. Each
  * branch states its tag as a `const`, which is all ajv needs, so the mapping is dropped for validation
- * after checking that it says the same as the consts.
+ * after checking that it says the same as the consts. The keyword passes anything that is not an
+ * object (`[1, null]` as a list of changes), so a discriminated schema must say `type: object`.
  */
 function withoutDiscriminatorMappings(spec: OpenApiDocument): OpenApiDocument {
   const copy = structuredClone(spec);
@@ -23,6 +24,7 @@ function withoutDiscriminatorMappings(spec: OpenApiDocument): OpenApiDocument {
   for (const [name, schema] of Object.entries(schemas)) {
     const mapping = schema.discriminator?.mapping as Record<string, string> | undefined;
     if (!mapping) continue;
+    if (schema.type !== 'object') throw new Error(`${name}: a schema with a discriminator must declare \`type: object\``);
     for (const [tag, ref] of Object.entries(mapping)) {
       const target = schemas[ref.replace('#/components/schemas/', '')];
       if (target?.properties?.[schema.discriminator.propertyName]?.const !== tag) {
@@ -34,8 +36,17 @@ function withoutDiscriminatorMappings(spec: OpenApiDocument): OpenApiDocument {
   return copy;
 }
 
-export function createValidator(spec: OpenApiDocument, options: { validateResponses: boolean; onResponseError?: (error: Error, body: unknown) => void }): RequestHandler[] {
-  return OpenApiValidator.middleware({
+/**
+ * The validator in its two halves: `match` finds the request's operation (`req.openapi`) and checks
+ * its bearer token (401) without reading the body; `validate` checks the whole request (and, in tests,
+ * the response). Between them the server decides access and reads the body (app.ts).
+ */
+export type Validator = { match: RequestHandler[]; validate: RequestHandler[] };
+
+const MATCHING = new Set(['pathParamsMiddleware', 'metadataMiddleware', 'securityMiddleware']);
+
+export function createValidator(spec: OpenApiDocument, options: { validateResponses: boolean; onResponseError?: (error: Error, body: unknown) => void }): Validator {
+  const middlewares = OpenApiValidator.middleware({
     apiSpec: withoutDiscriminatorMappings(spec) as never,
     // The spec is linted in CI (Redocly); checking it again costs start-up time, so only with response validation (tests).
     validateApiSpec: options.validateResponses,
@@ -60,4 +71,10 @@ export function createValidator(spec: OpenApiDocument, options: { validateRespon
     ignoreUndocumented: false,
     $refParser: { mode: 'bundle' },
   }) as unknown as RequestHandler[];
+  const match = middlewares.filter((middleware) => MATCHING.has(middleware.name));
+  // The validator's own order: path parameters, metadata (the route), security, then the rest.
+  if (match.length !== MATCHING.size || middlewares.slice(0, MATCHING.size).some((middleware) => !MATCHING.has(middleware.name))) {
+    throw new Error('express-openapi-validator changed its middleware order: revisit createValidator');
+  }
+  return { match, validate: middlewares.slice(MATCHING.size) };
 }

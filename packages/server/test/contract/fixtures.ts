@@ -11,9 +11,10 @@ export type SweepWorld = {
   params: Record<string, string>;
 };
 
-export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
-  const owner = await createUser(t, { email: 'owner@sweep.test' });
-  const outsider = await createUser(t, { email: 'outsider@elsewhere.test' });
+/** `tag` tells apart the worlds of one server (the fuzz suite builds one per writing operation). */
+export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWorld> {
+  const owner = await createUser(t, { email: `owner${tag}@sweep.test` });
+  const outsider = await createUser(t, { email: `outsider${tag}@elsewhere.test` });
   const organization = await createOrganization(t, owner, { emailDomains: ['sweep.test'] });
   const { data: token } = await owner.client.POST('/v1/user/tokens', { body: { label: 'sweep' } });
   const organizationPath = { params: { path: { organizationId: organization.id } } };

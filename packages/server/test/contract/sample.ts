@@ -1,5 +1,7 @@
-// Minimal valid values for JSON schemas of the bundled spec: the sweep sends them so that a request
-// passes validation and reaches the handler's access checks.
+// Valid values for JSON schemas of the bundled spec: minimal ones (`sample`), which the sweep sends so
+// that a request passes validation and reaches the handler's access checks, and fast-check arbitraries
+// of them (`arbitrary`) for the fuzz suite.
+import fc from 'fast-check';
 import { newId } from '../../src/ids.js';
 import type { OpenApiDocument } from '../../src/http/operations.js';
 
@@ -14,7 +16,7 @@ export function resolve(spec: OpenApiDocument, schema: Schema): Schema {
   return current;
 }
 
-const PATTERN_CANDIDATES = ['abc', 'example.com', 'abc123', 'a-b-c', 'https://example.com/x', 'ABCDEFGHIJKLMNOPQRST'];
+const PATTERN_CANDIDATES = ['abc', 'example.com', 'abc123', 'a-b-c', 'https://example.com/x', 'ABCDEFGHIJKLMNOPQRST', 'text/plain'];
 
 function sampleString(schema: Schema): string {
   if (schema.format === 'date-time') return new Date(Date.now() + 86_400_000).toISOString();
@@ -101,4 +103,121 @@ export function wrongTypes(spec: OpenApiDocument, input: Schema): unknown[] {
     [['array'], ['x']],
   ];
   return candidates.filter(([names]) => !names.some((name) => types.has(name))).map(([, value]) => value);
+}
+
+// ---- Schema-valid values as fast-check arbitraries (the fuzz suite, test/fuzz/) ----
+
+export type ArbitraryOptions = {
+  /** Values for strings of the id pattern: the fixture ids, so valid requests reach existing resources. */
+  ids: string[];
+  /** The fixture ids that fit a property or parameter by its name (`team` → the team's id), preferred. */
+  idsFor?: (name: string) => string[];
+  /** Addresses for `format: uri` strings (the server may fetch them: keep them local and refused). */
+  uris?: string[];
+};
+
+const ID_PATTERN = '^[A-Za-z0-9_-]+$';
+/** Nesting past which a recursive schema gets its minimal sample instead of more generated levels. */
+const MAX_ARBITRARY_DEPTH = 8;
+
+const codePoints = (text: string) => [...text].length;
+
+function stringArbitrary(schema: Schema, options: ArbitraryOptions, name: string | undefined): fc.Arbitrary<string> {
+  const min = schema.minLength ?? 0;
+  const max = Math.min(schema.maxLength ?? 60, Math.max(min, 60));
+  const fits = (text: string) => codePoints(text) >= min && codePoints(text) <= (schema.maxLength ?? Infinity);
+  if (schema.format === 'date-time') {
+    return fc.integer({ min: 1, max: 3650 }).map((days) => new Date(Date.now() + days * 86_400_000).toISOString());
+  }
+  if (schema.format === 'uri') return fc.constantFrom(...(options.uris ?? ['http://127.0.0.1:9/resource']));
+  if (schema.format === 'email') return fc.constantFrom('someone@example.com', 'owner@sweep.test', 'a.b+c@sub.example.org');
+  if (schema.contentEncoding === 'base64') return fc.uint8Array({ maxLength: 96 }).map((bytes) => Buffer.from(bytes).toString('base64'));
+  if (schema.pattern === ID_PATTERN) {
+    const fitting = (name && options.idsFor?.(name)) || [];
+    return fc.oneof(
+      ...(fitting.length ? [{ weight: 6, arbitrary: fc.constantFrom(...fitting) }] : []),
+      { weight: 2, arbitrary: fc.constantFrom(...options.ids) },
+      { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9]{20}$/) },
+    );
+  }
+  if (schema.pattern) {
+    const pattern = new RegExp(schema.pattern);
+    // stringMatching covers the pattern's own anchors; the length limits are checked after.
+    return fc.oneof(fc.constant(sampleString(schema)), fc.stringMatching(pattern).filter((text) => fits(text) && pattern.test(text)));
+  }
+  return fc
+    .oneof(fc.string({ minLength: min, maxLength: max }), fc.string({ minLength: min, maxLength: max, unit: 'grapheme' }))
+    .filter((text) => fits(text) && !text.includes('\u0000'));
+}
+
+function objectArbitrary(spec: OpenApiDocument, schema: Schema, options: ArbitraryOptions, depth: number, name: string | undefined): fc.Arbitrary<unknown> {
+  const properties: Record<string, Schema> = schema.properties ?? {};
+  const required: string[] = schema.required ?? [];
+  const known = Object.keys(properties).length
+    ? fc.record(
+        Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, arbitrary(spec, property, options, depth + 1, key)])),
+        { requiredKeys: required.filter((key) => key in properties) },
+      )
+    : fc.constant({});
+  const extra =
+    typeof schema.additionalProperties === 'object'
+      ? fc.dictionary(
+          schema.propertyNames ? (arbitrary(spec, schema.propertyNames, options, depth + 1, name) as fc.Arbitrary<string>) : fc.string({ minLength: 1, maxLength: 10 }),
+          arbitrary(spec, schema.additionalProperties, options, depth + 1, name),
+          { maxKeys: 3 },
+        )
+      : fc.constant({});
+  const minimum = sample(spec, schema) as Record<string, unknown>;
+  return fc.tuple(known, extra).map(([values, more]) => {
+    const value: Record<string, unknown> = { ...more, ...(values as object) };
+    // minProperties: top up from the minimal sample, which satisfies it; maxProperties: drop optional ones.
+    for (const [key, fill] of Object.entries(minimum)) if (Object.keys(value).length < (schema.minProperties ?? 0) && !(key in value)) value[key] = fill;
+    for (const key of Object.keys(value).reverse()) if (Object.keys(value).length > (schema.maxProperties ?? Infinity) && !required.includes(key)) delete value[key];
+    return value;
+  });
+}
+
+/**
+ * Values valid against `schema` (best effort: branches of a `oneOf` may overlap, cross-field rules are
+ * the server's), from its minimal sample up to every optional property. `name` is the property or
+ * parameter the value is for (ids are chosen by it).
+ */
+export function arbitrary(spec: OpenApiDocument, input: Schema, options: ArbitraryOptions, depth = 0, name?: string): fc.Arbitrary<unknown> {
+  const schema = resolve(spec, input);
+  if (depth > MAX_ARBITRARY_DEPTH) return fc.constant(sample(spec, schema));
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
+  if (schema.allOf) {
+    return fc.tuple(...schema.allOf.map((part: Schema) => arbitrary(spec, part, options, depth + 1, name))).map((parts) =>
+      parts.every((part) => typeof part === 'object' && part !== null && !Array.isArray(part)) ? Object.assign({}, ...parts) : parts[0],
+    );
+  }
+  const branches = schema.oneOf ?? schema.anyOf;
+  if (branches) return fc.oneof(...branches.map((branch: Schema) => arbitrary(spec, branch, options, depth + 1, name)));
+  const types: string[] = schema.type === undefined ? ['object'] : [schema.type].flat();
+  return fc.oneof(
+    ...types.map((type): fc.Arbitrary<unknown> => {
+      switch (type) {
+        case 'null':
+          return fc.constant(null);
+        case 'boolean':
+          return fc.boolean();
+        case 'integer':
+          return fc.integer({ min: schema.minimum ?? -1_000_000, max: schema.maximum ?? 1_000_000 });
+        case 'number':
+          return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true });
+        case 'string':
+          return stringArbitrary(schema, options, name);
+        case 'array': {
+          const minLength = schema.minItems ?? 0;
+          // Short lists: each item can be wrong in its own way, and one wrong item fails the whole request.
+          const constraints = { minLength, maxLength: Math.min(schema.maxItems ?? 3, Math.max(minLength, 3)) };
+          const items = arbitrary(spec, schema.items ?? {}, options, depth + 1, name);
+          return schema.uniqueItems ? fc.uniqueArray(items, { ...constraints, selector: (item) => JSON.stringify(item) }) : fc.array(items, constraints);
+        }
+        default:
+          return objectArbitrary(spec, schema, options, depth, name);
+      }
+    }),
+  );
 }

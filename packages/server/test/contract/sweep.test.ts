@@ -69,9 +69,17 @@ async function call(operation: SpecOperation, init: { token?: string; url?: stri
     headers['content-type'] = form ? FORM : 'application/json';
     body = init.rawBody ?? (form ? new URLSearchParams(init.body as Record<string, string>).toString() : JSON.stringify(init.body));
   }
-  const response = await fetch(init.url ?? urlFor(operation), { method: operation.method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) });
+  const url = init.url ?? urlFor(operation);
+  const response = await fetch(url, { method: operation.method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) });
   const text = await response.text();
+  // Every answer's status is one its operation declares (DESIGN.md §3: the spec tells the truth).
+  expect(declaredStatuses(operation), `${operation.method.toUpperCase()} ${url} answered ${response.status}, undeclared`).toContain(String(response.status));
   return { status: response.status, text, json: text ? (JSON.parse(text) as any) : undefined };
+}
+
+/** The statuses the operation declares, as the spec's keys (`"200"`, `"404"`, …). */
+function declaredStatuses(operation: SpecOperation): string[] {
+  return Object.keys(operation.definition.responses ?? {});
 }
 
 function validBody(operation: SpecOperation): unknown {

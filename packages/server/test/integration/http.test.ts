@@ -1,8 +1,8 @@
 // Cross-cutting HTTP behaviour: request ids, security and CORS headers, preflights, health, metrics.
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../support/harness.js';
-import { createOrganizationWithAdmin, createSpace } from '../support/factories.js';
-import { postHeadersOnly } from '../support/raw-http.js';
+import { createMember, createOrganizationWithAdmin, createSpace, createUser } from '../support/factories.js';
+import { openUpload, postHeadersOnly } from '../support/raw-http.js';
 
 const server = useTestServer();
 
@@ -54,6 +54,42 @@ describe('request bodies', () => {
       expect(answer.headers['www-authenticate']).toBe('Bearer');
       expect(answer.headers.connection).toBe('close');
     }
+  });
+  it('decides a large upload’s target and the caller’s access before reading it: 404 for a stranger, 403 for a reader, 400 for a malformed id', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const space = await createSpace(t, admin, organization, { defaultLevel: 'read' });
+    const stranger = await createUser(t);
+    const reader = await createMember(t, organization, 'read');
+    const cases = [
+      { token: stranger.token, path: `/v1/spaces/${space.id}/content`, status: 404 },
+      { token: reader.token, path: `/v1/spaces/${space.id}/content`, status: 403 },
+      { token: reader.token, path: `/v1/spaces/${space.id}/content/import`, status: 403 },
+      { token: admin.token, path: `/v1/spaces/no-such-space-0000000000/content`, status: 404 },
+      { token: admin.token, path: '/v1/spaces/bad%20id!/content', status: 400 },
+    ];
+    for (const { token, path, status } of cases) {
+      const answer = await postHeadersOnly(t.url, path, 19 * 1024 * 1024, { authorization: `Bearer ${token}` });
+      expect(answer.status, path).toBe(status);
+      expect(answer.headers.connection, path).toBe('close');
+    }
+  });
+
+  it('reads only a few large bodies at once: past the cap, a 503 to retry, before the body is read', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const space = await createSpace(t, admin, organization);
+    const cap = t.config.largeBodyConcurrency;
+    // `cap` uploads that announce a body and never finish sending it hold every slot.
+    const held = Array.from({ length: cap }, () => openUpload(t.url, `/v1/spaces/${space.id}/content`, admin.token));
+    await Promise.all(held.map((upload) => upload.started));
+    const refused = await postHeadersOnly(t.url, `/v1/spaces/${space.id}/content`, 5 * 1024 * 1024, { authorization: `Bearer ${admin.token}` });
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers.connection).toBe('close');
+    for (const upload of held) upload.abort();
+    // The slots free up as the held uploads end.
+    await expect.poll(async () => (await admin.client.POST('/v1/spaces/{spaceId}/content', { params: { path: { spaceId: space.id } }, body: { changes: [{ type: 'insert_page', title: 'After the uploads' }] } })).response.status).toBe(200);
   });
 });
 

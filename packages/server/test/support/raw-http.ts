@@ -1,4 +1,5 @@
-// Requests the SDK cannot make: a body announced and never sent, to check what is answered before it.
+// Requests the SDK cannot make: a body announced and never sent (or sent in part), to check what is
+// answered before it.
 import { request as httpRequest } from 'node:http';
 
 /** Sends a request's headers announcing `length` bytes of body, and resolves with the answer without sending the body. */
@@ -21,4 +22,18 @@ export function postHeadersOnly(base: string, path: string, length: number, head
     });
     request.flushHeaders();
   });
+}
+
+/**
+ * Starts an upload that announces `length` bytes and sends only the first chunk: its body is being read
+ * until `abort()`. `started` resolves once the server has the first bytes.
+ */
+export function openUpload(base: string, path: string, token: string, length = 5 * 1024 * 1024) {
+  const request = httpRequest(new URL(path, base), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': String(length), authorization: `Bearer ${token}` },
+  });
+  request.on('error', () => {});
+  const started = new Promise<void>((resolve) => request.write('{"changes": [', () => setTimeout(resolve, 100)));
+  return { started, abort: () => request.destroy() };
 }
