@@ -114,6 +114,14 @@ export const operationAccess = {
   listSsoLoginOptions: { scope: 'organization', minimum: 'guest', rules: [] },
   startSamlLogin: { scope: 'public', minimum: null, rules: [] },
   consumeSamlResponse: { scope: 'public', minimum: null, rules: [] },
+  searchSpaceContent: { scope: 'space', minimum: 'read', rules: [] },
+  searchOrganizationContent: { scope: 'organization', minimum: 'guest', rules: ['sso-enforced'] },
+  listSpaceLinks: { scope: 'space', minimum: 'read', rules: [] },
+  listSpacePageLinks: { scope: 'space', minimum: 'read', rules: [] },
+  listSpaceFileBacklinks: { scope: 'space', minimum: 'read', rules: [] },
+  listChangeRequestLinks: { scope: 'change-request', minimum: 'read', rules: [] },
+  listChangeRequestPageLinks: { scope: 'change-request', minimum: 'read', rules: [] },
+  listChangeRequestFileBacklinks: { scope: 'change-request', minimum: 'read', rules: [] },
 } as const;
 
 export type OperationAccess = typeof operationAccess;

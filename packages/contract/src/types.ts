@@ -1785,6 +1785,211 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search the space's content
+         * @description Pages of the space's head revision (hidden pages included) whose title, section headings, description
+         *     or body match `query`, best first, each with its matching sections. Needs `read` on the space.
+         */
+        get: operations["searchSpaceContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search the organization's content
+         * @description The spaces of the organization the caller can read (guests: the ones granted to them) whose head
+         *     revision has pages matching `query`, grouped by space. Any member may search; each sees only what
+         *     they can read.
+         */
+        get: operations["searchOrganizationContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the links of the space's content
+         * @description Every link of the space's head revision, grouped by target, with its status (`ok`, `broken`,
+         *     `in-app`) and where it appears; `stats` counts them. Needs `read` on the space.
+         */
+        get: operations["listSpaceLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content/page/{pageId}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The page's id. */
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the links of a page
+         * @description The links of one page of the space's head revision, as `listSpaceLinks` shows them. Needs `read` on
+         *     the space.
+         */
+        get: operations["listSpacePageLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The file's id. */
+                fileId: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the pages that refer to a file
+         * @description The pages of the space's head revision that link to the file, show it as an image or use it as their
+         *     cover. Needs `read` on the space.
+         */
+        get: operations["listSpaceFileBacklinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the links of a change request's content
+         * @description Every link of the change request's head revision, checked against that revision, as
+         *     `listSpaceLinks` shows them. Needs `read` on the space.
+         */
+        get: operations["listChangeRequestLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The page's id. */
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the links of a page in a change request
+         * @description The links of one page of the change request's head revision. Needs `read` on the space.
+         */
+        get: operations["listChangeRequestPageLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The file's id. */
+                fileId: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the pages that refer to a file in a change request
+         * @description The pages of the change request's head revision that refer to the file. Needs `read` on the space.
+         */
+        get: operations["listChangeRequestFileBacklinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4776,6 +4981,317 @@ export interface components {
             SAMLResponse: string;
             RelayState?: components["schemas"]["SsoRelayState"];
         };
+        /**
+         * SearchSection
+         * @description A section of a page that matches the search.
+         */
+        SearchSection: {
+            /** @description The section's anchor in the page (its heading's slug); the page's id for the text before its first heading. */
+            id: string;
+            /** @description The section's heading; the page's title for the text before its first heading. */
+            title: string;
+            /** @description The page's path, with `#` and the anchor for a section under a heading. */
+            path: string;
+            /** @description Plain text around the first match in the section (at most about 300 characters); clients do the highlighting. */
+            body: string;
+            urls: {
+                /** Format: uri */
+                app: string;
+            };
+        };
+        /**
+         * SearchPageResult
+         * @description A page that matches the search, with its matching sections (at most five, best first).
+         */
+        SearchPageResult: {
+            id: components["schemas"]["Id"];
+            title: string;
+            /** @description The page's path in its space. */
+            path: string;
+            urls: {
+                /** Format: uri */
+                app: string;
+            };
+            sections: components["schemas"]["SearchSection"][];
+        };
+        /**
+         * SearchPageResultList
+         * @description Pages of the space that match, best first: pages whose title matches before the others, then by the
+         *     rank of their best section (title, then section heading, description and body).
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "pG7fQ2xLmN4rT8vW1yZa",
+         *           "title": "Install the server",
+         *           "path": "guides/install",
+         *           "urls": {
+         *             "app": "http://localhost:8080/app/s/sP3kT9wQ2mX7vB4nL8cD/guides/install"
+         *           },
+         *           "sections": [
+         *             {
+         *               "id": "upgrade-from-an-older-version",
+         *               "title": "Upgrade from an older version",
+         *               "path": "guides/install#upgrade-from-an-older-version",
+         *               "body": "Stop the server, then run the migrations again before you start the new version.",
+         *               "urls": {
+         *                 "app": "http://localhost:8080/app/s/sP3kT9wQ2mX7vB4nL8cD/guides/install#upgrade-from-an-older-version"
+         *               }
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        SearchPageResultList: {
+            items: components["schemas"]["SearchPageResult"][];
+            /** @description Total number of matching pages. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * OrganizationSearchSpaceResult
+         * @description A space with matching pages (its five best; the space's own search lists them all).
+         */
+        OrganizationSearchSpaceResult: {
+            id: components["schemas"]["Id"];
+            title: string;
+            pages: components["schemas"]["SearchPageResult"][];
+        };
+        /**
+         * OrganizationSearchResultList
+         * @description Spaces the caller can read that have matching pages, ordered by their best page (a title match first,
+         *     then rank); `count` counts spaces.
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "sP3kT9wQ2mX7vB4nL8cD",
+         *           "title": "Handbook",
+         *           "pages": [
+         *             {
+         *               "id": "pG7fQ2xLmN4rT8vW1yZa",
+         *               "title": "Install the server",
+         *               "path": "guides/install",
+         *               "urls": {
+         *                 "app": "http://localhost:8080/app/s/sP3kT9wQ2mX7vB4nL8cD/guides/install"
+         *               },
+         *               "sections": [
+         *                 {
+         *                   "id": "pG7fQ2xLmN4rT8vW1yZa",
+         *                   "title": "Install the server",
+         *                   "path": "guides/install",
+         *                   "body": "How to install the server on a fresh machine.",
+         *                   "urls": {
+         *                     "app": "http://localhost:8080/app/s/sP3kT9wQ2mX7vB4nL8cD/guides/install"
+         *                   }
+         *                 }
+         *               ]
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        OrganizationSearchResultList: {
+            items: components["schemas"]["OrganizationSearchSpaceResult"][];
+            /** @description Total number of spaces with matching pages. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * LinkStatus
+         * @description `ok`: the target is in the revision read (a page, an anchor of a page, a file), or an external address
+         *     (never fetched). `in-app`: the target is in another live space of the organization, at its head.
+         *     `broken`: an internal target that is missing.
+         * @enum {string}
+         */
+        LinkStatus: "ok" | "broken" | "in-app";
+        /**
+         * ContentRefUrl
+         * @description An address outside the organization's content (also a relative path that resolves to nothing, as written).
+         */
+        ContentRefUrl: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "url";
+            url: string;
+        };
+        /**
+         * ContentRefPage
+         * @description A page; `space` names another space of the organization.
+         */
+        ContentRefPage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "page";
+            page: string;
+            space?: string;
+        };
+        /**
+         * ContentRefAnchor
+         * @description An anchor (a heading's slug) in a page; `space` names another space of the organization.
+         */
+        ContentRefAnchor: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "anchor";
+            anchor: string;
+            page: string;
+            space?: string;
+        };
+        /**
+         * ContentRefFile
+         * @description A file; `space` names another space of the organization.
+         */
+        ContentRefFile: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "file";
+            file: string;
+            space?: string;
+        };
+        /**
+         * ContentRefSpace
+         * @description A space of the organization.
+         */
+        ContentRefSpace: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "space";
+            space: string;
+        };
+        /**
+         * ContentRef
+         * @description What a link points at, selected by `kind`.
+         */
+        ContentRef: components["schemas"]["ContentRefUrl"] | components["schemas"]["ContentRefPage"] | components["schemas"]["ContentRefAnchor"] | components["schemas"]["ContentRefFile"] | components["schemas"]["ContentRefSpace"];
+        /**
+         * LinkLocation
+         * @description Where a link appears: a page, or the section of a page under the heading with that anchor.
+         */
+        LinkLocation: components["schemas"]["ContentRefPage"] | components["schemas"]["ContentRefAnchor"];
+        /**
+         * Link
+         * @description A target the content links to, with every place that links to it.
+         */
+        Link: {
+            status: components["schemas"]["LinkStatus"];
+            /**
+             * @description How the content refers to the target — `link` (a link) or `image` (an image it shows).
+             * @enum {string}
+             */
+            relation: "link" | "image";
+            targetReference: components["schemas"]["ContentRef"];
+            locationReferences: components["schemas"]["LinkLocation"][];
+        };
+        /**
+         * LinkStats
+         * @description Counts over every link of the list (whatever `status` filters): `total` links, `broken.total` broken
+         *     ones, and `broken.changeRequest` broken links that change requests would add — in a space, the open
+         *     change requests' (the 20 most recently updated); in a change request, its own — each counted when the
+         *     space's head does not have it broken already.
+         */
+        LinkStats: {
+            total: number;
+            broken: {
+                total: number;
+                changeRequest: number;
+            };
+        };
+        /**
+         * LinkList
+         * @description Links in reading order of the first place they appear (pages depth first).
+         * @example {
+         *       "items": [
+         *         {
+         *           "status": "broken",
+         *           "relation": "link",
+         *           "targetReference": {
+         *             "kind": "anchor",
+         *             "anchor": "upgrade",
+         *             "page": "pG7fQ2xLmN4rT8vW1yZa"
+         *           },
+         *           "locationReferences": [
+         *             {
+         *               "kind": "anchor",
+         *               "anchor": "next-steps",
+         *               "page": "pK2mW8qR4tY6uI0oP3aS"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "count": 1,
+         *       "stats": {
+         *         "total": 12,
+         *         "broken": {
+         *           "total": 1,
+         *           "changeRequest": 0
+         *         }
+         *       }
+         *     }
+         */
+        LinkList: {
+            items: components["schemas"]["Link"][];
+            /** @description Total number of links matching `status`. */
+            count: number;
+            next?: components["schemas"]["Next"];
+            stats: components["schemas"]["LinkStats"];
+        };
+        /**
+         * Backlink
+         * @description The file as a page of the revision refers to it (a link, an image, or the page's cover).
+         */
+        Backlink: {
+            /** @constant */
+            kind: "file";
+            organization: components["schemas"]["Id"];
+            space: components["schemas"]["Id"];
+            versionContext: {
+                /** @constant */
+                type: "revision";
+                revision: components["schemas"]["Id"];
+            };
+            file: components["schemas"]["Id"];
+            /** @description The page that refers to the file. */
+            page: components["schemas"]["Id"];
+        };
+        /**
+         * BacklinkList
+         * @description The pages of the revision that refer to the file, in reading order (depth first).
+         * @example {
+         *       "items": [
+         *         {
+         *           "kind": "file",
+         *           "organization": "oR5tY7uI9oP1aS3dF5gH",
+         *           "space": "sP3kT9wQ2mX7vB4nL8cD",
+         *           "versionContext": {
+         *             "type": "revision",
+         *             "revision": "rV8bN2mQ4wE6rT8yU0iO"
+         *           },
+         *           "file": "fL1kJ3hG5fD7sA9pO2iU",
+         *           "page": "pG7fQ2xLmN4rT8vW1yZa"
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        BacklinkList: {
+            items: components["schemas"]["Backlink"][];
+            /** @description Total number of pages referring to the file. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
     };
     responses: {
         /** @description Invalid input; `issues` lists each problem. Nothing was changed. */
@@ -4989,6 +5505,14 @@ export interface components {
         PdfSignature: string;
         /** @description The SAML provider's id. */
         SamlProviderId: components["schemas"]["Id"];
+        /**
+         * @description What to search for, in web-search syntax: words (all must match), `"quoted phrases"`, `-word` to
+         *     exclude, `or` between alternatives. The last word also matches as a prefix (type-ahead), accents are
+         *     ignored, and a misspelt word still finds pages with the words it resembles when nothing else matches.
+         */
+        SearchQuery: string;
+        /** @description Only the links with this status. */
+        LinkStatus: components["schemas"]["LinkStatus"];
     };
     requestBodies: never;
     headers: never;
@@ -8480,6 +9004,320 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    searchSpaceContent: {
+        parameters: {
+            query: {
+                /**
+                 * @description What to search for, in web-search syntax: words (all must match), `"quoted phrases"`, `-word` to
+                 *     exclude, `or` between alternatives. The last word also matches as a prefix (type-ahead), accents are
+                 *     ignored, and a misspelt word still finds pages with the words it resembles when nothing else matches.
+                 */
+                query: components["parameters"]["SearchQuery"];
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching pages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchPageResultList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    searchOrganizationContent: {
+        parameters: {
+            query: {
+                /**
+                 * @description What to search for, in web-search syntax: words (all must match), `"quoted phrases"`, `-word` to
+                 *     exclude, `or` between alternatives. The last word also matches as a prefix (type-ahead), accents are
+                 *     ignored, and a misspelt word still finds pages with the words it resembles when nothing else matches.
+                 */
+                query: components["parameters"]["SearchQuery"];
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of spaces with their matching pages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationSearchResultList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSpaceLinks: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only the links with this status. */
+                status?: components["parameters"]["LinkStatus"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSpacePageLinks: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only the links with this status. */
+                status?: components["parameters"]["LinkStatus"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The page's id. */
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSpaceFileBacklinks: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The file's id. */
+                fileId: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of backlinks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BacklinkList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listChangeRequestLinks: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only the links with this status. */
+                status?: components["parameters"]["LinkStatus"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listChangeRequestPageLinks: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only the links with this status. */
+                status?: components["parameters"]["LinkStatus"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The page's id. */
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listChangeRequestFileBacklinks: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The file's id. */
+                fileId: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of backlinks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BacklinkList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -973,6 +973,87 @@ export interface Operations<Throwing extends boolean> {
      */
     downloadChangeRequestPdf: Operation<'/pdf/{signature}', 'get', Throwing>;
   };
+  /**
+   * Full-text search of the pages at the head of a space, or of every space of an organization the caller can read.
+   */
+  search: {
+    /**
+     * Search the space's content
+     *
+     * Pages of the space's head revision (hidden pages included) whose title, section headings, description
+     * or body match `query`, best first, each with its matching sections. Needs `read` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/search` (operation `searchSpaceContent`)
+     */
+    searchSpaceContent: Operation<'/v1/spaces/{spaceId}/search', 'get', Throwing>;
+    /**
+     * Search the organization's content
+     *
+     * The spaces of the organization the caller can read (guests: the ones granted to them) whose head
+     * revision has pages matching `query`, grouped by space. Any member may search; each sees only what
+     * they can read.
+     *
+     * `GET /v1/orgs/{organizationId}/search` (operation `searchOrganizationContent`)
+     */
+    searchOrganizationContent: Operation<'/v1/orgs/{organizationId}/search', 'get', Throwing>;
+  };
+  /**
+   * What the content links to, each link's status (ok, broken, in another space), and the pages that refer to a file — at a space's head or in a change request.
+   */
+  links: {
+    /**
+     * List the links of the space's content
+     *
+     * Every link of the space's head revision, grouped by target, with its status (`ok`, `broken`,
+     * `in-app`) and where it appears; `stats` counts them. Needs `read` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/links` (operation `listSpaceLinks`)
+     */
+    listSpaceLinks: Operation<'/v1/spaces/{spaceId}/links', 'get', Throwing>;
+    /**
+     * List the links of a page
+     *
+     * The links of one page of the space's head revision, as `listSpaceLinks` shows them. Needs `read` on
+     * the space.
+     *
+     * `GET /v1/spaces/{spaceId}/content/page/{pageId}/links` (operation `listSpacePageLinks`)
+     */
+    listSpacePageLinks: Operation<'/v1/spaces/{spaceId}/content/page/{pageId}/links', 'get', Throwing>;
+    /**
+     * List the pages that refer to a file
+     *
+     * The pages of the space's head revision that link to the file, show it as an image or use it as their
+     * cover. Needs `read` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks` (operation `listSpaceFileBacklinks`)
+     */
+    listSpaceFileBacklinks: Operation<'/v1/spaces/{spaceId}/content/files/{fileId}/backlinks', 'get', Throwing>;
+    /**
+     * List the links of a change request's content
+     *
+     * Every link of the change request's head revision, checked against that revision, as
+     * `listSpaceLinks` shows them. Needs `read` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/links` (operation `listChangeRequestLinks`)
+     */
+    listChangeRequestLinks: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/links', 'get', Throwing>;
+    /**
+     * List the links of a page in a change request
+     *
+     * The links of one page of the change request's head revision. Needs `read` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links` (operation `listChangeRequestPageLinks`)
+     */
+    listChangeRequestPageLinks: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', 'get', Throwing>;
+    /**
+     * List the pages that refer to a file in a change request
+     *
+     * The pages of the change request's head revision that refer to the file. Needs `read` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks` (operation `listChangeRequestFileBacklinks`)
+     */
+    listChangeRequestFileBacklinks: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks', 'get', Throwing>;
+  };
 }
 
 /** Each operation's `METHOD /path`, by group and method name: what {@link Operations} calls. */
@@ -1098,5 +1179,17 @@ export const operationRoutes = {
   pdf: {
     getChangeRequestPdf: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf',
     downloadChangeRequestPdf: 'GET /pdf/{signature}',
+  },
+  search: {
+    searchSpaceContent: 'GET /v1/spaces/{spaceId}/search',
+    searchOrganizationContent: 'GET /v1/orgs/{organizationId}/search',
+  },
+  links: {
+    listSpaceLinks: 'GET /v1/spaces/{spaceId}/links',
+    listSpacePageLinks: 'GET /v1/spaces/{spaceId}/content/page/{pageId}/links',
+    listSpaceFileBacklinks: 'GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks',
+    listChangeRequestLinks: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/links',
+    listChangeRequestPageLinks: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links',
+    listChangeRequestFileBacklinks: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks',
   },
 } as const;

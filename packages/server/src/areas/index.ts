@@ -21,6 +21,8 @@ import { teamsArea } from './teams/index.js';
 import { usersArea } from './users/index.js';
 import { importArea } from './import/index.js';
 import { pdfArea } from './pdf/index.js';
+import { linksArea } from './links/index.js';
+import { searchArea } from './search/index.js';
 import { collectLifecycle } from './lifecycle.js';
 
 export const areas = [
@@ -37,6 +39,8 @@ export const areas = [
   changeRequestsArea,
   importArea,
   pdfArea,
+  searchArea,
+  linksArea,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

@@ -7,6 +7,7 @@
 import type { Transaction } from 'kysely';
 import { inTransaction, type Executor } from '../db/database.js';
 import { existingBlobHashes, insertDocuments, insertFileBlobs, lockContentObjects } from './content-objects.repository.js';
+import { storeDocumentLinks } from './links/store.js';
 import { insertRevision } from './revisions.repository.js';
 import type { DB, RevisionType } from '../db/schema.js';
 import { conflict } from '../errors.js';
@@ -75,6 +76,8 @@ async function storeBlobs(trx: Trx, organizationId: string, blobs: PreparedFile[
 export async function storeDraftObjects(trx: Trx, organizationId: string, draft: Pick<RevisionDraft, 'nodes' | 'documents'> & { blobs?: PreparedFile[] }): Promise<void> {
   await lockContentObjects(trx, organizationId, 'shared');
   await insertDocuments(trx, organizationId, draft.documents);
+  // What new bodies link to, extracted once (content/links/store.ts).
+  await storeDocumentLinks(trx, organizationId, draft.documents);
   await storeNodes(trx, organizationId, draft.nodes);
   await storeBlobs(trx, organizationId, draft.blobs ?? []);
 }

@@ -1,7 +1,8 @@
 // The space's primary head as a head pointer for the revision writer: `spaces.head_revision_id`, moved
-// by compare-and-swap, with the materialised head index updated in the same transaction.
+// by compare-and-swap, with the materialised head index and the search index updated in the same transaction.
 import type { SpaceRow } from '../access/standing.repository.js';
 import { forbidden, notFound } from '../errors.js';
+import { moveSearchIndex } from './search/search-index.js';
 import { moveHeadIndex } from './head-index.js';
 import { readSpaceHead, swapSpaceHead } from './revisions.repository.js';
 import type { HeadPointer } from './revision-writer.js';
@@ -30,6 +31,7 @@ export function spaceHeadPointer(space: { organizationId: string; id: string }):
     },
     async afterMove(trx, before, after) {
       await moveHeadIndex(trx, organizationId, spaceId, before, after);
+      await moveSearchIndex(trx, organizationId, spaceId, before.pages, after.pages);
     },
   };
 }

@@ -359,6 +359,45 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+// Search and links (migration 20261124T120000_search_and_links).
+/** One section of a page at a space's primary head, as the search index holds it. */
+export interface SearchSectionsTable {
+  organizationId: string;
+  spaceId: string;
+  pageId: string;
+  ordinal: number;
+  documentHash: Buffer | null;
+  sectionId: string;
+  sectionTitle: string;
+  pageTitle: string;
+  pagePath: string;
+  hidden: boolean;
+  noIndex: boolean;
+  body: string;
+  tsv: string;
+}
+
+/** The page tree a space's search rows reflect. */
+export interface SearchIndexHeadsTable {
+  organizationId: string;
+  spaceId: string;
+  pagesRoot: Buffer | null;
+}
+
+/** A word an organization's content has held (typo tolerance, type-ahead). */
+export interface SearchWordsTable {
+  organizationId: string;
+  word: string;
+}
+
+/** What a stored document links to and the anchors it defines (extracted once). */
+export interface DocumentLinksTable {
+  organizationId: string;
+  documentHash: Buffer;
+  anchors: string[];
+  links: ColumnType<unknown, string, string>;
+}
+
 export interface DB {
   users: UsersTable;
   apiTokens: ApiTokensTable;
@@ -391,6 +430,10 @@ export interface DB {
   contentGarbageMarks: ContentGarbageMarksTable;
   revisionPdfs: RevisionPdfsTable;
   rateLimits: RateLimitsTable;
+  searchSections: SearchSectionsTable;
+  searchIndexHeads: SearchIndexHeadsTable;
+  searchWords: SearchWordsTable;
+  documentLinks: DocumentLinksTable;
 }
 
 export type { Timestamp };

@@ -129,6 +129,27 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
     return w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', { params: { path: { ...params.path, fileId } } });
   },
 
+  searchSpaceContent: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/search', { params: { path: { spaceId: w.space.id }, query: { query: 'matrix' } } }),
+  searchOrganizationContent: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/search', { params: { path: { organizationId: w.organization.id }, query: { query: 'matrix' } } }),
+  listSpaceLinks: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/links', space(w)),
+  listSpacePageLinks: async (w) => {
+    const { pageId } = await seedContent(w);
+    return w.caller.client.GET('/v1/spaces/{spaceId}/content/page/{pageId}/links', { params: { path: { spaceId: w.space.id, pageId } } });
+  },
+  listSpaceFileBacklinks: async (w) => {
+    const { fileId } = await seedContent(w);
+    return w.caller.client.GET('/v1/spaces/{spaceId}/content/files/{fileId}/backlinks', { params: { path: { spaceId: w.space.id, fileId } } });
+  },
+  listChangeRequestLinks: async (w) => w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/links', await changeRequestOf(w)),
+  listChangeRequestPageLinks: async (w) => {
+    const { params, pageId } = await changeRequestWithContent(w);
+    return w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', { params: { path: { ...params.path, pageId } } });
+  },
+  listChangeRequestFileBacklinks: async (w) => {
+    const { params, fileId } = await changeRequestWithContent(w);
+    return w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks', { params: { path: { ...params.path, fileId } } });
+  },
+
   listSpacePermissions: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/permissions', space(w)),
   grantSpacePermission: async (w) => {
     const member = await createMember(w.t, w.organization, 'read');

@@ -56,7 +56,13 @@ function urlFor(operation: SpecOperation, overrides: Record<string, string> = {}
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
     encodeURIComponent(overrides[name] ?? world.params[name] ?? newId()),
   );
-  return `${server().url}${path}${query}`;
+  // Required query parameters (a search's `query`) get a valid sample, so each case tests one thing.
+  const given = new URLSearchParams(query);
+  const required = queryParams(operation)
+    .filter((param) => param.required && !given.has(param.name))
+    .map((param) => `${param.name}=${encodeURIComponent(String(sample(spec, param.schema)))}`);
+  const all = [query.replace(/^\?/, ''), ...required].filter(Boolean).join('&');
+  return `${server().url}${path}${all ? `?${all}` : ''}`;
 }
 
 async function call(operation: SpecOperation, init: { token?: string; url?: string; body?: unknown; rawBody?: string }) {

@@ -11,6 +11,7 @@ import * as saml from './20261122T020000_saml.js';
 import * as changeRequests from './20261122T040000_change_requests.js';
 import * as contentGarbage from './20261122T050000_content_garbage.js';
 import * as tokenScope from './20261122T060000_token_scope.js';
+import * as searchAndLinks from './20261124T120000_search_and_links.js';
 import * as revisionPdfs from './20261124T130000_revision_pdfs.js';
 import * as rateLimits from './20261124T140000_rate_limits.js';
 
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   '20261122T040000_change_requests': changeRequests,
   '20261122T050000_content_garbage': contentGarbage,
   '20261122T060000_token_scope': tokenScope,
+  '20261124T120000_search_and_links': searchAndLinks,
   '20261124T130000_revision_pdfs': revisionPdfs,
   '20261124T140000_rate_limits': rateLimits,
 };

@@ -1,0 +1,240 @@
+// Search figures (DESIGN.md §9, issue 16): 100,000 pages over 1,000 spaces of 10 organizations, each
+// page a few sections of text drawn from a Zipf-distributed vocabulary (a few very common words, a long
+// tail of rare ones). Queries in space and organization scope, for a rare word, a common word, a
+// type-ahead prefix and a misspelt word (the fuzzy pass), each timed through the search service the
+// handlers call, p95 against the 50 ms budget; the index's size; and what indexing adds to a one-page
+// edit (the same edits written through the engine with and without the search hook).
+//
+//   pnpm bench search          SPACES_PER_ORG=100 PAGES_PER_SPACE=100 RUNS=200 (defaults)
+import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import { loadConfig } from '../packages/server/src/config.js';
+import { pageRows } from '../packages/server/src/content/search/search-index.js';
+import { insertSections } from '../packages/server/src/content/search/index.repository.js';
+import { searchPages, searchSpaces, type SearchScope } from '../packages/server/src/content/search/search.js';
+import { createDatabase, createPool } from '../packages/server/src/db/database.js';
+import { insertMember, insertOrganization } from '../packages/server/src/areas/organizations/organizations.repository.js';
+import { updateSpace } from '../packages/server/src/areas/spaces/spaces.repository.js';
+import { insertUser } from '../packages/server/src/auth/users.repository.js';
+import { memberViewer } from '../packages/server/src/access/items.js';
+import { newId } from '../packages/server/src/ids.js';
+import { createLogger } from '../packages/server/src/logger.js';
+import { applyChanges } from '../packages/server/src/content/apply-changes.js';
+import { moveHeadIndex } from '../packages/server/src/content/head-index.js';
+import { writeRevision } from '../packages/server/src/content/revision-writer.js';
+import { spaceHeadPointer } from '../packages/server/src/content/space-head.js';
+import { applySpaceChanges } from '../packages/server/src/areas/content/space-content.service.js';
+import { createSpace } from '../packages/server/src/areas/spaces/spaces.service.js';
+import { pin } from './lib/cpus.js';
+import { startBenchDatabase } from './lib/database.js';
+
+const ORGS = 10;
+const SPACES_PER_ORG = Number(process.env.SPACES_PER_ORG ?? 100);
+const PAGES_PER_SPACE = Number(process.env.PAGES_PER_SPACE ?? 100);
+const RUNS = Number(process.env.RUNS ?? 200);
+const EDITS = Number(process.env.EDITS ?? 50);
+const BUDGET_MS = 50;
+
+// ---- Synthetic text: a Zipf vocabulary of made-up words over a handful of real ones ----
+
+let seed = 42;
+const random = () => {
+  seed = (Math.imul(seed ^ (seed >>> 15), 2246822519) + 0x9e3779b9) >>> 0;
+  return seed / 2 ** 32;
+};
+const SYLLABLES = 'ka lo mi ren sa tor vel qui dan bro ste pha nix gul ter ow am ix ul zen cor lat mun pre sic'.split(' ');
+const COMMON = 'server install configure space page content search index query user token change request merge revision file link'.split(' ');
+const FILLER = 'the of and to in is that it for on with as by this be are from or at'.split(' ');
+const VOCABULARY = [
+  ...COMMON,
+  ...Array.from({ length: 30_000 }, (_, i) => {
+    let word = '';
+    for (let n = 2 + (i % 3); n > 0; n--) word += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
+    return `${word}${i % 7 === 0 ? 'ing' : ''}`;
+  }),
+];
+// Zipf(1.05) over the vocabulary by inverse CDF on precomputed weights.
+const weights = VOCABULARY.map((_, rank) => 1 / (rank + 1) ** 1.05);
+const cumulative: number[] = [];
+weights.reduce((sum, weight, i) => (cumulative[i] = sum + weight), 0);
+const total = cumulative.at(-1)!;
+function word(): string {
+  if (random() < 0.35) return FILLER[Math.floor(random() * FILLER.length)]!;
+  const target = random() * total;
+  let lo = 0;
+  let hi = cumulative.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cumulative[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return VOCABULARY[lo]!;
+}
+const words = (n: number) => Array.from({ length: n }, word).join(' ');
+const title = () => words(2 + Math.floor(random() * 4)).replace(/^\w/, (c) => c.toUpperCase());
+
+/** A page body: a lead paragraph and 2–6 sections of 1–3 paragraphs (~60–400 words each). */
+function markdown(): string {
+  const parts = [words(30 + Math.floor(random() * 60))];
+  for (let s = 2 + Math.floor(random() * 5); s > 0; s--) {
+    parts.push(`## ${title()}`);
+    for (let p = 1 + Math.floor(random() * 3); p > 0; p--) parts.push(words(40 + Math.floor(random() * 100)) + '.');
+  }
+  return parts.join('\n\n');
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+async function main() {
+  const log = createLogger({ logLevel: 'warn' });
+  const database = await startBenchDatabase();
+  const pool = createPool(database.url, 4, log);
+  const db = createDatabase(pool);
+  // The database on one core, this process (the queries' client) on the other.
+  const postmaster = database.postmasterPid();
+  if (postmaster) pin(postmaster, 1);
+  pin(process.pid, 0);
+  try {
+    // ---- Seed: organizations, spaces, and their search rows (the index's own SQL, in bulk) ----
+    const started = performance.now();
+    await sql`DROP INDEX search_sections_tsv_idx`.execute(db);
+    await sql`DROP INDEX search_words_trgm_idx`.execute(db);
+    const orgs: Array<{ id: string; spaces: string[]; readerId: string }> = [];
+    const rare: Array<{ org: number; space: string; word: string }> = [];
+    for (let o = 0; o < ORGS; o++) {
+      const admin = await insertUser(db, { email: `admin${o}@example.com`, displayName: `Admin ${o}` });
+      const reader = await insertUser(db, { email: `reader${o}@example.com`, displayName: `Reader ${o}` });
+      const organization = await insertOrganization(db, { title: `Organization ${o}` });
+      await insertMember(db, { organizationId: organization.id, userId: admin.id, role: 'admin' });
+      await insertMember(db, { organizationId: organization.id, userId: reader.id, role: 'read' });
+      const spaces: string[] = [];
+      for (let s = 0; s < SPACES_PER_ORG; s++) {
+        const space = await createSpace(db, { organizationId: organization.id, creatorId: admin.id, parentId: null, body: { title: `Space ${o}.${s}` } });
+        // One space in ten is closed to members without a grant: the reader's search must skip it.
+        if (s % 10 === 9) await updateSpace(db, organization.id, space.id, { defaultLevel: null });
+        spaces.push(space.id);
+        const rows = Array.from({ length: PAGES_PER_SPACE }, (_, p) => {
+          const body = markdown();
+          // A rare word: one page in a thousand carries its own.
+          const marked = p % 10 === 3 && s % 10 === 1 ? `${body}\n\nUnique marker zorblax${o}q${s}.` : body;
+          if (marked !== body) rare.push({ org: o, space: space.id, word: `zorblax${o}q${s}` });
+          return pageRows({ id: newId(), title: title(), description: words(8), documentHash: null }, marked, { path: `page-${p}`, hidden: false, noIndex: false });
+        }).flat();
+        await insertSections(db, organization.id, space.id, rows);
+        await sql`INSERT INTO search_index_heads (organization_id, space_id, pages_root) VALUES (${organization.id}, ${space.id}, NULL)`.execute(db);
+      }
+      orgs.push({ id: organization.id, spaces, readerId: reader.id });
+      process.stdout.write(`\rseeded ${(o + 1) * SPACES_PER_ORG} spaces`);
+    }
+    await sql`CREATE INDEX search_sections_tsv_idx ON search_sections USING gin (tsv)`.execute(db);
+    await sql`CREATE INDEX search_words_trgm_idx ON search_words USING gin (word gin_trgm_ops)`.execute(db);
+    await pool.query('VACUUM ANALYZE');
+    const { rows: counts } = await pool.query(`SELECT count(*)::int AS sections, count(DISTINCT page_id)::int AS pages FROM search_sections`);
+    console.log(`\nseeded ${counts[0].pages} pages (${counts[0].sections} sections) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+    // ---- Queries ----
+    const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)]!;
+    const commonWord = COMMON[0]!; // "server": in most pages
+    const { rows: frequency } = await pool.query(
+      `SELECT (SELECT count(*) FROM search_sections WHERE tsv @@ to_tsquery('cw_english', $1))::int AS common,
+              (SELECT count(*) FROM search_sections WHERE tsv @@ to_tsquery('cw_english', $2))::int AS rare`,
+      [commonWord, rare[0]!.word],
+    );
+    console.log(`"${commonWord}" is in ${frequency[0].common} sections; each rare word in ~${frequency[0].rare}`);
+    const midWord = VOCABULARY[800]!; // a mid-frequency made-up word, to misspell and to type the start of
+    const misspelt = midWord.length > 4 ? `${midWord.slice(0, 2)}${midWord[3]}${midWord[2]}${midWord.slice(4)}` : `${midWord}x`;
+    console.log(`misspelt "${midWord}" as "${misspelt}"; prefix "${midWord.slice(0, 5)}"`);
+
+    const viewers = await Promise.all(orgs.map(async (org) => (await memberViewer(db, org.id, org.readerId))!));
+    const spaceScope = (): SearchScope => {
+      const org = pick(orgs);
+      return { kind: 'spaces', spaces: [{ organizationId: org.id, spaceId: pick(org.spaces) }] };
+    };
+    const window = { offset: 0, limit: 20 };
+    const scenarios: Array<{ name: string; run: () => Promise<number> }> = [
+      { name: 'space, rare word', run: async () => { const r = pick(rare); return (await searchPages(db, { kind: 'spaces', spaces: [{ organizationId: orgs[r.org]!.id, spaceId: r.space }] }, r.word, window)).total; } },
+      { name: 'space, common word', run: async () => (await searchPages(db, spaceScope(), commonWord, window)).total },
+      { name: 'space, two words', run: async () => (await searchPages(db, spaceScope(), `${commonWord} ${COMMON[3]}`, window)).total },
+      { name: 'space, type-ahead prefix', run: async () => (await searchPages(db, spaceScope(), midWord.slice(0, 5), window)).total },
+      { name: 'space, misspelt word', run: async () => (await searchPages(db, spaceScope(), `${misspelt} `, window)).total },
+      { name: 'organization, rare word', run: async () => { const r = pick(rare); return (await searchSpaces(db, { kind: 'viewer', viewer: viewers[r.org]! }, r.word, window)).total; } },
+      { name: 'organization, common word', run: async () => (await searchSpaces(db, { kind: 'viewer', viewer: pick(viewers) }, commonWord, window)).total },
+      { name: 'organization, misspelt word', run: async () => (await searchSpaces(db, { kind: 'viewer', viewer: pick(viewers) }, `${misspelt} `, window)).total },
+    ];
+    const verdicts: string[] = [];
+    for (const scenario of scenarios) {
+      for (let i = 0; i < 10; i++) await scenario.run(); // warm-up
+      const timings: number[] = [];
+      let found = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const begin = performance.now();
+        found += await scenario.run();
+        timings.push(performance.now() - begin);
+      }
+      timings.sort((a, b) => a - b);
+      const p95 = quantile(timings, 0.95);
+      verdicts.push(
+        `${scenario.name.padEnd(30)} p50 ${ms(quantile(timings, 0.5)).padStart(8)}  p95 ${ms(p95).padStart(8)}  max ${ms(timings.at(-1)!).padStart(8)}  ` +
+          `(avg ${(found / RUNS).toFixed(0)} matches) ${p95 < BUDGET_MS ? 'met' : 'MISSED'}`,
+      );
+      console.log(verdicts.at(-1));
+    }
+
+    const size = async (relation: string) => Number((await pool.query(`SELECT pg_total_relation_size($1) AS bytes`, [relation])).rows[0].bytes);
+    const indexSize = async (relation: string) => Number((await pool.query(`SELECT pg_relation_size($1) AS bytes`, [relation])).rows[0].bytes);
+    console.log(
+      `index: search_sections ${mb(await size('search_sections'))} in all (GIN ${mb(await indexSize('search_sections_tsv_idx'))}), ` +
+        `search_words ${mb(await size('search_words'))} (${(await pool.query('SELECT count(*)::int AS n FROM search_words')).rows[0].n} words)`,
+    );
+
+    // ---- What indexing adds to a one-page edit: a 1,000-page space, the same edits with and without the hook ----
+    const org = orgs[0]!;
+    const adminId = (await pool.query(`SELECT user_id FROM organization_members WHERE organization_id = $1 AND role = 'admin'`, [org.id])).rows[0].user_id as string;
+    const app = { db, config: loadConfig({}) };
+    // Two like spaces, one edited with the hook and one without, edits alternating so drift hits both alike.
+    const seedSpace = async (name: string) => {
+      let space = await createSpace(db, { organizationId: org.id, creatorId: adminId, parentId: null, body: { title: name } });
+      const pageIds: string[] = [];
+      for (let b = 0; b < 20; b++) {
+        const applied = await applySpaceChanges(app, space, adminId, Array.from({ length: 50 }, (_, i) => ({ type: 'insert_page' as const, title: title(), markdown: markdown(), ref: `p${i}` })));
+        space = applied.space;
+        for (let i = 0; i < 50; i++) pageIds.push(applied.refs[`p${i}`]!);
+      }
+      return { space, pageIds };
+    };
+    const spaces = { with: await seedSpace('With search'), without: await seedSpace('Without search') };
+    const edit = async (which: 'with' | 'without', i: number) => {
+      const subject = spaces[which];
+      const pointer = spaceHeadPointer(subject.space);
+      const { organizationId, id } = subject.space;
+      const target = which === 'with' ? pointer : { ...pointer, afterMove: (trx: never, before: never, after: never) => moveHeadIndex(trx, organizationId, id, before, after) };
+      const changes = [{ type: 'update_page' as const, page: subject.pageIds[(i * 7919) % subject.pageIds.length]!, markdown: markdown() }];
+      const begin = performance.now();
+      const written = await writeRevision(db, target, (base, now) => applyChanges(base, changes, { now: now.toISOString(), files: new Map(), newId }), { type: 'edits', createdBy: adminId });
+      subject.space = written.moved;
+      return performance.now() - begin;
+    };
+    const timed = { with: [] as number[], without: [] as number[] };
+    for (let i = 0; i < EDITS; i++) {
+      timed.with.push(await edit('with', i));
+      timed.without.push(await edit('without', i));
+    }
+    timed.with.sort((a, b) => a - b);
+    timed.without.sort((a, b) => a - b);
+    console.log(
+      `one-page edit, 1,000-page space (${EDITS} each): with search indexing median ${ms(quantile(timed.with, 0.5))} p95 ${ms(quantile(timed.with, 0.95))}; ` +
+        `without median ${ms(quantile(timed.without, 0.5))} p95 ${ms(quantile(timed.without, 0.95))}; added ≈ ${ms(quantile(timed.with, 0.5) - quantile(timed.without, 0.5))} (median)`,
+    );
+    console.log(`\n== Search (budget p95 < ${BUDGET_MS} ms)\n${verdicts.join('\n')}`);
+  } finally {
+    await db.destroy();
+    await database.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

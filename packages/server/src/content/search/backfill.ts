@@ -1,0 +1,41 @@
+// Spaces whose search rows were never built (content stored before the index existed) get them from
+// their head, a batch per transaction: the space rows are locked, so no head move interleaves, and the
+// next head move finds rows that reflect the head it starts from.
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { JobWorker } from '../../jobs/queue.js';
+import { loadPageTree } from '../tree-store.js';
+import { lockUnindexedSpaces } from './index.repository.js';
+import { rebuildSearchIndex } from './search-index.js';
+
+const BATCH = 20;
+
+/** Builds the rows of every space that has none; answers how many spaces it indexed. */
+export async function backfillSearchIndex(db: Database): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const done = await db.transaction().execute(async (trx) => {
+      const spaces = await lockUnindexedSpaces(trx, BATCH);
+      for (const space of spaces) {
+        const { rows } = await sql<{ pagesRoot: Buffer | null }>`
+          SELECT r.pages_root FROM spaces s JOIN revisions r ON r.organization_id = s.organization_id AND r.id = s.head_revision_id
+          WHERE s.organization_id = ${space.organizationId} AND s.id = ${space.id}`.execute(trx);
+        const tree = await loadPageTree(trx, space.organizationId, rows[0]?.pagesRoot?.toString('hex') ?? null);
+        await rebuildSearchIndex(trx, space.organizationId, space.id, tree);
+      }
+      return spaces.length;
+    });
+    total += done;
+    if (done < BATCH) return total;
+  }
+}
+
+export function searchIndexBackfillWorker(db: Database): JobWorker {
+  return {
+    name: 'search-index-backfill',
+    schedule: '*/10 * * * *',
+    async handle() {
+      await backfillSearchIndex(db);
+    },
+  };
+}

@@ -1,0 +1,299 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { backfillSearchIndex } from '../../src/content/search/backfill.js';
+import { purgeExpiredSpaces } from '../../src/areas/spaces/purge-spaces.job.js';
+import { edit } from '../support/content.js';
+import { createCr, editCr, mergeCr } from '../support/change-requests.js';
+import { addMember, createCollection, createMember, createOrganizationWithAdmin, createSpace, createUser, grant, type TestUser } from '../support/factories.js';
+import { useTestServer, type TestServer } from '../support/harness.js';
+
+const server = useTestServer();
+
+const spaceSearch = (user: TestUser, spaceId: string, query: string, extra: { page?: string; limit?: number } = {}) =>
+  user.client.GET('/v1/spaces/{spaceId}/search', { params: { path: { spaceId }, query: { query, ...extra } } });
+const orgSearch = (user: TestUser, organizationId: string, query: string, extra: { page?: string; limit?: number } = {}) =>
+  user.client.GET('/v1/orgs/{organizationId}/search', { params: { path: { organizationId }, query: { query, ...extra } } });
+
+/** Titles of the pages a space search finds. */
+async function found(user: TestUser, spaceId: string, query: string): Promise<string[]> {
+  const { data, error } = await spaceSearch(user, spaceId, query);
+  if (!data) throw new Error(JSON.stringify(error));
+  return data.items.map((item) => item.title);
+}
+
+const GUIDE = [
+  'The server starts on a fresh machine.',
+  '',
+  '## Installation',
+  '',
+  'Run the installer, then check the connection to the database.',
+  '',
+  '## Upgrade',
+  '',
+  'Call `getSpaceById` after the upgrade; the helper `snake_case_name` is gone.',
+  '',
+  '## Café',
+  '',
+  'Le résumé du café crème. 全文検索エンジンを使う。',
+].join('\n');
+
+async function world(t: TestServer) {
+  const { admin, organization } = await createOrganizationWithAdmin(t);
+  const space = await createSpace(t, admin, organization, { title: 'Handbook' });
+  const result = await edit(admin, space.id, [
+    { type: 'insert_page', ref: 'guides', title: 'Guides', markdown: 'All the guides.' },
+    { type: 'insert_page', ref: 'install', parent: { ref: 'guides' }, title: 'Install the server', description: 'How to install it', markdown: GUIDE },
+    { type: 'insert_page', ref: 'faq', title: 'Questions', markdown: 'Ask about the installation here.\n\n## Hidden answers\n\nNothing about servers.' },
+  ]);
+  return { admin, organization, space, ids: result.refs as Record<'guides' | 'install' | 'faq', string> };
+}
+
+describe('GET /v1/spaces/{spaceId}/search', () => {
+  it('400 without a query, for one over 512 characters, and for a cursor of another query', async () => {
+    const t = server();
+    const { admin, space } = await world(t);
+    const missing = await admin.client.GET('/v1/spaces/{spaceId}/search', { params: { path: { spaceId: space.id }, query: {} as { query: string } } });
+    expect(missing.response.status).toBe(400);
+    expect(missing.error?.error.issues).toEqual([expect.objectContaining({ path: '/query/query' })]);
+    const long = await spaceSearch(admin, space.id, 'a'.repeat(513));
+    expect(long.error?.error.issues).toEqual([expect.objectContaining({ path: '/query/query' })]);
+    const first = await spaceSearch(admin, space.id, 'install', { limit: 1 });
+    expect(first.data!.next).toBeDefined();
+    const other = await spaceSearch(admin, space.id, 'server', { page: first.data!.next!.page });
+    expect(other.response.status).toBe(400);
+  });
+
+  it('404 for a space of another organization', async () => {
+    const t = server();
+    const { space } = await world(t);
+    const stranger = await createUser(t);
+    expect((await spaceSearch(stranger, space.id, 'install')).response.status).toBe(404);
+  });
+
+  it('answers pages best first (title matches first), each with its matching sections and snippets', async () => {
+    const t = server();
+    const { admin, space, ids } = await world(t);
+    const { data, response } = await spaceSearch(admin, space.id, 'installation');
+    expect(response.status).toBe(200);
+    const app = `http://app.test/s/${space.id}`;
+    expect(data).toEqual({
+      items: [
+        {
+          id: ids.install,
+          title: 'Install the server',
+          path: 'guides/install-the-server',
+          urls: { app: `${app}/guides/install-the-server` },
+          sections: [
+            {
+              id: ids.install,
+              title: 'Install the server',
+              path: 'guides/install-the-server',
+              body: 'How to install it The server starts on a fresh machine.',
+              urls: { app: `${app}/guides/install-the-server` },
+            },
+            {
+              id: 'installation',
+              title: 'Installation',
+              path: 'guides/install-the-server#installation',
+              body: 'Run the installer, then check the connection to the database.',
+              urls: { app: `${app}/guides/install-the-server#installation` },
+            },
+          ],
+        },
+        {
+          id: ids.faq,
+          title: 'Questions',
+          path: 'questions',
+          urls: { app: `${app}/questions` },
+          sections: [{ id: ids.faq, title: 'Questions', path: 'questions', body: 'Ask about the installation here.', urls: { app: `${app}/questions` } }],
+        },
+      ],
+      count: 2,
+    });
+  });
+
+  it('reads web-search syntax: phrases, exclusions, or', async () => {
+    const t = server();
+    const { admin, space } = await world(t);
+    expect(await found(admin, space.id, '"fresh machine"')).toEqual(['Install the server']);
+    expect(await found(admin, space.id, '"machine fresh"')).toEqual([]);
+    expect(await found(admin, space.id, 'installation -database')).toEqual(['Questions']);
+    expect(await found(admin, space.id, 'guides or questions')).toEqual(expect.arrayContaining(['Guides', 'Questions']));
+    expect(await found(admin, space.id, '-installation')).toEqual([]);
+  });
+
+  it('matches the last word as a prefix, even past its stem (type-ahead)', async () => {
+    const t = server();
+    const { admin, space } = await world(t);
+    expect(await found(admin, space.id, 'conne')).toEqual(['Install the server']);
+    // "installation" stems to "instal": the prefix "installa" still finds it through the words it starts.
+    expect(await found(admin, space.id, 'installa')).toEqual(['Install the server', 'Questions']);
+    // Finished words are not prefixes: only the typo pass could widen them, and nothing resembles this one.
+    expect(await found(admin, space.id, 'zqxw ')).toEqual([]);
+  });
+
+  it('ignores accents both ways', async () => {
+    const t = server();
+    const { admin, space } = await world(t);
+    expect(await found(admin, space.id, 'resume cafe')).toEqual(['Install the server']);
+    expect(await found(admin, space.id, 'Installatión')).toEqual(['Install the server', 'Questions']);
+  });
+
+  it('finds a misspelt word through the words it resembles when nothing matches exactly, and pages on', async () => {
+    const t = server();
+    const { admin, space } = await world(t);
+    expect(await found(admin, space.id, 'conection ')).toEqual(['Install the server']);
+    expect(await found(admin, space.id, 'databse installer')).toEqual(['Install the server']);
+    const first = await spaceSearch(admin, space.id, 'instalation ', { limit: 1 });
+    expect(first.data!.count).toBe(2);
+    const second = await spaceSearch(admin, space.id, 'instalation ', { limit: 1, page: first.data!.next!.page });
+    expect(second.data!.items.map((item) => item.title)).toEqual(['Questions']);
+    expect(second.data!.next).toBeUndefined();
+  });
+
+  it('finds code identifiers by their parts and CJK text by its characters', async () => {
+    const t = server();
+    const { admin, space } = await world(t);
+    expect(await found(admin, space.id, 'getSpaceById')).toEqual(['Install the server']);
+    expect(await found(admin, space.id, 'SpaceById')).toEqual(['Install the server']);
+    expect(await found(admin, space.id, 'snake_case_name')).toEqual(['Install the server']);
+    expect(await found(admin, space.id, '検索')).toEqual(['Install the server']);
+    expect(await found(admin, space.id, 'エンジン')).toEqual(['Install the server']);
+  });
+
+  it('includes hidden pages (members read them through the API too)', async () => {
+    const t = server();
+    const { admin, space, ids } = await world(t);
+    await edit(admin, space.id, [{ type: 'update_page', page: ids.faq, hidden: true }]);
+    expect(await found(admin, space.id, 'questions')).toEqual(['Questions']);
+  });
+});
+
+describe('search index maintenance', () => {
+  it('follows batches: new bodies, titles, moves and deletions', async () => {
+    const t = server();
+    const { admin, space, ids } = await world(t);
+    await edit(admin, space.id, [{ type: 'update_page', page: ids.faq, title: 'Frequent questions', markdown: 'Only zebras here.' }]);
+    expect(await found(admin, space.id, 'zebras')).toEqual(['Frequent questions']);
+    expect(await found(admin, space.id, 'installation')).toEqual(['Install the server']);
+    // Moving the parent changes the child's path without re-tokenising it.
+    await edit(admin, space.id, [{ type: 'update_page', page: ids.guides, slug: 'manuals' }]);
+    const { data } = await spaceSearch(admin, space.id, 'installer');
+    expect(data!.items[0]!.path).toBe('manuals/install-the-server');
+    await edit(admin, space.id, [{ type: 'delete_page', page: ids.guides }]);
+    expect(await found(admin, space.id, 'machine')).toEqual([]);
+    const rows = await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_sections WHERE space_id = ${space.id}`.execute(t.db);
+    expect(rows.rows[0]!.n).toBe(1);
+  });
+
+  it('follows merges of change requests (and ignores unmerged ones)', async () => {
+    const t = server();
+    const { admin, space, ids } = await world(t);
+    const cr = await createCr(admin, space.id);
+    await editCr(admin, space.id, cr.id, [{ type: 'update_page', page: ids.faq, markdown: 'Penguins live here.' }]);
+    expect(await found(admin, space.id, 'penguins')).toEqual([]);
+    await mergeCr(admin, space.id, cr.id);
+    expect(await found(admin, space.id, 'penguins')).toEqual(['Questions']);
+  });
+
+  it('copies rows to a duplicate, moves them with a transfer, hides deleted spaces and drops purged ones', async () => {
+    const t = server();
+    const { admin, organization, space } = await world(t);
+    const { data: copy } = await admin.client.POST('/v1/spaces/{spaceId}/duplicate', { params: { path: { spaceId: space.id } } });
+    expect(await found(admin, copy!.id, 'fresh')).toEqual(['Install the server']);
+
+    const target = await createOrganizationWithAdmin(t);
+    await addMember(t, target.organization, admin, 'admin');
+    const moved = await admin.client.POST('/v1/spaces/{spaceId}/transfer', { params: { path: { spaceId: copy!.id } }, body: { organization: target.organization.id } });
+    expect(moved.response.status).toBe(200);
+    expect(await found(admin, copy!.id, 'fresh')).toEqual(['Install the server']);
+    // The target organization learnt the words: its typo pass finds them.
+    expect(await found(admin, copy!.id, 'frresh ')).toEqual(['Install the server']);
+    const inOrg = await orgSearch(admin, target.organization.id, 'fresh');
+    expect(inOrg.data!.items.map((item) => item.id)).toEqual([copy!.id]);
+    expect((await orgSearch(admin, organization.id, 'fresh')).data!.items.map((item) => item.id)).toEqual([space.id]);
+
+    await admin.client.DELETE('/v1/spaces/{spaceId}', { params: { path: { spaceId: space.id } } });
+    expect((await orgSearch(admin, organization.id, 'fresh')).data!.count).toBe(0);
+    await admin.client.POST('/v1/spaces/{spaceId}/restore', { params: { path: { spaceId: space.id } } });
+    expect((await orgSearch(admin, organization.id, 'fresh')).data!.count).toBe(1);
+
+    await admin.client.DELETE('/v1/spaces/{spaceId}', { params: { path: { spaceId: space.id } } });
+    await sql`UPDATE spaces SET deleted_at = now() - interval '8 days' WHERE id = ${space.id}`.execute(t.db);
+    await purgeExpiredSpaces(t.db, t.context.lifecycle);
+    const left = await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_sections WHERE space_id = ${space.id}`.execute(t.db);
+    expect(left.rows[0]!.n).toBe(0);
+  });
+
+  it('builds rows for spaces indexed before the index existed, then keeps them in step', async () => {
+    const t = server();
+    const { admin, space, ids } = await world(t);
+    await sql`DELETE FROM search_sections WHERE space_id = ${space.id}`.execute(t.db);
+    await sql`DELETE FROM search_index_heads WHERE space_id = ${space.id}`.execute(t.db);
+    expect(await found(admin, space.id, 'fresh')).toEqual([]);
+    expect(await backfillSearchIndex(t.db)).toBeGreaterThanOrEqual(1);
+    expect(await found(admin, space.id, 'fresh')).toEqual(['Install the server']);
+    await edit(admin, space.id, [{ type: 'update_page', page: ids.install, markdown: 'Nothing left.' }]);
+    expect(await found(admin, space.id, 'fresh')).toEqual([]);
+  });
+});
+
+describe('GET /v1/orgs/{organizationId}/search', () => {
+  it('404 for an organization the caller is not a member of; 403 for a member disabled by SSO', async () => {
+    const t = server();
+    const { organization } = await world(t);
+    const stranger = await createUser(t);
+    expect((await orgSearch(stranger, organization.id, 'install')).response.status).toBe(404);
+    const member = await createMember(t, organization, 'read');
+    await sql`UPDATE organizations SET sso = true WHERE id = ${organization.id}`.execute(t.db);
+    expect((await orgSearch(member, organization.id, 'install')).response.status).toBe(403);
+  });
+
+  it('groups pages by space, best space first, and never shows a space the caller cannot read', async () => {
+    const t = server();
+    const { admin, organization, space, ids } = await world(t);
+    const collection = await createCollection(t, admin, organization, { defaultLevel: null });
+    const secret = await createSpace(t, admin, organization, { parent: collection, title: 'Secret' });
+    const secretPages = await edit(admin, secret.id, [{ type: 'insert_page', ref: 'p', title: 'Installer secrets', markdown: 'The installer key.' }]);
+    const guest = await createMember(t, organization, null);
+    const reader = await createMember(t, organization, 'read');
+
+    const { data } = await orgSearch(admin, organization.id, 'installer');
+    expect(data).toEqual({
+      // Both have a title match; the handbook's page ranks higher (its title and description match).
+      items: [
+        { id: space.id, title: 'Handbook', pages: [expect.objectContaining({ id: ids.install }), expect.objectContaining({ id: ids.faq })] },
+        {
+          id: secret.id,
+          title: 'Secret',
+          pages: [
+            {
+              id: secretPages.refs.p,
+              title: 'Installer secrets',
+              path: 'installer-secrets',
+              urls: { app: `http://app.test/s/${secret.id}/installer-secrets` },
+              sections: [expect.objectContaining({ id: secretPages.refs.p, body: 'The installer key.' })],
+            },
+          ],
+        },
+      ],
+      count: 2,
+    });
+    expect((await orgSearch(reader, organization.id, 'installer')).data!.items.map((item) => item.id)).toEqual([space.id]);
+    expect((await orgSearch(guest, organization.id, 'installer')).data).toEqual({ items: [], count: 0 });
+    await grant(t, { kind: 'space', item: secret }, { user: guest }, 'read');
+    expect((await orgSearch(guest, organization.id, 'installer')).data!.items.map((item) => item.id)).toEqual([secret.id]);
+  });
+
+  it('pages over spaces with a signed cursor', async () => {
+    const t = server();
+    const { admin, organization } = await world(t);
+    const second = await createSpace(t, admin, organization, { title: 'Second' });
+    await edit(admin, second.id, [{ type: 'insert_page', title: 'More', markdown: 'The installer again.' }]);
+    const first = await orgSearch(admin, organization.id, 'installer', { limit: 1 });
+    expect(first.data!.count).toBe(2);
+    const next = await orgSearch(admin, organization.id, 'installer', { limit: 1, page: first.data!.next!.page });
+    expect([...first.data!.items, ...next.data!.items].map((item) => item.title).sort()).toEqual(['Handbook', 'Second']);
+    expect(next.data!.next).toBeUndefined();
+  });
+});
