@@ -5029,12 +5029,12 @@ export interface components {
          *           },
          *           "sections": [
          *             {
-         *               "id": "upgrade-from-an-older-version",
-         *               "title": "Upgrade from an older version",
-         *               "path": "guides/install#upgrade-from-an-older-version",
-         *               "body": "Stop the server, then run the migrations again before you start the new version.",
+         *               "id": "pG7fQ2xLmN4rT8vW1yZa",
+         *               "title": "Install the server",
+         *               "path": "guides/install",
+         *               "body": "How to install the server. Stop it, then run the migrations again before you start the new version.",
          *               "urls": {
-         *                 "app": "http://localhost:8080/app/s/sP3kT9wQ2mX7vB4nL8cD/guides/install#upgrade-from-an-older-version"
+         *                 "app": "http://localhost:8080/app/s/sP3kT9wQ2mX7vB4nL8cD/guides/install"
          *               }
          *             }
          *           ]
