@@ -78,7 +78,7 @@ export function parseQuery(input: string): ParsedQuery {
   return { clauses: clauses.slice(0, MAX_TERMS) };
 }
 
-/** True when some clause can match on its own (a query of exclusions only finds nothing). */
+/** True when some term can match on its own (a query of exclusions only finds nothing). */
 export function hasPositiveTerm(query: ParsedQuery): boolean {
-  return query.clauses.some((clause) => clause.every((term) => !term.negated));
+  return query.clauses.some((clause) => clause.some((term) => !term.negated));
 }

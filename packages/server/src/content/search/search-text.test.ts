@@ -28,6 +28,7 @@ describe('parseQuery', () => {
     expect(parseQuery('or gate').clauses).toHaveLength(2);
     expect(hasPositiveTerm(parseQuery('-docker -podman'))).toBe(false);
     expect(hasPositiveTerm(parseQuery('-docker podman'))).toBe(true);
+    expect(hasPositiveTerm(parseQuery('-docker or podman'))).toBe(true);
   });
 
   it('ignores control characters and bounds the number of terms', () => {

@@ -108,6 +108,7 @@ async function run<T>(db: Database, fuzzy: boolean, query: (trx: Executor) => Pr
   });
 }
 
+// The CamelCasePlugin renames the keys inside the aggregated JSON too.
 type Answer = { total: number; lexemes: string | null; rows: Row[] | null };
 
 function toPages(rows: Row[], lexemes: string | null): SearchPageHit[] {
@@ -140,7 +141,7 @@ async function pagesPass(db: Database, scope: SearchScope, text: string, window:
         (SELECT json_agg(t ORDER BY t.title_hit DESC, t.rank DESC, t.space_id, t.page_id, t.section_rank DESC, t.ordinal) FROM (${sectionsOf('chosen')}) t) AS rows`.execute(trx);
     return rows[0]!;
   });
-  return { total: answer.total, pages: toPages(camelRows(answer.rows), answer.lexemes) };
+  return { total: answer.total, pages: toPages(answer.rows ?? [], answer.lexemes) };
 }
 
 async function spacesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean) {
@@ -167,7 +168,7 @@ async function spacesPass(db: Database, scope: SearchScope, text: string, window
         (SELECT json_agg(t ORDER BY t.space_order, t.title_hit DESC, t.rank DESC, t.page_id, t.section_rank DESC, t.ordinal) FROM (${sectionsOf('chosen')}) t) AS rows`.execute(trx);
     return rows[0]!;
   });
-  const rows = camelRows(answer.rows);
+  const rows = answer.rows ?? [];
   const titles = new Map(rows.map((row) => [`${row.organizationId}/${row.spaceId}`, row.spaceTitle]));
   const spaces = new Map<string, SearchSpaceHit>();
   for (const page of toPages(rows, answer.lexemes)) {
@@ -181,9 +182,6 @@ async function spacesPass(db: Database, scope: SearchScope, text: string, window
   }
   return { total: answer.total, spaces: [...spaces.values()] };
 }
-
-/** The aggregated rows (the CamelCasePlugin renames the keys inside the JSON too). */
-const camelRows = (rows: Row[] | null): Row[] => rows ?? [];
 
 /** How a result window was found: the exact pass, or the fuzzy one (nothing matched exactly). */
 export type SearchMode = 'exact' | 'fuzzy';
