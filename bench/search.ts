@@ -28,7 +28,7 @@ import { createSpace } from '../packages/server/src/areas/spaces/spaces.service.
 import { pin } from './lib/cpus.js';
 import { startBenchDatabase } from './lib/database.js';
 
-const ORGS = 10;
+const ORGS = Number(process.env.ORGS ?? 10);
 const SPACES_PER_ORG = Number(process.env.SPACES_PER_ORG ?? 100);
 const PAGES_PER_SPACE = Number(process.env.PAGES_PER_SPACE ?? 100);
 const RUNS = Number(process.env.RUNS ?? 200);
@@ -174,8 +174,8 @@ async function main() {
     await Promise.all(Array.from({ length: 3 }, async () => {
       while (nextOrg < ORGS) await seedOrganization(nextOrg++);
     }));
-    await sql`CREATE INDEX search_sections_tsv_idx ON search_sections USING gin (tsv)`.execute(db);
-    await sql`CREATE INDEX search_words_trgm_idx ON search_words USING gin (word gin_trgm_ops)`.execute(db);
+    await sql`CREATE INDEX search_sections_tsv_idx ON search_sections USING gin (organization_id, tsv)`.execute(db);
+    await sql`CREATE INDEX search_words_trgm_idx ON search_words USING gin (organization_id, word gin_trgm_ops)`.execute(db);
     await pool.query('VACUUM ANALYZE');
     const { rows: counts } = await pool.query(`SELECT count(*)::int AS sections, count(DISTINCT page_id)::int AS pages FROM search_sections`);
     console.log(`\nseeded ${counts[0].pages} pages (${counts[0].sections} sections) in ${((performance.now() - started) / 1000).toFixed(0)} s`);

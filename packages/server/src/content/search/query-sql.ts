@@ -15,6 +15,9 @@ const TYPO_WORDS = 3;
 
 type Tsquery = RawBuilder<unknown>;
 
+/** `= $1` for one organization: the trigram index (GIN, organization first) cannot use `= ANY`. */
+const inOrganizations = (ids: string[]) => (ids.length === 1 ? sql`organization_id = ${ids[0]}` : sql`organization_id = ANY(${ids}::text[])`);
+
 const or = (parts: Tsquery[]): Tsquery => (parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` || `)})`);
 
 /** `to_tsquery` over words picked from `search_words` (empty when none: an empty tsquery matches nothing). */
@@ -49,7 +52,7 @@ function termQuery(term: Term, organizationIds: string[], fuzzy: boolean): Tsque
     parts.push(
       fromWords(sql`
         SELECT word FROM search_words
-        WHERE organization_id = ANY(${organizationIds}::text[]) AND word % unaccent(${plain})
+        WHERE ${inOrganizations(organizationIds)} AND word % unaccent(${plain})
         ORDER BY similarity(word, unaccent(${plain})) DESC, word LIMIT ${TYPO_WORDS}`),
     );
   }

@@ -6,7 +6,7 @@
 // `search_words` holds every word an organization's heads have held (typo tolerance and type-ahead
 // look words up there with trigrams and prefixes; a word no longer used costs nothing but a row).
 // Two text-search configurations strip accents before stemming (`cw_english`) or as the only step
-// (`cw_simple`, for identifiers split into parts and CJK bigrams). unaccent and pg_trgm ship with
+// (`cw_simple`, for identifiers split into parts and CJK bigrams). unaccent, pg_trgm and btree_gin ship with
 // PostgreSQL's contrib (the embedded PostgreSQL 18 and Debian's postgresql-15 both have them) and are
 // trusted extensions: the database owner may create them.
 //
@@ -18,6 +18,8 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE EXTENSION IF NOT EXISTS unaccent`.execute(db);
   await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
+  // btree_gin: GIN indexes that lead with organization_id, so an organization's search reads only its entries.
+  await sql`CREATE EXTENSION IF NOT EXISTS btree_gin`.execute(db);
   await sql`CREATE TEXT SEARCH CONFIGURATION cw_english (COPY = pg_catalog.english)`.execute(db);
   await sql`ALTER TEXT SEARCH CONFIGURATION cw_english ALTER MAPPING FOR hword, hword_part, word WITH unaccent, english_stem`.execute(db);
   await sql`CREATE TEXT SEARCH CONFIGURATION cw_simple (COPY = pg_catalog.simple)`.execute(db);
@@ -43,7 +45,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       PRIMARY KEY (organization_id, space_id, page_id, ordinal),
       FOREIGN KEY (organization_id, space_id) REFERENCES spaces (organization_id, id) ON DELETE CASCADE
     )`.execute(db);
-  await sql`CREATE INDEX search_sections_tsv_idx ON search_sections USING gin (tsv)`.execute(db);
+  await sql`CREATE INDEX search_sections_tsv_idx ON search_sections USING gin (organization_id, tsv)`.execute(db);
 
   await sql`
     CREATE TABLE search_index_heads (
@@ -62,7 +64,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       word text COLLATE "C" NOT NULL,
       PRIMARY KEY (organization_id, word)
     )`.execute(db);
-  await sql`CREATE INDEX search_words_trgm_idx ON search_words USING gin (word gin_trgm_ops)`.execute(db);
+  await sql`CREATE INDEX search_words_trgm_idx ON search_words USING gin (organization_id, word gin_trgm_ops)`.execute(db);
 
   await sql`
     CREATE TABLE document_links (
