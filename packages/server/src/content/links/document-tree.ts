@@ -8,8 +8,21 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toString } from 'mdast-util-to-string';
 import { gfm } from 'micromark-extension-gfm';
 
-export function parseDocument(markdown: string): Root {
-  return fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+const PARSED_MAX = 64;
+// Bodies are content-addressed: a write parses a new body for its links, then for its search sections,
+// in the same transaction. The trees of the last few bodies are kept for that second reading.
+const parsed = new Map<string, Root>();
+
+/** The body's syntax tree; `hash` (its content address) lets a recent parse be reused. */
+export function parseDocument(markdown: string, hash?: string): Root {
+  const known = hash === undefined ? undefined : parsed.get(hash);
+  if (known) return known;
+  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  if (hash !== undefined) {
+    parsed.set(hash, tree);
+    if (parsed.size > PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+  }
+  return tree;
 }
 
 /** Every heading of the document (at any depth of nesting) with its anchor, in document order. */

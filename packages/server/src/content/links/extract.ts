@@ -94,8 +94,8 @@ export function classifyHref(href: string): LinkTarget | undefined {
 }
 
 /** The document's anchors and links, in document order, each distinct (relation, target, section) once. */
-export function extractLinks(markdown: string): DocumentLinks {
-  const tree = parseDocument(markdown);
+export function extractLinks(markdown: string, hash?: string): DocumentLinks {
+  const tree = parseDocument(markdown, hash);
   const anchors = headingAnchors(tree);
   const definitions = new Map<string, Definition>();
   const collectDefinitions = (node: Nodes) => {

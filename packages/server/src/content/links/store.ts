@@ -46,7 +46,7 @@ export async function storeDocumentLinks(db: Executor, organizationId: string, d
     .execute();
   const have = new Set(known.map((row) => row.documentHash.toString('hex')));
   const fresh = [...new Map(documents.filter((doc) => !have.has(doc.hash)).map((doc) => [doc.hash, doc])).values()];
-  await insertLinkRows(db, organizationId, fresh.map((doc) => ({ hash: doc.hash, links: extractLinks(doc.markdown) })));
+  await insertLinkRows(db, organizationId, fresh.map((doc) => ({ hash: doc.hash, links: extractLinks(doc.markdown, doc.hash) })));
 }
 
 /** The stored links of bodies, by hash; bodies without a row are extracted now (once) and stored. */

@@ -27,10 +27,10 @@ function capped(text: string): string {
 }
 
 /** The page's sections; `markdown` undefined for a page without a body (or a group). */
-export function pageSections(page: { id: string; title: string }, markdown: string | undefined): Section[] {
+export function pageSections(page: { id: string; title: string; documentHash?: string | null }, markdown: string | undefined): Section[] {
   const sections: Array<{ id: string; title: string; parts: string[]; length: number }> = [{ id: page.id, title: page.title, parts: [], length: 0 }];
   if (markdown) {
-    const tree = parseDocument(markdown);
+    const tree = parseDocument(markdown, page.documentHash ?? undefined);
     const anchors = headingAnchors(tree);
     for (const node of tree.children) {
       if (node.type === 'heading' && node.depth <= 3 && sections.length < MAX_SECTIONS) {
