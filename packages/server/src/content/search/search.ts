@@ -78,7 +78,7 @@ type Row = {
 };
 
 /** The matching sections, ranked, as the CTEs both kinds of search start from. */
-function matches(scope: SearchScope, tsquery: { match: RawBuilder<unknown>; exclude: RawBuilder<unknown> | undefined }): RawBuilder<unknown> {
+function matches(scope: SearchScope, tsquery: Resolved): RawBuilder<unknown> {
   const published = scope.kind === 'spaces' && scope.publishedOnly ? sql`AND NOT s.hidden AND NOT s.no_index` : sql``;
   const excluded = tsquery.exclude
     ? sql`WHERE NOT EXISTS (
@@ -86,14 +86,14 @@ function matches(scope: SearchScope, tsquery: { match: RawBuilder<unknown>; excl
         WHERE x.organization_id = h.organization_id AND x.space_id = h.space_id AND x.page_id = h.page_id AND x.tsv @@ q.exclude)`
     : sql``;
   return sql`
-    q AS MATERIALIZED (SELECT ${tsquery.match} AS query, ${tsquery.exclude ?? sql`NULL::tsquery`} AS exclude),
+    q AS MATERIALIZED (SELECT ${tsquery.match}::tsquery AS query, ${tsquery.exclude}::tsquery AS exclude),
     scope AS MATERIALIZED (${scopeQuery(scope)}),
     hits AS MATERIALIZED (
       SELECT s.organization_id, s.space_id, s.page_id, s.ordinal,
         ts_rank('{0.1, 0.2, 0.4, 1.0}', s.tsv, q.query) AS rank,
         (s.ordinal = 0 AND ts_filter(s.tsv, '{a}') @@ q.query) AS title_hit
       FROM q, search_sections s
-      WHERE ${candidateFilter(scope)} AND s.tsv @@ q.query ${published}
+      WHERE ${candidateFilter(scope)} AND s.tsv @@ ${tsquery.match}::tsquery ${published}
       LIMIT ${MAX_MATCHED_SECTIONS}
     ),
     pages AS MATERIALIZED (
@@ -145,10 +145,20 @@ function toPages(rows: Row[], lexemes: string | null): SearchPageHit[] {
 
 const PAGE_ORDER = sql`title_hit DESC, rank DESC, space_id, page_id`;
 
+/** The query's tsqueries as text, computed first: the main statement then gets them as values, so
+ * the planner estimates how many sections match (a rare word goes through the GIN index, a very
+ * common one through the organization's rows) instead of guessing. */
+type Resolved = { match: string; exclude: string | null };
+
+async function resolve(trx: Executor, scope: SearchScope, text: string, fuzzy: boolean): Promise<Resolved> {
+  const tsquery = tsqueryOf(parseQuery(text), organizationsOf(scope), fuzzy);
+  const { rows } = await sql<Resolved>`SELECT (${tsquery.match})::text AS match, (${tsquery.exclude ?? sql`NULL::tsquery`})::text AS exclude`.execute(trx);
+  return rows[0]!;
+}
+
 async function pagesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean) {
-  const parsed = parseQuery(text);
-  const tsquery = tsqueryOf(parsed, organizationsOf(scope), fuzzy);
   const answer = await run(db, fuzzy, async (trx) => {
+    const tsquery = await resolve(trx, scope, text, fuzzy);
     const { rows } = await sql<Answer>`
       WITH ${matches(scope, tsquery)},
       chosen AS (SELECT * FROM pages ORDER BY ${PAGE_ORDER} OFFSET ${window.offset} LIMIT ${window.limit})
@@ -162,9 +172,8 @@ async function pagesPass(db: Database, scope: SearchScope, text: string, window:
 }
 
 async function spacesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean) {
-  const parsed = parseQuery(text);
-  const tsquery = tsqueryOf(parsed, organizationsOf(scope), fuzzy);
   const answer = await run(db, fuzzy, async (trx) => {
+    const tsquery = await resolve(trx, scope, text, fuzzy);
     const { rows } = await sql<Answer>`
       WITH ${matches(scope, tsquery)},
       spaces AS MATERIALIZED (
