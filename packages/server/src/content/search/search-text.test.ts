@@ -40,7 +40,8 @@ describe('parseQuery', () => {
 describe('text analysis', () => {
   it('splits identifiers into their parts', () => {
     expect(identifierParts('getSpaceById')).toEqual(['get', 'space', 'by', 'id']);
-    expect(identifierParts('HTTPServer2')).toEqual(['http', 'server', '2']);
+    expect(identifierParts('HTTPServer2')).toEqual(['http', 'server2']);
+    expect(identifierParts('zorblax1q1')).toBeUndefined();
     expect(identifierParts('config.yaml')).toEqual(['config', 'yaml']);
     expect(identifierParts('plain')).toBeUndefined();
   });

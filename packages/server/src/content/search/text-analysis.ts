@@ -8,8 +8,10 @@ const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 // A word-like token, punctuation that joins identifiers included.
 const TOKEN = /[\p{L}\p{N}_$.]+/gu;
-// Boundaries inside an identifier: separators, lower→upper ("getSpace"), an acronym's end ("HTTPServer"), letter↔digit.
-const PARTS = /[._$]+|(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+// Boundaries inside an identifier: separators, lower→upper ("getSpace"), an acronym's end ("HTTPServer").
+// Not letter↔digit: "sha256" or "utf8" are words of their own, and parts like "1" would make every
+// such phrase read the posting lists of the most common tokens.
+const PARTS = /[._$]+|(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
 /** The bigrams of a CJK run (the run itself when it is one character). */
 export function cjkBigrams(run: string): string[] {
