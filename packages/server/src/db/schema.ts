@@ -352,6 +352,69 @@ export interface RevisionPdfsTable {
   usedAt: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+// ---- Comments (areas/comments) ----
+
+export type CommentStatus = 'open' | 'resolved';
+
+export interface CommentsTable {
+  organizationId: string;
+  id: string;
+  spaceId: string;
+  changeRequestId: string | null;
+  revisionId: string;
+  pageId: string | null;
+  pageTitle: string | null;
+  pagePath: string | null;
+  targetDocumentHash: Buffer | null;
+  nodeId: string | null;
+  nodePreview: string | null;
+  anchorQuote: string | null;
+  anchorPrefix: string | null;
+  anchorSuffix: string | null;
+  bodyMarkdown: string;
+  status: Generated<CommentStatus>;
+  resolvedAt: NullableTimestamp;
+  resolvedBy: string | null;
+  postedBy: string;
+  postedAt: CreatedAt;
+  editedAt: NullableTimestamp;
+  repliesCount: Generated<number>;
+}
+
+export interface CommentRepliesTable {
+  organizationId: string;
+  id: string;
+  commentId: string;
+  bodyMarkdown: string;
+  postedBy: string;
+  postedAt: CreatedAt;
+  editedAt: NullableTimestamp;
+}
+
+export interface CommentReactionsTable {
+  organizationId: string;
+  commentId: string;
+  emoji: string;
+  userId: string;
+  reactedAt: CreatedAt;
+}
+
+export interface CommentReplyReactionsTable {
+  organizationId: string;
+  replyId: string;
+  emoji: string;
+  userId: string;
+  reactedAt: CreatedAt;
+}
+
+export interface CommentAnchorsTable {
+  organizationId: string;
+  commentId: string;
+  documentHash: Buffer;
+  nodeId: string | null;
+  nodePreview: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   apiTokens: ApiTokensTable;
@@ -383,6 +446,11 @@ export interface DB {
   revisionConflicts: RevisionConflictsTable;
   contentGarbageMarks: ContentGarbageMarksTable;
   revisionPdfs: RevisionPdfsTable;
+  comments: CommentsTable;
+  commentReplies: CommentRepliesTable;
+  commentReactions: CommentReactionsTable;
+  commentReplyReactions: CommentReplyReactionsTable;
+  commentAnchors: CommentAnchorsTable;
 }
 
 export type { Timestamp };

@@ -12,6 +12,7 @@ import * as changeRequests from './20261122T040000_change_requests.js';
 import * as contentGarbage from './20261122T050000_content_garbage.js';
 import * as tokenScope from './20261122T060000_token_scope.js';
 import * as revisionPdfs from './20261124T130000_revision_pdfs.js';
+import * as comments from './20261124T100000_comments.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121T200000_identity': identity,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '20261122T050000_content_garbage': contentGarbage,
   '20261122T060000_token_scope': tokenScope,
   '20261124T130000_revision_pdfs': revisionPdfs,
+  '20261124T100000_comments': comments,
 };
