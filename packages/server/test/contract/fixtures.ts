@@ -47,6 +47,12 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
     params: { path: { spaceId: space!.id, fileId: content!.refs.file! } },
   });
   const { data: changeRequest } = await owner.client.POST('/v1/spaces/{spaceId}/change-requests', { ...spacePath, body: { subject: 'Sweep' } });
+  // A space comment with a reply (the same ids are absent under the change request: its family is another).
+  const { data: comment } = await owner.client.POST('/v1/spaces/{spaceId}/comments', { ...spacePath, body: { page: content!.refs.page!, body: { markdown: 'Sweep' } } });
+  const { data: reply } = await owner.client.POST('/v1/spaces/{spaceId}/comments/{commentId}/replies', {
+    params: { path: { spaceId: space!.id, commentId: comment!.id } },
+    body: { body: { markdown: 'Sweep reply' } },
+  });
   return {
     owner,
     outsider,
@@ -66,6 +72,8 @@ export async function buildSweepWorld(t: TestServer): Promise<SweepWorld> {
       pagePath: 'sweep-page',
       signature: new URL(file!.downloadURL).pathname.split('/').pop()!,
       samlProviderId: samlProvider!.id,
+      commentId: comment!.id,
+      commentReplyId: reply!.id,
     },
   };
 }
