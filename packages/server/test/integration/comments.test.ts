@@ -167,7 +167,7 @@ describe('GET /v1/spaces/{spaceId}/comments', () => {
     const third = await postComment(w.admin, w.space.id, { body: { markdown: 'Third' }, page: w.pageId });
     // Distinct times, so the order is certain.
     for (const [i, comment] of [first, second, third].entries()) {
-      await t.db.updateTable('comments').set({ postedAt: `2026-11-2${i + 1}T10:00:00.000Z` }).where('id', '=', comment.id).execute();
+      await t.db.updateTable('comments').set({ postedAt: `2026-11-2${i + 1}T10:00:00.000Z` } as never).where('id', '=', comment.id).execute();
     }
     await put(w.admin, w.space.id, second.id, { resolved: true });
     return { ...w, editor, first, second, third };
@@ -430,7 +430,7 @@ describe('replies', () => {
     };
     expect(first).toEqual(expected);
     const second = await postReply(commenter, space.id, comment.id, 'Thanks');
-    await t.db.updateTable('commentReplies').set({ postedAt: '2026-01-01T00:00:00.000Z' }).where('id', '=', first!.id).execute();
+    await t.db.updateTable('commentReplies').set({ postedAt: '2026-01-01T00:00:00.000Z' } as never).where('id', '=', first!.id).execute();
     const { data: read } = await commenter.client.GET('/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', replyPath(space.id, comment.id, first!.id));
     expect(read).toEqual({ ...expected, postedAt: '2026-01-01T00:00:00.000Z', permissions: { view: true, edit: false, reply: true, delete: false } });
     const page1 = await commenter.client.GET('/v1/spaces/{spaceId}/comments/{commentId}/replies', { params: { path: { spaceId: space.id, commentId: comment.id }, query: { limit: 1 } } });
