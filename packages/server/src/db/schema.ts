@@ -361,6 +361,8 @@ export interface CommentsTable {
   id: string;
   spaceId: string;
   changeRequestId: string | null;
+  /** Generated: the change request id, or '' for the space's own comments (the lists' key). */
+  contextKey: ColumnType<string, never, never>;
   revisionId: string;
   pageId: string | null;
   pageTitle: string | null;
@@ -407,6 +409,13 @@ export interface CommentReplyReactionsTable {
   reactedAt: CreatedAt;
 }
 
+export interface CommentListVersionsTable {
+  organizationId: string;
+  spaceId: string;
+  contextKey: string;
+  version: number;
+}
+
 export interface CommentAnchorsTable {
   organizationId: string;
   commentId: string;
@@ -451,6 +460,7 @@ export interface DB {
   commentReactions: CommentReactionsTable;
   commentReplyReactions: CommentReplyReactionsTable;
   commentAnchors: CommentAnchorsTable;
+  commentListVersions: CommentListVersionsTable;
 }
 
 export type { Timestamp };

@@ -125,9 +125,17 @@ describe('POST /v1/spaces/{spaceId}/comments', () => {
   it('keeps the space’s counter exact under concurrent posts', async () => {
     const t = server();
     const { space, commenter } = await world(t);
-    await Promise.all(Array.from({ length: 16 }, (_, i) => postComment(commenter, space.id, { body: { markdown: `Comment ${i}` } })));
+    const count = async (status: 'all' | 'open') => (await commenter.client.GET('/v1/spaces/{spaceId}/comments', { params: { path: { spaceId: space.id }, query: { status } } })).data!.count;
+    expect(await count('all')).toBe(0);
+    const posted = await Promise.all(Array.from({ length: 16 }, (_, i) => postComment(commenter, space.id, { body: { markdown: `Comment ${i}` } })));
     expect(await spaceCounter(t, space.id)).toBe(16);
     expect(await openCommentsFromRows(t, space.id)).toBe(16);
+    // List counts (cached per list version) follow every write that changes what a filter matches.
+    expect([await count('all'), await count('open')]).toEqual([16, 16]);
+    await put(commenter, space.id, posted[0]!.id, { resolved: true });
+    expect([await count('all'), await count('open')]).toEqual([16, 15]);
+    await commenter.client.DELETE('/v1/spaces/{spaceId}/comments/{commentId}', commentPath(space.id, posted[1]!.id));
+    expect([await count('all'), await count('open')]).toEqual([15, 14]);
   });
 });
 

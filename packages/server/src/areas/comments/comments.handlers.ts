@@ -5,7 +5,7 @@ import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { keysetPage } from '../../db/pagination.js';
 import type { AreaHandlers } from '../../http/handler.js';
-import { filteredCommentsQuery, repliesQuery, type CommentContext, type CommentRow, type ReplyRow } from './comments.repository.js';
+import { filteredCommentsQuery, listVersion, repliesQuery, type CommentContext, type CommentRow, type ReplyRow } from './comments.repository.js';
 import type { BodyFormat, Viewer } from './comments.mapper.js';
 import { commentContext } from './comments.rules.js';
 import { changeComment, changeReply, postComment, postReply, removeComment, removeReply, requireOpenDiscussion } from './comments.service.js';
@@ -24,6 +24,8 @@ async function list(input: Input & { query: ListQuery }) {
   const order = query.order ?? 'desc';
   const status = query.status ?? 'all';
   const authors = query.authors && [...new Set(query.authors)].sort();
+  // The count is served from the instance's cache while the list's version holds.
+  const version = await listVersion(app.db, ctx);
   const page = await keysetPage(app.db, filteredCommentsQuery(app.db, ctx, { status, targetPage: query.targetPage, authors }), {
     keys: [
       { column: 'c.postedAt', direction: order, value: (row) => row.postedAt },
@@ -32,6 +34,7 @@ async function list(input: Input & { query: ListQuery }) {
     request: query,
     queryKey: `listComments:${ctx.spaceId}:${ctx.changeRequestId ?? ''}:${JSON.stringify([order, status, query.targetPage ?? null, authors ?? null])}`,
     cursors: app.cursors,
+    countCache: { cache: app.counts, version },
   });
   return { status: 200 as const, body: { ...page, items: await commentViews(app.db, ctx, page.items, viewer(input)) } };
 }

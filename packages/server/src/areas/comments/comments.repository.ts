@@ -24,7 +24,7 @@ export function commentsQuery(db: Executor, ctx: CommentContext) {
     .selectAll('c')
     .where('c.organizationId', '=', ctx.organizationId)
     .where('c.spaceId', '=', ctx.spaceId)
-    .where('c.changeRequestId', ctx.changeRequestId === null ? 'is' : '=', ctx.changeRequestId);
+    .where('c.contextKey', '=', ctx.changeRequestId ?? '');
 }
 
 export type CommentFilters = { status: 'all' | CommentStatus; targetPage?: string | undefined; authors?: string[] | undefined };
@@ -46,7 +46,7 @@ export async function lockComment(trx: Executor, ctx: CommentContext, id: string
   return commentsQuery(trx, ctx).where('c.id', '=', id).forNoKeyUpdate().executeTakeFirst();
 }
 
-export async function insertComment(trx: Executor, values: Omit<CommentRow, 'status' | 'resolvedAt' | 'resolvedBy' | 'editedAt' | 'repliesCount' | 'postedAt'>): Promise<void> {
+export async function insertComment(trx: Executor, values: Omit<CommentRow, 'contextKey' | 'status' | 'resolvedAt' | 'resolvedBy' | 'editedAt' | 'repliesCount' | 'postedAt'>): Promise<void> {
   await trx.insertInto('comments').values(values).execute();
 }
 
@@ -65,7 +65,7 @@ export async function deleteComment(trx: Executor, ctx: CommentContext, id: stri
     .deleteFrom('comments')
     .where('organizationId', '=', ctx.organizationId)
     .where('spaceId', '=', ctx.spaceId)
-    .where('changeRequestId', ctx.changeRequestId === null ? 'is' : '=', ctx.changeRequestId)
+    .where('contextKey', '=', ctx.changeRequestId ?? '')
     .where('id', '=', id)
     .returning('status')
     .executeTakeFirst();
@@ -99,6 +99,26 @@ export async function moveOpenCount(trx: Executor, ctx: CommentContext, delta: n
     WHERE organization_id = ${ctx.organizationId} AND space_id = ${ctx.spaceId} AND id = ${ctx.changeRequestId}
     RETURNING revision_id, status`.execute(trx);
   return rows[0] && { headRevisionId: rows[0].revisionId, status: rows[0].status };
+}
+
+/** Moves the list version of the context (a new number from the shared sequence). */
+export async function bumpListVersion(trx: Executor, ctx: CommentContext): Promise<void> {
+  await sql`
+    INSERT INTO comment_list_versions (organization_id, space_id, context_key, version)
+    VALUES (${ctx.organizationId}, ${ctx.spaceId}, ${ctx.changeRequestId ?? ''}, nextval('comment_list_version_seq'))
+    ON CONFLICT (organization_id, space_id, context_key) DO UPDATE SET version = excluded.version`.execute(trx);
+}
+
+/** The context's list version (0 before its first write). */
+export async function listVersion(db: Executor, ctx: CommentContext): Promise<number> {
+  const row = await db
+    .selectFrom('commentListVersions')
+    .select('version')
+    .where('organizationId', '=', ctx.organizationId)
+    .where('spaceId', '=', ctx.spaceId)
+    .where('contextKey', '=', ctx.changeRequestId ?? '')
+    .executeTakeFirst();
+  return row ? Number(row.version) : 0;
 }
 
 // ---- Replies ----

@@ -9,6 +9,7 @@ import type { components } from '@content-workspace/contract';
 import { isEditable } from '../../services/change-requests.service.js';
 import { anchorOf, previewOf } from './anchoring.js';
 import {
+  bumpListVersion,
   changeReactions,
   deleteComment,
   deleteReply,
@@ -86,6 +87,7 @@ export async function postComment(db: Database, ctx: CommentContext, userId: str
       bodyMarkdown: markdown,
       postedBy: userId,
     });
+    await bumpListVersion(trx, ctx);
     return { comment: (await findComment(trx, ctx, id))!, ctx: at };
   });
 }
@@ -111,7 +113,10 @@ export async function changeComment(db: Database, ctx: CommentContext, id: strin
     if (body.resolved === false && current.status === 'resolved') [patch.status, patch.resolvedAt, patch.resolvedBy, delta] = ['open', null, null, 1];
     if (markdown !== undefined) [patch.bodyMarkdown, patch.editedAt] = [markdown, now];
     if (Object.keys(patch).length > 0) await updateComment(trx, ctx.organizationId, id, patch);
-    if (delta !== 0) await moveOpenCount(trx, ctx, delta);
+    if (delta !== 0) {
+      await moveOpenCount(trx, ctx, delta);
+      await bumpListVersion(trx, ctx);
+    }
     await applyReactions(trx, 'comment', ctx.organizationId, id, userId, reactions);
     return (await findComment(trx, ctx, id))!;
   });
@@ -124,6 +129,7 @@ export async function removeComment(db: Database, ctx: CommentContext, id: strin
     const status = await deleteComment(trx, ctx, id);
     if (!status) throw notFound('Comment');
     if (status === 'open') await moveOpenCount(trx, ctx, -1);
+    await bumpListVersion(trx, ctx);
   });
 }
 

@@ -39,6 +39,10 @@ const copyComments: TransferStep = async (trx, s) => {
     JOIN comments c ON c.organization_id = r.organization_id AND c.id = r.comment_id
     WHERE ${inMovedSpaces}`.execute(trx);
   await sql`
+    INSERT INTO comment_list_versions (organization_id, space_id, context_key, version)
+    SELECT ${s.to}, space_id, context_key, version FROM comment_list_versions
+    WHERE organization_id = ${s.from} AND space_id = ANY(${s.spaceIds}::text[])`.execute(trx);
+  await sql`
     INSERT INTO comment_anchors (organization_id, comment_id, document_hash, node_id, node_preview)
     SELECT ${s.to}, a.comment_id, a.document_hash, a.node_id, a.node_preview
     FROM comment_anchors a JOIN comments c ON c.organization_id = a.organization_id AND c.id = a.comment_id
@@ -48,7 +52,7 @@ const copyComments: TransferStep = async (trx, s) => {
 export const commentsArea = defineArea({
   name: 'comments',
   handlers: commentHandlers,
-  tables: ['comments', 'comment_replies', 'comment_reactions', 'comment_reply_reactions', 'comment_anchors'],
+  tables: ['comments', 'comment_replies', 'comment_reactions', 'comment_reply_reactions', 'comment_anchors', 'comment_list_versions'],
   transfer: [copyComments],
   // Everything cascades from `spaces` (and from `change_requests`).
   purge: 'none',

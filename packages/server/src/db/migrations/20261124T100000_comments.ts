@@ -15,6 +15,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       space_id text NOT NULL,
       -- null: a comment of the space; else one of this change request.
       change_request_id text,
+      -- The family as a non-null key ('' for the space's own comments): an equality the list indexes
+      -- can serve their order under (IS NULL cannot).
+      context_key text NOT NULL GENERATED ALWAYS AS (coalesce(change_request_id, '')) STORED,
       -- The context's head when the comment was posted (the space's, or the change request's).
       revision_id text NOT NULL,
       page_id text,
@@ -46,10 +49,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       FOREIGN KEY (organization_id, revision_id) REFERENCES revisions (organization_id, id)
     )`.execute(db);
   // The list of one family, newest or oldest first (keyset on posted_at, id), and one index per filter.
-  await sql`CREATE INDEX comments_list_idx ON comments (organization_id, space_id, change_request_id, posted_at DESC, id DESC)`.execute(db);
-  await sql`CREATE INDEX comments_status_idx ON comments (organization_id, space_id, change_request_id, status, posted_at DESC, id DESC)`.execute(db);
-  await sql`CREATE INDEX comments_page_idx ON comments (organization_id, space_id, change_request_id, page_id, posted_at DESC, id DESC)`.execute(db);
-  await sql`CREATE INDEX comments_author_idx ON comments (organization_id, space_id, change_request_id, posted_by, posted_at DESC, id DESC)`.execute(db);
+  await sql`CREATE INDEX comments_list_idx ON comments (organization_id, space_id, context_key, posted_at DESC, id DESC)`.execute(db);
+  await sql`CREATE INDEX comments_status_idx ON comments (organization_id, space_id, context_key, status, posted_at DESC, id DESC)`.execute(db);
+  await sql`CREATE INDEX comments_page_idx ON comments (organization_id, space_id, context_key, page_id, posted_at DESC, id DESC)`.execute(db);
+  await sql`CREATE INDEX comments_author_idx ON comments (organization_id, space_id, context_key, posted_by, posted_at DESC, id DESC)`.execute(db);
 
   await sql`
     CREATE TABLE comment_replies (
@@ -83,6 +86,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       )`.execute(db);
   }
 
+  // A version per list (a space's own comments, or one change request's) that moves with every write
+  // changing which comments a filter matches (post, resolve, reopen, delete): list counts are cached
+  // against it, so the first page costs the same whatever the total. Numbers come from one sequence,
+  // so a version never repeats (not even after a transfer).
+  await sql`CREATE SEQUENCE comment_list_version_seq`.execute(db);
+  await sql`
+    CREATE TABLE comment_list_versions (
+      organization_id text NOT NULL,
+      space_id text NOT NULL,
+      context_key text NOT NULL,
+      version bigint NOT NULL,
+      PRIMARY KEY (organization_id, space_id, context_key),
+      FOREIGN KEY (organization_id, space_id) REFERENCES spaces (organization_id, id) ON DELETE CASCADE
+    )`.execute(db);
+
   // Where a comment's block is in its page's current body: computed once per body (document hash)
   // the page takes at the context's head, on first read (see areas/comments/anchoring.ts).
   await sql`
@@ -99,6 +117,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`DROP TABLE comment_list_versions`.execute(db);
+  await sql`DROP SEQUENCE comment_list_version_seq`.execute(db);
   for (const table of ['comment_anchors', 'comment_reply_reactions', 'comment_reactions', 'comment_replies', 'comments']) {
     await sql`DROP TABLE ${sql.table(table)}`.execute(db);
   }
