@@ -18,6 +18,7 @@ export type Viewer = { userId: string; role: Role; format: BodyFormat; urls: Url
 
 /** What the mapper needs besides the rows. */
 export type Loaded = {
+  /** Authors of replies (a comment's author and resolver come with its row). */
   users: Map<string, UserSummary>;
   reactions: Map<string, ReactionRow[]>;
 };
@@ -73,12 +74,12 @@ function toTarget(ctx: CommentContext, row: CommentRow, target: ResolvedTarget |
   };
 }
 
-export function toApiComment(ctx: CommentContext, row: CommentRow, loaded: Loaded, target: ResolvedTarget | undefined, viewer: Viewer): ApiComment {
+export function toApiComment(ctx: CommentContext, row: CommentRow, loaded: Pick<Loaded, 'reactions'>, target: ResolvedTarget | undefined, viewer: Viewer): ApiComment {
   const { urls } = viewer;
   return {
     object: 'comment',
     id: row.id,
-    postedBy: user(loaded.users, row.postedBy, urls),
+    postedBy: toApiUser({ id: row.postedBy, email: row.posterEmail!, displayName: row.posterName!, photoUrl: row.posterPhotoUrl }, urls),
     postedAt: row.postedAt.toISOString(),
     ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
     reactions: toReactions(loaded.reactions.get(row.id), urls),
@@ -89,7 +90,9 @@ export function toApiComment(ctx: CommentContext, row: CommentRow, loaded: Loade
     permissions: commentPermissions(viewer.role, row.postedBy === viewer.userId),
     status: row.status,
     ...(row.status === 'resolved' && row.resolvedAt ? { resolvedAt: row.resolvedAt.toISOString() } : {}),
-    ...(row.status === 'resolved' && row.resolvedBy ? { resolvedBy: user(loaded.users, row.resolvedBy, urls) } : {}),
+    ...(row.status === 'resolved' && row.resolvedBy
+      ? { resolvedBy: toApiUser({ id: row.resolvedBy, email: row.resolverEmail!, displayName: row.resolverName!, photoUrl: row.resolverPhotoUrl }, urls) }
+      : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 // Every query is scoped by organization, space and family (`change_request_id` null for the space's
 // own comments), so a comment of another space, change request or family reads as absent.
 import { sql, type Selectable } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import { PREPARED, type Executor } from '../../db/database.js';
 import type { CommentRepliesTable, CommentsTable, CommentStatus } from '../../db/schema.js';
 
 /** Where comments live: a space's own, or one change request's. */
@@ -14,17 +14,73 @@ export type CommentContext = {
   headRevisionId: string;
 };
 
-export type CommentRow = Selectable<CommentsTable>;
+/**
+ * A comment with what showing it needs, in its own query: its author and resolver, its cached anchor,
+ * and for the space's own comments its page at the space's head (materialised; a change request's
+ * pages come from its tree, see targets.ts).
+ */
+export type CommentRow = Selectable<CommentsTable> & {
+  posterEmail: string | null;
+  posterName: string | null;
+  posterPhotoUrl: string | null;
+  resolverEmail: string | null;
+  resolverName: string | null;
+  resolverPhotoUrl: string | null;
+  anchorDocumentHash: Buffer | null;
+  anchorNodeId: string | null;
+  anchorNodePreview: string | null;
+  headPageType: string | null;
+  headPageTitle: string | null;
+  headPageEmoji: string | null;
+  headPageIcon: string | null;
+  headPagePath: string | null;
+  headPageCreatedAt: Date | string | null;
+  headPageUpdatedAt: Date | string | null;
+  headPageDocumentHash: Buffer | null;
+};
 export type ReplyRow = Selectable<CommentRepliesTable>;
 
-/** The comments of one context (no order, no limit): the list's base query. */
+/** The comments of one context (no order, no limit): the list's base query, run as a prepared statement. */
 export function commentsQuery(db: Executor, ctx: CommentContext) {
-  return db
-    .selectFrom('comments as c')
-    .selectAll('c')
-    .where('c.organizationId', '=', ctx.organizationId)
-    .where('c.spaceId', '=', ctx.spaceId)
-    .where('c.contextKey', '=', ctx.changeRequestId ?? '');
+  return (
+    db
+      .selectFrom('comments as c')
+      // Left joins on unique keys: a count over this query needs none of them.
+      .leftJoin('users as p', 'p.id', 'c.postedBy')
+      .leftJoin('users as r', 'r.id', 'c.resolvedBy')
+      .leftJoin('commentAnchors as a', (join) => join.onRef('a.organizationId', '=', 'c.organizationId').onRef('a.commentId', '=', 'c.id'))
+      .leftJoin('spaceHeadPages as hp', (join) =>
+        join
+          .onRef('hp.organizationId', '=', 'c.organizationId')
+          .onRef('hp.spaceId', '=', 'c.spaceId')
+          .onRef('hp.pageId', '=', 'c.pageId')
+          .on('c.contextKey', '=', ''),
+      )
+      .modifyFront(PREPARED)
+      .selectAll('c')
+      .select([
+        'p.email as posterEmail',
+        'p.displayName as posterName',
+        'p.photoUrl as posterPhotoUrl',
+        'r.email as resolverEmail',
+        'r.displayName as resolverName',
+        'r.photoUrl as resolverPhotoUrl',
+        'a.documentHash as anchorDocumentHash',
+        'a.nodeId as anchorNodeId',
+        'a.nodePreview as anchorNodePreview',
+        'hp.type as headPageType',
+        'hp.title as headPageTitle',
+        'hp.emoji as headPageEmoji',
+        'hp.icon as headPageIcon',
+        'hp.path as headPagePath',
+        'hp.createdAt as headPageCreatedAt',
+        'hp.updatedAt as headPageUpdatedAt',
+        'hp.documentHash as headPageDocumentHash',
+      ])
+      .where('c.organizationId', '=', ctx.organizationId)
+      .where('c.spaceId', '=', ctx.spaceId)
+      .where('c.contextKey', '=', ctx.changeRequestId ?? '')
+  );
 }
 
 export type CommentFilters = { status: 'all' | CommentStatus; targetPage?: string | undefined; authors?: string[] | undefined };
@@ -42,11 +98,22 @@ export async function findComment(db: Executor, ctx: CommentContext, id: string)
 }
 
 /** Locks the comment's row for the transaction (after the context's row: one lock order everywhere). */
-export async function lockComment(trx: Executor, ctx: CommentContext, id: string): Promise<CommentRow | undefined> {
-  return commentsQuery(trx, ctx).where('c.id', '=', id).forNoKeyUpdate().executeTakeFirst();
+export async function lockComment(trx: Executor, ctx: CommentContext, id: string): Promise<Selectable<CommentsTable> | undefined> {
+  return trx
+    .selectFrom('comments')
+    .selectAll()
+    .where('organizationId', '=', ctx.organizationId)
+    .where('spaceId', '=', ctx.spaceId)
+    .where('contextKey', '=', ctx.changeRequestId ?? '')
+    .where('id', '=', id)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
 }
 
-export async function insertComment(trx: Executor, values: Omit<CommentRow, 'contextKey' | 'status' | 'resolvedAt' | 'resolvedBy' | 'editedAt' | 'repliesCount' | 'postedAt'>): Promise<void> {
+export async function insertComment(
+  trx: Executor,
+  values: Omit<Selectable<CommentsTable>, 'contextKey' | 'status' | 'resolvedAt' | 'resolvedBy' | 'editedAt' | 'repliesCount' | 'postedAt'>,
+): Promise<void> {
   await trx.insertInto('comments').values(values).execute();
 }
 
@@ -190,7 +257,7 @@ export type ReactionRow = {
 export async function loadReactions(db: Executor, kind: ReactionTarget, organizationId: string, ids: string[], callerId: string, usersPerEmoji: number): Promise<ReactionRow[]> {
   if (ids.length === 0) return [];
   const { table, column } = REACTIONS[kind];
-  const { rows } = await sql<ReactionRow>`
+  const { rows } = await sql<ReactionRow>`${PREPARED}
     SELECT r.target_id, r.emoji, r.count::int AS count, r.user_id, r.reacted_at, u.email, u.display_name, u.photo_url
     FROM (
       SELECT ${sql.ref(column)} AS target_id, emoji, user_id, reacted_at,
@@ -249,17 +316,6 @@ export async function findUsers(db: Executor, ids: string[]): Promise<Map<string
 }
 
 export type AnchorRow = { commentId: string; documentHash: string; nodeId: string | null; nodePreview: string | null };
-
-export async function findAnchors(db: Executor, organizationId: string, commentIds: string[]): Promise<Map<string, AnchorRow>> {
-  if (commentIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('commentAnchors')
-    .select(['commentId', 'documentHash', 'nodeId', 'nodePreview'])
-    .where('organizationId', '=', organizationId)
-    .where('commentId', '=', sql<string>`ANY(${commentIds}::text[])`)
-    .execute();
-  return new Map(rows.map((row) => [row.commentId, { ...row, documentHash: row.documentHash.toString('hex') }]));
-}
 
 /** Stores re-anchored targets (one statement, a cache: a comment deleted meanwhile is skipped). */
 export async function saveAnchors(db: Executor, organizationId: string, anchors: AnchorRow[]): Promise<void> {

@@ -1,5 +1,6 @@
 // A page of comments or replies as API objects, with everything they show loaded in a fixed number of
-// queries run together: the users (authors, resolvers), the reactions, and the targets at the head.
+// queries run together: the reactions, and the targets at the head (authors, resolvers, head pages
+// and cached anchors come with the comment rows; replies' authors in one query).
 import type { Executor } from '../../db/database.js';
 import { findUsers, loadReactions, type CommentContext, type CommentRow, type ReactionRow, type ReplyRow } from './comments.repository.js';
 import { toApiComment, toApiReply, type ApiComment, type ApiCommentReply, type Viewer } from './comments.mapper.js';
@@ -14,12 +15,11 @@ function byTarget(rows: ReactionRow[]): Map<string, ReactionRow[]> {
 
 export async function commentViews(db: Executor, ctx: CommentContext, rows: CommentRow[], viewer: Viewer): Promise<ApiComment[]> {
   const ids = rows.map((row) => row.id);
-  const [users, reactions, targets] = await Promise.all([
-    findUsers(db, rows.flatMap((row) => (row.resolvedBy ? [row.postedBy, row.resolvedBy] : [row.postedBy]))),
+  const [reactions, targets] = await Promise.all([
     loadReactions(db, 'comment', ctx.organizationId, ids, viewer.userId, USERS_PER_EMOJI),
     resolveTargets(db, ctx, rows),
   ]);
-  const loaded = { users, reactions: byTarget(reactions) };
+  const loaded = { reactions: byTarget(reactions) };
   return rows.map((row) => toApiComment(ctx, row, loaded, targets.get(row.id), viewer));
 }
 

@@ -1,8 +1,9 @@
 // What a comment's target is at the current head of its context: the page as it is now (or gone), and
 // the block its quote is now in (areas/comments/anchoring.ts). A page of comments costs a fixed number
-// of queries whatever its size: the pages (the space's materialised head, or the change request's tree
-// through the tree cache), the cached anchors, and — only for comments whose page body changed since
-// their anchor was last computed — the bodies, once each, and one write of the new anchors.
+// of queries whatever its size: the space's head pages and the cached anchors come with the comment
+// rows (commentsQuery), a change request's pages from its tree (the tree cache); only comments whose
+// page body changed since their anchor was last computed cost more — the bodies, once each, and one
+// write of the new anchors.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { loadDocuments } from '../../db/repositories/content-objects.repository.js';
@@ -10,7 +11,7 @@ import { findSpaceRevision } from '../../db/repositories/revisions.repository.js
 import { pathOf } from '../../services/content/model.js';
 import { loadPageTree } from '../../services/content/tree-store.js';
 import { documentBlocks, previewOf, reanchor, type Block } from './anchoring.js';
-import { findAnchors, saveAnchors, type AnchorRow, type CommentContext, type CommentRow } from './comments.repository.js';
+import { saveAnchors, type AnchorRow, type CommentContext, type CommentRow } from './comments.repository.js';
 
 /** A page at the context's head. */
 export type HeadPage = {
@@ -93,14 +94,30 @@ export type ResolvedTarget = {
 
 const hex = (hash: Buffer | null) => (hash ? hash.toString('hex') : null);
 
+/** The space's head pages the rows were read with (commentsQuery joins them for the space's own comments). */
+function joinedHeadPages(rows: CommentRow[]): Map<string, HeadPage> {
+  const pages = new Map<string, HeadPage>();
+  for (const row of rows) {
+    if (row.pageId === null || row.headPageTitle === null) continue;
+    pages.set(row.pageId, {
+      id: row.pageId,
+      type: row.headPageType!,
+      title: row.headPageTitle,
+      emoji: row.headPageEmoji,
+      icon: row.headPageIcon,
+      path: row.headPagePath!,
+      createdAt: new Date(row.headPageCreatedAt!).toISOString(),
+      updatedAt: new Date(row.headPageUpdatedAt!).toISOString(),
+      documentHash: hex(row.headPageDocumentHash),
+    });
+  }
+  return pages;
+}
+
 /** The targets of a page of comments at the context's head, re-anchoring (and caching) where bodies changed. */
 export async function resolveTargets(db: Executor, ctx: CommentContext, rows: CommentRow[]): Promise<Map<string, ResolvedTarget>> {
   const onPages = rows.filter((row) => row.pageId !== null);
-  const withNodes = onPages.filter((row) => row.nodeId !== null);
-  const [pages, cached] = await Promise.all([
-    pagesAtHead(db, ctx, onPages.map((row) => row.pageId!)),
-    findAnchors(db, ctx.organizationId, withNodes.map((row) => row.id)),
-  ]);
+  const pages = ctx.changeRequestId === null ? joinedHeadPages(onPages) : await pagesAtHead(db, ctx, onPages.map((row) => row.pageId!));
   const resolved = new Map<string, ResolvedTarget>();
   const stale: Array<{ row: CommentRow; page: HeadPage }> = [];
   for (const row of onPages) {
@@ -115,9 +132,8 @@ export async function resolveTargets(db: Executor, ctx: CommentContext, rows: Co
       resolved.set(row.id, { page, ...(posted ? { node: posted } : {}), outdated: false });
       continue;
     }
-    const anchor = cached.get(row.id);
-    if (anchor && anchor.documentHash === page.documentHash) {
-      resolved.set(row.id, anchorTarget(page, posted, anchor));
+    if (row.anchorDocumentHash !== null && hex(row.anchorDocumentHash) === page.documentHash) {
+      resolved.set(row.id, anchorTarget(page, posted, { nodeId: row.anchorNodeId, nodePreview: row.anchorNodePreview }));
       continue;
     }
     stale.push({ row, page });
@@ -143,6 +159,6 @@ export async function resolveTargets(db: Executor, ctx: CommentContext, rows: Co
   return resolved;
 }
 
-function anchorTarget(page: HeadPage, posted: { id: string; preview: string }, anchor: AnchorRow): ResolvedTarget {
+function anchorTarget(page: HeadPage, posted: { id: string; preview: string }, anchor: Pick<AnchorRow, 'nodeId' | 'nodePreview'>): ResolvedTarget {
   return anchor.nodeId === null ? { page, node: posted, outdated: true } : { page, node: { id: anchor.nodeId, preview: anchor.nodePreview ?? '' }, outdated: false };
 }
