@@ -14,11 +14,7 @@ export type CommentContext = {
   headRevisionId: string;
 };
 
-/**
- * A comment with what showing it needs, in its own query: its author and resolver, its cached anchor,
- * and for the space's own comments its page at the space's head (materialised; a change request's
- * pages come from its tree, see targets.ts).
- */
+/** A comment with its author and resolver (joined by primary key: one query brings a page of them). */
 export type CommentRow = Selectable<CommentsTable> & {
   posterEmail: string | null;
   posterName: string | null;
@@ -26,17 +22,6 @@ export type CommentRow = Selectable<CommentsTable> & {
   resolverEmail: string | null;
   resolverName: string | null;
   resolverPhotoUrl: string | null;
-  anchorDocumentHash: Buffer | null;
-  anchorNodeId: string | null;
-  anchorNodePreview: string | null;
-  headPageType: string | null;
-  headPageTitle: string | null;
-  headPageEmoji: string | null;
-  headPageIcon: string | null;
-  headPagePath: string | null;
-  headPageCreatedAt: Date | string | null;
-  headPageUpdatedAt: Date | string | null;
-  headPageDocumentHash: Buffer | null;
 };
 export type ReplyRow = Selectable<CommentRepliesTable>;
 
@@ -45,17 +30,9 @@ export function commentsQuery(db: Executor, ctx: CommentContext) {
   return (
     db
       .selectFrom('comments as c')
-      // Left joins on unique keys: a count over this query needs none of them.
+      // Left joins on unique keys: a count over this query needs neither.
       .leftJoin('users as p', 'p.id', 'c.postedBy')
       .leftJoin('users as r', 'r.id', 'c.resolvedBy')
-      .leftJoin('commentAnchors as a', (join) => join.onRef('a.organizationId', '=', 'c.organizationId').onRef('a.commentId', '=', 'c.id'))
-      .leftJoin('spaceHeadPages as hp', (join) =>
-        join
-          .onRef('hp.organizationId', '=', 'c.organizationId')
-          .onRef('hp.spaceId', '=', 'c.spaceId')
-          .onRef('hp.pageId', '=', 'c.pageId')
-          .on('c.contextKey', '=', ''),
-      )
       .modifyFront(PREPARED)
       .selectAll('c')
       .select([
@@ -65,17 +42,6 @@ export function commentsQuery(db: Executor, ctx: CommentContext) {
         'r.email as resolverEmail',
         'r.displayName as resolverName',
         'r.photoUrl as resolverPhotoUrl',
-        'a.documentHash as anchorDocumentHash',
-        'a.nodeId as anchorNodeId',
-        'a.nodePreview as anchorNodePreview',
-        'hp.type as headPageType',
-        'hp.title as headPageTitle',
-        'hp.emoji as headPageEmoji',
-        'hp.icon as headPageIcon',
-        'hp.path as headPagePath',
-        'hp.createdAt as headPageCreatedAt',
-        'hp.updatedAt as headPageUpdatedAt',
-        'hp.documentHash as headPageDocumentHash',
       ])
       .where('c.organizationId', '=', ctx.organizationId)
       .where('c.spaceId', '=', ctx.spaceId)
@@ -316,6 +282,19 @@ export async function findUsers(db: Executor, ids: string[]): Promise<Map<string
 }
 
 export type AnchorRow = { commentId: string; documentHash: string; nodeId: string | null; nodePreview: string | null };
+
+/** The cached anchors of these comments, by primary key (hashes in hex). */
+export async function findAnchors(db: Executor, organizationId: string, commentIds: string[]): Promise<Map<string, AnchorRow>> {
+  if (commentIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('commentAnchors')
+    .modifyFront(PREPARED)
+    .select(['commentId', 'documentHash', 'nodeId', 'nodePreview'])
+    .where('organizationId', '=', organizationId)
+    .where('commentId', '=', sql<string>`ANY(${commentIds}::text[])`)
+    .execute();
+  return new Map(rows.map((row) => [row.commentId, { ...row, documentHash: row.documentHash.toString('hex') }]));
+}
 
 /** Stores re-anchored targets (one statement, a cache: a comment deleted meanwhile is skipped). */
 export async function saveAnchors(db: Executor, organizationId: string, anchors: AnchorRow[]): Promise<void> {

@@ -1,6 +1,6 @@
 // A page of comments or replies as API objects, with everything they show loaded in a fixed number of
-// queries run together: the reactions, and the targets at the head (authors, resolvers, head pages
-// and cached anchors come with the comment rows; replies' authors in one query).
+// queries run together: the reactions and the targets at the head (a comment's author and resolver
+// come with its row; replies' authors in one query).
 import type { Executor } from '../../db/database.js';
 import { findUsers, loadReactions, type CommentContext, type CommentRow, type ReactionRow, type ReplyRow } from './comments.repository.js';
 import { toApiComment, toApiReply, type ApiComment, type ApiCommentReply, type Viewer } from './comments.mapper.js';

@@ -1,17 +1,17 @@
 // What a comment's target is at the current head of its context: the page as it is now (or gone), and
 // the block its quote is now in (areas/comments/anchoring.ts). A page of comments costs a fixed number
-// of queries whatever its size: the space's head pages and the cached anchors come with the comment
-// rows (commentsQuery), a change request's pages from its tree (the tree cache); only comments whose
-// page body changed since their anchor was last computed cost more — the bodies, once each, and one
-// write of the new anchors.
+// of queries whatever its size, each by primary key: the pages (the space's materialised head, or the
+// change request's tree through the tree cache) and the cached anchors; only comments whose page body
+// changed since their anchor was last computed cost more — the bodies, once each, and one write of the
+// new anchors.
 import { sql } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import { PREPARED, type Executor } from '../../db/database.js';
 import { loadDocuments } from '../../db/repositories/content-objects.repository.js';
 import { findSpaceRevision } from '../../db/repositories/revisions.repository.js';
 import { pathOf } from '../../services/content/model.js';
 import { loadPageTree } from '../../services/content/tree-store.js';
 import { documentBlocks, previewOf, reanchor, type Block } from './anchoring.js';
-import { saveAnchors, type AnchorRow, type CommentContext, type CommentRow } from './comments.repository.js';
+import { findAnchors, saveAnchors, type AnchorRow, type CommentContext, type CommentRow } from './comments.repository.js';
 
 /** A page at the context's head. */
 export type HeadPage = {
@@ -36,6 +36,7 @@ export async function pagesAtHead(db: Executor, ctx: CommentContext, pageIds: st
     // The space's head is materialised: one indexed query.
     const rows = await db
       .selectFrom('spaceHeadPages')
+      .modifyFront(PREPARED)
       .select(['pageId', 'type', 'title', 'emoji', 'icon', 'path', 'createdAt', 'updatedAt', 'documentHash'])
       .where('organizationId', '=', ctx.organizationId)
       .where('spaceId', '=', ctx.spaceId)
@@ -94,30 +95,13 @@ export type ResolvedTarget = {
 
 const hex = (hash: Buffer | null) => (hash ? hash.toString('hex') : null);
 
-/** The space's head pages the rows were read with (commentsQuery joins them for the space's own comments). */
-function joinedHeadPages(rows: CommentRow[]): Map<string, HeadPage> {
-  const pages = new Map<string, HeadPage>();
-  for (const row of rows) {
-    if (row.pageId === null || row.headPageTitle === null) continue;
-    pages.set(row.pageId, {
-      id: row.pageId,
-      type: row.headPageType!,
-      title: row.headPageTitle,
-      emoji: row.headPageEmoji,
-      icon: row.headPageIcon,
-      path: row.headPagePath!,
-      createdAt: new Date(row.headPageCreatedAt!).toISOString(),
-      updatedAt: new Date(row.headPageUpdatedAt!).toISOString(),
-      documentHash: hex(row.headPageDocumentHash),
-    });
-  }
-  return pages;
-}
-
 /** The targets of a page of comments at the context's head, re-anchoring (and caching) where bodies changed. */
 export async function resolveTargets(db: Executor, ctx: CommentContext, rows: CommentRow[]): Promise<Map<string, ResolvedTarget>> {
   const onPages = rows.filter((row) => row.pageId !== null);
-  const pages = ctx.changeRequestId === null ? joinedHeadPages(onPages) : await pagesAtHead(db, ctx, onPages.map((row) => row.pageId!));
+  const [pages, cached] = await Promise.all([
+    pagesAtHead(db, ctx, onPages.map((row) => row.pageId!)),
+    findAnchors(db, ctx.organizationId, onPages.flatMap((row) => (row.nodeId !== null ? [row.id] : []))),
+  ]);
   const resolved = new Map<string, ResolvedTarget>();
   const stale: Array<{ row: CommentRow; page: HeadPage }> = [];
   for (const row of onPages) {
@@ -132,8 +116,9 @@ export async function resolveTargets(db: Executor, ctx: CommentContext, rows: Co
       resolved.set(row.id, { page, ...(posted ? { node: posted } : {}), outdated: false });
       continue;
     }
-    if (row.anchorDocumentHash !== null && hex(row.anchorDocumentHash) === page.documentHash) {
-      resolved.set(row.id, anchorTarget(page, posted, { nodeId: row.anchorNodeId, nodePreview: row.anchorNodePreview }));
+    const anchor = cached.get(row.id);
+    if (anchor && anchor.documentHash === page.documentHash) {
+      resolved.set(row.id, anchorTarget(page, posted, anchor));
       continue;
     }
     stale.push({ row, page });
