@@ -14,9 +14,9 @@ import { commentsQuery } from '../packages/server/src/areas/comments/comments.re
 import { resolveTargets } from '../packages/server/src/areas/comments/targets.js';
 import { loadConfig } from '../packages/server/src/config.js';
 import { createDatabase, createPool } from '../packages/server/src/db/database.js';
-import type { SpaceRow } from '../packages/server/src/db/repositories/access.repository.js';
+import type { SpaceRow } from '../packages/server/src/access/standing.repository.js';
 import { createLogger } from '../packages/server/src/logger.js';
-import { applySpaceChanges } from '../packages/server/src/services/content/space-content.service.js';
+import { applySpaceChanges } from '../packages/server/src/areas/content/space-content.service.js';
 import { canPin, pin } from './lib/cpus.js';
 import { startBenchDatabase } from './lib/database.js';
 import { runScript, startScript, stop } from './lib/processes.js';

@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { documentBlocks } from '../../src/areas/comments/anchoring.js';
-import { purgeExpiredSpaces } from '../../src/jobs/purge-spaces.job.js';
+import { purgeExpiredSpaces } from '../../src/areas/spaces/purge-spaces.job.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { addMember, createMember, createOrganizationWithAdmin, createSpace, createUser, type TestUser } from '../support/factories.js';
 import { edit } from '../support/content.js';

@@ -32,9 +32,10 @@ async function list(input: Input & { query: ListQuery }) {
       { column: 'c.id', direction: order, value: (row) => row.id },
     ],
     request: query,
-    queryKey: `listComments:${ctx.spaceId}:${ctx.changeRequestId ?? ''}:${JSON.stringify([order, status, query.targetPage ?? null, authors ?? null])}`,
+    list: { operation: ctx.changeRequestId === null ? 'listCommentsInSpace' : 'listCommentsInChangeRequest', within: ctx.changeRequestId ?? ctx.spaceId, filters: [order, status, query.targetPage, authors] },
     cursors: app.cursors,
-    countCache: { cache: app.counts, version },
+    // Everyone who may list a context's comments sees all of them: one audience.
+    countCache: { cache: app.counts, version, audience: 'all' },
   });
   return { status: 200 as const, body: { ...page, items: await commentViews(app.db, ctx, page.items, viewer(input)) } };
 }
@@ -70,7 +71,7 @@ async function listReplies(input: Input & { access: { comment: CommentRow }; que
       { column: 'r.id', direction: 'asc', value: (row) => row.id },
     ],
     request: query,
-    queryKey: `listCommentReplies:${access.comment.id}`,
+    list: { operation: 'listCommentReplies', within: access.comment.id },
     cursors: app.cursors,
   });
   return { status: 200 as const, body: { ...page, items: await replyViews(app.db, commentContext(access), page.items, viewer(input)) } };

@@ -1,11 +1,11 @@
 // Comments and replies as the API shows them. Everything a page of them needs (users, reactions,
 // targets) is loaded beforehand (comments.views.ts); this only shapes it.
-import { commentPermissions } from '../../auth/permissions.js';
-import type { Role } from '../../auth/roles.js';
-import type { Schemas } from '../../mappers/types.js';
-import { toApiUser } from '../../mappers/user.mapper.js';
-import type { Urls } from '../../mappers/urls.js';
-import { markdownToDocument } from '../../services/content/markdown-document.js';
+import { commentPermissions } from '../../access/permissions.js';
+import type { Role } from '../../access/roles.js';
+import type { Schemas } from '../../schemas.js';
+import { toApiUser } from '../users/user.mapper.js';
+import type { Urls } from '../../urls.js';
+import { markdownToDocument } from '../../content/markdown-document.js';
 import type { CommentContext, CommentRow, ReactionRow, ReplyRow, UserSummary } from './comments.repository.js';
 import type { ResolvedTarget } from './targets.js';
 

@@ -3,8 +3,8 @@
 // role — decides what the role alone does not (authors, admins), and hands the handler what it loaded.
 import type { AccessRule, RuleContext } from '../../access/rules.js';
 import type { ChangeRequestAccess, SpaceAccess } from '../../access/scopes.js';
-import { commentPermissions } from '../../auth/permissions.js';
-import { forbidden, notFound } from '../../http/errors.js';
+import { commentPermissions } from '../../access/permissions.js';
+import { forbidden, notFound } from '../../errors.js';
 import { findComment, findReply, type CommentContext, type CommentRow, type ReplyRow } from './comments.repository.js';
 
 declare module '../../access/rules.js' {

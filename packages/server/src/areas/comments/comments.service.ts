@@ -3,10 +3,10 @@
 // everywhere, and the counter moves in the same transaction as the change (exact under concurrency).
 import type { Database, Executor } from '../../db/database.js';
 import type { CommentStatus } from '../../db/schema.js';
-import { conflict, invalidField, notFound } from '../../http/errors.js';
+import { conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { components } from '@content-workspace/contract';
-import { isEditable } from '../../services/change-requests.service.js';
+import { isEditable } from '../change-requests/change-requests.service.js';
 import { anchorOf, previewOf } from './anchoring.js';
 import {
   bumpListVersion,

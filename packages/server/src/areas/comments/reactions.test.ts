@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../http/errors.js';
+import { HttpError } from '../../errors.js';
 import { normaliseEmoji, reactionChanges } from './reactions.js';
 
 describe('normaliseEmoji', () => {

@@ -1,5 +1,5 @@
 // Reactions: which strings are emojis, and the limits (DESIGN.md §4 leaves them to us; docs/decisions.md).
-import { invalidField } from '../../http/errors.js';
+import { invalidField } from '../../errors.js';
 
 /** Different emojis one comment or reply may hold. */
 export const MAX_DISTINCT_EMOJIS = 20;

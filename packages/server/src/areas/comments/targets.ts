@@ -6,10 +6,10 @@
 // new anchors.
 import { sql } from 'kysely';
 import { PREPARED, type Executor } from '../../db/database.js';
-import { loadDocuments } from '../../db/repositories/content-objects.repository.js';
-import { findSpaceRevision } from '../../db/repositories/revisions.repository.js';
-import { pathOf } from '../../services/content/model.js';
-import { loadPageTree } from '../../services/content/tree-store.js';
+import { loadDocuments } from '../../content/content-objects.repository.js';
+import { findSpaceRevision } from '../../content/revisions.repository.js';
+import { pathOf } from '../../content/model.js';
+import { loadPageTree } from '../../content/tree-store.js';
 import { documentBlocks, previewOf, reanchor, type Block } from './anchoring.js';
 import { findAnchors, saveAnchors, type AnchorRow, type CommentContext, type CommentRow } from './comments.repository.js';
 
