@@ -1476,6 +1476,278 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spaces/{spaceId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the comments of a space
+         * @description Comments of the space (not those of its change requests), newest first unless `order=asc`, with the filters below (combined with AND).
+         *     Each item's `target` reflects the current head (re-anchored as described in CommentTarget). Needs
+         *     `comment` on the space.
+         */
+        get: operations["listCommentsInSpace"];
+        put?: never;
+        /**
+         * Post a comment on a space
+         * @description A new `open` comment, on the space as a whole, on a `page` of the space's head, or on one
+         *     block (`node`) of that page's body. `target.revision` is the space's head at posting. Needs `comment` on the
+         *     space; the open-comment counter (`comments`) of the space grows by one.
+         */
+        post: operations["postCommentInSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a comment
+         * @description Needs `comment` on the space.
+         */
+        get: operations["getCommentInSpace"];
+        /**
+         * Resolve, reopen, edit or react to a comment
+         * @description Anyone with `comment` on the space may resolve or reopen it (`resolved`) and add or remove their
+         *     own reactions; only its author may change its body. Resolving and reopening move the open-comment
+         *     counter.
+         */
+        put: operations["updateCommentInSpace"];
+        post?: never;
+        /**
+         * Delete a comment
+         * @description Its author, or an `admin` of the space. Its replies and reactions go with it.
+         */
+        delete: operations["deleteCommentInSpace"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/comments/{commentId}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a comment's replies
+         * @description Oldest first. Needs `comment` on the space.
+         */
+        get: operations["listCommentRepliesInSpace"];
+        put?: never;
+        /**
+         * Reply to a comment
+         * @description Needs `comment` on the space. The comment keeps its status.
+         */
+        post: operations["postCommentReplyInSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+                /** @description The reply's id. */
+                commentReplyId: components["parameters"]["CommentReplyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a reply
+         * @description Needs `comment` on the space.
+         */
+        get: operations["getCommentReplyInSpace"];
+        /**
+         * Edit or react to a reply
+         * @description Anyone with `comment` on the space may add or remove their own reactions; only its author may change its body.
+         */
+        put: operations["updateCommentReplyInSpace"];
+        post?: never;
+        /**
+         * Delete a reply
+         * @description Its author, or an `admin` of the space.
+         */
+        delete: operations["deleteCommentReplyInSpace"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the comments of a change request
+         * @description Comments of the change request, newest first unless `order=asc`, with the filters below (combined with AND).
+         *     Each item's `target` reflects the current head (re-anchored as described in CommentTarget). Needs
+         *     `comment` on the space.
+         */
+        get: operations["listCommentsInChangeRequest"];
+        put?: never;
+        /**
+         * Post a comment on a change request
+         * @description A new `open` comment, on the change request as a whole, on a `page` of the change request's head, or on one
+         *     block (`node`) of that page's body. `target.revision` is the change request's head at posting. Needs `comment` on the
+         *     space; the open-comment counter (`comments`) of the change request grows by one.
+         *     In a `merged` or `archived` change request the discussion is closed to new comments and
+         *     replies (409); reading, resolving, reacting, editing and deleting stay open.
+         */
+        post: operations["postCommentInChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a comment
+         * @description Needs `comment` on the space.
+         */
+        get: operations["getCommentInChangeRequest"];
+        /**
+         * Resolve, reopen, edit or react to a comment
+         * @description Anyone with `comment` on the space may resolve or reopen it (`resolved`) and add or remove their
+         *     own reactions; only its author may change its body. Resolving and reopening move the open-comment
+         *     counter.
+         */
+        put: operations["updateCommentInChangeRequest"];
+        post?: never;
+        /**
+         * Delete a comment
+         * @description Its author, or an `admin` of the space. Its replies and reactions go with it.
+         */
+        delete: operations["deleteCommentInChangeRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a comment's replies
+         * @description Oldest first. Needs `comment` on the space.
+         */
+        get: operations["listCommentRepliesInChangeRequest"];
+        put?: never;
+        /**
+         * Reply to a comment
+         * @description Needs `comment` on the space. The comment keeps its status.
+         *     In a `merged` or `archived` change request the discussion is closed to new comments and
+         *     replies (409); reading, resolving, reacting, editing and deleting stay open.
+         */
+        post: operations["postCommentReplyInChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+                /** @description The reply's id. */
+                commentReplyId: components["parameters"]["CommentReplyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a reply
+         * @description Needs `comment` on the space.
+         */
+        get: operations["getCommentReplyInChangeRequest"];
+        /**
+         * Edit or react to a reply
+         * @description Anyone with `comment` on the space may add or remove their own reactions; only its author may change its body.
+         */
+        put: operations["updateCommentReplyInChangeRequest"];
+        post?: never;
+        /**
+         * Delete a reply
+         * @description Its author, or an `admin` of the space.
+         */
+        delete: operations["deleteCommentReplyInChangeRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/files/{signature}": {
         parameters: {
             query?: never;
@@ -4451,6 +4723,223 @@ export interface components {
             };
         };
         /**
+         * Emoji
+         * @description One emoji: a single RGI emoji sequence (Unicode `RGI_Emoji`, e.g. `👍`, `👍🏽`, `🇫🇷`, `👩‍💻`). A
+         *     single code point that needs U+FE0F to be an emoji (`❤`) is taken as its emoji form (`❤️`); anything
+         *     else is a 400.
+         */
+        Emoji: string;
+        /**
+         * CommentReaction
+         * @description Everyone who reacted with one emoji.
+         */
+        CommentReaction: {
+            emoji: components["schemas"]["Emoji"];
+            /** @description How many users reacted with it. */
+            count: number;
+            /**
+             * @description Up to 10 of them: the caller first when they reacted, then the earliest; `count` tells how many
+             *     there are in all.
+             */
+            users: {
+                user: components["schemas"]["User"];
+                reactedAt: components["schemas"]["Timestamp"];
+            }[];
+        };
+        /**
+         * CommentReactions
+         * @description Reactions grouped by emoji, in the order each emoji was first used; at most 20 different emojis.
+         */
+        CommentReactions: components["schemas"]["CommentReaction"][];
+        /**
+         * CommentBody
+         * @description A comment's or reply's body, in the form the `format` parameter asked for.
+         */
+        CommentBody: {
+            /** @description The body as posted (`format=markdown`, the default). */
+            markdown?: string;
+            /** @description The body's syntax tree (`format=document`). */
+            document?: components["schemas"]["MdastRoot"];
+        };
+        /**
+         * CommentNodeId
+         * @description A block of a page's body. Blocks are the leaf blocks of the body's Markdown tree (paragraphs,
+         *     headings, code blocks, HTML blocks and table rows, inside lists, block quotes and footnotes too) that
+         *     hold text; a block's id is the first 16 hex digits of the SHA-256 of its text (NFC, whitespace runs
+         *     collapsed to one space, trimmed), followed by `-n` for the n-th later block with the same text. Ids
+         *     are derived from the body alone, so a client computes them from the page's `format=document` read.
+         */
+        CommentNodeId: string;
+        /**
+         * CommentTarget
+         * @description What the comment discusses.
+         */
+        CommentTarget: {
+            /** @description The space's id. */
+            space: components["schemas"]["Id"];
+            /** @description The change request's id (comments of a change request). */
+            changeRequest?: components["schemas"]["Id"];
+            /** @description The head of the space (or of the change request) when the comment was posted. */
+            revision: components["schemas"]["Id"];
+            /**
+             * @description The page commented on, as it is at the current head of the space (or change request). `outdated`
+             *     is true only when the page is gone, or the commented block's text can no longer be found in its
+             *     body; a gone page shows the title and path it had when the comment was posted.
+             */
+            page?: {
+                id: components["schemas"]["Id"];
+                title: string;
+                emoji?: string;
+                icon?: string;
+                createdAt?: components["schemas"]["Timestamp"];
+                updatedAt?: components["schemas"]["Timestamp"];
+                path: string;
+                outdated: boolean;
+            };
+            /**
+             * @description The block commented on. Its text is kept with a little context, and on later bodies the comment
+             *     follows it to the block that now holds that text (the same text first, then the closest match with
+             *     at most 30% of it changed): `id` and `preview` are those of that block. When the text cannot be
+             *     found, they stay those of the block as posted and `page.outdated` is true.
+             */
+            node?: {
+                id: components["schemas"]["CommentNodeId"];
+                /** @description The block's text, shortened to 140 characters. */
+                preview: string;
+            };
+        };
+        /**
+         * CommentPermissions
+         * @description What the caller may do with the comment or reply.
+         */
+        CommentPermissions: {
+            /** @description Read it (the `comment` role on the space). */
+            view: boolean;
+            /** @description Change its body (its author). */
+            edit: boolean;
+            /** @description Reply to the comment (the `comment` role on the space). */
+            reply: boolean;
+            /** @description Delete it (its author, or an `admin` of the space). */
+            delete: boolean;
+        };
+        /**
+         * CommentStatus
+         * @description `open` until resolved (`PUT` with `resolved: true`); `resolved` moves back to `open` with `resolved: false`.
+         * @enum {string}
+         */
+        CommentStatus: "open" | "resolved";
+        /** Comment */
+        Comment: {
+            /** @constant */
+            object: "comment";
+            id: components["schemas"]["Id"];
+            postedBy: components["schemas"]["User"];
+            postedAt: components["schemas"]["Timestamp"];
+            /** @description When the body was last changed (absent until then). */
+            editedAt?: components["schemas"]["Timestamp"];
+            reactions: components["schemas"]["CommentReactions"];
+            /** @description Number of replies. */
+            replies: number;
+            body: components["schemas"]["CommentBody"];
+            target: components["schemas"]["CommentTarget"];
+            urls: {
+                /**
+                 * Format: uri
+                 * @description API address of the comment.
+                 */
+                location: string;
+            };
+            permissions: components["schemas"]["CommentPermissions"];
+            status: components["schemas"]["CommentStatus"];
+            /** @description When it was resolved (resolved comments only). */
+            resolvedAt?: components["schemas"]["Timestamp"];
+            /** @description Who resolved it (resolved comments only). */
+            resolvedBy?: components["schemas"]["User"];
+        };
+        /** CommentList */
+        CommentList: {
+            items: components["schemas"]["Comment"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * CommentBodyInput
+         * @description A comment's or reply's body, in Markdown (GFM).
+         */
+        CommentBodyInput: {
+            /** @description At most 20,000 characters, not only whitespace, no NUL character. */
+            markdown: string;
+        };
+        /** PostCommentRequest */
+        PostCommentRequest: {
+            /** @description A page of the space (or change request) at its current head (400 otherwise). */
+            page?: components["schemas"]["Id"];
+            /** @description A block of that page's current body (400 otherwise; needs `page`). */
+            node?: components["schemas"]["CommentNodeId"];
+            body: components["schemas"]["CommentBodyInput"];
+        };
+        /**
+         * CommentReactionChanges
+         * @description Emojis to add or remove for the caller, idempotently (adding one the caller already used keeps its
+         *     first `reactedAt`; removing one they did not use changes nothing); an emoji in both lists is removed.
+         *     A comment or reply holds at most 20 different emojis (400 beyond).
+         */
+        CommentReactionChanges: components["schemas"]["Emoji"][];
+        /**
+         * UpdateCommentRequest
+         * @description Every field is optional; an empty body changes nothing.
+         */
+        UpdateCommentRequest: {
+            /** @description `true` resolves the comment, `false` reopens it (anyone with `comment` on the space); the current status is a no-op. */
+            resolved?: boolean;
+            /** @description A new body (its author only; sets `editedAt`). */
+            body?: components["schemas"]["CommentBodyInput"];
+            addedReactions?: components["schemas"]["CommentReactionChanges"];
+            removedReactions?: components["schemas"]["CommentReactionChanges"];
+        };
+        /** CommentReply */
+        CommentReply: {
+            /** @constant */
+            object: "comment-reply";
+            id: components["schemas"]["Id"];
+            postedBy: components["schemas"]["User"];
+            postedAt: components["schemas"]["Timestamp"];
+            /** @description When the body was last changed (absent until then). */
+            editedAt?: components["schemas"]["Timestamp"];
+            reactions: components["schemas"]["CommentReactions"];
+            body: components["schemas"]["CommentBody"];
+            urls: {
+                /**
+                 * Format: uri
+                 * @description API address of the reply.
+                 */
+                location: string;
+            };
+            permissions: components["schemas"]["CommentPermissions"];
+        };
+        /** CommentReplyList */
+        CommentReplyList: {
+            items: components["schemas"]["CommentReply"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /** PostCommentReplyRequest */
+        PostCommentReplyRequest: {
+            body: components["schemas"]["CommentBodyInput"];
+        };
+        /**
+         * UpdateCommentReplyRequest
+         * @description Every field is optional; an empty body changes nothing.
+         */
+        UpdateCommentReplyRequest: {
+            /** @description A new body (its author only; sets `editedAt`). */
+            body?: components["schemas"]["CommentBodyInput"];
+            addedReactions?: components["schemas"]["CommentReactionChanges"];
+            removedReactions?: components["schemas"]["CommentReactionChanges"];
+        };
+        /**
          * ContentImportSource
          * @description What the import reads:
          *     - `website`: the page at `url` and the same-origin pages it links to, breadth-first (each page's
@@ -4976,6 +5465,24 @@ export interface components {
         RevisionId: components["schemas"]["Id"];
         /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
         ChangeRequestId: components["schemas"]["Id"];
+        /** @description By posting time, `desc` (newest first) or `asc` (oldest first). */
+        CommentOrder: "asc" | "desc";
+        /** @description Only comments with this status; `all` for both. */
+        CommentStatusFilter: "all" | "open" | "resolved";
+        /** @description A page id; only comments on that page. */
+        CommentTargetPage: components["schemas"]["Id"];
+        /** @description User ids (repeat the key, `authors=a&authors=b`); only comments posted by one of them. */
+        CommentAuthors: components["schemas"]["Id"][];
+        /**
+         * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+         *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+         *     return it).
+         */
+        CommentFormat: "markdown" | "document";
+        /** @description The comment's id. */
+        CommentId: components["schemas"]["Id"];
+        /** @description The reply's id. */
+        CommentReplyId: components["schemas"]["Id"];
         /** @description The signed, expiring token of a file's `downloadURL`. */
         FileSignature: string;
         /** @description With `page`, the PDF holds that page alone (without its subpages). Needs `page`. */
@@ -7986,6 +8493,1686 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["File"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCommentsInSpace: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description By posting time, `desc` (newest first) or `asc` (oldest first). */
+                order?: components["parameters"]["CommentOrder"];
+                /** @description Only comments with this status; `all` for both. */
+                status?: components["parameters"]["CommentStatusFilter"];
+                /** @description A page id; only comments on that page. */
+                targetPage?: components["parameters"]["CommentTargetPage"];
+                /** @description User ids (repeat the key, `authors=a&authors=b`); only comments posted by one of them. */
+                authors?: components["parameters"]["CommentAuthors"];
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of comments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "object": "comment",
+                     *           "id": "cm1Aa2Bb3Cc4Dd5Ee6Ff",
+                     *           "postedBy": {
+                     *             "object": "user",
+                     *             "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "urls": {
+                     *               "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *             }
+                     *           },
+                     *           "postedAt": "2026-11-24T10:00:00.000Z",
+                     *           "reactions": [
+                     *             {
+                     *               "emoji": "👍",
+                     *               "count": 1,
+                     *               "users": [
+                     *                 {
+                     *                   "user": {
+                     *                     "object": "user",
+                     *                     "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *                     "displayName": "Ada Lovelace",
+                     *                     "email": "ada@example.com",
+                     *                     "urls": {
+                     *                       "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *                     }
+                     *                   },
+                     *                   "reactedAt": "2026-11-24T10:05:00.000Z"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "replies": 1,
+                     *           "body": {
+                     *             "markdown": "Does this still hold on Node.js 22?"
+                     *           },
+                     *           "target": {
+                     *             "space": "sp3Gh7Jk9Lm2Np4Qr6St",
+                     *             "revision": "rv2Bc4De6Fg8Hi0Jk2Lm",
+                     *             "page": {
+                     *               "id": "pg7Mn9Op1Qr3St5Uv7Wx",
+                     *               "title": "Getting started",
+                     *               "createdAt": "2026-11-20T09:00:00.000Z",
+                     *               "updatedAt": "2026-11-24T08:30:00.000Z",
+                     *               "path": "getting-started",
+                     *               "outdated": false
+                     *             },
+                     *             "node": {
+                     *               "id": "3f1c9a7b2e4d6f80",
+                     *               "preview": "Run the installer with the default options."
+                     *             }
+                     *           },
+                     *           "urls": {
+                     *             "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff"
+                     *           },
+                     *           "permissions": {
+                     *             "view": true,
+                     *             "edit": true,
+                     *             "reply": true,
+                     *             "delete": true
+                     *           },
+                     *           "status": "open"
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postCommentInSpace: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "page": "pg7Mn9Op1Qr3St5Uv7Wx",
+                 *       "node": "3f1c9a7b2e4d6f80",
+                 *       "body": {
+                 *         "markdown": "Does this still hold on Node.js 22?"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The new comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment",
+                     *       "id": "cm1Aa2Bb3Cc4Dd5Ee6Ff",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-11-24T10:00:00.000Z",
+                     *       "reactions": [],
+                     *       "replies": 0,
+                     *       "body": {
+                     *         "markdown": "Does this still hold on Node.js 22?"
+                     *       },
+                     *       "target": {
+                     *         "space": "sp3Gh7Jk9Lm2Np4Qr6St",
+                     *         "revision": "rv2Bc4De6Fg8Hi0Jk2Lm",
+                     *         "page": {
+                     *           "id": "pg7Mn9Op1Qr3St5Uv7Wx",
+                     *           "title": "Getting started",
+                     *           "createdAt": "2026-11-20T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-24T08:30:00.000Z",
+                     *           "path": "getting-started",
+                     *           "outdated": false
+                     *         },
+                     *         "node": {
+                     *           "id": "3f1c9a7b2e4d6f80",
+                     *           "preview": "Run the installer with the default options."
+                     *         }
+                     *       },
+                     *       "urls": {
+                     *         "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       },
+                     *       "status": "open"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCommentInSpace: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment",
+                     *       "id": "cm1Aa2Bb3Cc4Dd5Ee6Ff",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-11-24T10:00:00.000Z",
+                     *       "reactions": [
+                     *         {
+                     *           "emoji": "👍",
+                     *           "count": 1,
+                     *           "users": [
+                     *             {
+                     *               "user": {
+                     *                 "object": "user",
+                     *                 "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *                 "displayName": "Ada Lovelace",
+                     *                 "email": "ada@example.com",
+                     *                 "urls": {
+                     *                   "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *                 }
+                     *               },
+                     *               "reactedAt": "2026-11-24T10:05:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "replies": 1,
+                     *       "body": {
+                     *         "markdown": "Does this still hold on Node.js 22?"
+                     *       },
+                     *       "target": {
+                     *         "space": "sp3Gh7Jk9Lm2Np4Qr6St",
+                     *         "revision": "rv2Bc4De6Fg8Hi0Jk2Lm",
+                     *         "page": {
+                     *           "id": "pg7Mn9Op1Qr3St5Uv7Wx",
+                     *           "title": "Getting started",
+                     *           "createdAt": "2026-11-20T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-24T08:30:00.000Z",
+                     *           "path": "getting-started",
+                     *           "outdated": false
+                     *         },
+                     *         "node": {
+                     *           "id": "3f1c9a7b2e4d6f80",
+                     *           "preview": "Run the installer with the default options."
+                     *         }
+                     *       },
+                     *       "urls": {
+                     *         "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       },
+                     *       "status": "open"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCommentInSpace: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "resolved": true,
+                 *       "addedReactions": [
+                 *         "👍"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment",
+                     *       "id": "cm1Aa2Bb3Cc4Dd5Ee6Ff",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-11-24T10:00:00.000Z",
+                     *       "reactions": [
+                     *         {
+                     *           "emoji": "👍",
+                     *           "count": 1,
+                     *           "users": [
+                     *             {
+                     *               "user": {
+                     *                 "object": "user",
+                     *                 "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *                 "displayName": "Ada Lovelace",
+                     *                 "email": "ada@example.com",
+                     *                 "urls": {
+                     *                   "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *                 }
+                     *               },
+                     *               "reactedAt": "2026-11-24T10:05:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "replies": 1,
+                     *       "body": {
+                     *         "markdown": "Does this still hold on Node.js 22?"
+                     *       },
+                     *       "target": {
+                     *         "space": "sp3Gh7Jk9Lm2Np4Qr6St",
+                     *         "revision": "rv2Bc4De6Fg8Hi0Jk2Lm",
+                     *         "page": {
+                     *           "id": "pg7Mn9Op1Qr3St5Uv7Wx",
+                     *           "title": "Getting started",
+                     *           "createdAt": "2026-11-20T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-24T08:30:00.000Z",
+                     *           "path": "getting-started",
+                     *           "outdated": false
+                     *         },
+                     *         "node": {
+                     *           "id": "3f1c9a7b2e4d6f80",
+                     *           "preview": "Run the installer with the default options."
+                     *         }
+                     *       },
+                     *       "urls": {
+                     *         "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       },
+                     *       "status": "resolved",
+                     *       "resolvedAt": "2026-11-24T11:00:00.000Z",
+                     *       "resolvedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCommentInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCommentRepliesInSpace: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of replies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "object": "comment-reply",
+                     *           "id": "rp9Zz8Yy7Xx6Ww5Vv4Uu",
+                     *           "postedBy": {
+                     *             "object": "user",
+                     *             "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "urls": {
+                     *               "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *             }
+                     *           },
+                     *           "postedAt": "2026-11-24T10:10:00.000Z",
+                     *           "reactions": [],
+                     *           "body": {
+                     *             "markdown": "Yes, checked."
+                     *           },
+                     *           "urls": {
+                     *             "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff/replies/rp9Zz8Yy7Xx6Ww5Vv4Uu"
+                     *           },
+                     *           "permissions": {
+                     *             "view": true,
+                     *             "edit": true,
+                     *             "reply": true,
+                     *             "delete": true
+                     *           }
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentReplyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postCommentReplyInSpace: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": {
+                 *         "markdown": "Yes, checked."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostCommentReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment-reply",
+                     *       "id": "rp9Zz8Yy7Xx6Ww5Vv4Uu",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-11-24T10:10:00.000Z",
+                     *       "reactions": [],
+                     *       "body": {
+                     *         "markdown": "Yes, checked."
+                     *       },
+                     *       "urls": {
+                     *         "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff/replies/rp9Zz8Yy7Xx6Ww5Vv4Uu"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCommentReplyInSpace: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+                /** @description The reply's id. */
+                commentReplyId: components["parameters"]["CommentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment-reply",
+                     *       "id": "rp9Zz8Yy7Xx6Ww5Vv4Uu",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-11-24T10:10:00.000Z",
+                     *       "reactions": [],
+                     *       "body": {
+                     *         "markdown": "Yes, checked."
+                     *       },
+                     *       "urls": {
+                     *         "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff/replies/rp9Zz8Yy7Xx6Ww5Vv4Uu"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCommentReplyInSpace: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+                /** @description The reply's id. */
+                commentReplyId: components["parameters"]["CommentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": {
+                 *         "markdown": "Yes, checked on 22.4."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateCommentReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment-reply",
+                     *       "id": "rp9Zz8Yy7Xx6Ww5Vv4Uu",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-11-24T10:10:00.000Z",
+                     *       "reactions": [],
+                     *       "body": {
+                     *         "markdown": "Yes, checked on 22.4."
+                     *       },
+                     *       "urls": {
+                     *         "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff/replies/rp9Zz8Yy7Xx6Ww5Vv4Uu"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       },
+                     *       "editedAt": "2026-11-24T10:20:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCommentReplyInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+                /** @description The reply's id. */
+                commentReplyId: components["parameters"]["CommentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCommentsInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description By posting time, `desc` (newest first) or `asc` (oldest first). */
+                order?: components["parameters"]["CommentOrder"];
+                /** @description Only comments with this status; `all` for both. */
+                status?: components["parameters"]["CommentStatusFilter"];
+                /** @description A page id; only comments on that page. */
+                targetPage?: components["parameters"]["CommentTargetPage"];
+                /** @description User ids (repeat the key, `authors=a&authors=b`); only comments posted by one of them. */
+                authors?: components["parameters"]["CommentAuthors"];
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of comments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "object": "comment",
+                     *           "id": "cm1Aa2Bb3Cc4Dd5Ee6Ff",
+                     *           "postedBy": {
+                     *             "object": "user",
+                     *             "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "urls": {
+                     *               "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *             }
+                     *           },
+                     *           "postedAt": "2026-11-24T10:00:00.000Z",
+                     *           "reactions": [
+                     *             {
+                     *               "emoji": "👍",
+                     *               "count": 1,
+                     *               "users": [
+                     *                 {
+                     *                   "user": {
+                     *                     "object": "user",
+                     *                     "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *                     "displayName": "Ada Lovelace",
+                     *                     "email": "ada@example.com",
+                     *                     "urls": {
+                     *                       "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *                     }
+                     *                   },
+                     *                   "reactedAt": "2026-11-24T10:05:00.000Z"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "replies": 1,
+                     *           "body": {
+                     *             "markdown": "Does this still hold on Node.js 22?"
+                     *           },
+                     *           "target": {
+                     *             "space": "sp3Gh7Jk9Lm2Np4Qr6St",
+                     *             "changeRequest": "cr5Tv8Wx1Yz3Ab6Cd9Ef",
+                     *             "revision": "rv2Bc4De6Fg8Hi0Jk2Lm",
+                     *             "page": {
+                     *               "id": "pg7Mn9Op1Qr3St5Uv7Wx",
+                     *               "title": "Getting started",
+                     *               "createdAt": "2026-11-20T09:00:00.000Z",
+                     *               "updatedAt": "2026-11-24T08:30:00.000Z",
+                     *               "path": "getting-started",
+                     *               "outdated": false
+                     *             },
+                     *             "node": {
+                     *               "id": "3f1c9a7b2e4d6f80",
+                     *               "preview": "Run the installer with the default options."
+                     *             }
+                     *           },
+                     *           "urls": {
+                     *             "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/change-requests/cr5Tv8Wx1Yz3Ab6Cd9Ef/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff"
+                     *           },
+                     *           "permissions": {
+                     *             "view": true,
+                     *             "edit": true,
+                     *             "reply": true,
+                     *             "delete": true
+                     *           },
+                     *           "status": "open"
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postCommentInChangeRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "page": "pg7Mn9Op1Qr3St5Uv7Wx",
+                 *       "node": "3f1c9a7b2e4d6f80",
+                 *       "body": {
+                 *         "markdown": "Does this still hold on Node.js 22?"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The new comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment",
+                     *       "id": "cm1Aa2Bb3Cc4Dd5Ee6Ff",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-11-24T10:00:00.000Z",
+                     *       "reactions": [],
+                     *       "replies": 0,
+                     *       "body": {
+                     *         "markdown": "Does this still hold on Node.js 22?"
+                     *       },
+                     *       "target": {
+                     *         "space": "sp3Gh7Jk9Lm2Np4Qr6St",
+                     *         "changeRequest": "cr5Tv8Wx1Yz3Ab6Cd9Ef",
+                     *         "revision": "rv2Bc4De6Fg8Hi0Jk2Lm",
+                     *         "page": {
+                     *           "id": "pg7Mn9Op1Qr3St5Uv7Wx",
+                     *           "title": "Getting started",
+                     *           "createdAt": "2026-11-20T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-24T08:30:00.000Z",
+                     *           "path": "getting-started",
+                     *           "outdated": false
+                     *         },
+                     *         "node": {
+                     *           "id": "3f1c9a7b2e4d6f80",
+                     *           "preview": "Run the installer with the default options."
+                     *         }
+                     *       },
+                     *       "urls": {
+                     *         "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/change-requests/cr5Tv8Wx1Yz3Ab6Cd9Ef/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       },
+                     *       "status": "open"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCommentInChangeRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment",
+                     *       "id": "cm1Aa2Bb3Cc4Dd5Ee6Ff",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-11-24T10:00:00.000Z",
+                     *       "reactions": [
+                     *         {
+                     *           "emoji": "👍",
+                     *           "count": 1,
+                     *           "users": [
+                     *             {
+                     *               "user": {
+                     *                 "object": "user",
+                     *                 "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *                 "displayName": "Ada Lovelace",
+                     *                 "email": "ada@example.com",
+                     *                 "urls": {
+                     *                   "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *                 }
+                     *               },
+                     *               "reactedAt": "2026-11-24T10:05:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "replies": 1,
+                     *       "body": {
+                     *         "markdown": "Does this still hold on Node.js 22?"
+                     *       },
+                     *       "target": {
+                     *         "space": "sp3Gh7Jk9Lm2Np4Qr6St",
+                     *         "changeRequest": "cr5Tv8Wx1Yz3Ab6Cd9Ef",
+                     *         "revision": "rv2Bc4De6Fg8Hi0Jk2Lm",
+                     *         "page": {
+                     *           "id": "pg7Mn9Op1Qr3St5Uv7Wx",
+                     *           "title": "Getting started",
+                     *           "createdAt": "2026-11-20T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-24T08:30:00.000Z",
+                     *           "path": "getting-started",
+                     *           "outdated": false
+                     *         },
+                     *         "node": {
+                     *           "id": "3f1c9a7b2e4d6f80",
+                     *           "preview": "Run the installer with the default options."
+                     *         }
+                     *       },
+                     *       "urls": {
+                     *         "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/change-requests/cr5Tv8Wx1Yz3Ab6Cd9Ef/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       },
+                     *       "status": "open"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCommentInChangeRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "resolved": true,
+                 *       "addedReactions": [
+                 *         "👍"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment",
+                     *       "id": "cm1Aa2Bb3Cc4Dd5Ee6Ff",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-11-24T10:00:00.000Z",
+                     *       "reactions": [
+                     *         {
+                     *           "emoji": "👍",
+                     *           "count": 1,
+                     *           "users": [
+                     *             {
+                     *               "user": {
+                     *                 "object": "user",
+                     *                 "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *                 "displayName": "Ada Lovelace",
+                     *                 "email": "ada@example.com",
+                     *                 "urls": {
+                     *                   "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *                 }
+                     *               },
+                     *               "reactedAt": "2026-11-24T10:05:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "replies": 1,
+                     *       "body": {
+                     *         "markdown": "Does this still hold on Node.js 22?"
+                     *       },
+                     *       "target": {
+                     *         "space": "sp3Gh7Jk9Lm2Np4Qr6St",
+                     *         "changeRequest": "cr5Tv8Wx1Yz3Ab6Cd9Ef",
+                     *         "revision": "rv2Bc4De6Fg8Hi0Jk2Lm",
+                     *         "page": {
+                     *           "id": "pg7Mn9Op1Qr3St5Uv7Wx",
+                     *           "title": "Getting started",
+                     *           "createdAt": "2026-11-20T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-24T08:30:00.000Z",
+                     *           "path": "getting-started",
+                     *           "outdated": false
+                     *         },
+                     *         "node": {
+                     *           "id": "3f1c9a7b2e4d6f80",
+                     *           "preview": "Run the installer with the default options."
+                     *         }
+                     *       },
+                     *       "urls": {
+                     *         "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/change-requests/cr5Tv8Wx1Yz3Ab6Cd9Ef/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       },
+                     *       "status": "resolved",
+                     *       "resolvedAt": "2026-11-24T11:00:00.000Z",
+                     *       "resolvedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCommentInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCommentRepliesInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of replies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "object": "comment-reply",
+                     *           "id": "rp9Zz8Yy7Xx6Ww5Vv4Uu",
+                     *           "postedBy": {
+                     *             "object": "user",
+                     *             "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *             "displayName": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "urls": {
+                     *               "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *             }
+                     *           },
+                     *           "postedAt": "2026-11-24T10:10:00.000Z",
+                     *           "reactions": [],
+                     *           "body": {
+                     *             "markdown": "Yes, checked."
+                     *           },
+                     *           "urls": {
+                     *             "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/change-requests/cr5Tv8Wx1Yz3Ab6Cd9Ef/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff/replies/rp9Zz8Yy7Xx6Ww5Vv4Uu"
+                     *           },
+                     *           "permissions": {
+                     *             "view": true,
+                     *             "edit": true,
+                     *             "reply": true,
+                     *             "delete": true
+                     *           }
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentReplyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postCommentReplyInChangeRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": {
+                 *         "markdown": "Yes, checked."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostCommentReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment-reply",
+                     *       "id": "rp9Zz8Yy7Xx6Ww5Vv4Uu",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-11-24T10:10:00.000Z",
+                     *       "reactions": [],
+                     *       "body": {
+                     *         "markdown": "Yes, checked."
+                     *       },
+                     *       "urls": {
+                     *         "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/change-requests/cr5Tv8Wx1Yz3Ab6Cd9Ef/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff/replies/rp9Zz8Yy7Xx6Ww5Vv4Uu"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCommentReplyInChangeRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+                /** @description The reply's id. */
+                commentReplyId: components["parameters"]["CommentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment-reply",
+                     *       "id": "rp9Zz8Yy7Xx6Ww5Vv4Uu",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-11-24T10:10:00.000Z",
+                     *       "reactions": [],
+                     *       "body": {
+                     *         "markdown": "Yes, checked."
+                     *       },
+                     *       "urls": {
+                     *         "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/change-requests/cr5Tv8Wx1Yz3Ab6Cd9Ef/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff/replies/rp9Zz8Yy7Xx6Ww5Vv4Uu"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCommentReplyInChangeRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How bodies are returned: `markdown` (`body.markdown`, as posted) or `document` (`body.document`: the
+                 *     Markdown syntax tree, mdast as remark produces it with GFM, without source positions, as page reads
+                 *     return it).
+                 */
+                format?: components["parameters"]["CommentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+                /** @description The reply's id. */
+                commentReplyId: components["parameters"]["CommentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": {
+                 *         "markdown": "Yes, checked on 22.4."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateCommentReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "comment-reply",
+                     *       "id": "rp9Zz8Yy7Xx6Ww5Vv4Uu",
+                     *       "postedBy": {
+                     *         "object": "user",
+                     *         "id": "u1x8Kq2LmN4pR7sT9vWy",
+                     *         "displayName": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "urls": {
+                     *           "location": "http://localhost:8080/v1/users/u1x8Kq2LmN4pR7sT9vWy"
+                     *         }
+                     *       },
+                     *       "postedAt": "2026-11-24T10:10:00.000Z",
+                     *       "reactions": [],
+                     *       "body": {
+                     *         "markdown": "Yes, checked on 22.4."
+                     *       },
+                     *       "urls": {
+                     *         "location": "http://localhost:8080/v1/spaces/sp3Gh7Jk9Lm2Np4Qr6St/change-requests/cr5Tv8Wx1Yz3Ab6Cd9Ef/comments/cm1Aa2Bb3Cc4Dd5Ee6Ff/replies/rp9Zz8Yy7Xx6Ww5Vv4Uu"
+                     *       },
+                     *       "permissions": {
+                     *         "view": true,
+                     *         "edit": true,
+                     *         "reply": true,
+                     *         "delete": true
+                     *       },
+                     *       "editedAt": "2026-11-24T10:20:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCommentReplyInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+                /** @description The change request's id, or its number in the space (a positive integer such as `12`). */
+                changeRequestId: components["parameters"]["ChangeRequestId"];
+                /** @description The comment's id. */
+                commentId: components["parameters"]["CommentId"];
+                /** @description The reply's id. */
+                commentReplyId: components["parameters"]["CommentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

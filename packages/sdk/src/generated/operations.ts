@@ -973,6 +973,188 @@ export interface Operations<Throwing extends boolean> {
      */
     downloadChangeRequestPdf: Operation<'/pdf/{signature}', 'get', Throwing>;
   };
+  /**
+   * Discussions on a space or on a change request: comments (on the whole, on a page, or on one block
+   * of a page's body, followed across later edits), their replies and reactions.
+   */
+  comments: {
+    /**
+     * List the comments of a space
+     *
+     * Comments of the space (not those of its change requests), newest first unless `order=asc`, with the filters below (combined with AND).
+     * Each item's `target` reflects the current head (re-anchored as described in CommentTarget). Needs
+     * `comment` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/comments` (operation `listCommentsInSpace`)
+     */
+    listCommentsInSpace: Operation<'/v1/spaces/{spaceId}/comments', 'get', Throwing>;
+    /**
+     * Post a comment on a space
+     *
+     * A new `open` comment, on the space as a whole, on a `page` of the space's head, or on one
+     * block (`node`) of that page's body. `target.revision` is the space's head at posting. Needs `comment` on the
+     * space; the open-comment counter (`comments`) of the space grows by one.
+     *
+     * `POST /v1/spaces/{spaceId}/comments` (operation `postCommentInSpace`)
+     */
+    postCommentInSpace: Operation<'/v1/spaces/{spaceId}/comments', 'post', Throwing>;
+    /**
+     * Get a comment
+     *
+     * Needs `comment` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/comments/{commentId}` (operation `getCommentInSpace`)
+     */
+    getCommentInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}', 'get', Throwing>;
+    /**
+     * Resolve, reopen, edit or react to a comment
+     *
+     * Anyone with `comment` on the space may resolve or reopen it (`resolved`) and add or remove their
+     * own reactions; only its author may change its body. Resolving and reopening move the open-comment
+     * counter.
+     *
+     * `PUT /v1/spaces/{spaceId}/comments/{commentId}` (operation `updateCommentInSpace`)
+     */
+    updateCommentInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}', 'put', Throwing>;
+    /**
+     * Delete a comment
+     *
+     * Its author, or an `admin` of the space. Its replies and reactions go with it.
+     *
+     * `DELETE /v1/spaces/{spaceId}/comments/{commentId}` (operation `deleteCommentInSpace`)
+     */
+    deleteCommentInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}', 'delete', Throwing>;
+    /**
+     * List a comment's replies
+     *
+     * Oldest first. Needs `comment` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/comments/{commentId}/replies` (operation `listCommentRepliesInSpace`)
+     */
+    listCommentRepliesInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies', 'get', Throwing>;
+    /**
+     * Reply to a comment
+     *
+     * Needs `comment` on the space. The comment keeps its status.
+     *
+     * `POST /v1/spaces/{spaceId}/comments/{commentId}/replies` (operation `postCommentReplyInSpace`)
+     */
+    postCommentReplyInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies', 'post', Throwing>;
+    /**
+     * Get a reply
+     *
+     * Needs `comment` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}` (operation `getCommentReplyInSpace`)
+     */
+    getCommentReplyInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', 'get', Throwing>;
+    /**
+     * Edit or react to a reply
+     *
+     * Anyone with `comment` on the space may add or remove their own reactions; only its author may change its body.
+     *
+     * `PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}` (operation `updateCommentReplyInSpace`)
+     */
+    updateCommentReplyInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', 'put', Throwing>;
+    /**
+     * Delete a reply
+     *
+     * Its author, or an `admin` of the space.
+     *
+     * `DELETE /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}` (operation `deleteCommentReplyInSpace`)
+     */
+    deleteCommentReplyInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', 'delete', Throwing>;
+    /**
+     * List the comments of a change request
+     *
+     * Comments of the change request, newest first unless `order=asc`, with the filters below (combined with AND).
+     * Each item's `target` reflects the current head (re-anchored as described in CommentTarget). Needs
+     * `comment` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments` (operation `listCommentsInChangeRequest`)
+     */
+    listCommentsInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments', 'get', Throwing>;
+    /**
+     * Post a comment on a change request
+     *
+     * A new `open` comment, on the change request as a whole, on a `page` of the change request's head, or on one
+     * block (`node`) of that page's body. `target.revision` is the change request's head at posting. Needs `comment` on the
+     * space; the open-comment counter (`comments`) of the change request grows by one.
+     * In a `merged` or `archived` change request the discussion is closed to new comments and
+     * replies (409); reading, resolving, reacting, editing and deleting stay open.
+     *
+     * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments` (operation `postCommentInChangeRequest`)
+     */
+    postCommentInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments', 'post', Throwing>;
+    /**
+     * Get a comment
+     *
+     * Needs `comment` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}` (operation `getCommentInChangeRequest`)
+     */
+    getCommentInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}', 'get', Throwing>;
+    /**
+     * Resolve, reopen, edit or react to a comment
+     *
+     * Anyone with `comment` on the space may resolve or reopen it (`resolved`) and add or remove their
+     * own reactions; only its author may change its body. Resolving and reopening move the open-comment
+     * counter.
+     *
+     * `PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}` (operation `updateCommentInChangeRequest`)
+     */
+    updateCommentInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}', 'put', Throwing>;
+    /**
+     * Delete a comment
+     *
+     * Its author, or an `admin` of the space. Its replies and reactions go with it.
+     *
+     * `DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}` (operation `deleteCommentInChangeRequest`)
+     */
+    deleteCommentInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}', 'delete', Throwing>;
+    /**
+     * List a comment's replies
+     *
+     * Oldest first. Needs `comment` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies` (operation `listCommentRepliesInChangeRequest`)
+     */
+    listCommentRepliesInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies', 'get', Throwing>;
+    /**
+     * Reply to a comment
+     *
+     * Needs `comment` on the space. The comment keeps its status.
+     * In a `merged` or `archived` change request the discussion is closed to new comments and
+     * replies (409); reading, resolving, reacting, editing and deleting stay open.
+     *
+     * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies` (operation `postCommentReplyInChangeRequest`)
+     */
+    postCommentReplyInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies', 'post', Throwing>;
+    /**
+     * Get a reply
+     *
+     * Needs `comment` on the space.
+     *
+     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}` (operation `getCommentReplyInChangeRequest`)
+     */
+    getCommentReplyInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', 'get', Throwing>;
+    /**
+     * Edit or react to a reply
+     *
+     * Anyone with `comment` on the space may add or remove their own reactions; only its author may change its body.
+     *
+     * `PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}` (operation `updateCommentReplyInChangeRequest`)
+     */
+    updateCommentReplyInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', 'put', Throwing>;
+    /**
+     * Delete a reply
+     *
+     * Its author, or an `admin` of the space.
+     *
+     * `DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}` (operation `deleteCommentReplyInChangeRequest`)
+     */
+    deleteCommentReplyInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', 'delete', Throwing>;
+  };
 }
 
 /** Each operation's `METHOD /path`, by group and method name: what {@link Operations} calls. */
@@ -1098,5 +1280,27 @@ export const operationRoutes = {
   pdf: {
     getChangeRequestPdf: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf',
     downloadChangeRequestPdf: 'GET /pdf/{signature}',
+  },
+  comments: {
+    listCommentsInSpace: 'GET /v1/spaces/{spaceId}/comments',
+    postCommentInSpace: 'POST /v1/spaces/{spaceId}/comments',
+    getCommentInSpace: 'GET /v1/spaces/{spaceId}/comments/{commentId}',
+    updateCommentInSpace: 'PUT /v1/spaces/{spaceId}/comments/{commentId}',
+    deleteCommentInSpace: 'DELETE /v1/spaces/{spaceId}/comments/{commentId}',
+    listCommentRepliesInSpace: 'GET /v1/spaces/{spaceId}/comments/{commentId}/replies',
+    postCommentReplyInSpace: 'POST /v1/spaces/{spaceId}/comments/{commentId}/replies',
+    getCommentReplyInSpace: 'GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
+    updateCommentReplyInSpace: 'PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
+    deleteCommentReplyInSpace: 'DELETE /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
+    listCommentsInChangeRequest: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments',
+    postCommentInChangeRequest: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments',
+    getCommentInChangeRequest: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}',
+    updateCommentInChangeRequest: 'PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}',
+    deleteCommentInChangeRequest: 'DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}',
+    listCommentRepliesInChangeRequest: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies',
+    postCommentReplyInChangeRequest: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies',
+    getCommentReplyInChangeRequest: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
+    updateCommentReplyInChangeRequest: 'PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
+    deleteCommentReplyInChangeRequest: 'DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
   },
 } as const;

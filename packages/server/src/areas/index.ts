@@ -10,6 +10,7 @@ import type { JobWorker } from '../jobs/queue.js';
 import type { Area } from './area.js';
 import { changeRequestsArea } from './change-requests/index.js';
 import { collectionsArea } from './collections/index.js';
+import { commentsArea } from './comments/index.js';
 import { contentArea } from './content/index.js';
 import { invitesArea } from './invites/index.js';
 import { membersArea } from './members/index.js';
@@ -37,6 +38,7 @@ export const areas = [
   changeRequestsArea,
   importArea,
   pdfArea,
+  commentsArea,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

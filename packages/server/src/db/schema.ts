@@ -359,6 +359,78 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+// ---- Comments (areas/comments) ----
+
+export type CommentStatus = 'open' | 'resolved';
+
+export interface CommentsTable {
+  organizationId: string;
+  id: string;
+  spaceId: string;
+  changeRequestId: string | null;
+  /** Generated: the change request id, or '' for the space's own comments (the lists' key). */
+  contextKey: ColumnType<string, never, never>;
+  revisionId: string;
+  pageId: string | null;
+  pageTitle: string | null;
+  pagePath: string | null;
+  targetDocumentHash: Buffer | null;
+  nodeId: string | null;
+  nodePreview: string | null;
+  anchorQuote: string | null;
+  anchorPrefix: string | null;
+  anchorSuffix: string | null;
+  bodyMarkdown: string;
+  status: Generated<CommentStatus>;
+  resolvedAt: NullableTimestamp;
+  resolvedBy: string | null;
+  postedBy: string;
+  postedAt: CreatedAt;
+  editedAt: NullableTimestamp;
+  repliesCount: Generated<number>;
+}
+
+export interface CommentRepliesTable {
+  organizationId: string;
+  id: string;
+  commentId: string;
+  bodyMarkdown: string;
+  postedBy: string;
+  postedAt: CreatedAt;
+  editedAt: NullableTimestamp;
+}
+
+export interface CommentReactionsTable {
+  organizationId: string;
+  commentId: string;
+  emoji: string;
+  userId: string;
+  reactedAt: CreatedAt;
+}
+
+export interface CommentReplyReactionsTable {
+  organizationId: string;
+  replyId: string;
+  emoji: string;
+  userId: string;
+  reactedAt: CreatedAt;
+}
+
+export interface CommentListVersionsTable {
+  organizationId: string;
+  spaceId: string;
+  contextKey: string;
+  version: number;
+}
+
+export interface CommentAnchorsTable {
+  organizationId: string;
+  commentId: string;
+  documentHash: Buffer;
+  nodeId: string | null;
+  nodePreview: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   apiTokens: ApiTokensTable;
@@ -391,6 +463,12 @@ export interface DB {
   contentGarbageMarks: ContentGarbageMarksTable;
   revisionPdfs: RevisionPdfsTable;
   rateLimits: RateLimitsTable;
+  comments: CommentsTable;
+  commentReplies: CommentRepliesTable;
+  commentReactions: CommentReactionsTable;
+  commentReplyReactions: CommentReplyReactionsTable;
+  commentAnchors: CommentAnchorsTable;
+  commentListVersions: CommentListVersionsTable;
 }
 
 export type { Timestamp };

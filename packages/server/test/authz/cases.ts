@@ -6,6 +6,7 @@ import type { OperationId } from '../../src/http/handler.js';
 import { addMember, createCollection, createMember, createOrganizationWithAdmin, createSamlProvider, createSpace, createTeam, grant } from '../support/factories.js';
 import { samlResponse } from '../support/saml.js';
 import { zip } from '../support/zip.js';
+import { postComment, postReply } from '../../src/areas/comments/comments.service.js';
 import type { World } from './world.js';
 
 type Answer = { response: Response; error?: unknown };
@@ -128,6 +129,43 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
     const { params, fileId } = await changeRequestWithContent(w);
     return w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', { params: { path: { ...params.path, fileId } } });
   },
+
+  listCommentsInSpace: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/comments', space(w)),
+  postCommentInSpace: (w) => w.caller.client.POST('/v1/spaces/{spaceId}/comments', { ...space(w), body: { body: { markdown: 'By the caller' } } }),
+  getCommentInSpace: async (w) => w.caller.client.GET('/v1/spaces/{spaceId}/comments/{commentId}', await commentOf(w, 'space', 'owner')),
+  updateCommentInSpace: async (w) => w.caller.client.PUT('/v1/spaces/{spaceId}/comments/{commentId}', { ...(await commentOf(w, 'space', 'owner')), body: { resolved: true } }),
+  deleteCommentInSpace: async (w) => w.caller.client.DELETE('/v1/spaces/{spaceId}/comments/{commentId}', await commentOf(w, 'space', 'caller')),
+  listCommentRepliesInSpace: async (w) => w.caller.client.GET('/v1/spaces/{spaceId}/comments/{commentId}/replies', await commentOf(w, 'space', 'owner')),
+  postCommentReplyInSpace: async (w) =>
+    w.caller.client.POST('/v1/spaces/{spaceId}/comments/{commentId}/replies', { ...(await commentOf(w, 'space', 'owner')), body: { body: { markdown: 'Reply' } } }),
+  getCommentReplyInSpace: async (w) => w.caller.client.GET('/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', await replyOf(w, 'space', 'owner')),
+  updateCommentReplyInSpace: async (w) =>
+    w.caller.client.PUT('/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', { ...(await replyOf(w, 'space', 'owner')), body: { addedReactions: ['👍'] } }),
+  deleteCommentReplyInSpace: async (w) => w.caller.client.DELETE('/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', await replyOf(w, 'space', 'caller')),
+
+  listCommentsInChangeRequest: async (w) => w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments', await changeRequestOf(w)),
+  postCommentInChangeRequest: async (w) =>
+    w.caller.client.POST('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments', { ...(await changeRequestOf(w)), body: { body: { markdown: 'By the caller' } } }),
+  getCommentInChangeRequest: async (w) => w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}', await commentOf(w, 'cr', 'owner')),
+  updateCommentInChangeRequest: async (w) =>
+    w.caller.client.PUT('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}', { ...(await commentOf(w, 'cr', 'owner')), body: { resolved: true } }),
+  deleteCommentInChangeRequest: async (w) => w.caller.client.DELETE('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}', await commentOf(w, 'cr', 'caller')),
+  listCommentRepliesInChangeRequest: async (w) =>
+    w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies', await commentOf(w, 'cr', 'owner')),
+  postCommentReplyInChangeRequest: async (w) =>
+    w.caller.client.POST('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies', {
+      ...(await commentOf(w, 'cr', 'owner')),
+      body: { body: { markdown: 'Reply' } },
+    }),
+  getCommentReplyInChangeRequest: async (w) =>
+    w.caller.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', await replyOf(w, 'cr', 'owner')),
+  updateCommentReplyInChangeRequest: async (w) =>
+    w.caller.client.PUT('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', {
+      ...(await replyOf(w, 'cr', 'owner')),
+      body: { addedReactions: ['👍'] },
+    }),
+  deleteCommentReplyInChangeRequest: async (w) =>
+    w.caller.client.DELETE('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', await replyOf(w, 'cr', 'caller')),
 
   listSpacePermissions: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/permissions', space(w)),
   grantSpacePermission: async (w) => {
@@ -311,4 +349,24 @@ async function grantedTeam(w: World, kind: 'space' | 'collection') {
   const team = await createTeam(w.t, w.organization);
   await grant(w.t, { kind, item: kind === 'space' ? w.space : w.collection }, { team }, 'comment');
   return team;
+}
+
+/**
+ * A comment of the world's space (or of a change request of it), posted by its owner or — written
+ * directly, as the caller may have no role to post — by the caller, for the rules that admit authors.
+ */
+async function commentOf(w: World, family: 'space' | 'cr', author: 'owner' | 'caller') {
+  const changeRequestId = family === 'cr' ? (await changeRequestOf(w)).params.path.changeRequestId : null;
+  const context = { organizationId: w.organization.id, spaceId: w.space.id, changeRequestId, headRevisionId: w.space.headRevisionId };
+  const { comment } = await postComment(w.t.db, context, (author === 'owner' ? w.owner : w.caller).user.id, { body: { markdown: 'Matrix' } });
+  // One shape for both families (a path without {changeRequestId} ignores it).
+  const path = { spaceId: w.space.id, commentId: comment.id, changeRequestId: changeRequestId ?? '' };
+  return { params: { path }, context, comment };
+}
+
+/** A reply by the owner or the caller to an owner's comment. */
+async function replyOf(w: World, family: 'space' | 'cr', author: 'owner' | 'caller') {
+  const { params, context, comment } = await commentOf(w, family, 'owner');
+  const reply = await postReply(w.t.db, context, comment, (author === 'owner' ? w.owner : w.caller).user.id, { body: { markdown: 'Matrix reply' } });
+  return { params: { path: { ...params.path, commentReplyId: reply.id } } };
 }
