@@ -5582,7 +5582,12 @@ export interface components {
             type: "object";
             title?: string;
             description?: string;
-            properties: Record<string, never>;
+            /** @description The claims by name, each a claim schema (checked by the server, see above). */
+            properties: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
             required?: string[];
             /** @constant */
             additionalProperties: false;

@@ -68,3 +68,9 @@ export function teamPermissions(role: OrganizationRole, teamRole: 'owner' | 'mem
 export function teamMemberEntryPermissions(role: OrganizationRole): components['schemas']['TeamMemberEntry']['permissions'] {
   return { view: role != null };
 }
+
+/** Permissions on a site (and its structure) for a caller with organization role `role` (DESIGN.md §6). */
+export function sitePermissions(role: OrganizationRole): components['schemas']['SitePermissions'] {
+  const admin = role === 'admin';
+  return { view: roleAtLeast(role, 'read'), edit: admin, publish: admin, delete: admin };
+}
