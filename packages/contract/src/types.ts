@@ -5457,6 +5457,78 @@ export interface components {
         /**
          * Site
          * @description A site publishing spaces of the organization, structured in sections (optionally in groups) or directly in site spaces.
+         * @example {
+         *       "object": "site",
+         *       "id": "rC9tR2rGUZFzFccRObsX",
+         *       "type": "basic",
+         *       "title": "Developer docs",
+         *       "basename": "developers",
+         *       "visibility": "public",
+         *       "published": true,
+         *       "siteSpaces": 3,
+         *       "createdAt": "2026-11-24T04:49:48.952Z",
+         *       "adaptiveContent": {
+         *         "enabled": false
+         *       },
+         *       "features": [
+         *         {
+         *           "id": "sections",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "section-groups",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "adaptive-content",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "share-links",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "visitor-auth",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "custom-hostname",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "basename",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "proxy",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "customization",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         }
+         *       ],
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/gdPXUFB5XMSHnKFEZoHn/sites/rC9tR2rGUZFzFccRObsX",
+         *         "app": "http://localhost:8080/app/o/gdPXUFB5XMSHnKFEZoHn/sites/rC9tR2rGUZFzFccRObsX",
+         *         "published": "http://localhost:8080/s/developers"
+         *       },
+         *       "permissions": {
+         *         "view": true,
+         *         "edit": true,
+         *         "publish": true,
+         *         "delete": true
+         *       }
+         *     }
          */
         Site: {
             /** @constant */
@@ -5520,14 +5592,102 @@ export interface components {
             };
             permissions: components["schemas"]["SitePermissions"];
         };
-        /** SiteList */
+        /**
+         * SiteList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "site",
+         *           "id": "rC9tR2rGUZFzFccRObsX",
+         *           "type": "basic",
+         *           "title": "Developer docs",
+         *           "basename": "developers",
+         *           "visibility": "public",
+         *           "published": true,
+         *           "siteSpaces": 3,
+         *           "createdAt": "2026-11-24T04:49:48.952Z",
+         *           "adaptiveContent": {
+         *             "enabled": false
+         *           },
+         *           "features": [
+         *             {
+         *               "id": "sections",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "section-groups",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "adaptive-content",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "share-links",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "visitor-auth",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "custom-hostname",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "basename",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "proxy",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "customization",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             }
+         *           ],
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/gdPXUFB5XMSHnKFEZoHn/sites/rC9tR2rGUZFzFccRObsX",
+         *             "app": "http://localhost:8080/app/o/gdPXUFB5XMSHnKFEZoHn/sites/rC9tR2rGUZFzFccRObsX",
+         *             "published": "http://localhost:8080/s/developers"
+         *           },
+         *           "permissions": {
+         *             "view": true,
+         *             "edit": true,
+         *             "publish": true,
+         *             "delete": true
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         SiteList: {
             items: components["schemas"]["Site"][];
             /** @description Total number of matching items. */
             count: number;
             next?: components["schemas"]["Next"];
         };
-        /** CreateSiteRequest */
+        /**
+         * CreateSiteRequest
+         * @example {
+         *       "title": "Developer docs",
+         *       "visibility": "public",
+         *       "spaces": [
+         *         "1HFrP4D1Js7gumnSJakJ"
+         *       ]
+         *     }
+         */
         CreateSiteRequest: {
             type?: components["schemas"]["SiteType"];
             /** @description Defaults to "Untitled site". */
@@ -5544,6 +5704,13 @@ export interface components {
         /**
          * UpdateSiteRequest
          * @description Omitted fields are left unchanged.
+         * @example {
+         *       "title": "Developer docs",
+         *       "basename": "developers",
+         *       "adaptiveContent": {
+         *         "enabled": false
+         *       }
+         *     }
          */
         UpdateSiteRequest: {
             title?: string;
@@ -5595,6 +5762,35 @@ export interface components {
         /**
          * SiteAdaptiveSchema
          * @description The claims the site's conditions may use. Before any `PUT` it is the empty schema (no claims), with the site's creation time.
+         * @example {
+         *       "object": "site-adaptive-schema",
+         *       "jsonSchema": {
+         *         "type": "object",
+         *         "$schema": "http://json-schema.org/draft-07/schema#",
+         *         "properties": {
+         *           "plan": {
+         *             "enum": [
+         *               "free",
+         *               "pro"
+         *             ],
+         *             "type": "string",
+         *             "description": "The visitor’s plan"
+         *           },
+         *           "unsigned": {
+         *             "type": "object",
+         *             "properties": {
+         *               "beta": {
+         *                 "type": "boolean",
+         *                 "description": "Asked for beta content"
+         *               }
+         *             },
+         *             "additionalProperties": false
+         *           }
+         *         },
+         *         "additionalProperties": false
+         *       },
+         *       "updatedAt": "2026-11-24T04:49:53.982Z"
+         *     }
          */
         SiteAdaptiveSchema: {
             /** @constant */
@@ -5605,6 +5801,33 @@ export interface components {
         /**
          * UpdateSiteAdaptiveSchemaRequest
          * @description Replaces the schema. While adaptive content is enabled, removing a claim a condition uses is a 409.
+         * @example {
+         *       "jsonSchema": {
+         *         "$schema": "http://json-schema.org/draft-07/schema#",
+         *         "type": "object",
+         *         "properties": {
+         *           "plan": {
+         *             "type": "string",
+         *             "enum": [
+         *               "free",
+         *               "pro"
+         *             ],
+         *             "description": "The visitor’s plan"
+         *           },
+         *           "unsigned": {
+         *             "type": "object",
+         *             "additionalProperties": false,
+         *             "properties": {
+         *               "beta": {
+         *                 "type": "boolean",
+         *                 "description": "Asked for beta content"
+         *               }
+         *             }
+         *           }
+         *         },
+         *         "additionalProperties": false
+         *       }
+         *     }
          */
         UpdateSiteAdaptiveSchemaRequest: {
             jsonSchema: components["schemas"]["AdaptiveJsonSchema"];
@@ -5635,6 +5858,49 @@ export interface components {
         /**
          * SiteSpace
          * @description A space published in the site, at its root or in a section.
+         * @example {
+         *       "object": "site-space",
+         *       "id": "cEFp5cTKp2hTBJ3MxvDU",
+         *       "path": "guide",
+         *       "section": "8MNxHrpiCiYLKXFDVtSP",
+         *       "space": {
+         *         "object": "space",
+         *         "id": "1HFrP4D1Js7gumnSJakJ",
+         *         "title": "User guide",
+         *         "emoji": "",
+         *         "visibility": "public",
+         *         "createdAt": "2026-11-24T04:49:48.388Z",
+         *         "updatedAt": "2026-11-24T04:49:48.388Z",
+         *         "editMode": "live",
+         *         "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *         "revision": "IM5SksqY2WBHSGFbwZVX",
+         *         "defaultLevel": "inherit",
+         *         "comments": 0,
+         *         "changeRequests": 0,
+         *         "changeRequestsOpen": 0,
+         *         "changeRequestsDraft": 0,
+         *         "urls": {
+         *           "location": "http://localhost:8080/v1/spaces/1HFrP4D1Js7gumnSJakJ",
+         *           "app": "http://localhost:8080/app/s/1HFrP4D1Js7gumnSJakJ",
+         *           "public": "http://localhost:8080/app/public/s/1HFrP4D1Js7gumnSJakJ"
+         *         },
+         *         "permissions": {
+         *           "view": true,
+         *           "access": true,
+         *           "comment": true,
+         *           "edit": true,
+         *           "triggerGitSync": true,
+         *           "review": true,
+         *           "merge": true,
+         *           "admin": true,
+         *           "viewInviteLinks": true
+         *         }
+         *       },
+         *       "title": "User guide",
+         *       "default": false,
+         *       "condition": "visitor.claims.unsigned.beta",
+         *       "urls": {}
+         *     }
          */
         SiteSpace: {
             /** @constant */
@@ -5662,6 +5928,61 @@ export interface components {
         /**
          * SiteSection
          * @description A section of a site, holding site spaces.
+         * @example {
+         *       "object": "site-section",
+         *       "id": "8MNxHrpiCiYLKXFDVtSP",
+         *       "title": "API reference",
+         *       "description": "Every endpoint, with examples",
+         *       "default": false,
+         *       "path": "api",
+         *       "condition": "visitor.claims.plan === \"pro\"",
+         *       "icon": "code",
+         *       "siteSpaces": [
+         *         {
+         *           "object": "site-space",
+         *           "id": "A0zWu967sSlv8Id0ZQ8F",
+         *           "path": "api-reference",
+         *           "section": "8MNxHrpiCiYLKXFDVtSP",
+         *           "space": {
+         *             "object": "space",
+         *             "id": "kJyglZwUpn8vv4ZM0YFR",
+         *             "title": "API reference",
+         *             "emoji": "",
+         *             "visibility": "public",
+         *             "createdAt": "2026-11-24T04:49:48.423Z",
+         *             "updatedAt": "2026-11-24T04:49:48.423Z",
+         *             "editMode": "live",
+         *             "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *             "revision": "GaRke7Lhkk7CiWD7VKgo",
+         *             "defaultLevel": "inherit",
+         *             "comments": 0,
+         *             "changeRequests": 0,
+         *             "changeRequestsOpen": 0,
+         *             "changeRequestsDraft": 0,
+         *             "urls": {
+         *               "location": "http://localhost:8080/v1/spaces/kJyglZwUpn8vv4ZM0YFR",
+         *               "app": "http://localhost:8080/app/s/kJyglZwUpn8vv4ZM0YFR",
+         *               "public": "http://localhost:8080/app/public/s/kJyglZwUpn8vv4ZM0YFR"
+         *             },
+         *             "permissions": {
+         *               "view": true,
+         *               "access": true,
+         *               "comment": true,
+         *               "edit": true,
+         *               "triggerGitSync": true,
+         *               "review": true,
+         *               "merge": true,
+         *               "admin": true,
+         *               "viewInviteLinks": true
+         *             }
+         *           },
+         *           "title": "API reference",
+         *           "default": true,
+         *           "urls": {}
+         *         }
+         *       ],
+         *       "urls": {}
+         *     }
          */
         SiteSection: {
             /** @constant */
@@ -5689,6 +6010,70 @@ export interface components {
         /**
          * SiteSectionGroup
          * @description A group of sections, placed among the site's top-level sections.
+         * @example {
+         *       "object": "site-section-group",
+         *       "id": "NcbsuG2qJPlMvADWDHyB",
+         *       "title": "Develop",
+         *       "icon": "terminal",
+         *       "sections": [
+         *         {
+         *           "object": "site-section",
+         *           "id": "8MNxHrpiCiYLKXFDVtSP",
+         *           "title": "API reference",
+         *           "description": "Every endpoint, with examples",
+         *           "default": false,
+         *           "path": "api",
+         *           "condition": "visitor.claims.plan === \"pro\"",
+         *           "sectionGroup": "NcbsuG2qJPlMvADWDHyB",
+         *           "icon": "code",
+         *           "siteSpaces": [
+         *             {
+         *               "object": "site-space",
+         *               "id": "A0zWu967sSlv8Id0ZQ8F",
+         *               "path": "api-reference",
+         *               "section": "8MNxHrpiCiYLKXFDVtSP",
+         *               "space": {
+         *                 "object": "space",
+         *                 "id": "kJyglZwUpn8vv4ZM0YFR",
+         *                 "title": "API reference",
+         *                 "emoji": "",
+         *                 "visibility": "public",
+         *                 "createdAt": "2026-11-24T04:49:48.423Z",
+         *                 "updatedAt": "2026-11-24T04:49:48.423Z",
+         *                 "editMode": "live",
+         *                 "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *                 "revision": "GaRke7Lhkk7CiWD7VKgo",
+         *                 "defaultLevel": "inherit",
+         *                 "comments": 0,
+         *                 "changeRequests": 0,
+         *                 "changeRequestsOpen": 0,
+         *                 "changeRequestsDraft": 0,
+         *                 "urls": {
+         *                   "location": "http://localhost:8080/v1/spaces/kJyglZwUpn8vv4ZM0YFR",
+         *                   "app": "http://localhost:8080/app/s/kJyglZwUpn8vv4ZM0YFR",
+         *                   "public": "http://localhost:8080/app/public/s/kJyglZwUpn8vv4ZM0YFR"
+         *                 },
+         *                 "permissions": {
+         *                   "view": true,
+         *                   "access": true,
+         *                   "comment": true,
+         *                   "edit": true,
+         *                   "triggerGitSync": true,
+         *                   "review": true,
+         *                   "merge": true,
+         *                   "admin": true,
+         *                   "viewInviteLinks": true
+         *                 }
+         *               },
+         *               "title": "API reference",
+         *               "default": true,
+         *               "urls": {}
+         *             }
+         *           ],
+         *           "urls": {}
+         *         }
+         *       ]
+         *     }
          */
         SiteSectionGroup: {
             /** @constant */
@@ -5724,6 +6109,47 @@ export interface components {
         /**
          * SiteCustomization
          * @description The site's look as visitors see it, every default filled in.
+         * @example {
+         *       "title": "Acme developers",
+         *       "styling": {
+         *         "theme": "muted",
+         *         "primaryColor": {
+         *           "dark": "#5C8DFF",
+         *           "light": "#0B5FFF"
+         *         },
+         *         "infoColor": {
+         *           "light": "#787878",
+         *           "dark": "#787878"
+         *         },
+         *         "successColor": {
+         *           "light": "#02A62A",
+         *           "dark": "#02A62A"
+         *         },
+         *         "warningColor": {
+         *           "light": "#F59E0B",
+         *           "dark": "#F59E0B"
+         *         },
+         *         "dangerColor": {
+         *           "light": "#FB2C36",
+         *           "dark": "#FB2C36"
+         *         },
+         *         "corners": "straight",
+         *         "links": "default",
+         *         "font": "Inter",
+         *         "icons": "regular",
+         *         "sidebar": {
+         *           "background": "default",
+         *           "list": "default"
+         *         },
+         *         "search": "subtle"
+         *       },
+         *       "internationalization": {
+         *         "locale": "en"
+         *       },
+         *       "favicon": {
+         *         "emoji": "📘"
+         *       }
+         *     }
          */
         SiteCustomization: {
             title: string;
@@ -5764,6 +6190,186 @@ export interface components {
          * @description The site as its visitors see it: its structure with only what is shown (sections and groups with
          *     something to show, site spaces of existing spaces, conditions evaluated for a visitor without
          *     claims), and its customization.
+         * @example {
+         *       "object": "published-content-site",
+         *       "site": {
+         *         "object": "site",
+         *         "id": "rC9tR2rGUZFzFccRObsX",
+         *         "type": "basic",
+         *         "title": "Developer docs",
+         *         "basename": "developers",
+         *         "visibility": "public",
+         *         "published": true,
+         *         "siteSpaces": 3,
+         *         "createdAt": "2026-11-24T04:49:48.952Z",
+         *         "adaptiveContent": {
+         *           "enabled": false
+         *         },
+         *         "features": [
+         *           {
+         *             "id": "sections",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "section-groups",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "adaptive-content",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "share-links",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "visitor-auth",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "custom-hostname",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "basename",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "proxy",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "customization",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           }
+         *         ],
+         *         "urls": {
+         *           "location": "http://localhost:8080/v1/orgs/gdPXUFB5XMSHnKFEZoHn/sites/rC9tR2rGUZFzFccRObsX",
+         *           "app": "http://localhost:8080/app/o/gdPXUFB5XMSHnKFEZoHn/sites/rC9tR2rGUZFzFccRObsX",
+         *           "published": "http://localhost:8080/s/developers"
+         *         },
+         *         "permissions": {
+         *           "view": true,
+         *           "edit": true,
+         *           "publish": true,
+         *           "delete": true
+         *         }
+         *       },
+         *       "structure": {
+         *         "type": "sections",
+         *         "structure": [
+         *           {
+         *             "object": "site-section",
+         *             "id": "PFNaed8Od6wBaPU6MMlJ",
+         *             "title": "User guide",
+         *             "default": true,
+         *             "path": "user-guide",
+         *             "siteSpaces": [
+         *               {
+         *                 "object": "site-space",
+         *                 "id": "RZDXsEQ0Gtkbwa1QSh5g",
+         *                 "path": "user-guide",
+         *                 "section": "PFNaed8Od6wBaPU6MMlJ",
+         *                 "space": {
+         *                   "object": "space",
+         *                   "id": "1HFrP4D1Js7gumnSJakJ",
+         *                   "title": "User guide",
+         *                   "emoji": "",
+         *                   "visibility": "public",
+         *                   "createdAt": "2026-11-24T04:49:48.388Z",
+         *                   "updatedAt": "2026-11-24T04:49:48.388Z",
+         *                   "editMode": "live",
+         *                   "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *                   "revision": "IM5SksqY2WBHSGFbwZVX",
+         *                   "defaultLevel": "inherit",
+         *                   "comments": 0,
+         *                   "changeRequests": 0,
+         *                   "changeRequestsOpen": 0,
+         *                   "changeRequestsDraft": 0,
+         *                   "urls": {
+         *                     "location": "http://localhost:8080/v1/spaces/1HFrP4D1Js7gumnSJakJ",
+         *                     "app": "http://localhost:8080/app/s/1HFrP4D1Js7gumnSJakJ",
+         *                     "published": "http://localhost:8080/s/developers/user-guide/user-guide",
+         *                     "public": "http://localhost:8080/app/public/s/1HFrP4D1Js7gumnSJakJ"
+         *                   },
+         *                   "permissions": {
+         *                     "view": true,
+         *                     "access": true,
+         *                     "comment": true,
+         *                     "edit": true,
+         *                     "triggerGitSync": true,
+         *                     "review": true,
+         *                     "merge": true,
+         *                     "admin": true,
+         *                     "viewInviteLinks": true
+         *                   }
+         *                 },
+         *                 "title": "User guide",
+         *                 "default": true,
+         *                 "urls": {
+         *                   "published": "http://localhost:8080/s/developers/user-guide/user-guide"
+         *                 }
+         *               }
+         *             ],
+         *             "urls": {
+         *               "published": "http://localhost:8080/s/developers/user-guide"
+         *             }
+         *           }
+         *         ]
+         *       },
+         *       "customizations": {
+         *         "site": {
+         *           "title": "Acme developers",
+         *           "styling": {
+         *             "theme": "muted",
+         *             "primaryColor": {
+         *               "dark": "#5C8DFF",
+         *               "light": "#0B5FFF"
+         *             },
+         *             "infoColor": {
+         *               "light": "#787878",
+         *               "dark": "#787878"
+         *             },
+         *             "successColor": {
+         *               "light": "#02A62A",
+         *               "dark": "#02A62A"
+         *             },
+         *             "warningColor": {
+         *               "light": "#F59E0B",
+         *               "dark": "#F59E0B"
+         *             },
+         *             "dangerColor": {
+         *               "light": "#FB2C36",
+         *               "dark": "#FB2C36"
+         *             },
+         *             "corners": "straight",
+         *             "links": "default",
+         *             "font": "Inter",
+         *             "icons": "regular",
+         *             "sidebar": {
+         *               "background": "default",
+         *               "list": "default"
+         *             },
+         *             "search": "subtle"
+         *           },
+         *           "internationalization": {
+         *             "locale": "en"
+         *           },
+         *           "favicon": {
+         *             "emoji": "📘"
+         *           }
+         *         }
+         *       }
+         *     }
          */
         PublishedContentSite: {
             /** @constant */
@@ -5788,6 +6394,23 @@ export interface components {
          * @description The site's look, replaced as a whole: what is omitted takes its default (`title` follows the
          *     site's title; theme `clean`, primary colour `#346DDB`, no tint, corners `rounded`, links `default`,
          *     font `Inter`, icons `regular`, sidebar `default`/`default`, search `subtle`, locale `en`, no favicon).
+         * @example {
+         *       "title": "Acme developers",
+         *       "styling": {
+         *         "theme": "muted",
+         *         "primaryColor": {
+         *           "light": "#0B5FFF",
+         *           "dark": "#5C8DFF"
+         *         },
+         *         "corners": "straight"
+         *       },
+         *       "internationalization": {
+         *         "locale": "en"
+         *       },
+         *       "favicon": {
+         *         "emoji": "📘"
+         *       }
+         *     }
          */
         SiteCustomizationInput: {
             /** @description The title visitors see; omitted, the site's title. */
@@ -5839,14 +6462,33 @@ export interface components {
             /** @description Id of the user who created it (absent once that account is gone). */
             createdBy?: components["schemas"]["Id"];
         };
-        /** SiteShareLinkList */
+        /**
+         * SiteShareLinkList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "site-share-link",
+         *           "id": "LdjgkB3UQistOLSvbZ3T",
+         *           "label": "Partner preview",
+         *           "createdAt": "2026-11-24T04:49:54.859Z",
+         *           "createdBy": "GmKupr5hoFraucsMB8I9"
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         SiteShareLinkList: {
             items: components["schemas"]["SiteShareLink"][];
             /** @description Total number of matching items. */
             count: number;
             next?: components["schemas"]["Next"];
         };
-        /** CreateSiteShareLinkRequest */
+        /**
+         * CreateSiteShareLinkRequest
+         * @example {
+         *       "label": "Partner preview"
+         *     }
+         */
         CreateSiteShareLinkRequest: {
             /** @description What the link is for (who received it). A site holds at most 100 share links (409 beyond). */
             label: string;
@@ -5854,6 +6496,17 @@ export interface components {
         /**
          * CreatedSiteShareLink
          * @description A new share link with its key, shown only in this answer (the server keeps a hash).
+         * @example {
+         *       "object": "site-share-link",
+         *       "id": "LdjgkB3UQistOLSvbZ3T",
+         *       "label": "Partner preview",
+         *       "createdAt": "2026-11-24T04:49:54.859Z",
+         *       "createdBy": "GmKupr5hoFraucsMB8I9",
+         *       "key": "fDyGhfF8lks3re8b3PSgGMcESNSJRtGV0BQclZa8",
+         *       "urls": {
+         *         "published": "http://localhost:8080/s/developers?shareKey=fDyGhfF8lks3re8b3PSgGMcESNSJRtGV0BQclZa8"
+         *       }
+         *     }
          */
         CreatedSiteShareLink: {
             /** @constant */
@@ -5877,6 +6530,12 @@ export interface components {
          * @description How visitors of a `visitor-auth` site authenticate: a JWT signed (HS256) with the site's secret,
          *     whose claims the site's conditions read; visitors without a valid one are sent to `fallbackURL`.
          *     The secret is generated by the server and shown only in the answer that generated it.
+         * @example {
+         *       "object": "site-visitor-auth",
+         *       "fallbackURL": "https://example.com/login",
+         *       "secretCreatedAt": "2026-11-24T04:49:55.327Z",
+         *       "secret": "b6wvmtNqiPfHv7rVOViSGfZsicUNKTcJpDRxskIMAcQS8cUZWMWW5ZCkDOfw9uOd"
+         *     }
          */
         SiteVisitorAuth: {
             /** @constant */
@@ -5891,11 +6550,78 @@ export interface components {
         /**
          * UpdateSiteVisitorAuthRequest
          * @description Sets the fallback address; the first call also generates the site's signing secret.
+         * @example {
+         *       "fallbackURL": "https://example.com/login"
+         *     }
          */
         UpdateSiteVisitorAuthRequest: {
             fallbackURL: string | null;
         };
-        /** SiteSectionList */
+        /**
+         * SiteSectionList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "site-section",
+         *           "id": "PFNaed8Od6wBaPU6MMlJ",
+         *           "title": "User guide",
+         *           "default": true,
+         *           "path": "user-guide",
+         *           "siteSpaces": [
+         *             {
+         *               "object": "site-space",
+         *               "id": "RZDXsEQ0Gtkbwa1QSh5g",
+         *               "path": "user-guide",
+         *               "section": "PFNaed8Od6wBaPU6MMlJ",
+         *               "space": {
+         *                 "object": "space",
+         *                 "id": "1HFrP4D1Js7gumnSJakJ",
+         *                 "title": "User guide",
+         *                 "emoji": "",
+         *                 "visibility": "public",
+         *                 "createdAt": "2026-11-24T04:49:48.388Z",
+         *                 "updatedAt": "2026-11-24T04:49:48.388Z",
+         *                 "editMode": "live",
+         *                 "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *                 "revision": "IM5SksqY2WBHSGFbwZVX",
+         *                 "defaultLevel": "inherit",
+         *                 "comments": 0,
+         *                 "changeRequests": 0,
+         *                 "changeRequestsOpen": 0,
+         *                 "changeRequestsDraft": 0,
+         *                 "urls": {
+         *                   "location": "http://localhost:8080/v1/spaces/1HFrP4D1Js7gumnSJakJ",
+         *                   "app": "http://localhost:8080/app/s/1HFrP4D1Js7gumnSJakJ",
+         *                   "published": "http://localhost:8080/s/developers/user-guide/user-guide",
+         *                   "public": "http://localhost:8080/app/public/s/1HFrP4D1Js7gumnSJakJ"
+         *                 },
+         *                 "permissions": {
+         *                   "view": true,
+         *                   "access": true,
+         *                   "comment": true,
+         *                   "edit": true,
+         *                   "triggerGitSync": true,
+         *                   "review": true,
+         *                   "merge": true,
+         *                   "admin": true,
+         *                   "viewInviteLinks": true
+         *                 }
+         *               },
+         *               "title": "User guide",
+         *               "default": true,
+         *               "urls": {
+         *                 "published": "http://localhost:8080/s/developers/user-guide/user-guide"
+         *               }
+         *             }
+         *           ],
+         *           "urls": {
+         *             "published": "http://localhost:8080/s/developers/user-guide"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         SiteSectionList: {
             items: components["schemas"]["SiteSection"][];
             /** @description Total number of matching items. */
@@ -5908,6 +6634,10 @@ export interface components {
          *     default). The first section becomes the site's default. When the site's root holds site spaces,
          *     they first move into a section of their own (titled after the default one's space), which stays
          *     the default.
+         * @example {
+         *       "spaceId": "kJyglZwUpn8vv4ZM0YFR",
+         *       "title": "API"
+         *     }
          */
         AddSiteSectionRequest: {
             /** @description A space of the organization the caller can read (404 otherwise). */
@@ -5918,6 +6648,12 @@ export interface components {
         /**
          * UpdateSiteSectionRequest
          * @description Omitted fields are left unchanged; `null` removes `condition`, `icon` and `description`.
+         * @example {
+         *       "title": "API reference",
+         *       "icon": "code",
+         *       "description": "Every endpoint, with examples",
+         *       "condition": "visitor.claims.plan === \"pro\""
+         *     }
          */
         UpdateSiteSectionRequest: {
             title?: string;
@@ -5954,11 +6690,90 @@ export interface components {
         /**
          * MoveSiteSectionRequest
          * @description Moves a section (or a group) among its siblings.
+         * @example {
+         *       "position": {
+         *         "before": {
+         *           "type": "site-section",
+         *           "siteSection": "PFNaed8Od6wBaPU6MMlJ"
+         *         }
+         *       }
+         *     }
          */
         MoveSiteSectionRequest: {
             position: components["schemas"]["SiteSectionPosition"];
         };
-        /** SiteSectionGroupList */
+        /**
+         * SiteSectionGroupList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "site-section-group",
+         *           "id": "NcbsuG2qJPlMvADWDHyB",
+         *           "title": "Develop",
+         *           "icon": "terminal",
+         *           "sections": [
+         *             {
+         *               "object": "site-section",
+         *               "id": "8MNxHrpiCiYLKXFDVtSP",
+         *               "title": "API reference",
+         *               "description": "Every endpoint, with examples",
+         *               "default": false,
+         *               "path": "api",
+         *               "condition": "visitor.claims.plan === \"pro\"",
+         *               "sectionGroup": "NcbsuG2qJPlMvADWDHyB",
+         *               "icon": "code",
+         *               "siteSpaces": [
+         *                 {
+         *                   "object": "site-space",
+         *                   "id": "A0zWu967sSlv8Id0ZQ8F",
+         *                   "path": "api-reference",
+         *                   "section": "8MNxHrpiCiYLKXFDVtSP",
+         *                   "space": {
+         *                     "object": "space",
+         *                     "id": "kJyglZwUpn8vv4ZM0YFR",
+         *                     "title": "API reference",
+         *                     "emoji": "",
+         *                     "visibility": "public",
+         *                     "createdAt": "2026-11-24T04:49:48.423Z",
+         *                     "updatedAt": "2026-11-24T04:49:48.423Z",
+         *                     "editMode": "live",
+         *                     "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *                     "revision": "GaRke7Lhkk7CiWD7VKgo",
+         *                     "defaultLevel": "inherit",
+         *                     "comments": 0,
+         *                     "changeRequests": 0,
+         *                     "changeRequestsOpen": 0,
+         *                     "changeRequestsDraft": 0,
+         *                     "urls": {
+         *                       "location": "http://localhost:8080/v1/spaces/kJyglZwUpn8vv4ZM0YFR",
+         *                       "app": "http://localhost:8080/app/s/kJyglZwUpn8vv4ZM0YFR",
+         *                       "public": "http://localhost:8080/app/public/s/kJyglZwUpn8vv4ZM0YFR"
+         *                     },
+         *                     "permissions": {
+         *                       "view": true,
+         *                       "access": true,
+         *                       "comment": true,
+         *                       "edit": true,
+         *                       "triggerGitSync": true,
+         *                       "review": true,
+         *                       "merge": true,
+         *                       "admin": true,
+         *                       "viewInviteLinks": true
+         *                     }
+         *                   },
+         *                   "title": "API reference",
+         *                   "default": true,
+         *                   "urls": {}
+         *                 }
+         *               ],
+         *               "urls": {}
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         SiteSectionGroupList: {
             items: components["schemas"]["SiteSectionGroup"][];
             /** @description Total number of matching items. */
@@ -5968,6 +6783,13 @@ export interface components {
         /**
          * CreateSiteSectionGroupRequest
          * @description A new group, last among the site's top-level sections and groups; the named sections move into it in this order.
+         * @example {
+         *       "title": "Develop",
+         *       "icon": "terminal",
+         *       "sections": [
+         *         "8MNxHrpiCiYLKXFDVtSP"
+         *       ]
+         *     }
          */
         CreateSiteSectionGroupRequest: {
             title: string;
@@ -5977,6 +6799,10 @@ export interface components {
         /**
          * UpdateSiteSectionGroupRequest
          * @description Omitted fields are left unchanged; `null` removes the icon.
+         * @example {
+         *       "title": "Build",
+         *       "icon": null
+         *     }
          */
         UpdateSiteSectionGroupRequest: {
             title?: string;
@@ -5985,11 +6811,66 @@ export interface components {
         /**
          * AddSiteSectionToGroupRequest
          * @description A section of the site to move, last, into the group (from the top level or another group).
+         * @example {
+         *       "sectionId": "8MNxHrpiCiYLKXFDVtSP"
+         *     }
          */
         AddSiteSectionToGroupRequest: {
             sectionId: components["schemas"]["Id"];
         };
-        /** SiteSpaceList */
+        /**
+         * SiteSpaceList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "site-space",
+         *           "id": "RZDXsEQ0Gtkbwa1QSh5g",
+         *           "path": "user-guide",
+         *           "section": "PFNaed8Od6wBaPU6MMlJ",
+         *           "space": {
+         *             "object": "space",
+         *             "id": "1HFrP4D1Js7gumnSJakJ",
+         *             "title": "User guide",
+         *             "emoji": "",
+         *             "visibility": "public",
+         *             "createdAt": "2026-11-24T04:49:48.388Z",
+         *             "updatedAt": "2026-11-24T04:49:48.388Z",
+         *             "editMode": "live",
+         *             "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *             "revision": "IM5SksqY2WBHSGFbwZVX",
+         *             "defaultLevel": "inherit",
+         *             "comments": 0,
+         *             "changeRequests": 0,
+         *             "changeRequestsOpen": 0,
+         *             "changeRequestsDraft": 0,
+         *             "urls": {
+         *               "location": "http://localhost:8080/v1/spaces/1HFrP4D1Js7gumnSJakJ",
+         *               "app": "http://localhost:8080/app/s/1HFrP4D1Js7gumnSJakJ",
+         *               "published": "http://localhost:8080/s/developers/user-guide/user-guide",
+         *               "public": "http://localhost:8080/app/public/s/1HFrP4D1Js7gumnSJakJ"
+         *             },
+         *             "permissions": {
+         *               "view": true,
+         *               "access": true,
+         *               "comment": true,
+         *               "edit": true,
+         *               "triggerGitSync": true,
+         *               "review": true,
+         *               "merge": true,
+         *               "admin": true,
+         *               "viewInviteLinks": true
+         *             }
+         *           },
+         *           "title": "User guide",
+         *           "default": true,
+         *           "urls": {
+         *             "published": "http://localhost:8080/s/developers/user-guide/user-guide"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         SiteSpaceList: {
             items: components["schemas"]["SiteSpace"][];
             /** @description Total number of matching items. */
@@ -6001,6 +6882,10 @@ export interface components {
          * @description A new site space, last in its section: `sectionId`, else the site's default section, else the
          *     site's root when it has no sections. Its path is made from the space's title, unique among its
          *     siblings. The first site space of a section (or of the root) is its default.
+         * @example {
+         *       "spaceId": "1HFrP4D1Js7gumnSJakJ",
+         *       "sectionId": "8MNxHrpiCiYLKXFDVtSP"
+         *     }
          */
         AddSiteSpaceRequest: {
             /** @description A space of the organization the caller can read (404 otherwise); at most once per section. */
@@ -6010,6 +6895,10 @@ export interface components {
         /**
          * UpdateSiteSpaceRequest
          * @description Omitted fields are left unchanged; `null` removes the condition.
+         * @example {
+         *       "path": "guide",
+         *       "condition": "visitor.claims.unsigned.beta"
+         *     }
          */
         UpdateSiteSpaceRequest: {
             path?: components["schemas"]["SitePath"];
@@ -6027,6 +6916,14 @@ export interface components {
         /**
          * MoveSiteSpaceRequest
          * @description Moves a site space among its siblings.
+         * @example {
+         *       "position": {
+         *         "after": {
+         *           "type": "site-space",
+         *           "siteSpace": "A0zWu967sSlv8Id0ZQ8F"
+         *         }
+         *       }
+         *     }
          */
         MoveSiteSpaceRequest: {
             /**
