@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Role } from '../../src/db/schema.js';
 import { findSiteByAddress } from '../../src/areas/sites/sites.repository.js';
 import { verifyVisitorToken } from '../../src/areas/sites/audience.js';
+import type { SpaceRow } from '../../src/db/repositories/access.repository.js';
 import { useTestServer } from '../support/harness.js';
 import { createMember, createOrganizationWithAdmin, createSpace, createUser, type TestUser } from '../support/factories.js';
 import { addSection, addSiteSpace, createSite, publish, sitePath } from '../support/sites.js';
@@ -564,7 +565,7 @@ describe('GET .../published', () => {
 
   it('answers the structure as visitors see it, with the customization, as a whole body', async () => {
     const { t, admin, organization } = await world();
-    const [guide, api, beta, gone] = await Promise.all(['Guide', 'API', 'Beta', 'Gone'].map((title) => createSpace(t, admin, organization, { title })));
+    const [guide, api, beta, gone] = (await Promise.all(['Guide', 'API', 'Beta', 'Gone'].map((title) => createSpace(t, admin, organization, { title })))) as [SpaceRow, SpaceRow, SpaceRow, SpaceRow];
     const { id } = await createSite(admin.client, organization.id, { title: 'Docs' });
     // Basenames are unique across the server: this file's other tests hold `docs`.
     const renamed = await admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath(organization.id, id), body: { basename: 'published-docs' } });
