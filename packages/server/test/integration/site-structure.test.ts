@@ -2,7 +2,7 @@
 // deletes and their cascades, conditions — and how spaces' lifecycles reach it (delete/restore,
 // transfer, purge, duplicate) and their `urls.published`.
 import { describe, expect, it } from 'vitest';
-import { purgeExpiredSpaces } from '../../src/jobs/purge-spaces.job.js';
+import { purgeExpiredSpaces } from '../../src/areas/spaces/purge-spaces.job.js';
 import { useTestServer } from '../support/harness.js';
 import { addMember, createMember, createOrganizationWithAdmin, createSpace, type TestUser } from '../support/factories.js';
 import { addSection, addSiteSpace, createGroup, createSite, publish, sitePath } from '../support/sites.js';

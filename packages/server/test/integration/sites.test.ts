@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Role } from '../../src/db/schema.js';
 import { findSiteByAddress } from '../../src/areas/sites/sites.repository.js';
 import { verifyVisitorToken } from '../../src/areas/sites/audience.js';
-import type { SpaceRow } from '../../src/db/repositories/access.repository.js';
+import type { SpaceRow } from '../../src/access/standing.repository.js';
 import { useTestServer } from '../support/harness.js';
 import { createMember, createOrganizationWithAdmin, createSpace, createUser, type TestUser } from '../support/factories.js';
 import { addSection, addSiteSpace, createSite, publish, sitePath } from '../support/sites.js';

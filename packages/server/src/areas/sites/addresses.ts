@@ -3,7 +3,7 @@
 // site space at `{site}[/{section path}]/{site space path}` (addresses do not move when defaults
 // change: the site's and a section's own address show their default). A share-link key completes
 // an address as `?shareKey={key}`.
-import type { Urls } from '../../mappers/urls.js';
+import type { Urls } from '../../urls.js';
 
 export type AddressedSite = { id: string; hostname: string | null; basename: string | null };
 

@@ -1,10 +1,10 @@
 // The sites area's access rules (named in the spec's `x-access`, described in `x-access-rules`).
-import { requireSpace } from '../../auth/access.js';
-import { isMemberDisabled, requireOrganizationRole, findVisibleOrganization, type OrganizationAccess } from '../../auth/organization-access.js';
-import { roleAtLeast } from '../../auth/roles.js';
+import { requireSpace } from '../../access/items.js';
+import { isMemberDisabled, requireOrganizationRole, findVisibleOrganization, type OrganizationAccess } from '../../access/organization.js';
+import { roleAtLeast } from '../../access/roles.js';
 import type { AccessRule, RuleContext } from '../../access/rules.js';
-import type { SpaceRow } from '../../db/repositories/access.repository.js';
-import { notFound } from '../../http/errors.js';
+import type { SpaceRow } from '../../access/standing.repository.js';
+import { notFound } from '../../errors.js';
 import { findSite, type SiteRow } from './sites.repository.js';
 
 declare module '../../access/rules.js' {

@@ -2,9 +2,9 @@
 // view, customization and the audience's credentials.
 import type { AppContext } from '../../context.js';
 import { keysetPage } from '../../db/pagination.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
-import type { Schemas } from '../../mappers/types.js';
+import type { Schemas } from '../../schemas.js';
 import { siteAddress, withShareKey } from './addresses.js';
 import { resolvePublishedStructure, type PublishedStructure } from './published-structure.js';
 import { filteredSitesQuery, shareLinksQuery, type SiteRow } from './sites.repository.js';
@@ -37,7 +37,7 @@ export const siteHandlers = {
         { column: 's.id', direction: 'desc', value: (row) => row.id },
       ],
       request: query,
-      queryKey: `listSites:${organizationId}:${JSON.stringify([query.space ?? null, query.title ?? null, query.published ?? null])}`,
+      list: { operation: 'listSites', within: organizationId, filters: [query.space ?? null, query.title ?? null, query.published ?? null] },
       cursors: app.cursors,
     });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiSite(row, access.role, app.urls)) } };
@@ -117,7 +117,7 @@ export const siteHandlers = {
         { column: 'l.id', direction: 'desc', value: (row) => row.id },
       ],
       request: query,
-      queryKey: `listSiteShareLinks:${site.organizationId}:${site.id}`,
+      list: { operation: 'listSiteShareLinks', within: `${site.organizationId}/${site.id}` },
       cursors: app.cursors,
     });
     return { status: 200, body: { ...page, items: page.items.map(toApiShareLink) } };

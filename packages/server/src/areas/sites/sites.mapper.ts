@@ -1,12 +1,12 @@
 // Site rows → API objects (the only place that builds them).
 import type { Selectable } from 'kysely';
-import { sitePermissions, type OrganizationRole } from '../../auth/permissions.js';
-import type { Role } from '../../auth/roles.js';
-import type { SpaceRow } from '../../db/repositories/access.repository.js';
+import { sitePermissions, type OrganizationRole } from '../../access/permissions.js';
+import type { Role } from '../../access/roles.js';
+import type { SpaceRow } from '../../access/standing.repository.js';
 import type { SiteSectionGroupsTable, SiteSectionsTable, SiteSpacesTable } from '../../db/schema.js';
-import { toApiSpace } from '../../mappers/space.mapper.js';
-import type { Schemas } from '../../mappers/types.js';
-import type { Urls } from '../../mappers/urls.js';
+import { toApiSpace } from '../spaces/space.mapper.js';
+import type { Schemas } from '../../schemas.js';
+import type { Urls } from '../../urls.js';
 import { emptyAdaptiveSchema, type AdaptiveSchemaDocument } from './adaptive-schema.js';
 import { sectionAddress, siteAddress, siteSpaceAddress, withShareKey } from './addresses.js';
 import type { ShareLinkRow, SiteRow } from './sites.repository.js';

@@ -8,12 +8,12 @@ import { sql } from 'kysely';
 import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { SpaceRow } from '../../db/repositories/access.repository.js';
+import type { SpaceRow } from '../../access/standing.repository.js';
 import type { SitesTable } from '../../db/schema.js';
-import { conflict, invalidField, notFound } from '../../http/errors.js';
+import { conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { applySpaceChanges } from '../../services/content/space-content.service.js';
-import { createSpace } from '../../services/spaces.service.js';
+import { applySpaceChanges } from '../../content/space-content.service.js';
+import { createSpace } from '../spaces/spaces.service.js';
 import { checkAdaptiveSchema } from './adaptive-schema.js';
 import { hashShareKey, newShareKey, newVisitorAuthSecret } from './audience.js';
 import {

@@ -4,7 +4,7 @@
 // of spaces, and none at all when no space of the page is in a published site (`in_published_site`).
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { Urls } from '../../mappers/urls.js';
+import type { Urls } from '../../urls.js';
 import { hashShareKey } from './audience.js';
 import { siteAddress, siteSpaceAddress, withShareKey } from './addresses.js';
 

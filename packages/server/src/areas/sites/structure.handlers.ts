@@ -3,7 +3,7 @@
 import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { keysetPage } from '../../db/pagination.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import type { SiteRow } from './sites.repository.js';
 import { toApiSiteSectionGroup, toApiSiteSpace } from './sites.mapper.js';
@@ -55,7 +55,7 @@ export const structureHandlers = {
     const page = await keysetPage(app.db, structure.sectionsQuery(app.db, site.organizationId, site.id), {
       keys: structure.siteOrderKeys('sec'),
       request: query,
-      queryKey: `listSiteSections:${site.organizationId}:${site.id}`,
+      list: { operation: 'listSiteSections', within: `${site.organizationId}/${site.id}` },
       cursors: app.cursors,
     });
     const items = await sectionsWithSiteSpaces(app, await viewerOf(app.db, caller, site.organizationId), site, page.items, query.shareKey);
@@ -92,7 +92,7 @@ export const structureHandlers = {
         { column: 'g.id', direction: 'asc', value: (row) => row.id },
       ],
       request: query,
-      queryKey: `listSiteSectionGroups:${site.organizationId}:${site.id}`,
+      list: { operation: 'listSiteSectionGroups', within: `${site.organizationId}/${site.id}` },
       cursors: app.cursors,
     });
     return { status: 200, body: { ...page, items: await groupViews(app, caller, site, page.items) } };
@@ -135,7 +135,7 @@ export const structureHandlers = {
     const page = await keysetPage(app.db, structure.siteSpacesQuery(app.db, site.organizationId, site.id, { default: query.default }), {
       keys: structure.siteSpaceOrderKeys(),
       request: query,
-      queryKey: `listSiteSpaces:${site.organizationId}:${site.id}:${query.default ?? ''}`,
+      list: { operation: 'listSiteSpaces', within: `${site.organizationId}/${site.id}`, filters: [query.default ?? null] },
       cursors: app.cursors,
     });
     const paths = await structure.sectionPathsById(app.db, site.organizationId, site.id);

@@ -6,10 +6,10 @@
 import type { components } from '@content-workspace/contract';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, Executor } from '../../db/database.js';
-import type { SpaceRow } from '../../db/repositories/access.repository.js';
-import { conflict, invalidField, notFound } from '../../http/errors.js';
+import type { SpaceRow } from '../../access/standing.repository.js';
+import { conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { freeSlug, slugify } from '../../services/content/slugs.js';
+import { freeSlug, slugify } from '../../content/slugs.js';
 import { declaresClaim, type AdaptiveSchemaDocument } from './adaptive-schema.js';
 import { parseCondition, referencedClaims } from './condition.js';
 import { groupSections, positionAtEnd, positionBeside, positionsAfter, siteSpaceSiblings, topLevel, type Siblings } from './site-positions.js';

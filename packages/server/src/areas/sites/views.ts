@@ -1,13 +1,13 @@
 // Reading a site's structure for an answer: the rows of a page, then in one query each the site spaces
 // of its sections, the spaces the caller may see (ranks computed in the query, DESIGN.md §6) and their
 // published addresses. No query per item.
-import { memberViewer, rankToRole } from '../../auth/access.js';
+import { memberViewer, rankToRole } from '../../access/items.js';
 import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
-import type { SpaceRow } from '../../db/repositories/access.repository.js';
-import { visibleSpacesQuery, type Viewer } from '../../db/repositories/listing.repository.js';
-import type { Role } from '../../auth/roles.js';
+import type { SpaceRow } from '../../access/standing.repository.js';
+import { visibleSpacesQuery, type Viewer } from '../../access/listing.repository.js';
+import type { Role } from '../../access/roles.js';
 import { siteAddress } from './addresses.js';
 import { shareKeyMatches } from './audience.js';
 import { shareKeyHashes, type SiteRow } from './sites.repository.js';
