@@ -62,6 +62,8 @@ export function parseCondition(text: string): ParsedCondition {
   }
 }
 
+// acorn's node types are a union per ecmaVersion; the checks below read the fields each type has.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyNode = Node & Record<string, any>;
 
 function convert(node: AnyNode, depth: number, counter: { nodes: number }): ConditionNode {

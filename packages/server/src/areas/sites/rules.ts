@@ -36,7 +36,7 @@ export const sitesRules = {
       }
       return { readableSpaces };
     },
-  },
+  } satisfies AccessRule<undefined, { readableSpaces: ReadonlyMap<string, SpaceRow> }>,
 
   // The share key (a query parameter) is weighed by the handler: see sites.handlers.ts.
   'published-audience': {
@@ -49,5 +49,5 @@ export const sitesRules = {
       const member = !!membership && roleAtLeast(membership.role, 'read') && !isMemberDisabled(found.organization, membership);
       return { site, organizationAccess, member };
     },
-  },
-} satisfies Record<string, AccessRule<any, any>>;
+  } satisfies AccessRule<undefined, { site: SiteRow; organizationAccess: OrganizationAccess | undefined; member: boolean }>,
+};

@@ -12,7 +12,7 @@ import type { SpaceRow } from '../../access/standing.repository.js';
 import type { SitesTable } from '../../db/schema.js';
 import { conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { applySpaceChanges } from '../../content/space-content.service.js';
+import { applySpaceChanges } from '../content/space-content.service.js';
 import { createSpace } from '../spaces/spaces.service.js';
 import { checkAdaptiveSchema } from './adaptive-schema.js';
 import { hashShareKey, newShareKey, newVisitorAuthSecret } from './audience.js';

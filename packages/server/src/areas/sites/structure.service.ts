@@ -79,7 +79,7 @@ async function guarded<T>(work: Promise<T>): Promise<T> {
 }
 
 /** The position for `position` (exactly one of before/after, naming a sibling in `siblings`). */
-async function positionFor(trx: Executor, siblings: Siblings, position: { before?: unknown; after?: unknown }, referenceId: (reference: any) => string, movingId: string): Promise<string> {
+async function positionFor<R>(trx: Executor, siblings: Siblings, position: { before?: R; after?: R }, referenceId: (reference: R) => string, movingId: string): Promise<string> {
   const side = position.before ? 'before' : 'after';
   const reference = position.before ?? position.after;
   if (!reference || (position.before && position.after)) throw invalidField('/body/position', 'must have exactly one of before and after');
@@ -239,7 +239,7 @@ export async function updateSection(db: Database, organizationId: string, siteId
 
 /** Deletes a section and its site spaces; the next section in the site's order (else the previous) becomes the default. */
 export async function deleteSection(db: Database, organizationId: string, siteId: string, sectionId: string): Promise<void> {
-  await changeSite(db, organizationId, siteId, async (trx, site) => {
+  await changeSite(db, organizationId, siteId, async (trx) => {
     const sections = await structure.sectionsInOrder(trx, organizationId, siteId);
     const index = sections.findIndex((section) => section.id === sectionId);
     if (index < 0) throw notFound('Site section');
