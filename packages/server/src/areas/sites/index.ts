@@ -25,4 +25,6 @@ export const sitesArea = defineArea({
   // A duplicate starts in no site.
   duplicate: 'none',
   rules: sitesRules,
+  // A space purged or transferred between the access check and the insert of its site space.
+  conflicts: { site_spaces_organization_id_space_id_fkey: 'The space was removed meanwhile' },
 });
