@@ -10,6 +10,7 @@ import type { JobWorker } from '../jobs/queue.js';
 import type { Area } from './area.js';
 import { changeRequestsArea } from './change-requests/index.js';
 import { collectionsArea } from './collections/index.js';
+import { commentsArea } from './comments/index.js';
 import { contentArea } from './content/index.js';
 import { invitesArea } from './invites/index.js';
 import { membersArea } from './members/index.js';
@@ -21,6 +22,7 @@ import { teamsArea } from './teams/index.js';
 import { usersArea } from './users/index.js';
 import { importArea } from './import/index.js';
 import { pdfArea } from './pdf/index.js';
+import { sitesArea } from './sites/index.js';
 import { linksArea } from './links/index.js';
 import { searchArea } from './search/index.js';
 import { collectLifecycle } from './lifecycle.js';
@@ -39,6 +41,8 @@ export const areas = [
   changeRequestsArea,
   importArea,
   pdfArea,
+  commentsArea,
+  sitesArea,
   searchArea,
   linksArea,
 ] as const;

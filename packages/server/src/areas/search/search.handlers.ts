@@ -6,6 +6,7 @@ import { DEFAULT_LIMIT } from '../../db/pagination.js';
 import type { CursorCodec } from '../../db/cursor.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiSearchPage, toApiSearchSpace } from './search.mapper.js';
+import { readableSpacesOf } from './search.scope.js';
 
 type Window = { offset: number; limit: number; mode: SearchMode | undefined };
 
@@ -42,7 +43,7 @@ export const searchHandlers = {
     const viewer = (await memberViewer(app.db, organization.id, caller.user.id))!;
     const queryKey = JSON.stringify(['searchOrganizationContent', organization.id, [query.query]]);
     const window = windowOf(app.cursors, queryKey, query);
-    const found = await searchSpaces(app.db, { kind: 'viewer', viewer }, query.query, window, window.mode);
+    const found = await searchSpaces(app.db, readableSpacesOf(viewer), query.query, window, window.mode);
     return {
       status: 200,
       body: {

@@ -54,7 +54,7 @@ function tokenize(input: string): Token[] {
 
 /** Parses the search box's text; terms made only of punctuation are kept (the tsquery drops them). */
 export function parseQuery(input: string): ParsedQuery {
-  const text = input.replace(/[\u0000-\u001f\u007f]/g, ' ');
+  const text = input.replace(/\p{Cc}/gu, ' ');
   const tokens = tokenize(text);
   const clauses: Clause[] = [];
   let joinNext = false;

@@ -7,7 +7,6 @@
 // each word to the organization's closest words (typos).
 import { sql, type RawBuilder } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
-import { spaceRankExpression, type Viewer } from '../../access/listing.repository.js';
 import { hasPositiveTerm, parseQuery } from './query-parser.js';
 import { canBeFuzzy, tsqueryOf } from './query-sql.js';
 import { lexemesOf, snippet } from './snippet.js';
@@ -22,8 +21,11 @@ const TYPO_SIMILARITY = 0.2;
 export type SearchScope =
   /** These spaces (deleted ones are skipped); `publishedOnly` leaves out hidden and no-index pages. */
   | { kind: 'spaces'; spaces: Array<{ organizationId: string; spaceId: string }>; publishedOnly?: boolean }
-  /** Every live space of the viewer's organization they can read. */
-  | { kind: 'viewer'; viewer: Viewer };
+  /**
+   * Every live space of an organization for which `readable` holds: a condition on the space row `sp`
+   * (the caller's access, from the access layer), so that permissions are computed in the statement.
+   */
+  | { kind: 'organization'; organizationId: string; readable: RawBuilder<boolean> };
 
 export type SearchSectionHit = { id: string; title: string; body: string; ordinal: number };
 export type SearchPageHit = { organizationId: string; spaceId: string; pageId: string; title: string; path: string; sections: SearchSectionHit[] };
@@ -32,10 +34,10 @@ export type SearchSpaceHit = { organizationId: string; spaceId: string; title: s
 export type SearchWindow = { offset: number; limit: number };
 
 function scopeQuery(scope: SearchScope): RawBuilder<unknown> {
-  if (scope.kind === 'viewer') {
+  if (scope.kind === 'organization') {
     return sql`
       SELECT sp.organization_id, sp.id AS space_id, sp.title FROM spaces sp
-      WHERE sp.organization_id = ${scope.viewer.organizationId} AND sp.deleted_at IS NULL AND ${spaceRankExpression(scope.viewer)} > 0`;
+      WHERE sp.organization_id = ${scope.organizationId} AND sp.deleted_at IS NULL AND (${scope.readable})`;
   }
   return sql`
     SELECT sp.organization_id, sp.id AS space_id, sp.title
@@ -50,8 +52,8 @@ function scopeQuery(scope: SearchScope): RawBuilder<unknown> {
  * `organization_id`, then only the spaces the viewer can read (a hash semi-join on the scope).
  */
 function candidateFilter(scope: SearchScope): RawBuilder<unknown> {
-  if (scope.kind === 'viewer') {
-    return sql`s.organization_id = ${scope.viewer.organizationId}
+  if (scope.kind === 'organization') {
+    return sql`s.organization_id = ${scope.organizationId}
       AND EXISTS (SELECT 1 FROM scope sc WHERE sc.organization_id = s.organization_id AND sc.space_id = s.space_id)`;
   }
   // Constants, so that the planner sees how few rows a space has (the scope still drops a deleted one).
@@ -62,7 +64,7 @@ function candidateFilter(scope: SearchScope): RawBuilder<unknown> {
 }
 
 const organizationsOf = (scope: SearchScope) =>
-  scope.kind === 'viewer' ? [scope.viewer.organizationId] : [...new Set(scope.spaces.map((s) => s.organizationId))];
+  scope.kind === 'organization' ? [scope.organizationId] : [...new Set(scope.spaces.map((s) => s.organizationId))];
 
 type Row = {
   organizationId: string;

@@ -11,9 +11,11 @@ import * as saml from './20261122T020000_saml.js';
 import * as changeRequests from './20261122T040000_change_requests.js';
 import * as contentGarbage from './20261122T050000_content_garbage.js';
 import * as tokenScope from './20261122T060000_token_scope.js';
-import * as searchAndLinks from './20261124T120000_search_and_links.js';
 import * as revisionPdfs from './20261124T130000_revision_pdfs.js';
 import * as rateLimits from './20261124T140000_rate_limits.js';
+import * as comments from './20261124T100000_comments.js';
+import * as sites from './20261124T110000_sites.js';
+import * as searchAndLinks from './20261124T150000_search_and_links.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121T200000_identity': identity,
@@ -26,7 +28,9 @@ export const migrations: Record<string, Migration> = {
   '20261122T040000_change_requests': changeRequests,
   '20261122T050000_content_garbage': contentGarbage,
   '20261122T060000_token_scope': tokenScope,
-  '20261124T120000_search_and_links': searchAndLinks,
   '20261124T130000_revision_pdfs': revisionPdfs,
   '20261124T140000_rate_limits': rateLimits,
+  '20261124T100000_comments': comments,
+  '20261124T110000_sites': sites,
+  '20261124T150000_search_and_links': searchAndLinks,
 };
