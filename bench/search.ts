@@ -5,7 +5,13 @@
 // handlers call, p95 against the 50 ms budget; the index's size; and what indexing adds to a one-page
 // edit (the same edits written through the engine with and without the search hook).
 //
-//   pnpm bench search          SPACES_PER_ORG=100 PAGES_PER_SPACE=100 RUNS=200 (defaults)
+// Then the same searches over HTTP (the full server, one organization's reader) against the bare
+// primary-key handler in the same run: requests/s, p50 and p99 at CONNECTIONS connections.
+//
+//   pnpm bench search          SPACES_PER_ORG=100 PAGES_PER_SPACE=100 RUNS=200 CONNECTIONS=4 SECONDS=10 (defaults)
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { loadConfig } from '../packages/server/src/config.js';
@@ -26,14 +32,18 @@ import { writeRevision } from '../packages/server/src/content/revision-writer.js
 import { spaceHeadPointer } from '../packages/server/src/content/space-head.js';
 import { applySpaceChanges } from '../packages/server/src/areas/content/space-content.service.js';
 import { createSpace } from '../packages/server/src/areas/spaces/spaces.service.js';
-import { pin } from './lib/cpus.js';
+import { hashToken, newTokenSecret } from '../packages/server/src/auth/tokens.js';
+import { canPin, pin } from './lib/cpus.js';
 import { startBenchDatabase } from './lib/database.js';
+import { runScript, startScript, stop } from './lib/processes.js';
 
 const ORGS = Number(process.env.ORGS ?? 10);
 const SPACES_PER_ORG = Number(process.env.SPACES_PER_ORG ?? 100);
 const PAGES_PER_SPACE = Number(process.env.PAGES_PER_SPACE ?? 100);
 const RUNS = Number(process.env.RUNS ?? 200);
 const EDITS = Number(process.env.EDITS ?? 50);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 4);
+const SECONDS = Number(process.env.SECONDS ?? 10);
 const BUDGET_MS = 50;
 
 // ---- Synthetic text: a Zipf vocabulary of made-up words over a handful of real ones ----
@@ -236,6 +246,47 @@ async function main() {
         `search_words ${mb(await size('search_words'))} (${(await pool.query('SELECT count(*)::int AS n FROM search_words')).rows[0].n} words)`,
     );
 
+    // ---- Over HTTP: organization 0's reader through the full server, against the bare handler ----
+    type LoadResult = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number };
+    const org0 = orgs[0]!;
+    const secret = newTokenSecret();
+    await sql`INSERT INTO api_tokens (id, user_id, label, token_hash) VALUES (${newId()}, ${org0.readerId}, 'bench', ${hashToken(secret)})`.execute(db);
+    const here = dirname(fileURLToPath(import.meta.url));
+    const full = await startScript(join(here, 'api/full-server.ts'), 0, { DATABASE_URL: database.url });
+    const bare = await startScript(join(here, 'api/bare-server.ts'), 0, { DATABASE_URL: database.url, ORGANIZATION_ID: org0.id });
+    const httpLines: string[] = [];
+    try {
+      const readable = org0.spaces.filter((_, s) => s % 10 !== 9);
+      const q = (text: string) => encodeURIComponent(text);
+      const rare0 = rare.filter((r) => r.org === 0);
+      const httpScenarios: Array<{ name: string; url: string; paths: string[]; tokens: string[] }> = [
+        { name: 'bare primary-key handler', url: `http://127.0.0.1:${bare.port}`, paths: org0.spaces.map((id) => `/bare/spaces/${id}`), tokens: [] },
+        { name: 'space, rare word', url: '', paths: rare0.map((r) => `/v1/spaces/${r.space}/search?query=${q(r.word)}&limit=20`), tokens: [secret] },
+        { name: 'space, common word', url: '', paths: readable.map((id) => `/v1/spaces/${id}/search?query=${q(commonWord)}&limit=20`), tokens: [secret] },
+        { name: 'space, misspelt word', url: '', paths: readable.map((id) => `/v1/spaces/${id}/search?query=${q(`${misspelt} `)}&limit=20`), tokens: [secret] },
+        { name: 'organization, rare word', url: '', paths: rare0.map((r) => `/v1/orgs/${org0.id}/search?query=${q(r.word)}&limit=20`), tokens: [secret] },
+        { name: 'organization, common word', url: '', paths: [`/v1/orgs/${org0.id}/search?query=${q(commonWord)}&limit=20`], tokens: [secret] },
+        { name: 'organization, misspelt word', url: '', paths: [`/v1/orgs/${org0.id}/search?query=${q(`${misspelt} `)}&limit=20`], tokens: [secret] },
+      ];
+      let baseline = 0;
+      for (const scenario of httpScenarios) {
+        const url = scenario.url || `http://127.0.0.1:${full.port}`;
+        const args = { url, paths: scenario.paths, tokens: scenario.tokens, connections: CONNECTIONS };
+        await runScript<LoadResult>(join(here, 'api/load.ts'), 1, { ...args, seconds: 2 }); // warm-up
+        const result = await runScript<LoadResult>(join(here, 'api/load.ts'), 1, { ...args, seconds: SECONDS });
+        if (!baseline) baseline = result.requestsPerSecond;
+        httpLines.push(
+          `${scenario.name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s (${((result.requestsPerSecond / baseline) * 100).toFixed(0).padStart(3)}% of bare)` +
+            `  p50 ${String(result.p50).padStart(4)} ms  p99 ${String(result.p99).padStart(4)} ms` +
+            (result.non2xx + result.errors ? `  NON-2XX/ERRORS ${result.non2xx}/${result.errors}` : ''),
+        );
+        console.log(httpLines.at(-1));
+      }
+    } finally {
+      await stop(full.child);
+      await stop(bare.child);
+    }
+
     // ---- What indexing adds to a one-page edit: a 1,000-page space, the same edits with and without the hook ----
     const org = orgs[0]!;
     const adminId = (await pool.query(`SELECT user_id FROM organization_members WHERE organization_id = $1 AND role = 'admin'`, [org.id])).rows[0].user_id as string;
@@ -274,7 +325,9 @@ async function main() {
       `one-page edit, 1,000-page space (${EDITS} each): with search indexing median ${ms(quantile(timed.with, 0.5))} p95 ${ms(quantile(timed.with, 0.95))}; ` +
         `without median ${ms(quantile(timed.without, 0.5))} p95 ${ms(quantile(timed.without, 0.95))}; added ≈ ${ms(quantile(timed.with, 0.5) - quantile(timed.without, 0.5))} (median)`,
     );
-    console.log(`\n== Search (budget p95 < ${BUDGET_MS} ms)\n${verdicts.join('\n')}`);
+    const load = loadavg().map((value) => value.toFixed(1)).join(', ');
+    console.log(`\n== Search (budget p95 < ${BUDGET_MS} ms; load average ${load}; pinning ${canPin && process.env.PIN !== '0' ? 'on' : 'off'})\n${verdicts.join('\n')}`);
+    console.log(`\n== Search over HTTP (${CONNECTIONS} connections, ${SECONDS} s each, organization 0's reader)\n${httpLines.join('\n')}`);
   } finally {
     await db.destroy();
     await database.stop();

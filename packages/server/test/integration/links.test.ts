@@ -2,9 +2,10 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { clearLinkCaches } from '../../src/content/links/report.js';
 import { edit, pngBytes } from '../support/content.js';
-import { createCr, crPath, editCr } from '../support/change-requests.js';
+import { createCr, crPath, editCr, mergeCr } from '../support/change-requests.js';
 import { createMember, createOrganizationWithAdmin, createSpace, createUser, type TestUser } from '../support/factories.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
+import { zip } from '../support/zip.js';
 
 const server = useTestServer();
 
@@ -197,11 +198,71 @@ describe('links in a change request', () => {
     expect(inSpace.data!.count).toBe(1);
   });
 
+  it('follows a merge: the head takes the request’s links, and a merged request no longer counts', async () => {
+    const t = server();
+    const { admin, space, ids } = await world(t);
+    const cr = await createCr(admin, space.id);
+    await editCr(admin, space.id, cr.id, [
+      { type: 'delete_page', page: ids.setup },
+      { type: 'update_page', page: ids.faq, markdown: `See [home](/pages/${ids.home}) and [the logo](/files/${ids.logo}).` },
+    ]);
+    expect((await spaceLinks(admin, space.id)).data!.stats).toEqual({ total: 12, broken: { total: 5, changeRequest: 1 } });
+    await mergeCr(admin, space.id, cr.id);
+
+    const { data } = await spaceLinks(admin, space.id);
+    expect(data!.stats).toEqual({ total: 14, broken: { total: 6, changeRequest: 0 } });
+    expect(data!.items[0]).toEqual({
+      status: 'broken',
+      relation: 'link',
+      targetReference: { kind: 'anchor', anchor: 'usage', page: ids.setup },
+      locationReferences: [{ kind: 'page', page: ids.home }],
+    });
+    expect(data!.items.slice(-2)).toEqual([
+      { status: 'ok', relation: 'link', targetReference: { kind: 'page', page: ids.home }, locationReferences: [{ kind: 'page', page: ids.faq }] },
+      { status: 'ok', relation: 'link', targetReference: { kind: 'file', file: ids.logo }, locationReferences: [{ kind: 'page', page: ids.faq }] },
+    ]);
+    const backlinks = await admin.client.GET('/v1/spaces/{spaceId}/content/files/{fileId}/backlinks', { params: { path: { spaceId: space.id, fileId: ids.logo } } });
+    expect(backlinks.data!.items.map((item) => item.page)).toEqual([ids.home, ids.faq]);
+  });
+
   it('404 for a change request of another space', async () => {
     const t = server();
     const { admin, space, other } = await world(t);
     const cr = await createCr(admin, other.id);
     const { response } = await admin.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/links', { ...crPath(space.id, cr.id) });
     expect(response.status).toBe(404);
+  });
+});
+
+describe('links of imported content', () => {
+  it('reads the links an import wrote (relative paths become page links), into the space or a change request', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const space = await createSpace(t, admin, organization, { title: 'Imported' });
+    const archive = zip([
+      { name: 'docs/README.md', data: '# Welcome\n\nSee [the setup](setup.md#steps), [nothing](missing.md) and [a site](https://example.com).\n' },
+      { name: 'docs/setup.md', data: '# Setup\n\n## Steps\n\nRun it.\n' },
+    ]).toString('base64');
+    const imported = await admin.client.POST('/v1/spaces/{spaceId}/content/import', { params: { path: { spaceId: space.id } }, body: { source: 'zip', base64: archive } });
+    expect(imported.response.status).toBe(201);
+    const { data: pages } = await admin.client.GET('/v1/spaces/{spaceId}/content/pages', { params: { path: { spaceId: space.id } } });
+    const [welcome, setup] = pages!.pages.map((page) => page.id);
+
+    // A path that leads nowhere stays as written, a broken address.
+    const { data } = await spaceLinks(admin, space.id);
+    expect(data!.items).toEqual([
+      { status: 'ok', relation: 'link', targetReference: { kind: 'anchor', anchor: 'steps', page: setup }, locationReferences: [{ kind: 'page', page: welcome }] },
+      { status: 'broken', relation: 'link', targetReference: { kind: 'url', url: 'missing.md' }, locationReferences: [{ kind: 'page', page: welcome }] },
+      { status: 'ok', relation: 'link', targetReference: { kind: 'url', url: 'https://example.com' }, locationReferences: [{ kind: 'page', page: welcome }] },
+    ]);
+
+    // The same archive into a change request of another space: its links, read against its content.
+    const second = await createSpace(t, admin, organization, { title: 'Second' });
+    const cr = await createCr(admin, second.id);
+    const intoRequest = await admin.client.POST('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import', { ...crPath(second.id, cr.id), body: { source: 'zip', base64: archive } });
+    expect(intoRequest.response.status).toBe(201);
+    const crLinks = await admin.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/links', { ...crPath(second.id, cr.id) });
+    expect(crLinks.data!.stats).toEqual({ total: 3, broken: { total: 1, changeRequest: 1 } });
+    expect((await spaceLinks(admin, second.id)).data).toEqual({ items: [], count: 0, stats: { total: 0, broken: { total: 0, changeRequest: 1 } } });
   });
 });

@@ -6,6 +6,7 @@ import { edit } from '../support/content.js';
 import { createCr, editCr, mergeCr } from '../support/change-requests.js';
 import { addMember, createCollection, createMember, createOrganizationWithAdmin, createSpace, createUser, grant, type TestUser } from '../support/factories.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
+import { zip } from '../support/zip.js';
 
 const server = useTestServer();
 
@@ -194,6 +195,29 @@ describe('search index maintenance', () => {
     expect(await found(admin, space.id, 'penguins')).toEqual([]);
     await mergeCr(admin, space.id, cr.id);
     expect(await found(admin, space.id, 'penguins')).toEqual(['Questions']);
+  });
+
+  it('follows imports into the space, and into a change request once it is merged', async () => {
+    const t = server();
+    const { admin, space } = await world(t);
+    const archive = (word: string) =>
+      zip([{ name: 'README.md', data: `# Imported ${word}\n\nThe ${word} lives here.\n\n## Habitat\n\nRivers of the ${word}.\n` }]).toString('base64');
+    const imported = await admin.client.POST('/v1/spaces/{spaceId}/content/import', { params: { path: { spaceId: space.id } }, body: { source: 'zip', base64: archive('platypus') } });
+    expect(imported.response.status).toBe(201);
+    const { data } = await spaceSearch(admin, space.id, 'platypus rivers');
+    expect(data!.items).toEqual([
+      expect.objectContaining({ title: 'Imported platypus', sections: [expect.objectContaining({ title: 'Habitat', body: 'Rivers of the platypus.' })] }),
+    ]);
+
+    const cr = await createCr(admin, space.id);
+    const intoRequest = await admin.client.POST('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import', {
+      params: { path: { spaceId: space.id, changeRequestId: cr.id } },
+      body: { source: 'zip', base64: archive('wombat') },
+    });
+    expect(intoRequest.response.status).toBe(201);
+    expect(await found(admin, space.id, 'wombat')).toEqual([]);
+    await mergeCr(admin, space.id, cr.id);
+    expect(await found(admin, space.id, 'wombat')).toEqual(['Imported wombat']);
   });
 
   it('copies rows to a duplicate, moves them with a transfer, hides deleted spaces and drops purged ones', async () => {

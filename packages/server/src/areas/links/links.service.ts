@@ -2,7 +2,6 @@
 // from content/links (stored extractions, no parsing); `stats.broken.changeRequest` compares change
 // requests' links with the head's: for a space, its open change requests' (the most recently updated
 // ones, a bounded number, each evaluated once per content and then cached), for a change request, its own.
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { introducedBroken, linkItems, linkOccurrences, linkStats, type LinkItem, type LinkStats } from '../../content/links/report.js';
@@ -10,6 +9,7 @@ import { readingOrder, type LinkStatus, type Occurrence } from '../../content/li
 import { notFound } from '../../errors.js';
 import type { ContentState } from '../../content/model.js';
 import { loadRevisionState } from '../content/space-content.service.js';
+import { openChangeRequestRevisions } from './links.repository.js';
 
 /** Open change requests whose links count in a space's `stats.broken.changeRequest`. */
 export const CHANGE_REQUESTS_COUNTED = 20;
@@ -35,12 +35,9 @@ function requirePage(context: RevisionContext, pageId: string | undefined): void
 
 /** Broken links the space's open change requests would add (restricted to one page when given). */
 async function openChangeRequestsBroken(db: Database, head: RevisionContext, headLinks: Occurrence[], page?: string): Promise<number> {
-  const { rows } = await sql<{ revisionId: string }>`
-    SELECT revision_id FROM change_requests
-    WHERE organization_id = ${head.space.organizationId} AND space_id = ${head.space.id} AND status = 'open'
-    ORDER BY updated_at DESC, id LIMIT ${CHANGE_REQUESTS_COUNTED}`.execute(db);
+  const revisions = await openChangeRequestRevisions(db, head.space.organizationId, head.space.id, CHANGE_REQUESTS_COUNTED);
   let total = 0;
-  for (const { revisionId } of rows) {
+  for (const revisionId of revisions) {
     if (revisionId === head.revisionId) continue;
     const context = { space: head.space, revisionId, state: await loadRevisionState(db, head.space, revisionId) };
     if (page !== undefined && !context.state.pages.pages.has(page)) continue;
