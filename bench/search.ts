@@ -13,12 +13,13 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { sql } from 'kysely';
+import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import { loadConfig } from '../packages/server/src/config.js';
 import { insertSections, type SectionRow } from '../packages/server/src/content/search/index.repository.js';
 import { fallbackText } from '../packages/server/src/content/search/text-analysis.js';
 import { searchPages, searchSpaces, type SearchScope } from '../packages/server/src/content/search/search.js';
-import { createDatabase, createPool } from '../packages/server/src/db/database.js';
+import { createDatabase, createPool, type Database } from '../packages/server/src/db/database.js';
+import type { DB } from '../packages/server/src/db/schema.js';
 import { insertMember, insertOrganization } from '../packages/server/src/areas/organizations/organizations.repository.js';
 import { updateSpace } from '../packages/server/src/areas/spaces/spaces.repository.js';
 import { insertUser } from '../packages/server/src/auth/users.repository.js';
@@ -210,24 +211,47 @@ async function main() {
       return { kind: 'spaces', spaces: [{ organizationId: org.id, spaceId: pick(org.spaces) }] };
     };
     const window = { offset: 0, limit: 20 };
-    const scenarios: Array<{ name: string; run: () => Promise<number> }> = [
-      { name: 'space, rare word', run: async () => { const r = pick(rare); return (await searchPages(db, { kind: 'spaces', spaces: [{ organizationId: orgs[r.org]!.id, spaceId: r.space }] }, r.word, window)).total; } },
-      { name: 'space, common word', run: async () => (await searchPages(db, spaceScope(), commonWord, window)).total },
-      { name: 'space, two words', run: async () => (await searchPages(db, spaceScope(), `${commonWord} ${COMMON[3]}`, window)).total },
-      { name: 'space, type-ahead prefix', run: async () => (await searchPages(db, spaceScope(), midWord.slice(0, 5), window)).total },
-      { name: 'space, misspelt word', run: async () => (await searchPages(db, spaceScope(), `${misspelt} `, window)).total },
-      { name: 'organization, rare word', run: async () => { const r = pick(rare); return (await searchSpaces(db, organizationScopes[r.org]!, r.word, window)).total; } },
-      { name: 'organization, common word', run: async () => (await searchSpaces(db, pick(organizationScopes), commonWord, window)).total },
-      { name: 'organization, misspelt word', run: async () => (await searchSpaces(db, pick(organizationScopes), `${misspelt} `, window)).total },
+    const scenarios: Array<{ name: string; run: (d: Database) => Promise<number> }> = [
+      { name: 'space, rare word', run: async (d) => { const r = pick(rare); return (await searchPages(d, { kind: 'spaces', spaces: [{ organizationId: orgs[r.org]!.id, spaceId: r.space }] }, r.word, window)).total; } },
+      { name: 'space, common word', run: async (d) => (await searchPages(d, spaceScope(), commonWord, window)).total },
+      { name: 'space, two words', run: async (d) => (await searchPages(d, spaceScope(), `${commonWord} ${COMMON[3]}`, window)).total },
+      { name: 'space, type-ahead prefix', run: async (d) => (await searchPages(d, spaceScope(), midWord.slice(0, 5), window)).total },
+      { name: 'space, misspelt word', run: async (d) => (await searchPages(d, spaceScope(), `${misspelt} `, window)).total },
+      { name: 'organization, rare word', run: async (d) => { const r = pick(rare); return (await searchSpaces(d, organizationScopes[r.org]!, r.word, window)).total; } },
+      { name: 'organization, common word', run: async (d) => (await searchSpaces(d, pick(organizationScopes), commonWord, window)).total },
+      { name: 'organization, misspelt word', run: async (d) => (await searchSpaces(d, pick(organizationScopes), `${misspelt} `, window)).total },
     ];
+    if (process.env.EXPLAIN === '1') {
+      // The plans of each scenario's statements (EXPLAIN=1): the queries as the search sends them,
+      // captured through Kysely's log, then explained with their parameters; nothing else is measured.
+      for (const scenario of scenarios) {
+        const captured: Array<{ sql: string; parameters: readonly unknown[] }> = [];
+        const logged = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()], log: (event) => void captured.push(event.query) });
+        await scenario.run(logged);
+        console.log(`\n---- ${scenario.name}`);
+        for (const query of captured.filter((q) => !/set_config|^\s*(begin|commit|rollback)\b/i.test(q.sql))) {
+          const client = await pool.connect();
+          try {
+            await client.query('BEGIN');
+            await client.query(`SELECT set_config('pg_trgm.similarity_threshold', '0.2', true)`);
+            const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${query.sql}`, query.parameters as unknown[]);
+            console.log(rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n'));
+          } finally {
+            await client.query('ROLLBACK');
+            client.release();
+          }
+        }
+      }
+      return;
+    }
     const verdicts: string[] = [];
     for (const scenario of scenarios) {
-      for (let i = 0; i < 10; i++) await scenario.run(); // warm-up
+      for (let i = 0; i < 10; i++) await scenario.run(db); // warm-up
       const timings: number[] = [];
       let found = 0;
       for (let i = 0; i < RUNS; i++) {
         const begin = performance.now();
-        found += await scenario.run();
+        found += await scenario.run(db);
         timings.push(performance.now() - begin);
       }
       timings.sort((a, b) => a - b);
@@ -252,7 +276,8 @@ async function main() {
     const secret = newTokenSecret();
     await sql`INSERT INTO api_tokens (id, user_id, label, token_hash) VALUES (${newId()}, ${org0.readerId}, 'bench', ${hashToken(secret)})`.execute(db);
     const here = dirname(fileURLToPath(import.meta.url));
-    const full = await startScript(join(here, 'api/full-server.ts'), 0, { DATABASE_URL: database.url });
+    // Rate limits off: one token sends every request (the limits are measured by the api benchmark).
+    const full = await startScript(join(here, 'api/full-server.ts'), 0, { DATABASE_URL: database.url, RATE_LIMIT_ENABLED: 'false' });
     const bare = await startScript(join(here, 'api/bare-server.ts'), 0, { DATABASE_URL: database.url, ORGANIZATION_ID: org0.id });
     const httpLines: string[] = [];
     try {
