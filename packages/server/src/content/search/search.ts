@@ -104,22 +104,28 @@ function matches(scope: SearchScope, tsquery: Resolved): RawBuilder<unknown> {
       SELECT organization_id, space_id, page_id, bool_or(title_hit) AS title_hit, max(rank) AS rank
       FROM hits h ${excluded}
       GROUP BY organization_id, space_id, page_id
+    ),
+    best AS MATERIALIZED (
+      SELECT organization_id, space_id, page_id, ordinal, rank FROM (
+        SELECT h.organization_id, h.space_id, h.page_id, h.ordinal, h.rank,
+          row_number() OVER (PARTITION BY h.organization_id, h.space_id, h.page_id ORDER BY h.rank DESC, h.ordinal) AS n
+        FROM hits h
+      ) r
+      WHERE n <= ${SECTIONS_PER_PAGE}
     )`;
 }
 
-/** The best sections of the chosen pages, with their texts. */
+/**
+ * The best sections of the chosen pages, with their texts: `best` ranks each page's sections once
+ * (a window over the hits), so the chosen pages join it by hash instead of scanning every hit per page.
+ */
 const sectionsOf = (chosen: string) => sql`
-  SELECT p.*, sc.title AS space_title, x.*
+  SELECT p.*, sc.title AS space_title, s.ordinal, s.section_id, s.section_title, s.page_title, s.page_path, s.body, b.rank AS section_rank
   FROM ${sql.raw(chosen)} p
   JOIN scope sc ON sc.organization_id = p.organization_id AND sc.space_id = p.space_id
-  CROSS JOIN LATERAL (
-    SELECT s.ordinal, s.section_id, s.section_title, s.page_title, s.page_path, s.body, h.rank AS section_rank
-    FROM hits h JOIN search_sections s
-      ON s.organization_id = h.organization_id AND s.space_id = h.space_id AND s.page_id = h.page_id AND s.ordinal = h.ordinal
-    WHERE h.organization_id = p.organization_id AND h.space_id = p.space_id AND h.page_id = p.page_id
-    ORDER BY h.rank DESC, h.ordinal
-    LIMIT ${SECTIONS_PER_PAGE}
-  ) x`;
+  JOIN best b ON b.organization_id = p.organization_id AND b.space_id = p.space_id AND b.page_id = p.page_id
+  JOIN search_sections s
+    ON s.organization_id = b.organization_id AND s.space_id = b.space_id AND s.page_id = b.page_id AND s.ordinal = b.ordinal`;
 
 async function run<T>(db: Database, fuzzy: boolean, query: (trx: Executor) => Promise<T>): Promise<T> {
   if (!fuzzy) return query(db);
