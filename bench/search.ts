@@ -263,6 +263,10 @@ async function main() {
       console.log(verdicts.at(-1));
     }
 
+    const { rows: widths } = await pool.query(
+      `SELECT avg(pg_column_size(tsv))::int AS tsv, avg(octet_length(tsv::text))::int AS tsv_text, avg(pg_column_size(body))::int AS body, avg(octet_length(body))::int AS body_text FROM search_sections`,
+    );
+    console.log(`average stored (raw) bytes per section: tsv ${widths[0].tsv} (${widths[0].tsv_text} as text), body ${widths[0].body} (${widths[0].body_text})`);
     const size = async (relation: string) => Number((await pool.query(`SELECT pg_total_relation_size($1) AS bytes`, [relation])).rows[0].bytes);
     const indexSize = async (relation: string) => Number((await pool.query(`SELECT pg_relation_size($1) AS bytes`, [relation])).rows[0].bytes);
     console.log(

@@ -98,6 +98,10 @@ function matches(scope: SearchScope, tsquery: Resolved): RawBuilder<unknown> {
         (s.ordinal = 0 AND ts_filter(s.tsv, '{a}') @@ q.query) AS title_hit
       FROM q, search_sections s
       WHERE ${candidateFilter(scope, tsquery)} AND s.tsv @@ ${tsquery.match}::tsquery ${published}
+      -- The primary key's order: the same sections are ranked for every window of a result (a cursor's
+      -- next page ranks what the first did), and a common word is read through that index until enough
+      -- match (unordered, the planner chose to scan the table, whose rows mix organizations).
+      ORDER BY s.organization_id, s.space_id, s.page_id, s.ordinal
       LIMIT ${MAX_MATCHED_SECTIONS}
     ),
     pages AS MATERIALIZED (

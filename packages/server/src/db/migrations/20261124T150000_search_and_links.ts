@@ -45,6 +45,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       PRIMARY KEY (organization_id, space_id, page_id, ordinal),
       FOREIGN KEY (organization_id, space_id) REFERENCES spaces (organization_id, id) ON DELETE CASCADE
     )`.execute(db);
+  // The tsvector is read for every matching section (match, rank, title filter), the body only for the
+  // returned ones: TOAST compresses or moves the body out of the row first, so the tsvector stays
+  // uncompressed in the row unless the row is still too large.
+  await sql`ALTER TABLE search_sections ALTER COLUMN tsv SET STORAGE MAIN`.execute(db);
   await sql`CREATE INDEX search_sections_tsv_idx ON search_sections USING gin (organization_id, tsv)`.execute(db);
   // A space belongs to one organization: without this the planner multiplies the two selectivities and
   // expects a tenth of an organization's readable spaces' rows (then builds a bitmap of every row
