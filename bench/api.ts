@@ -29,6 +29,7 @@ export type ApiBenchmarkResult = {
     bare: LoadResult;
     byId: LoadResult;
     byIdLimited: LoadResult;
+    byIdPublished: LoadResult;
     bareList: LoadResult;
     list: LoadResult;
     bareListSmall: LoadResult;
@@ -36,6 +37,7 @@ export type ApiBenchmarkResult = {
     ratio: number;
     limitedRatio: number;
     limitedVsOff: number;
+    publishedRatio: number;
     /** Full-stack list req/s ÷ the bare Kysely keyset list's (10,000 and 250 spaces; target ≥ 0.85). */
     listRatio: number;
     listSmallRatio: number;
@@ -47,6 +49,8 @@ export type ApiBenchmarkResult = {
   medianLimitedVsOff: number;
   /** Median of the rounds' server CPU time per request with rate limits on ÷ off (lower is better). */
   medianLimitedCpuVsOff?: number;
+  /** The same for spaces in a published site (their `urls.published` is looked up). */
+  medianPublishedRatio: number;
   listP99Max: number;
 };
 
@@ -81,6 +85,7 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     const limitedUrl = `http://127.0.0.1:${limited.port}`;
     const bareUrl = `http://127.0.0.1:${bare.port}`;
     const byIdPaths = seeded.spaceIds.map((id) => `/v1/spaces/${id}`);
+    const publishedPaths = seeded.publishedSpaceIds.map((id) => `/v1/spaces/${id}`);
     const barePaths = seeded.spaceIds.map((id) => `/bare/spaces/${id}`);
     // The same page size over 10,000 spaces (the organization) and over 250 (a collection): keyset pages
     // should cost the same whatever the total.
@@ -95,6 +100,7 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     await load(bareUrl, barePaths, [], 50, 3);
     await load(fullUrl, byIdPaths, seeded.tokens, 50, 3);
     await load(limitedUrl, byIdPaths, seeded.tokens, 50, 3);
+    await load(fullUrl, publishedPaths, seeded.tokens, 50, 3);
     await load(fullUrl, listPaths, seeded.tokens, 16, 3);
     await load(fullUrl, smallListPaths, seeded.tokens, 16, 3);
     await load(bareUrl, bareListPaths, [], 16, 3);
@@ -112,11 +118,12 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     const line = (result: LoadResult) =>
       `${result.requestsPerSecond.toFixed(0)} req/s (p50 ${result.p50} ms, p99 ${result.p99} ms${result.cpuMicros ? `, ${result.cpuMicros.toFixed(0)} µs CPU/req` : ''})`;
     for (let round = 1; round <= options.rounds; round++) {
-      const [bareResult, byId, byIdLimited] = (await alternating(round, [
+      const [bareResult, byId, byIdLimited, byIdPublished] = (await alternating(round, [
         () => measured(bare.child.pid!, () => load(bareUrl, barePaths, [], 50)),
         () => measured(full.child.pid!, () => load(fullUrl, byIdPaths, seeded.tokens, 50)),
         () => measured(limited.child.pid!, () => load(limitedUrl, byIdPaths, seeded.tokens, 50)),
-      ])) as [LoadResult, LoadResult, LoadResult];
+        () => measured(full.child.pid!, () => load(fullUrl, publishedPaths, seeded.tokens, 50)),
+      ])) as [LoadResult, LoadResult, LoadResult, LoadResult];
       const [list, bareList] = (await alternating(round, [
         () => measured(full.child.pid!, () => load(fullUrl, listPaths, seeded.tokens, 16)),
         () => measured(bare.child.pid!, () => load(bareUrl, bareListPaths, [], 16)),
@@ -128,15 +135,17 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
       const ratio = byId.requestsPerSecond / bareResult.requestsPerSecond;
       const limitedRatio = byIdLimited.requestsPerSecond / bareResult.requestsPerSecond;
       const limitedVsOff = byIdLimited.requestsPerSecond / byId.requestsPerSecond;
+      const publishedRatio = byIdPublished.requestsPerSecond / bareResult.requestsPerSecond;
       const listRatio = list.requestsPerSecond / bareList.requestsPerSecond;
       const listSmallRatio = listSmall.requestsPerSecond / bareListSmall.requestsPerSecond;
-      rounds.push({ bare: bareResult, byId, byIdLimited, bareList, list, bareListSmall, listSmall, ratio, limitedRatio, limitedVsOff, listRatio, listSmallRatio });
-      const failures = [byId, byIdLimited, list, listSmall, bareResult, bareList, bareListSmall].reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+      rounds.push({ bare: bareResult, byId, byIdLimited, byIdPublished, bareList, list, bareListSmall, listSmall, ratio, limitedRatio, limitedVsOff, publishedRatio, listRatio, listSmallRatio });
+      const failures = [byId, byIdLimited, byIdPublished, list, listSmall, bareResult, bareList, bareListSmall].reduce((sum, r) => sum + r.non2xx + r.errors, 0);
       console.log(
         [
           `round ${round} (load ${loadAverage()}):`,
           `  GET /v1/spaces/{id} ${line(byId)} · bare ${line(bareResult)} · ratio ${ratio.toFixed(2)}`,
           `  rate limits on ${line(byIdLimited)} · ratio ${limitedRatio.toFixed(2)}, ${limitedVsOff.toFixed(3)} of limits off`,
+          `  in a published site ${line(byIdPublished)} · ratio ${publishedRatio.toFixed(2)}`,
           `  100-item page of 10,000 spaces ${line(list)} · bare keyset ${line(bareList)} · ratio ${listRatio.toFixed(2)}`,
           `  100-item page of 250 spaces ${line(listSmall)} · bare keyset ${line(bareListSmall)} · ratio ${listSmallRatio.toFixed(2)}`,
           ...(failures ? [`  NON-2XX/ERRORS ${failures}`] : []),
@@ -152,6 +161,7 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
       ...(rounds.every((r) => r.byId.cpuMicros && r.byIdLimited.cpuMicros)
         ? { medianLimitedCpuVsOff: median(rounds.map((r) => r.byIdLimited.cpuMicros! / r.byId.cpuMicros!)) }
         : {}),
+      medianPublishedRatio: median(rounds.map((r) => r.publishedRatio)),
       listP99Max: Math.max(...rounds.flatMap((r) => [r.list.p99, r.listSmall.p99])) };
   } finally {
     for (const server of servers) await stop(server.child);
