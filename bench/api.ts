@@ -115,6 +115,8 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
       for (const i of order) results[i] = await runs[i]!();
       return results;
     };
+    /** The same pair by server CPU time per request (bare ÷ full): steadier than req/s on a busy machine. */
+    const cpuRatio = (full: LoadResult, bare: LoadResult) => (full.cpuMicros && bare.cpuMicros ? `, by CPU per request ${(bare.cpuMicros / full.cpuMicros).toFixed(2)}` : '');
     const line = (result: LoadResult) =>
       `${result.requestsPerSecond.toFixed(0)} req/s (p50 ${result.p50} ms, p99 ${result.p99} ms${result.cpuMicros ? `, ${result.cpuMicros.toFixed(0)} µs CPU/req` : ''})`;
     for (let round = 1; round <= options.rounds; round++) {
@@ -143,11 +145,11 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
       console.log(
         [
           `round ${round} (load ${loadAverage()}):`,
-          `  GET /v1/spaces/{id} ${line(byId)} · bare ${line(bareResult)} · ratio ${ratio.toFixed(2)}`,
+          `  GET /v1/spaces/{id} ${line(byId)} · bare ${line(bareResult)} · ratio ${ratio.toFixed(2)}${cpuRatio(byId, bareResult)}`,
           `  rate limits on ${line(byIdLimited)} · ratio ${limitedRatio.toFixed(2)}, ${limitedVsOff.toFixed(3)} of limits off`,
           `  in a published site ${line(byIdPublished)} · ratio ${publishedRatio.toFixed(2)}`,
-          `  100-item page of 10,000 spaces ${line(list)} · bare keyset ${line(bareList)} · ratio ${listRatio.toFixed(2)}`,
-          `  100-item page of 250 spaces ${line(listSmall)} · bare keyset ${line(bareListSmall)} · ratio ${listSmallRatio.toFixed(2)}`,
+          `  100-item page of 10,000 spaces ${line(list)} · bare keyset ${line(bareList)} · ratio ${listRatio.toFixed(2)}${cpuRatio(list, bareList)}`,
+          `  100-item page of 250 spaces ${line(listSmall)} · bare keyset ${line(bareListSmall)} · ratio ${listSmallRatio.toFixed(2)}${cpuRatio(listSmall, bareListSmall)}`,
           ...(failures ? [`  NON-2XX/ERRORS ${failures}`] : []),
         ].join('\n'),
       );
