@@ -5417,8 +5417,8 @@ export interface components {
          * OpenAPISpecFilesystem
          * @description The files of a version as parsed: the entry document and every file it references, directly or
          *     through other files. `files` maps each file's address to its parsed content (JSON, in the order of
-         *     the source); `$ref`s inside are left as written, and resolve against the address of the file that
-         *     holds them. A spec given by `url` names its files by their absolute http(s) addresses (the entry by
+         *     the source); references inside (`$ref` values) are left as written, and resolve against the address
+         *     of the file that holds them. A spec given by `url` names its files by their absolute http(s) addresses (the entry by
          *     the address it was finally fetched from); a spec given as `text` names its entry `openapi.json` or
          *     `openapi.yaml` (as its text begins with `{` or not).
          * @example {
@@ -5435,25 +5435,10 @@ export interface components {
          *               "get": {
          *                 "responses": {
          *                   "200": {
-         *                     "description": "The pets.",
-         *                     "content": {
-         *                       "application/json": {
-         *                         "schema": {
-         *                           "$ref": "schemas/pet.yaml"
-         *                         }
-         *                       }
-         *                     }
+         *                     "description": "The pets."
          *                   }
          *                 }
          *               }
-         *             }
-         *           }
-         *         },
-         *         "https://example.com/api/schemas/pet.yaml": {
-         *           "type": "object",
-         *           "properties": {
-         *             "name": {
-         *               "type": "string"
          *             }
          *           }
          *         }
@@ -5486,25 +5471,10 @@ export interface components {
          *                 "get": {
          *                   "responses": {
          *                     "200": {
-         *                       "description": "The pets.",
-         *                       "content": {
-         *                         "application/json": {
-         *                           "schema": {
-         *                             "$ref": "schemas/pet.yaml"
-         *                           }
-         *                         }
-         *                       }
+         *                       "description": "The pets."
          *                     }
          *                   }
          *                 }
-         *               }
-         *             }
-         *           },
-         *           "https://example.com/api/schemas/pet.yaml": {
-         *             "type": "object",
-         *             "properties": {
-         *               "name": {
-         *                 "type": "string"
          *               }
          *             }
          *           }
@@ -9974,7 +9944,9 @@ export interface operations {
                      *       "paths": {}
                      *     }
                      */
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

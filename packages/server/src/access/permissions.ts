@@ -68,3 +68,18 @@ export function teamPermissions(role: OrganizationRole, teamRole: 'owner' | 'mem
 export function teamMemberEntryPermissions(role: OrganizationRole): components['schemas']['TeamMemberEntry']['permissions'] {
   return { view: role != null };
 }
+
+/** Permissions on an OpenAPI spec: members view, `create` and above edit (DESIGN.md §6, `createOpenAPISpec`). */
+export function openAPISpecPermissions(role: OrganizationRole): components['schemas']['OpenAPISpecPermissions'] {
+  return { view: role != null, edit: roleAtLeast(role, 'create') };
+}
+
+/** Permissions on translation settings: members view, admins edit. */
+export function translationSettingsPermissions(role: OrganizationRole): components['schemas']['TranslationSettingsPermissions'] {
+  return { view: role != null, edit: role === 'admin' };
+}
+
+/** Permissions on a custom field definition: members view, admins edit. */
+export function customFieldPermissions(role: OrganizationRole): components['schemas']['CustomFieldPermissions'] {
+  return { view: role != null, edit: role === 'admin' };
+}
