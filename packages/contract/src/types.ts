@@ -2078,7 +2078,8 @@ export interface paths {
         };
         /**
          * Get a space's custom field values
-         * @description Anyone who can read the space. Only the fields that have a value, by field name.
+         * @description Anyone who can read the space (a member disabled by the organization's SSO enforcement gets 403).
+         *     Only the fields that have a value, by field name.
          */
         get: operations["getSpaceCustomFields"];
         put?: never;
@@ -10129,6 +10130,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };

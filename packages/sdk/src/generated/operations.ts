@@ -1127,7 +1127,8 @@ export interface Operations<Throwing extends boolean> {
     /**
      * Get a space's custom field values
      *
-     * Anyone who can read the space. Only the fields that have a value, by field name.
+     * Anyone who can read the space (a member disabled by the organization's SSO enforcement gets 403).
+     * Only the fields that have a value, by field name.
      *
      * `GET /v1/spaces/{spaceId}/custom-fields` (operation `getSpaceCustomFields`)
      */

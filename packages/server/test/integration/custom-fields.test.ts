@@ -167,7 +167,7 @@ describe('GET /v1/orgs/{organizationId}/custom-fields', () => {
     const { admin, organization } = await createOrganizationWithAdmin(t);
     await define(admin, organization.id, { name: 'owner', type: 'text', title: 'Owner' });
     await define(admin, organization.id, { name: 'stage', type: 'select:single', options: ['draft', 'ga'] });
-    await t.db.updateTable('customFieldDefinitions').set({ createdAt: '2026-01-01T00:00:00.000Z' }).where('organizationId', '=', organization.id).where('name', '=', 'owner').execute();
+    await t.db.updateTable('customFieldDefinitions').set({ createdAt: '2026-01-01T00:00:00.000Z' } as never).where('organizationId', '=', organization.id).where('name', '=', 'owner').execute();
     const other = await createOrganizationWithAdmin(t);
     await define(other.admin, other.organization.id, { name: 'elsewhere', type: 'text' });
 

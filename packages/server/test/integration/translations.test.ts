@@ -105,7 +105,7 @@ describe('GET /v1/orgs/{organizationId}/translations', () => {
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const older = await createSettings(admin, organization.id, { title: 'Older', languages: ['de'] });
     const newer = await createSettings(admin, organization.id, { title: 'Newer' });
-    await t.db.updateTable('translationSettings').set({ createdAt: '2026-01-01T00:00:00.000Z' }).where('id', '=', older.id).execute();
+    await t.db.updateTable('translationSettings').set({ createdAt: '2026-01-01T00:00:00.000Z' } as never).where('id', '=', older.id).execute();
     const other = await createOrganizationWithAdmin(t);
     await createSettings(other.admin, other.organization.id, { title: 'Elsewhere' });
 
