@@ -5492,6 +5492,21 @@ export interface components {
              */
             url: string;
         };
+        /**
+         * OpenAPIDocument
+         * @description An OpenAPI 3.0, 3.1 or Swagger 2.0 document, as its author wrote it (bundled).
+         * @example {
+         *       "openapi": "3.1.0",
+         *       "info": {
+         *         "title": "Pets",
+         *         "version": "1.0.0"
+         *       },
+         *       "paths": {}
+         *     }
+         */
+        OpenAPIDocument: {
+            [key: string]: unknown;
+        };
         /** TranslationSettingsTitle */
         TranslationSettingsTitle: string;
         /**
@@ -9935,19 +9950,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "openapi": "3.1.0",
-                     *       "info": {
-                     *         "title": "Pets",
-                     *         "version": "1.0.0"
-                     *       },
-                     *       "paths": {}
-                     *     }
-                     */
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OpenAPIDocument"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../errors.js';
+import { type HttpError } from '../../errors.js';
 import { checkOptionsForType, checkValue, valueProblem, type FieldRule } from './custom-field-values.js';
 
 const text: FieldRule = { type: 'text', options: null };

@@ -22,7 +22,7 @@ import {
   type StyleguideConfig,
 } from '@redocly/openapi-core';
 import type { OpenAPISpecErrorCode } from '../../db/schema.js';
-import { fetchGuarded, OutboundError, type OutboundPolicy } from '../../http/outbound.js';
+import { fetchGuarded, OutboundError, type OutboundPolicy } from '../../outbound.js';
 
 export type OpenAPISource = { url: string } | { text: string };
 export type ProcessError = { message: string; location: string };
