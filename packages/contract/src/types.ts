@@ -5204,7 +5204,7 @@ export interface components {
          *       "createdAt": "2026-11-24T14:02:11.482Z",
          *       "updatedAt": "2026-11-24T14:02:11.482Z",
          *       "slug": "petstore",
-         *       "sourceURL": "https://petstore3.swagger.io/api/v3/openapi.json",
+         *       "sourceURL": "https://example.com/api/openapi.yaml",
          *       "processingState": "complete",
          *       "lastVersion": "e9W02Ex39qYH4RfJLMR7",
          *       "lastProcessedAt": "2026-11-24T14:02:13.907Z",
@@ -5223,7 +5223,7 @@ export interface components {
          *       "createdAt": "2026-11-24T14:02:11.482Z",
          *       "updatedAt": "2026-11-24T14:05:40.120Z",
          *       "slug": "petstore",
-         *       "sourceURL": "https://petstore3.swagger.io/api/v3/openapi.json",
+         *       "sourceURL": "https://example.com/api/openapi.yaml",
          *       "processingState": "complete",
          *       "lastVersion": "e9W02Ex39qYH4RfJLMR7",
          *       "lastProcessedAt": "2026-11-24T14:05:41.377Z",
@@ -5231,7 +5231,7 @@ export interface components {
          *       "lastProcessErrors": [
          *         {
          *           "message": "Property `summry` is not expected here.",
-         *           "location": "https://petstore3.swagger.io/api/v3/openapi.json#/paths/~1pet/put/summry"
+         *           "location": "https://example.com/api/openapi.yaml#/paths/~1pet/put/summry"
          *         }
          *       ],
          *       "permissions": {
@@ -5289,7 +5289,7 @@ export interface components {
          *           "createdAt": "2026-11-24T14:02:11.482Z",
          *           "updatedAt": "2026-11-24T14:02:11.482Z",
          *           "slug": "petstore",
-         *           "sourceURL": "https://petstore3.swagger.io/api/v3/openapi.json",
+         *           "sourceURL": "https://example.com/api/openapi.yaml",
          *           "processingState": "complete",
          *           "lastVersion": "e9W02Ex39qYH4RfJLMR7",
          *           "lastProcessedAt": "2026-11-24T14:02:13.907Z",
@@ -5320,7 +5320,7 @@ export interface components {
          *     given by `url`, by a path relative to it. References to local files (`file:`, `/etc/…`, `../x.yaml`
          *     in a `text` source) are never read: processing reports them.
          * @example {
-         *       "url": "https://petstore3.swagger.io/api/v3/openapi.json"
+         *       "url": "https://example.com/api/openapi.yaml"
          *     }
          */
         OpenAPISpecSource: {
@@ -5338,7 +5338,7 @@ export interface components {
          * @example {
          *       "slug": "petstore",
          *       "source": {
-         *         "url": "https://petstore3.swagger.io/api/v3/openapi.json"
+         *         "url": "https://example.com/api/openapi.yaml"
          *       }
          *     }
          */

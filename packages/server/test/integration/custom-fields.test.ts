@@ -372,6 +372,8 @@ describe('PATCH /v1/spaces/{spaceId}/custom-fields', () => {
       ['stage', 'alpha', 'must be one of the options ["draft","beta","ga"] (select:single)'],
       ['audience', ['developers', 'managers'], '"managers" is not one of the options ["developers","administrators","end-users"] (select:multi)'],
       ['audience', 'developers', 'must be an array of options (select:multi)'],
+      // A lone surrogate is not Unicode text: jsonb would refuse it (a 500 before this check).
+      ['labels', ['ok', 'broken \ud800'], 'must be Unicode text without U+0000 or lone surrogates'],
     ];
     for (const [name, value, message] of refused) {
       const values = { owner: { value: 'After' }, [name]: { value } };

@@ -47,6 +47,9 @@ describe('valueProblem', () => {
       [multi, 'a', 'must be an array of options (select:multi)'],
       [multi, ['a', 'a'], 'must not repeat a value (select:multi)'],
       [multi, ['a', 'd'], '"d" is not one of the options ["a","b","c"] (select:multi)'],
+      [text, 'a\ud800', 'must be Unicode text without U+0000 or lone surrogates'],
+      [text, 'a\u0000', 'must be Unicode text without U+0000 or lone surrogates'],
+      [tags, ['ok', '\udc00'], 'must be Unicode text without U+0000 or lone surrogates'],
     ];
     for (const [field, value, message] of refused) expect(valueProblem(field, value), `${field.type} ${JSON.stringify(value)}`).toBe(message);
   });

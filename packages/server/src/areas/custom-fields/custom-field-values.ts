@@ -2,6 +2,7 @@
 // fits a definition, used when a space's values are set and when a transfer carries values to another
 // organization's definitions. Lengths count characters (code points), as the contract's JSON Schema does.
 import type { CustomFieldType, CustomFieldValueData } from '../../db/schema.js';
+import { isStorableText } from '../../db/storable-text.js';
 import { invalidField } from '../../errors.js';
 
 export const MAX_TEXT_LENGTH = 256;
@@ -19,8 +20,15 @@ function distinctStrings(value: unknown[], what: string): string | undefined {
   return undefined;
 }
 
+/** Strings jsonb refuses (db/storable-text.ts). */
+function unstorable(value: unknown): boolean {
+  const strings: string[] = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  return strings.some((text) => !isStorableText(text));
+}
+
 /** Why `value` does not fit the field, or undefined when it does. */
 export function valueProblem(field: FieldRule, value: unknown): string | undefined {
+  if (unstorable(value)) return 'must be Unicode text without U+0000 or lone surrogates';
   const options = field.options ?? [];
   switch (field.type) {
     case 'text':

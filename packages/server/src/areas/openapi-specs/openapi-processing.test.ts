@@ -227,7 +227,8 @@ describe('processOpenAPISource', () => {
     const cases: Array<[string, string]> = [
       [bomb.join('\n'), 'the parsed files together hold more than 2000000 values (YAML aliases included)'],
       [`${MINIMAL_31}x-max: .inf\n`, 'a number is not finite (.inf or .nan)'],
-      [`${MINIMAL_31}x-nul: "a\\0b"\n`, 'a string holds the character U+0000'],
+      [`${MINIMAL_31}x-nul: "a\\0b"\n`, 'a string holds U+0000 or a lone surrogate (not storable Unicode text)'],
+      [`${MINIMAL_31}x-lone: "a\\ud800b"\n`, 'a string holds U+0000 or a lone surrogate (not storable Unicode text)'],
       [`${MINIMAL_31}x-bin: !!binary aGVsbG8=\n`, 'a value of YAML type Uint8Array has no JSON equivalent'],
       [deepThroughAliases(), 'values are nested more than 200 levels deep'],
     ];

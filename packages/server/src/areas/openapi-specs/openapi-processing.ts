@@ -22,6 +22,7 @@ import {
   type StyleguideConfig,
 } from '@redocly/openapi-core';
 import type { OpenAPISpecErrorCode } from '../../db/schema.js';
+import { isStorableText } from '../../db/storable-text.js';
 import { fetchGuarded, OutboundError, type OutboundPolicy } from '../../outbound.js';
 
 export type OpenAPISource = { url: string } | { text: string };
@@ -92,7 +93,7 @@ class Budget {
 
   /**
    * Why a parsed file cannot be kept, or undefined: only JSON values (no binary, no non-finite number,
-   * no U+0000, which PostgreSQL cannot store), nested at most MAX_DEPTH deep, MAX_NODES in all once
+   * no U+0000 or lone surrogate, which PostgreSQL's JSON types refuse), nested at most MAX_DEPTH deep, MAX_NODES in all once
    * YAML aliases are expanded (a walk that stops at the cap, so a cycle or an alias bomb ends it).
    */
   shapeProblem(value: unknown): string | undefined {
@@ -107,7 +108,7 @@ class Budget {
         continue;
       }
       if (typeof node === 'string') {
-        if (node.includes('\u0000')) return 'a string holds the character U+0000';
+        if (!isStorableText(node)) return 'a string holds U+0000 or a lone surrogate (not storable Unicode text)';
         continue;
       }
       if (Array.isArray(node)) {
@@ -116,7 +117,7 @@ class Budget {
       }
       if (typeof node === 'object' && Object.getPrototypeOf(node) === Object.prototype) {
         for (const [key, item] of Object.entries(node)) {
-          if (key.includes('\u0000')) return 'a key holds the character U+0000';
+          if (!isStorableText(key)) return 'a key holds U+0000 or a lone surrogate (not storable Unicode text)';
           stack.push([item, depth + 1]);
         }
         continue;
