@@ -1,7 +1,7 @@
 // Writes of custom fields, each in one transaction: definitions (their number capped per organization,
 // options kept consistent with the values that use them) and a space's values (all or nothing).
 import type { components } from '@content-workspace/contract';
-import type { Database } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import type { CustomFieldValueData } from '../../db/schema.js';
 import { badRequest, conflict, notFound, type ErrorIssue } from '../../errors.js';
 import { checkOptionsForType, SELECT_TYPES, valueProblem } from './custom-field-values.js';
@@ -26,9 +26,9 @@ type ValuesBody = components['schemas']['UpdateSpaceCustomFieldsRequest'];
 /** An organization's definitions are few: a space's values are read and written whole. */
 export const MAX_DEFINITIONS = 100;
 
-export async function createDefinition(db: Database, organizationId: string, body: CreateBody): Promise<CustomFieldDefinitionRow> {
+export async function createDefinition(db: Executor, organizationId: string, body: CreateBody): Promise<CustomFieldDefinitionRow> {
   checkOptionsForType(body.type, body.options, '/body/options');
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await lockOrganizationDefinitions(trx, organizationId);
     if ((await countDefinitions(trx, organizationId)) >= MAX_DEFINITIONS) {
       throw conflict(`The organization already has ${MAX_DEFINITIONS} custom fields, the most it may have`);
@@ -47,8 +47,8 @@ export async function createDefinition(db: Database, organizationId: string, bod
 }
 
 /** Sets the fields given; removed options leave the values that used them, in the same transaction. */
-export async function changeDefinition(db: Database, organizationId: string, name: string, body: UpdateBody): Promise<CustomFieldDefinitionRow> {
-  return db.transaction().execute(async (trx) => {
+export async function changeDefinition(db: Executor, organizationId: string, name: string, body: UpdateBody): Promise<CustomFieldDefinitionRow> {
+  return inTransaction(db, async (trx) => {
     const current = await lockDefinitionForUpdate(trx, organizationId, name);
     if (!current) throw notFound('Custom field');
     if (body.options !== undefined) checkOptionsForType(current.type, body.options, '/body/options');
@@ -70,9 +70,9 @@ export async function changeDefinition(db: Database, organizationId: string, nam
  * Sets and removes (`null`) a space's values, all or none: every unknown name and every value its field
  * refuses is listed in one 400 (`/body/values/{name}/value`), and nothing is written.
  */
-export async function setSpaceValues(db: Database, organizationId: string, spaceId: string, body: ValuesBody): Promise<void> {
+export async function setSpaceValues(db: Executor, organizationId: string, spaceId: string, body: ValuesBody): Promise<void> {
   const entries = Object.entries(body.values);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     // Locked, so that no option removal or deletion slips between the check and the write.
     const fields = new Map((await lockDefinitions(trx, organizationId, entries.map(([name]) => name))).map((row) => [row.name, row]));
     const issues: ErrorIssue[] = [];

@@ -3,7 +3,7 @@
 // still the spec's (a newer PUT queued another run), and stores a version only when the content changed.
 import type { components } from '@content-workspace/contract';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import { conflict, invalidField } from '../../errors.js';
 import type { Jobs } from '../../jobs/queue.js';
 import type { Logger } from '../../logger.js';
@@ -42,7 +42,7 @@ async function queueProcessing(jobs: Jobs, organizationId: string, specId: strin
   await jobs.send(PROCESS_JOB, { organizationId, specId } satisfies ProcessJobData);
 }
 
-export async function createSpec(db: Database, jobs: Jobs, organizationId: string, slug: string, source: SourceBody): Promise<OpenAPISpecRow> {
+export async function createSpec(db: Executor, jobs: Jobs, organizationId: string, slug: string, source: SourceBody): Promise<OpenAPISpecRow> {
   const row = await insertSpec(db, organizationId, slug, checkedSource(source));
   if (!row) throw conflict(`An OpenAPI spec with the slug "${slug}" already exists`);
   await queueProcessing(jobs, organizationId, row.id);
@@ -50,13 +50,13 @@ export async function createSpec(db: Database, jobs: Jobs, organizationId: strin
 }
 
 /** Creates the spec or sets its source; either way it is processed again. */
-export async function putSpec(db: Database, jobs: Jobs, organizationId: string, slug: string, source: SourceBody): Promise<OpenAPISpecRow> {
+export async function putSpec(db: Executor, jobs: Jobs, organizationId: string, slug: string, source: SourceBody): Promise<OpenAPISpecRow> {
   const row = await upsertSpecSource(db, organizationId, slug, checkedSource(source));
   await queueProcessing(jobs, organizationId, row.id);
   return row;
 }
 
-export type ProcessingDeps = { db: Database; config: Pick<Config, 'outbound' | 'openapi'>; log: Logger };
+export type ProcessingDeps = { db: Executor; config: Pick<Config, 'outbound' | 'openapi'>; log: Logger };
 
 export function processLimits(config: ProcessingDeps['config']): ProcessLimits {
   return { outbound: config.outbound, maxFiles: config.openapi.maxFiles, timeoutMs: config.openapi.processTimeoutMs };
@@ -78,7 +78,7 @@ export async function processSpec(deps: ProcessingDeps, organizationId: string, 
     const location = 'url' in started.source ? started.source.url : textEntryName(started.source.text);
     return { ok: false, code: 'PARSE_ERROR', errors: [{ message: 'the document could not be processed', location }] };
   });
-  return db.transaction().execute(async (trx): Promise<ProcessResult> => {
+  return inTransaction(db, async (trx): Promise<ProcessResult> => {
     const spec = await lockSpecForResult(trx, organizationId, specId);
     if (!spec) return 'gone';
     if (spec.sourceRevision !== started.sourceRevision) return 'superseded';
