@@ -2,7 +2,9 @@
 // spaces carry (read with `read` on the space, set with `edit`, all or nothing), through transfers,
 // duplicates and option changes.
 import { createContentWorkspace } from '@content-workspace/sdk';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { customFieldsArea } from '../../src/areas/custom-fields/index.js';
 import type { Role } from '../../src/db/schema.js';
 import { newId } from '../../src/ids.js';
 import { useTestServer } from '../support/harness.js';
@@ -489,5 +491,13 @@ describe('values through a transfer and a duplicate', () => {
     // Independent afterwards.
     await patchValues(admin, copy!.id, { owner: { value: null } });
     expect(await valuesOf(admin, space.id)).toEqual({ owner: 'Platform team', audience: ['developers'] });
+  });
+});
+
+describe('races', () => {
+  it('the constraint violations the area answers with 409 are constraints of its tables', async () => {
+    const names = Object.keys(customFieldsArea.conflicts ?? {});
+    const { rows } = await sql<{ conname: string }>`SELECT conname FROM pg_constraint WHERE conname = ANY(${names}::text[])`.execute(server().db);
+    expect(rows.map((row) => row.conname).sort()).toEqual([...names].sort());
   });
 });

@@ -15,4 +15,8 @@ export const customFieldsArea = defineArea({
   transfer: [async (trx, scope) => copyValuesToOrganization(trx, scope.from, scope.to, scope.spaceIds)],
   purge: 'none',
   duplicate: [async (trx, scope) => copySpaceValues(trx, scope.organizationId, scope.sourceSpaceId, scope.copySpaceId)],
+  conflicts: {
+    space_custom_field_values_organization_id_space_id_fkey: 'The space was moved or removed meanwhile',
+    space_custom_field_values_organization_id_field_fkey: 'A custom field was deleted meanwhile',
+  },
 });
