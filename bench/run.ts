@@ -1,4 +1,4 @@
-// `pnpm bench [api|cold-start|content|merge|all] [--rounds N] [--seconds S]`: the benchmarks of DESIGN.md §9, each
+// `pnpm bench [api|cold-start|comments|content|merge|all] [--rounds N] [--seconds S]`: the benchmarks of DESIGN.md §9, each
 // against its budget. Results are printed and written to bench/results/.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runApiBenchmark } from './api.js';
 import { runColdStartBenchmark } from './cold-start.js';
+import { runCommentsBenchmark } from './comments.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 process.chdir(here);
@@ -26,6 +27,7 @@ if (which === 'all' || which === 'api') {
   verdicts.push(`GET /v1/spaces/{id} at ${(api.medianRatio * 100).toFixed(0)}% of the bare handler (median of paired rounds; budget ≥ 50%): ${api.medianRatio >= 0.5 ? 'met' : 'MISSED'}`);
   verdicts.push(`GET /v1/spaces/{id} with rate limits on at ${(api.medianLimitedVsOff * 100).toFixed(1)}% of limits off (median of paired rounds; budget ≥ 95%): ${api.medianLimitedVsOff >= 0.95 ? 'met' : 'MISSED'}` +
       (api.medianLimitedCpuVsOff ? `; server CPU per request with limits on ${(api.medianLimitedCpuVsOff * 100).toFixed(1)}% of limits off` : ''));
+  verdicts.push(`GET /v1/spaces/{id} of a space in a published site at ${(api.medianPublishedRatio * 100).toFixed(0)}% of the bare handler (one more indexed query)`);
   verdicts.push(`100-item list p99 ${api.listP99Max} ms at 16 connections (worst round; budget < 25 ms): ${api.listP99Max < 25 ? 'met' : 'MISSED'}`);
 }
 
@@ -36,6 +38,14 @@ if (which === 'all' || which === 'cold-start') {
   const warm = Math.max(...cold.warmRunsMs);
   console.log(`first run (initdb, migrations, bootstrap): ${(cold.firstRunMs / 1000).toFixed(2)} s · initialised: ${cold.warmRunsMs.map((ms) => (ms / 1000).toFixed(2)).join(' s, ')} s`);
   verdicts.push(`cold start ${(warm / 1000).toFixed(2)} s (worst of 3; budget < 5 s): ${warm < 5000 ? 'met' : 'MISSED'}; first run ${(cold.firstRunMs / 1000).toFixed(2)} s (budget < 15 s): ${cold.firstRunMs < 15000 ? 'met' : 'MISSED'}`);
+}
+
+if (which === 'all' || which === 'comments') {
+  console.log('\n== Comments: first page of 10,000 comments vs a bare primary-key handler; re-anchoring after an edit');
+  const comments = await runCommentsBenchmark({ rounds: option('rounds', 3), seconds: option('seconds', 10) });
+  results.comments = comments;
+  verdicts.push(`first 100 of 10,000 comments p99 ${comments.listP99Max} ms at 16 connections (worst round; list budget < 25 ms): ${comments.listP99Max < 25 ? 'met' : 'MISSED'}`);
+  verdicts.push(`re-anchoring a page's 100 comments after an edit: median ${comments.reanchor.serviceMs.median.toFixed(1)} ms, p95 ${comments.reanchor.serviceMs.p95.toFixed(1)} ms (no budget)`);
 }
 
 /** Runs a standalone benchmark script (its own database and report) and streams its output. */

@@ -36,6 +36,7 @@ describe('README', () => {
   it('has examples to show', () => {
     expect(examples.sort()).toEqual([
       'change-requests.ts',
+      'comments.ts',
       'content.ts',
       'errors.ts',
       'pagination.ts',
@@ -86,6 +87,18 @@ describe('examples', () => {
       'GET /v1/spaces/s1/change-requests/cr1',
       'POST /v1/spaces/s1/change-requests/cr1/update',
       'POST /v1/spaces/s1/change-requests/cr1/merge',
+    ]);
+  });
+
+  it('comments.ts comments on a page, replies, reacts, resolves, then lists the open comments of the page', async () => {
+    expect(await run('comments.ts')).toEqual(['resolved by Ada, 1 reply, 👍', 'Grace on Run the installer with the default options.: Which options?']);
+    expect(sent()).toEqual([
+      'GET /v1/spaces/s1/content/path/getting-started',
+      'POST /v1/spaces/s1/comments',
+      'POST /v1/spaces/s1/comments/c1/replies',
+      'PUT /v1/spaces/s1/comments/c1',
+      'PUT /v1/spaces/s1/comments/c1',
+      'GET /v1/spaces/s1/comments?status=open&targetPage=p1',
     ]);
   });
 

@@ -33,6 +33,24 @@ export async function startFakeApi(): Promise<TestServer & { token: string }> {
   // The change request's state: the space moved on after it was opened, so it is outdated.
   const changeRequest = { ...changeRequestBody('cr1', 1), outdated: true };
   let created = 0;
+  // One comment's life (posted, replied to, reacted to, resolved) beside an open comment on an edited block.
+  const ada = { object: 'user', id: 'u1', displayName: 'Ada', email: 'ada@example.com', urls: { location: 'http://api.test/v1/users/u1' } };
+  const now = '2026-01-02T00:00:00.000Z';
+  const permissions = { view: true, edit: true, reply: true, delete: true };
+  const commentUrl = 'http://api.test/v1/spaces/s1/comments/c1';
+  const pageTarget = { id: 'p1', title: 'Getting started', path: 'getting-started', outdated: false };
+  const comment: Record<string, any> = {
+    object: 'comment', id: 'c1', postedBy: ada, postedAt: now, reactions: [], replies: 0, body: {},
+    target: { space: 's1', revision: 'r1', page: pageTarget }, urls: { location: commentUrl }, permissions, status: 'open',
+  };
+  const otherComment: Record<string, any> = {
+    ...comment,
+    id: 'c2',
+    postedBy: { ...ada, id: 'u2', displayName: 'Grace' },
+    body: { markdown: 'Which options?' },
+    target: { space: 's1', revision: 'r1', page: pageTarget, node: { id: '3f1c9a7b2e4d6f80', preview: 'Run the installer with the default options.' } },
+    urls: { location: 'http://api.test/v1/spaces/s1/comments/c2' },
+  };
 
   /** Pages of `limit` items (capped at 2 here, so the examples really cross pages); `page` is an offset. */
   const paged = <Item>(items: Item[], url: URL) => {
@@ -103,6 +121,23 @@ export async function startFakeApi(): Promise<TestServer & { token: string }> {
     }
     if (route === 'POST /v1/spaces/s1/change-requests/cr1/merge') {
       return json(response, 200, { revision: 'r5', result: 'merge', conflicts: [] });
+    }
+    if (route === 'POST /v1/spaces/s1/comments') {
+      Object.assign(comment, { body: (body as { body: unknown }).body, target: { ...comment.target, page: { ...comment.target.page, id: String(body.page) } } });
+      return json(response, 200, comment);
+    }
+    if (route === 'POST /v1/spaces/s1/comments/c1/replies') {
+      comment.replies += 1;
+      return json(response, 200, { object: 'comment-reply', id: 'c1r1', postedBy: ada, postedAt: now, reactions: [], body: body.body, urls: { location: `${commentUrl}/replies/c1r1` }, permissions });
+    }
+    if (route === 'PUT /v1/spaces/s1/comments/c1') {
+      if (body.resolved === true) Object.assign(comment, { status: 'resolved', resolvedAt: now, resolvedBy: ada });
+      for (const emoji of (body.addedReactions as string[] | undefined) ?? []) comment.reactions.push({ emoji, count: 1, users: [{ user: ada, reactedAt: now }] });
+      return json(response, 200, comment);
+    }
+    if (route === 'GET /v1/spaces/s1/comments') {
+      const open = [comment, otherComment].filter((item) => url.searchParams.get('status') !== 'open' || item.status === 'open');
+      return json(response, 200, paged(open, url));
     }
     if (route === 'GET /v1/user/tokens') return json(response, 200, { items: tokens, count: tokens.length });
     if (route === 'POST /v1/user/tokens') {

@@ -69,6 +69,25 @@ export function teamMemberEntryPermissions(role: OrganizationRole): components['
   return { view: role != null };
 }
 
+/**
+ * Permissions on a comment or reply for a caller with effective role `role` on its space, who is or is
+ * not its author (DESIGN.md §6). The access rules of the comment operations decide with these too.
+ */
+export function commentPermissions(role: Role | null, isAuthor: boolean): components['schemas']['CommentPermissions'] {
+  return {
+    view: roleAtLeast(role, 'comment'),
+    edit: isAuthor,
+    reply: roleAtLeast(role, 'comment'),
+    delete: isAuthor || role === 'admin',
+  };
+}
+
+/** Permissions on a site (and its structure) for a caller with organization role `role` (DESIGN.md §6). */
+export function sitePermissions(role: OrganizationRole): components['schemas']['SitePermissions'] {
+  const admin = role === 'admin';
+  return { view: roleAtLeast(role, 'read'), edit: admin, publish: admin, delete: admin };
+}
+
 /** Permissions on an OpenAPI spec: members view, `create` and above edit (DESIGN.md §6, `createOpenAPISpec`). */
 export function openAPISpecPermissions(role: OrganizationRole): components['schemas']['OpenAPISpecPermissions'] {
   return { view: role != null, edit: roleAtLeast(role, 'create') };

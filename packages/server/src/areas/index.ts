@@ -10,6 +10,7 @@ import type { JobWorker } from '../jobs/queue.js';
 import type { Area } from './area.js';
 import { changeRequestsArea } from './change-requests/index.js';
 import { collectionsArea } from './collections/index.js';
+import { commentsArea } from './comments/index.js';
 import { contentArea } from './content/index.js';
 import { customFieldsArea } from './custom-fields/index.js';
 import { invitesArea } from './invites/index.js';
@@ -24,6 +25,7 @@ import { translationsArea } from './translations/index.js';
 import { usersArea } from './users/index.js';
 import { importArea } from './import/index.js';
 import { pdfArea } from './pdf/index.js';
+import { sitesArea } from './sites/index.js';
 import { collectLifecycle } from './lifecycle.js';
 
 export const areas = [
@@ -40,6 +42,8 @@ export const areas = [
   changeRequestsArea,
   importArea,
   pdfArea,
+  commentsArea,
+  sitesArea,
   openAPISpecsArea,
   translationsArea,
   customFieldsArea,

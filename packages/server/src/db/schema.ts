@@ -123,6 +123,8 @@ export interface SpacesTable {
   createdAt: CreatedAt;
   updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
   deletedAt: NullableTimestamp;
+  /** True while a published site holds the space (kept by the sites area). */
+  inPublishedSite: Generated<boolean>;
 }
 
 export interface TeamsTable {
@@ -359,6 +361,164 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+// ---- Comments (areas/comments) ----
+
+export type CommentStatus = 'open' | 'resolved';
+
+export interface CommentsTable {
+  organizationId: string;
+  id: string;
+  spaceId: string;
+  changeRequestId: string | null;
+  /** Generated: the change request id, or '' for the space's own comments (the lists' key). */
+  contextKey: ColumnType<string, never, never>;
+  revisionId: string;
+  pageId: string | null;
+  pageTitle: string | null;
+  pagePath: string | null;
+  targetDocumentHash: Buffer | null;
+  nodeId: string | null;
+  nodePreview: string | null;
+  anchorQuote: string | null;
+  anchorPrefix: string | null;
+  anchorSuffix: string | null;
+  bodyMarkdown: string;
+  status: Generated<CommentStatus>;
+  resolvedAt: NullableTimestamp;
+  resolvedBy: string | null;
+  postedBy: string;
+  postedAt: CreatedAt;
+  editedAt: NullableTimestamp;
+  repliesCount: Generated<number>;
+}
+
+export interface CommentRepliesTable {
+  organizationId: string;
+  id: string;
+  commentId: string;
+  bodyMarkdown: string;
+  postedBy: string;
+  postedAt: CreatedAt;
+  editedAt: NullableTimestamp;
+}
+
+export interface CommentReactionsTable {
+  organizationId: string;
+  commentId: string;
+  emoji: string;
+  userId: string;
+  reactedAt: CreatedAt;
+}
+
+export interface CommentReplyReactionsTable {
+  organizationId: string;
+  replyId: string;
+  emoji: string;
+  userId: string;
+  reactedAt: CreatedAt;
+}
+
+export interface CommentListVersionsTable {
+  organizationId: string;
+  spaceId: string;
+  contextKey: string;
+  version: number;
+}
+
+export interface CommentAnchorsTable {
+  organizationId: string;
+  commentId: string;
+  documentHash: Buffer;
+  nodeId: string | null;
+  nodePreview: string | null;
+}
+
+// ---- Sites (areas/sites) ----
+
+export type SiteType = 'basic' | 'premium' | 'ultimate';
+export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
+
+export interface SitesTable {
+  organizationId: string;
+  id: string;
+  type: Generated<SiteType>;
+  title: string;
+  visibility: Generated<SiteVisibility>;
+  published: Generated<boolean>;
+  hostname: ColumnType<string | null, string | null | undefined, string | null>;
+  basename: ColumnType<string | null, string | null | undefined, string | null>;
+  proxy: ColumnType<string | null, string | null | undefined, string | null>;
+  adaptiveContentEnabled: Generated<boolean>;
+  adaptiveSchema: ColumnType<unknown, string | null | undefined, string | null>;
+  adaptiveSchemaUpdatedAt: NullableTimestamp;
+  customization: ColumnType<unknown, string | null | undefined, string | null>;
+  visitorAuthFallbackUrl: ColumnType<string | null, string | null | undefined, string | null>;
+  visitorAuthSecret: ColumnType<string | null, string | null | undefined, string | null>;
+  visitorAuthSecretCreatedAt: NullableTimestamp;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SiteAddressesTable {
+  address: string;
+  organizationId: string;
+  siteId: string;
+}
+
+export interface SiteSectionGroupsTable {
+  organizationId: string;
+  siteId: string;
+  id: string;
+  title: string;
+  icon: string | null;
+  position: Position;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SiteSectionsTable {
+  organizationId: string;
+  siteId: string;
+  id: string;
+  title: string;
+  path: string;
+  description: string | null;
+  icon: string | null;
+  condition: string | null;
+  groupId: string | null;
+  groupKey: ColumnType<string, never, never>;
+  isDefault: Generated<boolean>;
+  position: Position;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SiteSpacesTable {
+  organizationId: string;
+  siteId: string;
+  id: string;
+  spaceId: string;
+  sectionId: string | null;
+  sectionKey: ColumnType<string, never, never>;
+  path: string;
+  condition: string | null;
+  isDefault: Generated<boolean>;
+  position: Position;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SiteShareLinksTable {
+  organizationId: string;
+  siteId: string;
+  id: string;
+  label: string;
+  keyHash: Buffer;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+}
+
 export interface DB {
   users: UsersTable;
   apiTokens: ApiTokensTable;
@@ -391,6 +551,18 @@ export interface DB {
   contentGarbageMarks: ContentGarbageMarksTable;
   revisionPdfs: RevisionPdfsTable;
   rateLimits: RateLimitsTable;
+  comments: CommentsTable;
+  commentReplies: CommentRepliesTable;
+  commentReactions: CommentReactionsTable;
+  commentReplyReactions: CommentReplyReactionsTable;
+  commentAnchors: CommentAnchorsTable;
+  commentListVersions: CommentListVersionsTable;
+  sites: SitesTable;
+  siteAddresses: SiteAddressesTable;
+  siteSectionGroups: SiteSectionGroupsTable;
+  siteSections: SiteSectionsTable;
+  siteSpaces: SiteSpacesTable;
+  siteShareLinks: SiteShareLinksTable;
 }
 
 export type { Timestamp };

@@ -10,6 +10,8 @@ export type SweepWorld = {
   outsider: TestUser;
   /** Fixture values by path-parameter name, owned by `owner`. */
   params: Record<string, string>;
+  /** Values that differ under some paths (a change request's comments are not the space's). */
+  paramsUnder: Array<{ prefix: string; params: Record<string, string> }>;
 };
 
 /** `tag` tells apart the worlds of one server (the fuzz suite builds one per writing operation). */
@@ -49,6 +51,28 @@ export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWor
     params: { path: { spaceId: space!.id, fileId: content!.refs.file! } },
   });
   const { data: changeRequest } = await owner.client.POST('/v1/spaces/{spaceId}/change-requests', { ...spacePath, body: { subject: 'Sweep' } });
+  // A space comment with a reply (the same ids are absent under the change request: its family is another).
+  const { data: comment } = await owner.client.POST('/v1/spaces/{spaceId}/comments', { ...spacePath, body: { page: content!.refs.page!, body: { markdown: 'Sweep' } } });
+  const { data: reply } = await owner.client.POST('/v1/spaces/{spaceId}/comments/{commentId}/replies', {
+    params: { path: { spaceId: space!.id, commentId: comment!.id } },
+    body: { body: { markdown: 'Sweep reply' } },
+  });
+  const changeRequestPath = { params: { path: { spaceId: space!.id, changeRequestId: changeRequest!.id } } };
+  const { data: changeRequestComment } = await owner.client.POST('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments', {
+    ...changeRequestPath,
+    body: { body: { markdown: 'Sweep' } },
+  });
+  const { data: changeRequestReply } = await owner.client.POST('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies', {
+    params: { path: { ...changeRequestPath.params.path, commentId: changeRequestComment!.id } },
+    body: { body: { markdown: 'Sweep reply' } },
+  });
+  // A site with a section in a group, a site space and a share link (unpublished: a stranger sees none of it).
+  const { data: site } = await owner.client.POST('/v1/orgs/{organizationId}/sites', { ...organizationPath, body: { title: 'Sweep site' } });
+  const sitePath = { params: { path: { organizationId: organization.id, siteId: site!.id } } };
+  const { data: section } = await owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/sections', { ...sitePath, body: { spaceId: space!.id, title: 'Sweep' } });
+  const { data: group } = await owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/section-groups', { ...sitePath, body: { title: 'Sweep', sections: [section!.id] } });
+  const { data: shareLink } = await owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath, body: { label: 'Sweep' } });
+  if (!section || !group || !shareLink) throw new Error('the sweep site could not be built');
   // Organization settings: an OpenAPI spec processed into a version, translation settings, a custom field.
   const { data: openAPISpec } = await owner.client.POST('/v1/orgs/{organizationId}/openapi', {
     ...organizationPath,
@@ -77,10 +101,29 @@ export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWor
       pagePath: 'sweep-page',
       signature: new URL(file!.downloadURL).pathname.split('/').pop()!,
       samlProviderId: samlProvider!.id,
+      commentId: comment!.id,
+      commentReplyId: reply!.id,
+      siteId: site!.id,
+      siteSectionId: section.id,
+      siteSectionGroupId: group.id,
+      siteSpaceId: section.siteSpaces[0]!.id,
+      shareLinkId: shareLink.id,
       specSlug: 'sweep',
       versionId: processed!.lastVersion!,
       translationSettingsId: translationSettings!.id,
       fieldName: 'sweep',
     },
+    paramsUnder: [
+      {
+        prefix: '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments',
+        params: { commentId: changeRequestComment!.id, commentReplyId: changeRequestReply!.id },
+      },
+    ],
   };
+}
+
+/** The fixture value of path parameter `name` in `path`. */
+export function fixtureFor(world: SweepWorld, path: string, name: string): string | undefined {
+  const under = world.paramsUnder.find((entry) => path.startsWith(entry.prefix) && name in entry.params);
+  return under ? under.params[name] : world.params[name];
 }

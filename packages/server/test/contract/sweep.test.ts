@@ -11,7 +11,7 @@ import { operationAccess } from '@content-workspace/contract';
 import { listOperations, loadSpec, type SpecOperation } from '../../src/http/operations.js';
 import { newId } from '../../src/ids.js';
 import { useTestServer } from '../support/harness.js';
-import { buildSweepWorld, type SweepWorld } from './fixtures.js';
+import { buildSweepWorld, fixtureFor, type SweepWorld } from './fixtures.js';
 import { resolve, sample, wrongTypes } from './sample.js';
 
 const spec = loadSpec();
@@ -54,7 +54,7 @@ function bodySchema(operation: SpecOperation): Record<string, any> | undefined {
 
 function urlFor(operation: SpecOperation, overrides: Record<string, string> = {}, query = ''): string {
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    encodeURIComponent(overrides[name] ?? world.params[name] ?? newId()),
+    encodeURIComponent(overrides[name] ?? fixtureFor(world, operation.path, name) ?? newId()),
   );
   return `${server().url}${path}${query}`;
 }

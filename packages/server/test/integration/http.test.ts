@@ -83,7 +83,12 @@ describe('request bodies', () => {
     // `cap` uploads that announce a body and never finish sending it hold every slot.
     const held = Array.from({ length: cap }, () => openUpload(t.url, `/v1/spaces/${space.id}/content`, admin.token));
     await Promise.all(held.map((upload) => upload.started));
-    const refused = await postHeadersOnly(t.url, `/v1/spaces/${space.id}/content`, 5 * 1024 * 1024, { authorization: `Bearer ${admin.token}` });
+    // Once every slot is taken (the held uploads passed their access checks), the next upload is refused
+    // at once; a probe that still got a slot waits for its body and is given up after a second.
+    const probe = () => postHeadersOnly(t.url, `/v1/spaces/${space.id}/content`, 5 * 1024 * 1024, { authorization: `Bearer ${admin.token}` }, 1000).catch(() => undefined);
+    let refused = await probe();
+    for (let attempt = 0; refused?.status !== 503 && attempt < 20; attempt++) refused = await probe();
+    if (!refused) throw new Error('no upload was refused');
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
     expect(refused.headers.connection).toBe('close');

@@ -3,13 +3,13 @@
 import { request as httpRequest } from 'node:http';
 
 /** Sends a request's headers announcing `length` bytes of body, and resolves with the answer without sending the body. */
-export function postHeadersOnly(base: string, path: string, length: number, headers: Record<string, string> = {}) {
+export function postHeadersOnly(base: string, path: string, length: number, headers: Record<string, string> = {}, timeoutMs = 5000) {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
     const request = httpRequest(new URL(path, base), { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(length), ...headers } });
     const timer = setTimeout(() => {
       request.destroy();
       reject(new Error('no answer before the body was sent'));
-    }, 5000);
+    }, timeoutMs);
     request.on('response', (response) => {
       clearTimeout(timer);
       resolve({ status: response.statusCode!, headers: response.headers });

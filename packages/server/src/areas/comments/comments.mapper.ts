@@ -1,0 +1,112 @@
+// Comments and replies as the API shows them. Everything a page of them needs (users, reactions,
+// targets) is loaded beforehand (comments.views.ts); this only shapes it.
+import { commentPermissions } from '../../access/permissions.js';
+import type { Role } from '../../access/roles.js';
+import type { Schemas } from '../../schemas.js';
+import { toApiUser } from '../users/user.mapper.js';
+import type { Urls } from '../../urls.js';
+import { markdownToDocument } from '../../content/markdown-document.js';
+import type { CommentContext, CommentRow, ReactionRow, ReplyRow, UserSummary } from './comments.repository.js';
+import type { ResolvedTarget } from './targets.js';
+
+export type ApiComment = Schemas['Comment'];
+export type ApiCommentReply = Schemas['CommentReply'];
+export type BodyFormat = 'markdown' | 'document';
+
+/** Who is looking, and how they asked for bodies. */
+export type Viewer = { userId: string; role: Role; format: BodyFormat; urls: Urls };
+
+/** What the mapper needs besides the rows. */
+export type Loaded = {
+  /** Authors of replies (a comment's author and resolver come with its row). */
+  users: Map<string, UserSummary>;
+  reactions: Map<string, ReactionRow[]>;
+};
+
+/** The API path of the context's comments. */
+export function commentsPath(ctx: Pick<CommentContext, 'spaceId' | 'changeRequestId'>): string {
+  return ctx.changeRequestId === null ? `/v1/spaces/${ctx.spaceId}/comments` : `/v1/spaces/${ctx.spaceId}/change-requests/${ctx.changeRequestId}/comments`;
+}
+
+function toBody(markdown: string, format: BodyFormat): Schemas['CommentBody'] {
+  return format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
+}
+
+function user(users: Map<string, UserSummary>, id: string, urls: Urls) {
+  return toApiUser(users.get(id)!, urls);
+}
+
+function toReactions(rows: ReactionRow[] | undefined, urls: Urls): Schemas['CommentReactions'] {
+  const groups = new Map<string, Schemas['CommentReaction']>();
+  for (const row of rows ?? []) {
+    let group = groups.get(row.emoji);
+    if (!group) groups.set(row.emoji, (group = { emoji: row.emoji, count: row.count, users: [] }));
+    group.users.push({
+      user: toApiUser({ id: row.userId, email: row.email, displayName: row.displayName, photoUrl: row.photoUrl }, urls),
+      reactedAt: row.reactedAt.toISOString(),
+    });
+  }
+  return [...groups.values()];
+}
+
+function toTarget(ctx: CommentContext, row: CommentRow, target: ResolvedTarget | undefined): Schemas['CommentTarget'] {
+  const page = row.pageId === null
+    ? undefined
+    : target?.page
+      ? {
+          id: row.pageId,
+          title: target.page.title,
+          ...(target.page.emoji ? { emoji: target.page.emoji } : {}),
+          ...(target.page.icon ? { icon: target.page.icon } : {}),
+          createdAt: target.page.createdAt,
+          updatedAt: target.page.updatedAt,
+          path: target.page.path,
+          outdated: target.outdated,
+        }
+      : // Gone: as it was when the comment was posted.
+        { id: row.pageId, title: row.pageTitle ?? '', path: row.pagePath ?? '', outdated: true };
+  return {
+    space: ctx.spaceId,
+    ...(ctx.changeRequestId !== null ? { changeRequest: ctx.changeRequestId } : {}),
+    revision: row.revisionId,
+    ...(page ? { page } : {}),
+    ...(target?.node ? { node: target.node } : {}),
+  };
+}
+
+export function toApiComment(ctx: CommentContext, row: CommentRow, loaded: Pick<Loaded, 'reactions'>, target: ResolvedTarget | undefined, viewer: Viewer): ApiComment {
+  const { urls } = viewer;
+  return {
+    object: 'comment',
+    id: row.id,
+    postedBy: toApiUser({ id: row.postedBy, email: row.posterEmail!, displayName: row.posterName!, photoUrl: row.posterPhotoUrl }, urls),
+    postedAt: row.postedAt.toISOString(),
+    ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
+    reactions: toReactions(loaded.reactions.get(row.id), urls),
+    replies: row.repliesCount,
+    body: toBody(row.bodyMarkdown, viewer.format),
+    target: toTarget(ctx, row, target),
+    urls: { location: urls.api(`${commentsPath(ctx)}/${row.id}`) },
+    permissions: commentPermissions(viewer.role, row.postedBy === viewer.userId),
+    status: row.status,
+    ...(row.status === 'resolved' && row.resolvedAt ? { resolvedAt: row.resolvedAt.toISOString() } : {}),
+    ...(row.status === 'resolved' && row.resolvedBy
+      ? { resolvedBy: toApiUser({ id: row.resolvedBy, email: row.resolverEmail!, displayName: row.resolverName!, photoUrl: row.resolverPhotoUrl }, urls) }
+      : {}),
+  };
+}
+
+export function toApiReply(ctx: CommentContext, row: ReplyRow, loaded: Loaded, viewer: Viewer): ApiCommentReply {
+  const { urls } = viewer;
+  return {
+    object: 'comment-reply',
+    id: row.id,
+    postedBy: user(loaded.users, row.postedBy, urls),
+    postedAt: row.postedAt.toISOString(),
+    ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
+    reactions: toReactions(loaded.reactions.get(row.id), urls),
+    body: toBody(row.bodyMarkdown, viewer.format),
+    urls: { location: urls.api(`${commentsPath(ctx)}/${row.commentId}/replies/${row.id}`) },
+    permissions: commentPermissions(viewer.role, row.postedBy === viewer.userId),
+  };
+}
