@@ -115,7 +115,6 @@ describe('addresses', () => {
     const moved = await visitor.get(`${root(world)}/guide/install?x=1`);
     expect(moved.status).toBe(301);
     expect(moved.headers.location).toBe(`${root(world)}/setup?x=1`);
-    expect((await visitor.get(`${root(world)}/guide/setup`)).status).toBe(301);
     expect((await visitor.get(`${root(world)}/setup`)).status).toBe(200);
   });
 });
@@ -200,5 +199,183 @@ describe('rendering', () => {
     const asset = await new Visitor(world.t.url).get(css);
     expect(asset.status).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+});
+
+const patchSite = (world: PublishedWorld, body: Record<string, unknown>) =>
+  world.admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath(world.organizationId, world.siteId), body: body as never });
+
+describe('audience', () => {
+  it('unpublished: 404 for everyone, with nothing of the site in it', async () => {
+    const world = await guideSite({ publish: false });
+    for (const path of ['/', '/welcome', '/robots.txt', '/sitemap.xml']) {
+      const answer = await new Visitor(world.t.url).get(`${root(world)}${path}`);
+      expect(answer.status, path).toBe(404);
+      expect(answer.body).not.toContain('Acme Docs');
+    }
+  });
+
+  it('public: listed in sitemap.xml (hidden and noIndex pages left out), robots.txt allows it', async () => {
+    const world = await guideSite();
+    const visitor = new Visitor(world.t.url);
+    const robots = await visitor.get(`${root(world)}/robots.txt`);
+    expect(robots.body).toBe(`User-agent: *\nAllow: /\nSitemap: http://api.test${root(world)}/sitemap.xml\n`);
+    const sitemap = await visitor.get(`${root(world)}/sitemap.xml`);
+    expect(sitemap.status).toBe(200);
+    const locations = [...sitemap.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+    expect(locations).toEqual([`http://api.test${root(world)}/welcome`, `http://api.test${root(world)}/guide`, `http://api.test${root(world)}/guide/install`]);
+    const page = await visitor.get(`${root(world)}/welcome`);
+    expect(page.headers['x-robots-tag']).toBeUndefined();
+    expect(page.body).not.toContain('name="robots"');
+    // A noIndex page says so itself.
+    const faq = await visitor.get(`${root(world)}/faq`);
+    expect(faq.headers['x-robots-tag']).toBe('noindex');
+    expect(faq.body).toContain('<meta name="robots" content="noindex">');
+  });
+
+  it('unlisted: open, X-Robots-Tag noindex and the meta tag, in no sitemap, robots.txt disallows', async () => {
+    const world = await guideSite({ visibility: 'unlisted' });
+    const visitor = new Visitor(world.t.url);
+    const page = await visitor.get(`${root(world)}/welcome`);
+    expect(page.status).toBe(200);
+    expect(page.headers['x-robots-tag']).toBe('noindex');
+    expect(page.body).toContain('<meta name="robots" content="noindex">');
+    expect((await visitor.get(`${root(world)}/sitemap.xml`)).status).toBe(404);
+    expect((await visitor.get(`${root(world)}/robots.txt`)).body).toBe('User-agent: *\nDisallow: /\n');
+  });
+
+  it('share-link: only with a valid key; the key is kept in an HttpOnly cookie scoped to the site; a revoked key is a 404', async () => {
+    const world = await guideSite({ visibility: 'share-link' });
+    const { data: link } = await world.admin.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath(world.organizationId, world.siteId), body: { label: 'Partners' } });
+    const stranger = new Visitor(world.t.url);
+    expect((await stranger.get(`${root(world)}/welcome`)).status).toBe(404);
+    expect((await stranger.get(`${root(world)}/welcome?shareKey=${'x'.repeat(40)}`)).status).toBe(404);
+    expect(stranger.cookies.size).toBe(0);
+
+    const partner = new Visitor(world.t.url);
+    const first = await partner.get(`${root(world)}/guide/install?shareKey=${link!.key}&tab=2`);
+    expect(first.status).toBe(303);
+    // The key leaves the address (history, referrers); the rest of the query stays.
+    expect(first.headers.location).toBe(`${root(world)}/guide/install?tab=2`);
+    expect(first.headers['set-cookie']).toEqual([expect.stringMatching(new RegExp(`^cw_site_share=${link!.key}; Max-Age=2592000; Path=${root(world)}; Expires=[^;]+; HttpOnly; SameSite=Lax$`))]);
+    const page = await partner.get(first.headers.location as string);
+    expect(page.status).toBe(200);
+    expect(page.headers['cache-control']).toBe('private, no-cache');
+    expect(page.headers['x-robots-tag']).toBe('noindex');
+
+    await world.admin.client.DELETE('/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}', { params: { path: { organizationId: world.organizationId, siteId: world.siteId, shareLinkId: link!.id } } });
+    expect((await partner.get(`${root(world)}/guide/install`)).status).toBe(404);
+  });
+
+  it('visitor-auth: a JWT (HS256, exp required) from ?jwt_token= kept in an HttpOnly cookie; without one, a redirect to the fallback URL with the location', async () => {
+    const world = await guideSite({ visibility: 'visitor-auth' });
+    const { data: auth } = await world.admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', { ...sitePath(world.organizationId, world.siteId), body: { fallbackURL: 'https://login.example.com/start?app=docs' } });
+    const secret = new TextEncoder().encode(auth!.secret!);
+    const token = (claims: Record<string, unknown>, options: { exp?: number | null; alg?: string; key?: Uint8Array } = {}) => {
+      let jwt = new SignJWT(claims).setProtectedHeader({ alg: options.alg ?? 'HS256' });
+      if (options.exp !== null) jwt = jwt.setExpirationTime(options.exp ?? Math.floor(Date.now() / 1000) + 600);
+      return jwt.sign(options.key ?? secret);
+    };
+    const visitor = new Visitor(world.t.url);
+    const away = await visitor.get(`${root(world)}/guide/install?tab=2`);
+    expect(away.status).toBe(302);
+    const login = new URL(away.headers.location as string);
+    expect(login.origin + login.pathname).toBe('https://login.example.com/start');
+    expect(login.searchParams.get('app')).toBe('docs');
+    expect(login.searchParams.get('location')).toBe(`http://api.test${root(world)}/guide/install?tab=2`);
+
+    // Refused: expired, without exp, another algorithm, another key, garbage.
+    for (const bad of [
+      await token({}, { exp: Math.floor(Date.now() / 1000) - 10 }),
+      await token({}, { exp: null }),
+      await token({}, { alg: 'HS512' }),
+      await token({}, { key: new TextEncoder().encode('another secret of enough length for HS256 keys') }),
+      'not.a.jwt',
+    ]) {
+      const answer = await new Visitor(world.t.url).get(`${root(world)}/welcome?jwt_token=${bad}`);
+      expect(answer.status).toBe(302);
+      expect(answer.headers.location).toMatch(/^https:\/\/login\.example\.com\/start\?/);
+      expect(answer.headers['set-cookie']).toBeUndefined();
+    }
+
+    const signedIn = await visitor.get(`${root(world)}/guide/install?jwt_token=${await token({ sub: 'v1' })}`);
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.location).toBe(`${root(world)}/guide/install`);
+    expect(signedIn.headers['set-cookie']).toEqual([expect.stringMatching(new RegExp(`^cw_site_visitor=[^;]+; Max-Age=(59\\d|600); Path=${root(world)}; Expires=[^;]+; HttpOnly; SameSite=Lax$`))]);
+    const page = await visitor.get(`${root(world)}/guide/install`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<h1 class="page-title">Install</h1>');
+
+    // Without a fallback URL: a sign-in page (401).
+    await world.admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', { ...sitePath(world.organizationId, world.siteId), body: { fallbackURL: null } });
+    const nowhere = await new Visitor(world.t.url).get(`${root(world)}/welcome`);
+    expect(nowhere.status).toBe(401);
+    expect(nowhere.body).toContain('Sign-in required');
+  });
+
+  it('adaptive content: sections whose condition is false are absent (navigation and 404); unsigned claims from visitor.* parameters, signed ones from the visitor token', async () => {
+    const world = await guideSite({ visibility: 'visitor-auth' });
+    const { t, admin, organizationId, siteId } = world;
+    const { data: auth } = await admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', { ...sitePath(organizationId, siteId), body: { fallbackURL: 'https://login.example.com/' } });
+    const beta = await spaceWithPages(t, admin, organizationId, 'Beta', [{ type: 'insert_page', title: 'Beta notes', slug: 'notes', markdown: 'New things.' } as never]);
+    const pro = await spaceWithPages(t, admin, organizationId, 'Pro', [{ type: 'insert_page', title: 'Pro tips', slug: 'tips', markdown: 'For pros.' } as never]);
+    const betaSection = await addSection(admin.client, organizationId, siteId, beta.id, 'Beta');
+    const proSection = await addSection(admin.client, organizationId, siteId, pro.id, 'Pro');
+    const condition = (sectionId: string, text: string) =>
+      admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { organizationId, siteId, siteSectionId: sectionId } }, body: { condition: text } });
+    expect((await condition(betaSection.id, 'visitor.claims.unsigned.beta === true')).response.status).toBe(200);
+    expect((await condition(proSection.id, 'visitor.claims.plan === "pro"')).response.status).toBe(200);
+    const jwt = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(auth!.secret!));
+
+    const basic = new Visitor(t.url);
+    await basic.follow(`${root(world)}/?jwt_token=${await jwt({ plan: 'free' })}`);
+    const home = await basic.get(`${root(world)}/`);
+    expect(home.status).toBe(200);
+    expect(home.body).not.toContain(`/${betaSection.path}/`);
+    expect(home.body).not.toContain(`/${proSection.path}/`);
+    expect((await basic.get(`${root(world)}/${betaSection.path}/notes`)).status).toBe(404);
+    expect((await basic.get(`${root(world)}/${proSection.path}/tips`)).status).toBe(404);
+
+    // Unsigned claims: remembered in their cookie; the address is reloaded without them.
+    const opted = await basic.get(`${root(world)}/?visitor.beta=true`);
+    expect(opted.status).toBe(303);
+    expect(opted.headers.location).toBe(`${root(world)}/`);
+    expect((await basic.get(`${root(world)}/`)).body).toContain(`href="${root(world)}/${betaSection.path}/"`);
+    expect((await basic.get(`${root(world)}/${betaSection.path}/notes`)).status).toBe(200);
+    // Unsigned claims never stand in for signed ones.
+    await basic.follow(`${root(world)}/?visitor.plan=pro`);
+    expect((await basic.get(`${root(world)}/${proSection.path}/tips`)).status).toBe(404);
+
+    const paying = new Visitor(t.url);
+    await paying.follow(`${root(world)}/?jwt_token=${await jwt({ plan: 'pro' })}`);
+    const tips = await paying.get(`${root(world)}/${proSection.path}/tips`);
+    expect(tips.status).toBe(200);
+    expect(tips.body).toContain('<h1 class="page-title">Pro tips</h1>');
+    expect(tips.body).not.toContain(`/${betaSection.path}/`);
+  });
+});
+
+describe('caching', () => {
+  it('answers an ETag and 304 on a match; a new revision (a merge, an edit) is visible on the next request', async () => {
+    const world = await guideSite();
+    const visitor = new Visitor(world.t.url);
+    const first = await visitor.get(`${root(world)}/welcome`);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect(first.headers['cache-control']).toBe('public, no-cache');
+    const again = await visitor.get(`${root(world)}/welcome`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+    // Another page, another tag.
+    expect((await visitor.get(`${root(world)}/faq`)).headers.etag).not.toBe(etag);
+
+    await edit(world.admin, world.spaces.guide!.id, [{ type: 'update_page', page: world.spaces.guide!.refs.welcome!, markdown: 'Hello again.' } as never]);
+    const changed = await visitor.get(`${root(world)}/welcome`, { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toContain('Hello again.');
+    expect(changed.headers.etag).not.toBe(etag);
+    // The structure is part of the key: a renamed site space changes the page.
+    await patchSite(world, { title: 'Renamed' });
+    expect((await visitor.get(`${root(world)}/welcome`, { headers: { 'if-none-match': changed.headers.etag as string } })).status).toBe(200);
   });
 });
