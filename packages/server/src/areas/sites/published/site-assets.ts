@@ -238,10 +238,11 @@ const contrast = (a: number[], b: number[]) => {
   return (x! + 0.05) / (y! + 0.05);
 };
 
-/** `hex` moved toward `target` (black or white) until it reads on `background` at 4.5:1 (WCAG AA). */
-function readable(hex: string, background: number[], target: number[]): string {
+/** `hex` moved toward `target` (black or white) until it reads on every background at 4.5:1 (WCAG AA). */
+function readable(hex: string, backgrounds: number[] | number[][], target: number[]): string {
+  const all = (Array.isArray(backgrounds[0]) ? backgrounds : [backgrounds]) as number[][];
   let color = rgb(hex) as number[];
-  for (let step = 0; step < 20 && contrast(color, background) < 4.5; step++) color = color.map((c, i) => c + (target[i]! - c) * 0.12);
+  for (let step = 0; step < 30 && all.some((background) => contrast(color, background) < 4.6); step++) color = color.map((c, i) => c + (target[i]! - c) * 0.1);
   return toHex(color);
 }
 
@@ -281,7 +282,8 @@ export function themeCss(theme: ThemeInput): string {
       '--muted': mode === 'light' ? '#5b616b' : '#a3a9b3',
       '--border': mode === 'light' ? '#dfe2e6' : '#2e323a',
       '--primary': primary,
-      '--link': readable(primary, pageRgb, ink),
+      // Links and current items sit on the page and on the tint.
+      '--link': readable(primary, [pageRgb, rgb(mix(tintSource, bg, 0.1))], ink),
       '--tint': mix(tintSource, bg, 0.1),
       '--code-bg': mode === 'light' ? '#f5f6f8' : '#1d2027',
       '--header-bg': theme.theme === 'gradient' ? `linear-gradient(90deg, ${header}, ${readable(mix(primary, BLACK, 0.7), WHITE, BLACK)})` : header,
