@@ -10,7 +10,7 @@ const SITE_CSS = `
 html{-webkit-text-size-adjust:100%;color-scheme:light}
 html[data-theme=dark]{color-scheme:dark}
 @media (prefers-color-scheme:dark){html:not([data-theme=light]){color-scheme:dark}}
-body{margin:0;font-family:var(--font);font-size:16px;line-height:1.65;color:var(--text);background:var(--bg)}
+body{margin:0;min-height:100vh;display:flex;flex-direction:column;font-family:var(--font);font-size:16px;line-height:1.65;color:var(--text);background:var(--bg)}
 a{color:var(--link)}
 a:focus-visible,button:focus-visible,summary:focus-visible,[tabindex]:focus-visible,input:focus-visible{outline:2px solid var(--link);outline-offset:2px}
 .skip-link{position:absolute;left:-9999px;top:0;background:var(--bg);padding:.5rem 1rem;z-index:10}
@@ -30,7 +30,7 @@ a:focus-visible,button:focus-visible,summary:focus-visible,[tabindex]:focus-visi
 .section-tabs a{display:block;padding:.6rem .8rem;color:var(--muted);text-decoration:none;border-bottom:2px solid transparent;white-space:nowrap}
 .section-tabs a[aria-current]{color:var(--text);border-bottom-color:var(--primary);font-weight:600}
 .section-tabs .group{padding:.6rem .2rem .6rem .8rem;color:var(--muted);font-size:.8rem;text-transform:uppercase;letter-spacing:.04em}
-.layout{display:grid;grid-template-columns:minmax(0,17rem) minmax(0,1fr) minmax(0,14rem);gap:clamp(1rem,3vw,2.5rem);max-width:90rem;margin:0 auto;padding:0 clamp(1rem,3vw,2rem)}
+.layout{flex:1 0 auto;width:100%;display:grid;grid-template-columns:minmax(0,17rem) minmax(0,1fr) minmax(0,14rem);gap:clamp(1rem,3vw,2.5rem);max-width:90rem;margin:0 auto;padding:0 clamp(1rem,3vw,2rem)}
 .sidebar{padding:1.25rem 0;font-size:.93rem;background:var(--sidebar-bg)}
 .sidebar-inner{position:sticky;top:4rem;max-height:calc(100vh - 5rem);overflow:auto;padding-right:.5rem}
 .sidebar details>summary{display:none}
@@ -136,6 +136,9 @@ const SITE_JS = `
   try { saved = localStorage.getItem(KEY); } catch (e) {}
   apply(saved);
   document.addEventListener('DOMContentLoaded', function () {
+    // On a phone the menu starts closed (without the script it stays open: everything is reachable).
+    var menu = document.querySelector('.sidebar details');
+    if (menu && window.matchMedia('(max-width: 760px)').matches) menu.open = false;
     var header = document.querySelector('.site-header');
     if (header) {
       var button = document.createElement('button');

@@ -326,7 +326,7 @@ async function renderSitePage(r: Rendering): Promise<string> {
       breadcrumbs,
       switcher:
         located.siblings.length > 1
-          ? { label: located.section ? `${located.section.title}: variants` : 'Variants', items: located.siblings.map((row) => ({ title: row.spaceTitle, href: `${root}${siteSpacePath(located.section, row)}/`, current: row.id === located.siteSpace.id })) }
+          ? { label: 'Variants', items: located.siblings.map((row) => ({ title: row.spaceTitle, href: `${root}${siteSpacePath(located.section, row)}/`, current: row.id === located.siteSpace.id })) }
           : undefined,
       tree: tree.items,
       body: body.nodes,
