@@ -8,12 +8,17 @@
 // Server under test on core 0; load generator and PostgreSQL on core 1 (where taskset exists).
 //
 //   pnpm bench sites [--rounds N] [--seconds S]
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Caller } from '../packages/server/src/auth/authenticate.js';
 import type { AppContext } from '../packages/server/src/context.js';
 import { createSite, setPublished } from '../packages/server/src/areas/sites/sites.service.js';
 import { canPin } from './lib/cpus.js';
 import { runScript, startScript, stop } from './lib/processes.js';
 import { seedTenThousandPages } from './lib/ten-thousand-pages.js';
+
+// Scripts started below are named relative to bench/.
+process.chdir(dirname(fileURLToPath(import.meta.url)));
 
 type LoadResult = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number };
 
