@@ -39,12 +39,13 @@ describe('renderBody', () => {
   });
 
   it('escapes what block attributes carry and refuses non-http embeds', () => {
-    expect(expandGitbookBlocks('{% tab title="a\\"><script>" %}x{% endtab %}')).not.toContain('<script>');
+    expect(expandGitbookBlocks('{% tab title="a<b>&" %}x{% endtab %}')).toContain('<div data-gb="tab" data-title="a&lt;b&gt;&amp;">');
+    expect(html('{% tab title="a\\"><script>alert(1)</script>" %}x{% endtab %}')).not.toMatch(/<script|alert/);
     expect(html('{% embed url="javascript:alert(1)" %}')).not.toContain('javascript');
   });
 
   it('marks broken links and images, shows images of other origins as links', () => {
-    const out = html('[gone](/pages/x/y) ![remote](https://cdn.example/a.png) ![lost](nowhere.png)');
+    const out = html('[gone](/elsewhere/y) ![remote](https://cdn.example/a.png) ![lost](nowhere.png)');
     expect(out).toContain('<span class="broken-link" title="This link leads to nothing published">gone</span>');
     expect(out).toContain('<a class="external-image" href="https://cdn.example/a.png" rel="noopener noreferrer">Image: remote</a>');
     expect(out).toContain('Image: lost');

@@ -25,10 +25,9 @@ import { renderBody, type LinkResolver } from './markdown-html.js';
 import { findSiteAtAddress, spaceHeads, type PublishedSiteRow, type SpaceHead } from './published.repository.js';
 import { SITE_ASSETS, themeCss, themeName } from './site-assets.js';
 import { renderMessage, renderPage, type Chrome, type Link, type Tab, type TreeItem } from './site-layout.js';
-import { locate, sectionPath, sectionsOf, siteSpacePath, siteSpacesOf, type Located, type SectionEntry } from './site-navigation.js';
+import { locate, sectionPath, siteSpacePath, siteSpacesOf, type Located, type SectionEntry } from './site-navigation.js';
 import { movedPage, spaceModel, type SpaceModel } from './space-model.js';
 import { admit, type SetCookie } from './visitor.js';
-import type { Visitor } from '../condition.js';
 
 /** Bumped when the rendering changes, so pages rendered before are not served again. */
 const RENDER_VERSION = 1;
@@ -463,10 +462,10 @@ async function serve(app: AppContext, where: Where, req: Request, res: Response)
     if (!(await serveFile(app, site, structure, segments.slice(1), restricted, req, res))) sendNotFound(res, site, root, structure, restricted);
     return;
   }
-  await servePage(app, where, structure, visitor, restricted, url, req, res);
+  await servePage(app, where, structure, restricted, url, req, res);
 }
 
-async function servePage(app: AppContext, where: Where, structure: PublishedStructure, _visitor: Visitor, restricted: boolean, url: URL, req: Request, res: Response) {
+async function servePage(app: AppContext, where: Where, structure: PublishedStructure, restricted: boolean, url: URL, req: Request, res: Response) {
   const { site, root, segments } = where;
   const readings = locate(structure, segments);
   if (readings.length === 0) return sendNotFound(res, site, root, structure, restricted);
@@ -487,8 +486,7 @@ async function servePage(app: AppContext, where: Where, structure: PublishedStru
     if (other?.pageId) [located, found] = [reading, other];
   }
   if (!found) return sendNotFound(res, site, root, structure, restricted);
-  const { head, model } = found;
-  let pageId = found.pageId;
+  const { model, pageId } = found;
   if (!pageId) {
     // A page that moved: under any reading of the address, its path in a recent revision.
     for (const reading of readings) {
