@@ -47,4 +47,13 @@ describe('loadConfig', () => {
       expect(() => loadConfig(env), JSON.stringify(env)).toThrowError(new RegExp(Object.keys(env)[0]!));
     }
   });
+
+  it('reads ACCESS_LOG as a level, true (info) or false/off (none)', () => {
+    expect(loadConfig({}).accessLog).toBe('info');
+    expect(loadConfig({ ACCESS_LOG: 'true' }).accessLog).toBe('info');
+    expect(loadConfig({ ACCESS_LOG: 'debug' }).accessLog).toBe('debug');
+    expect(loadConfig({ ACCESS_LOG: 'false' }).accessLog).toBe(false);
+    expect(loadConfig({ ACCESS_LOG: 'off' }).accessLog).toBe(false);
+    expect(() => loadConfig({ ACCESS_LOG: 'loud' })).toThrowError(/ACCESS_LOG/);
+  });
 });

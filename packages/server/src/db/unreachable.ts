@@ -6,8 +6,8 @@ import type pg from 'pg';
 export function databaseAddress(url: string): string {
   try {
     const parsed = new URL(url);
-    // A Unix socket is given as `?host=/run/postgresql` (libpq's form) with an empty host part.
-    const host = parsed.hostname || parsed.searchParams.get('host') || 'localhost';
+    // A `host` parameter (a Unix socket folder, `?host=/run/postgresql`) overrides the URL's host.
+    const host = parsed.searchParams.get('host') || parsed.hostname || 'localhost';
     const database = decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username) || 'postgres';
     return `${host}:${parsed.port || '5432'}/${database}`;
   } catch {

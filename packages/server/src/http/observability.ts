@@ -37,7 +37,7 @@ export function createMetrics(): Metrics {
  */
 export const SECRET_PATH_PARAMETERS: ReadonlySet<string> = new Set(['inviteId', 'signature']);
 
-/** Answers to probes and scrapes: logged at `trace` when they succeed, so they do not drown the access log. */
+/** Probes and scrapes: at `trace` when they succeed, so they do not drown the access log. */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** The request's path as logged: without its query string, and with secret path parameters masked. */
@@ -57,7 +57,8 @@ function loggedPath(req: Request): string {
  * the spec's path (never the raw path: ids would explode the label set) and writes the request's one
  * access-log line (`request`: method, path, operation id, status, duration in ms, and the request id as
  * `reqId`) at `accessLog`'s level — `false` writes none — except that a 5xx is always logged, at
- * `error`, and a successful probe (/healthz, /readyz, /metrics) at `trace`.
+ * `error`, and a probe (/healthz, /readyz, /metrics) at `trace` when it succeeds, at the access level
+ * when it does not.
  */
 export function observe(log: Logger, metrics: Metrics, accessLog: Config['accessLog'] = 'info'): RequestHandler {
   const duration = new Histogram({
@@ -67,6 +68,11 @@ export function observe(log: Logger, metrics: Metrics, accessLog: Config['access
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [metrics.registry],
   });
+  const levelOf = (path: string, status: number) => {
+    // A probe that fails is an expected state (stopping, the database away), not a server error.
+    if (PROBES.has(path)) return status < 400 ? 'trace' : accessLog || undefined;
+    return status >= 500 ? 'error' : accessLog || undefined;
+  };
   const children = new WeakMap<object, Logger>();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
@@ -93,8 +99,8 @@ export function observe(log: Logger, metrics: Metrics, accessLog: Config['access
       duration.observe({ method: req.method, route, status: String(status) }, seconds);
       if (status < 500 && accessLog === false) return;
       const path = loggedPath(req);
-      const level = status >= 500 || accessLog === false ? 'error' : status < 400 && PROBES.has(path) ? 'trace' : accessLog;
-      if (!log.isLevelEnabled(level)) return;
+      const level = levelOf(path, status);
+      if (!level || !log.isLevelEnabled(level)) return;
       req.log[level]({ method: req.method, path, operation: matchedOperation(req)?.operationId, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
     });
     next();

@@ -29,6 +29,9 @@ export type ChildServer = {
   logs: LogLine[];
   /** Resolves with the first log line (present or future) whose message matches. */
   waitForLog(message: RegExp, timeoutMs?: number): Promise<LogLine>;
+  /** Every line of stdout so far, and everything written to stderr so far. */
+  stdout: string[];
+  stderr(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The embedded postmaster's pid (from its lock file). */
   postmasterPid(): number;
@@ -65,6 +68,8 @@ export type CapturedOutput = {
   logs: LogLine[];
   /** Every line of both streams so far (for failure messages). */
   output: string[];
+  /** Every line of stdout so far. */
+  stdout: string[];
   /** Resolves with the first log line (present or future) whose message matches. */
   waitForLog(message: RegExp, timeoutMs?: number): Promise<LogLine>;
   /** Everything written to stderr so far. */
@@ -75,6 +80,7 @@ export type CapturedOutput = {
 export function captureOutput(child: ChildProcess): CapturedOutput {
   const logs: LogLine[] = [];
   const output: string[] = [];
+  const stdout: string[] = [];
   const waiters: { message: RegExp; resolve(line: LogLine): void }[] = [];
   let pending = '';
   let errors = '';
@@ -84,6 +90,7 @@ export function captureOutput(child: ChildProcess): CapturedOutput {
     pending = lines.pop()!;
     for (const line of lines) {
       output.push(line);
+      stdout.push(line);
       if (!line.startsWith('{')) continue;
       try {
         const parsed = JSON.parse(line) as LogLine;
@@ -109,7 +116,7 @@ export function captureOutput(child: ChildProcess): CapturedOutput {
       waiters.push({ message, resolve: (line) => (clearTimeout(timer), resolve(line)) });
     });
   };
-  return { logs, output, waitForLog, stderr: () => errors };
+  return { logs, output, stdout, waitForLog, stderr: () => errors };
 }
 
 /**
@@ -141,7 +148,7 @@ export async function startChildServer(options: { command: 'tsx' | 'pnpm start' 
         : spawn('pnpm', ['start'], { cwd: repoRoot, ...spawnOptions });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
-  const { logs, output, waitForLog, stderr } = captureOutput(child);
+  const { logs, output, stdout, waitForLog, stderr } = captureOutput(child);
   // The demo token comes in a banner on stderr, after the `listening` line.
   const demoToken = () => /API token[^\n]*\n\s*\n\s*(cw_\S+)\n/.exec(stderr())?.[1];
   let token: string | undefined;
@@ -193,6 +200,8 @@ export async function startChildServer(options: { command: 'tsx' | 'pnpm start' 
     client,
     logs,
     waitForLog,
+    stdout,
+    stderr,
     exited,
     postmasterPid,
     async sql(work) {

@@ -1,0 +1,148 @@
+// `pnpm build`'s output under plain node, as docs/deploy.md runs it: it starts and answers, prints the
+// demo token as a banner apart from the JSON log, logs one access line per request, stops on SIGTERM,
+// and — with the CLI, built or not — names a database it cannot reach instead of printing a stack.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort, startChildServer, type ChildServer } from '../fault/child-server.js';
+import { buildServer, run, runCli, serverDir, type Build } from './build.js';
+
+let build: Build;
+beforeAll(async () => {
+  build = await buildServer();
+}, 60_000);
+afterAll(() => build?.remove());
+
+describe('the built server under plain node', { timeout: 120_000 }, () => {
+  let server: ChildServer;
+  beforeAll(async () => {
+    server = await startChildServer({ command: 'built', dist: build.dir });
+  }, 120_000);
+  afterAll(() => server?.cleanUp());
+
+  it('runs without tsx: its files import only node_modules and one another', async () => {
+    const { stdout } = await promisify(execFile)('grep', ['-rhoE', `from "[^"]+"`, build.dir, '--include=*.js']);
+    const imports = new Set(stdout.trim().split('\n').map((line) => line.slice(6, -1)));
+    expect([...imports].filter((name) => /tsx|\.ts$|@content-workspace/.test(name))).toEqual([]);
+    expect(server.process.spawnargs.slice(1)).toEqual(['--enable-source-maps', join(build.dir, 'main.js')]);
+  });
+
+  it('answers, with the demo token it printed as a banner on stderr after listening; stdout stays JSON lines', async () => {
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    const { data } = await server.client(server.token).GET('/v1/orgs');
+    expect(data?.items.map((organization) => organization.title)).toEqual(['Demo organization']);
+    expect(server.stderr()).toContain(`Content Workspace is running at http://localhost:${server.port}`);
+    expect(server.stderr()).toMatch(new RegExp(`API token .*\\n\\n    ${server.token}\\n`));
+    expect(server.stdout.length).toBeGreaterThan(5);
+    expect(server.stdout.filter((line) => !isJson(line))).toEqual([]);
+    expect(server.stdout.join('\n')).not.toContain(server.token);
+  });
+
+  it('logs one access line per request at info: method, path, operation, status, duration, request id', async () => {
+    const client = server.client(server.token);
+    const requestId = 'access-log-check-1';
+    await fetch(`${server.url}/v1/orgs/${server.organizationId}?unknownParameter=secret`, { headers: { Authorization: `Bearer ${server.token}`, 'X-Request-Id': requestId } });
+    const line = await server.waitForLog(/^request$/, 5000).then(() => waitForRequestLine(server, requestId));
+    expect(line).toEqual({
+      level: 30,
+      time: expect.any(Number),
+      pid: expect.any(Number),
+      hostname: expect.any(String),
+      reqId: requestId,
+      method: 'GET',
+      path: `/v1/orgs/${server.organizationId}`, // never the query string
+      operation: 'getOrganizationById',
+      status: 400,
+      ms: expect.any(Number),
+      msg: 'request',
+    });
+
+    // A secret in the path (an invite's id is the invite) is masked; a 404 is logged like the rest.
+    await client.POST('/v1/orgs/{organizationId}/link-invites/{inviteId}/join', {
+      params: { path: { organizationId: server.organizationId, inviteId: 'AAAAAAAAAAAAAAAAAAAA' } },
+      headers: { 'X-Request-Id': 'access-log-check-2' },
+    });
+    expect(await waitForRequestLine(server, 'access-log-check-2')).toMatchObject({
+      level: 30,
+      method: 'POST',
+      path: `/v1/orgs/${server.organizationId}/link-invites/[redacted]/join`,
+      operation: 'joinWithLinkInvite',
+      status: 404,
+    });
+
+    // A success, and a path no operation matches.
+    await client.GET('/v1/user', { headers: { 'X-Request-Id': 'access-log-check-3' } });
+    expect(await waitForRequestLine(server, 'access-log-check-3')).toMatchObject({ method: 'GET', path: '/v1/user', operation: 'getAuthenticatedUser', status: 200 });
+    await fetch(`${server.url}/nowhere`, { headers: { 'X-Request-Id': 'access-log-check-4' } });
+    expect(await waitForRequestLine(server, 'access-log-check-4')).toMatchObject({ path: '/nowhere', status: 404 });
+    expect((await waitForRequestLine(server, 'access-log-check-4')).operation).toBeUndefined();
+    expect(server.logs.filter((logged) => logged.reqId === 'access-log-check-3')).toHaveLength(1);
+  });
+
+  it('stops on SIGTERM: drains, says so, exits 0', async () => {
+    server.process.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.logs.map((line) => line.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
+  });
+});
+
+function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitForRequestLine(server: ChildServer, requestId: string) {
+  for (let waited = 0; waited < 5000; waited += 25) {
+    const line = server.logs.find((logged) => logged.msg === 'request' && logged.reqId === requestId);
+    if (line) return line;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no access log line for request ${requestId}`);
+}
+
+describe('a database that cannot be reached', { timeout: 120_000 }, () => {
+  const PASSWORD = 'hunter2-never-printed';
+  let closedPort: number;
+  beforeAll(async () => {
+    closedPort = await freePort(); // nothing listens there once the probe closed
+  });
+
+  const expectNamed = (exit: { code: number | null; stdout: string; stderr: string }, address: string, reason: RegExp) => {
+    expect(exit.code, exit.stderr + exit.stdout).toBe(1);
+    const message = exit.stderr.trim().split('\n').at(-1)!;
+    expect(message).toMatch(new RegExp(`^Cannot connect to the database at ${address.replace(/[.]/g, '\\.')}: `));
+    expect(message).toMatch(reason);
+    const all = exit.stdout + exit.stderr;
+    expect(all).not.toContain(PASSWORD);
+    expect(all).not.toMatch(/^\s+at /m); // no stack
+    expect(all).not.toMatch(/Migration unknown/);
+  };
+
+  it('the built server exits 1 and says so, with the address', async () => {
+    const exit = await run(process.execPath, [join(build.dir, 'main.js')], { DATABASE_URL: `postgres://cw:${PASSWORD}@127.0.0.1:${closedPort}/cw_production`, PORT: '0' });
+    expectNamed(exit, `127.0.0.1:${closedPort}/cw_production`, /connection refused/);
+    // The JSON log says it too, for the log collector.
+    expect(exit.stdout).toContain(`"database":"127.0.0.1:${closedPort}/cw_production"`);
+  });
+
+  it('the built CLI exits 1 and says so: a refused port, a host that does not resolve', async () => {
+    expectNamed(await runCli(build, ['migrate'], { DATABASE_URL: `postgres://cw:${PASSWORD}@127.0.0.1:${closedPort}/cw` }), `127.0.0.1:${closedPort}/cw`, /connection refused/);
+    expectNamed(
+      await runCli(build, ['admin', 'token', '--email', 'a@example.com'], { DATABASE_URL: `postgres://cw:${PASSWORD}@db.invalid:5432/cw` }),
+      'db.invalid:5432/cw',
+      /does not resolve/,
+    );
+  });
+
+  it('the CLI under tsx (`pnpm cli`) says so for a database that does not exist', async () => {
+    const url = new URL(inject('databaseAdminUrl'));
+    url.pathname = '/no_such_database';
+    const exit = await run(process.execPath, [join(serverDir, 'bin/content-workspace.js'), 'migrate'], { DATABASE_URL: url.toString() });
+    expectNamed(exit, `${url.hostname}:${url.port}/no_such_database`, /database "no_such_database" does not exist/);
+  });
+});
