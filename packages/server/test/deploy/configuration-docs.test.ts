@@ -1,10 +1,12 @@
 // Every environment variable the server reads is documented, in the README's configuration table and
 // in docs/deploy.md's, and nothing else is: a variable added to the code without its line fails here.
-import { readdirSync, readFileSync } from 'node:fs';
+// And the systemd unit holds only settings systemd knows (where systemd-analyze is installed).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES } from '../../src/config.js';
-import { repoRoot, serverDir } from './build.js';
+import { repoRoot, run, serverDir } from './build.js';
 
 /** Names read straight from the environment anywhere in the server's sources (besides config.ts's schema). */
 function readInSources(): string[] {
@@ -42,5 +44,18 @@ describe('the configuration documentation', () => {
     expect(read).not.toContain('NODE_ENV');
     const files = ['README.md', 'docs/deploy.md', ...readdirSync(join(repoRoot, 'deploy'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))];
     for (const file of files) expect(readFileSync(file.startsWith('/') ? file : join(repoRoot, file), 'utf8'), file).not.toContain('NODE_ENV');
+  });
+
+  const systemdAnalyze = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((path) => existsSync(path));
+  it.skipIf(!systemdAnalyze)(`the systemd unit passes systemd-analyze verify${systemdAnalyze ? '' : ' (skipped: systemd-analyze is not installed)'}`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cw-unit-'));
+    try {
+      symlinkSync(join(repoRoot, 'deploy/systemd/content-workspace@.service'), join(dir, 'content-workspace@.service'));
+      const verified = await run(systemdAnalyze!, ['verify', '--man=no', join(dir, 'content-workspace@8081.service')], {});
+      expect(verified.stderr).toBe('');
+      expect(verified.code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
