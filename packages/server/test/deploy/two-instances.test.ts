@@ -135,6 +135,11 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
     await Promise.all([worker(), worker(), worker(), worker()]);
     const admitted = outcomes.filter((outcome) => outcome.status === 200);
     const refused = outcomes.filter((outcome) => outcome.status === 429);
+    const byInstance = instances.map((instance) => {
+      const served = outcomes.filter((outcome) => outcome.upstream === `127.0.0.1:${instance.port}`);
+      return `${instance.port}: ${served.filter((outcome) => outcome.status === 200).length} admitted, ${served.filter((outcome) => outcome.status === 429).length} refused`;
+    });
+    console.info(`rate limit of ${TOKEN_BUDGET} per token across both instances: ${admitted.length} admitted in all (${byInstance.join('; ')})`);
     expect(admitted.length + refused.length).toBe(outcomes.length);
     // One budget: about TOKEN_BUDGET in all (each instance may admit a little more while its counts
     // are on their way to the database), though each instance alone admitted far fewer.
