@@ -16,5 +16,8 @@ export default defineConfig({
   // (each operation's declared access) is bundled in; its openapi.json is read from the package at run
   // time. Every npm dependency stays an import resolved from node_modules; bundling one is an error.
   deps: { alwaysBundle: ['@content-workspace/contract'], onlyBundle: [] },
+  // Files the code loads by address beside itself (`new URL('./x.worker.mjs', import.meta.url)`: worker
+  // threads), copied next to the bundle; test/deploy/built-server.test.ts checks every such address.
+  copy: ['src/**/*.worker.mjs'],
   checks: { pluginTimings: false },
 });

@@ -2,6 +2,7 @@
 // demo token as a banner apart from the JSON log, logs one access line per request, stops on SIGTERM,
 // and — with the CLI, built or not — names a database it cannot reach instead of printing a stack.
 import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -21,11 +22,31 @@ describe('the built server under plain node', { timeout: 120_000 }, () => {
   }, 120_000);
   afterAll(() => server?.cleanUp());
 
-  it('runs without tsx: its files import only node_modules and one another', async () => {
+  it('runs without tsx: its files import only node_modules and one another, and every file it loads by address is there', async () => {
     const { stdout } = await promisify(execFile)('grep', ['-rhoE', `from "[^"]+"`, build.dir, '--include=*.js']);
     const imports = new Set(stdout.trim().split('\n').map((line) => line.slice(6, -1)));
     expect([...imports].filter((name) => /tsx|\.ts$|@content-workspace/.test(name))).toEqual([]);
     expect(server.process.spawnargs.slice(1)).toEqual(['--enable-source-maps', join(build.dir, 'main.js')]);
+    // `new URL('./x', import.meta.url)` (worker threads) resolves beside the bundle: tsdown.config.ts copies them.
+    const loaded = readdirSync(build.dir)
+      .filter((file) => file.endsWith('.js'))
+      .flatMap((file) => [...readFileSync(join(build.dir, file), 'utf8').matchAll(/new URL\("(\.\/[^"]+)", import\.meta\.url\)/g)].map((match) => match[1]!));
+    expect(loaded.length).toBeGreaterThan(0);
+    expect(loaded.filter((file) => !existsSync(join(build.dir, file)))).toEqual([]);
+  });
+
+  it('renders a PDF in its worker thread', async () => {
+    const client = server.client(server.token);
+    const space = await client.POST('/v1/orgs/{organizationId}/spaces', { params: { path: { organizationId: server.organizationId } }, body: { title: 'Printed' } });
+    const spaceId = space.data!.id;
+    const changeRequest = await client.POST('/v1/spaces/{spaceId}/change-requests', { params: { path: { spaceId } }, body: { subject: 'Print me' } });
+    const { data, response } = await client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', {
+      params: { path: { spaceId, changeRequestId: changeRequest.data!.id } },
+    });
+    expect(response.status, JSON.stringify(data)).toBe(200);
+    const pdf = await fetch(data!.url);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
   });
 
   it('answers, with the demo token it printed as a banner on stderr after listening; stdout stays JSON lines', async () => {
