@@ -22,12 +22,14 @@ type LoadResult = {
 };
 
 export type ApiBenchmarkResult = {
-  rounds: Array<{ bare: LoadResult; byId: LoadResult; byIdLimited: LoadResult; list: LoadResult; listSmall: LoadResult; ratio: number; limitedRatio: number; limitedVsOff: number }>;
+  rounds: Array<{ bare: LoadResult; byId: LoadResult; byIdLimited: LoadResult; byIdPublished: LoadResult; list: LoadResult; listSmall: LoadResult; ratio: number; limitedRatio: number; limitedVsOff: number; publishedRatio: number }>;
   medianRatio: number;
   /** Median of the rounds' req/s with rate limits on ÷ off (budget ≥ 0.95). */
   medianLimitedVsOff: number;
   /** Median of the rounds' server CPU time per request with rate limits on ÷ off (lower is better). */
   medianLimitedCpuVsOff?: number;
+  /** The same for spaces in a published site (their `urls.published` is looked up). */
+  medianPublishedRatio: number;
   listP99Max: number;
 };
 
@@ -60,6 +62,7 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     const limitedUrl = `http://127.0.0.1:${limited.port}`;
     const bareUrl = `http://127.0.0.1:${bare.port}`;
     const byIdPaths = seeded.spaceIds.map((id) => `/v1/spaces/${id}`);
+    const publishedPaths = seeded.publishedSpaceIds.map((id) => `/v1/spaces/${id}`);
     const barePaths = seeded.spaceIds.map((id) => `/bare/spaces/${id}`);
     // The same page size over 10,000 spaces (the organization) and over 250 (a collection): keyset pages
     // should cost the same whatever the total.
@@ -72,6 +75,7 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     await load(bareUrl, barePaths, [], 50, 3);
     await load(fullUrl, byIdPaths, seeded.tokens, 50, 3);
     await load(limitedUrl, byIdPaths, seeded.tokens, 50, 3);
+    await load(fullUrl, publishedPaths, seeded.tokens, 50, 3);
     await load(fullUrl, listPaths, seeded.tokens, 16, 3);
     await load(fullUrl, smallListPaths, seeded.tokens, 16, 3);
 
@@ -90,17 +94,20 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
         byIdLimited = await limitsOn();
         byId = await limitsOff();
       }
+      const byIdPublished = await load(fullUrl, publishedPaths, seeded.tokens, 50);
       const list = await load(fullUrl, listPaths, seeded.tokens, 16);
       const listSmall = await load(fullUrl, smallListPaths, seeded.tokens, 16);
       const ratio = byId.requestsPerSecond / bareResult.requestsPerSecond;
       const limitedRatio = byIdLimited.requestsPerSecond / bareResult.requestsPerSecond;
       const limitedVsOff = byIdLimited.requestsPerSecond / byId.requestsPerSecond;
-      rounds.push({ bare: bareResult, byId, byIdLimited, list, listSmall, ratio, limitedRatio, limitedVsOff });
+      const publishedRatio = byIdPublished.requestsPerSecond / bareResult.requestsPerSecond;
+      rounds.push({ bare: bareResult, byId, byIdLimited, byIdPublished, list, listSmall, ratio, limitedRatio, limitedVsOff, publishedRatio });
       console.log(
         `round ${round}: bare ${bareResult.requestsPerSecond.toFixed(0)} req/s (p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms) · ` +
           `GET /v1/spaces/{id} ${byId.requestsPerSecond.toFixed(0)} req/s (p50 ${byId.p50} ms, p99 ${byId.p99} ms) · ratio ${ratio.toFixed(2)} · ` +
           `rate limits on ${byIdLimited.requestsPerSecond.toFixed(0)} req/s (p50 ${byIdLimited.p50} ms, p99 ${byIdLimited.p99} ms) · ratio ${limitedRatio.toFixed(2)}, ${limitedVsOff.toFixed(3)} of limits off` +
           (byId.cpuMicros && byIdLimited.cpuMicros ? ` (server CPU per request ${byId.cpuMicros.toFixed(0)} µs off, ${byIdLimited.cpuMicros.toFixed(0)} µs on)` : '') +
+          ` · in a published site ${byIdPublished.requestsPerSecond.toFixed(0)} req/s (p99 ${byIdPublished.p99} ms, ratio ${publishedRatio.toFixed(2)})` +
           ' · ' +
           `100-item page of 10,000 spaces ${list.requestsPerSecond.toFixed(0)} req/s (p50 ${list.p50} ms, p99 ${list.p99} ms) · ` +
           `of 250 spaces ${listSmall.requestsPerSecond.toFixed(0)} req/s (p50 ${listSmall.p50} ms, p99 ${listSmall.p99} ms)` +
@@ -116,6 +123,7 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
       ...(rounds.every((r) => r.byId.cpuMicros && r.byIdLimited.cpuMicros)
         ? { medianLimitedCpuVsOff: median(rounds.map((r) => r.byIdLimited.cpuMicros! / r.byId.cpuMicros!)) }
         : {}),
+      medianPublishedRatio: median(rounds.map((r) => r.publishedRatio)),
       listP99Max: Math.max(...rounds.flatMap((r) => [r.list.p99, r.listSmall.p99])) };
   } finally {
     for (const server of servers) await stop(server.child);

@@ -27,6 +27,7 @@ if (which === 'all' || which === 'api') {
   verdicts.push(`GET /v1/spaces/{id} at ${(api.medianRatio * 100).toFixed(0)}% of the bare handler (median of paired rounds; budget ≥ 50%): ${api.medianRatio >= 0.5 ? 'met' : 'MISSED'}`);
   verdicts.push(`GET /v1/spaces/{id} with rate limits on at ${(api.medianLimitedVsOff * 100).toFixed(1)}% of limits off (median of paired rounds; budget ≥ 95%): ${api.medianLimitedVsOff >= 0.95 ? 'met' : 'MISSED'}` +
       (api.medianLimitedCpuVsOff ? `; server CPU per request with limits on ${(api.medianLimitedCpuVsOff * 100).toFixed(1)}% of limits off` : ''));
+  verdicts.push(`GET /v1/spaces/{id} of a space in a published site at ${(api.medianPublishedRatio * 100).toFixed(0)}% of the bare handler (one more indexed query)`);
   verdicts.push(`100-item list p99 ${api.listP99Max} ms at 16 connections (worst round; budget < 25 ms): ${api.listP99Max < 25 ? 'met' : 'MISSED'}`);
 }
 

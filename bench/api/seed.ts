@@ -7,7 +7,11 @@ export const SPACES = 10_000;
 export const MEMBERS = 1_000;
 const COLLECTIONS = 20;
 
-export type Seeded = { organizationId: string; spaceIds: string[]; tokens: string[]; collectionIds: string[] };
+/** Spaces held by the benchmark's published site (their `urls.published` costs one lookup). */
+export const PUBLISHED_SPACES = 1_000;
+
+/** `spaceIds` are in no published site; `publishedSpaceIds` are in one. */
+export type Seeded = { organizationId: string; spaceIds: string[]; publishedSpaceIds: string[]; tokens: string[]; collectionIds: string[] };
 
 const pad = (prefix: string, n: number) => `${prefix}${String(n).padStart(20 - prefix.length, '0')}`;
 
@@ -53,11 +57,24 @@ export async function seed(db: Kysely<any>): Promise<Seeded> {
   await sql`
     INSERT INTO revisions (organization_id, id, space_id, type)
     SELECT organization_id, head_revision_id, id, 'edits' FROM spaces`.execute(db);
+  // A published site with 10 sections of 100 site spaces each, over the first 1,000 spaces.
+  const siteId = pad('benchsite', 1);
+  await sql`INSERT INTO sites (organization_id, id, title, published) VALUES (${organizationId}, ${siteId}, 'Benchmark site', true)`.execute(db);
+  await sql`
+    INSERT INTO site_sections (organization_id, site_id, id, title, path, is_default, position)
+    SELECT ${organizationId}, ${siteId}, 'benchsect' || lpad(g::text, 11, '0'), 'Section ' || g, 'section-' || g, g = 1, g FROM generate_series(1, 10) g`.execute(db);
+  await sql`
+    INSERT INTO site_spaces (organization_id, site_id, id, space_id, section_id, path, is_default, position)
+    SELECT ${organizationId}, ${siteId}, 'benchss' || lpad(g::text, 13, '0'), 'benchspace' || lpad(g::text, 10, '0'),
+      'benchsect' || lpad(((g - 1) / 100 + 1)::text, 11, '0'), 'space-' || g, (g - 1) % 100 = 0, g
+    FROM generate_series(1, ${PUBLISHED_SPACES}) g`.execute(db);
+  await sql`UPDATE spaces SET in_published_site = true WHERE id IN (SELECT space_id FROM site_spaces)`.execute(db);
   await sql`ANALYZE`.execute(db);
 
   return {
     organizationId,
-    spaceIds: Array.from({ length: SPACES }, (_, i) => pad('benchspace', i + 1)),
+    spaceIds: Array.from({ length: SPACES - PUBLISHED_SPACES }, (_, i) => pad('benchspace', i + 1 + PUBLISHED_SPACES)),
+    publishedSpaceIds: Array.from({ length: PUBLISHED_SPACES }, (_, i) => pad('benchspace', i + 1)),
     collectionIds: Array.from({ length: COLLECTIONS }, (_, i) => pad('benchcoll', i + 1)),
     tokens,
   };

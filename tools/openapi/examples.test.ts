@@ -109,6 +109,9 @@ describe('examples in the contract', () => {
         if (typeof item === 'string') {
           if (key === 'documentId') {
             if (!/^[0-9a-f]{64}$/.test(item)) wrong.push(`${at}: content hash ${item}`);
+          } else if (/\/features\/\d+$/.test(path)) {
+            // A site feature's `id` is its name (the seed's `features: [{id, plan, frozen}]`).
+            if (!/^[a-z]+(-[a-z]+)*$/.test(item) && key === 'id') wrong.push(`${at}: feature ${item}`);
           } else if (key === 'id' || /[a-z]Id$/.test(key)) {
             // An invite's id is its secret: 32 characters rather than 20.
             const length = /^#\/components\/schemas\/Invite(List)? /.test(path) ? 32 : 20;

@@ -2057,6 +2057,643 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{organizationId}/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's sites
+         * @description Needs the organization role `read`. Newest first. `space` keeps the sites holding that space,
+         *     `title` those whose title contains it (case-insensitive), `published` those published or not.
+         */
+        get: operations["listSites"];
+        put?: never;
+        /**
+         * Create a site
+         * @description Organization admins only. The site starts unpublished, of type `basic` unless told, with the
+         *     given spaces at its root (each needs `read` on it), or a new space (`sample` or `empty`, created
+         *     with the caller as its admin).
+         */
+        post: operations["createSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a site
+         * @description Needs the organization role `read`.
+         */
+        get: operations["getSiteById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a site
+         * @description Organization admins only. Its sections, groups, site spaces and share links go with it (the
+         *     spaces stay); an organization whose `defaultContent` named it has none any more.
+         */
+        delete: operations["deleteSiteById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a site
+         * @description Organization admins only. Omitted fields are left unchanged. A taken `basename` or `hostname` is a
+         *     409, and so is enabling adaptive content while a condition uses a claim the adaptive schema does not
+         *     declare. `published` moves only through `publish` and `unpublish`.
+         */
+        patch: operations["updateSiteById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a site's adaptive schema
+         * @description Needs the organization role `read`. Before any `PUT`, the empty schema.
+         */
+        get: operations["getSiteAdaptiveSchema"];
+        /**
+         * Replace a site's adaptive schema
+         * @description Organization admins only. The document is checked against the draft-07 meta-schema and the
+         *     shape rules (400 naming the failing path). While adaptive content is enabled, dropping a claim that
+         *     a condition uses is a 409.
+         */
+        put: operations["updateSiteAdaptiveSchema"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a site as published
+         * @description The site's structure as visitors see it and its customization. Members of the organization
+         *     (role `read` or above) get it whatever the site's state; anyone else only while it is published, and
+         *     then for a `public` or `unlisted` site, or a `share-link` site with a valid `shareKey`: otherwise 404.
+         */
+        get: operations["getPublishedContentSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a site
+         * @description Organization admins only. The site becomes reachable by the audience its `visibility` sets; publishing a published site changes nothing.
+         */
+        post: operations["publishSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpublish a site
+         * @description Organization admins only. The site stops being reachable; its structure and settings are kept.
+         */
+        post: operations["unpublishSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/customization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a site's customization
+         * @description Needs the organization role `read`. Every default filled in.
+         */
+        get: operations["getSiteCustomization"];
+        /**
+         * Replace a site's customization
+         * @description Organization admins only. What is omitted takes its default.
+         */
+        put: operations["updateSiteCustomization"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/share-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a site's share links
+         * @description Organization admins only. Newest first; keys are never shown again.
+         */
+        get: operations["listSiteShareLinks"];
+        put?: never;
+        /**
+         * Create a share link
+         * @description Organization admins only. The answer carries the key, once (the server keeps its SHA-256). A
+         *     site holds at most 100 share links (409 beyond).
+         */
+        post: operations["createSiteShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The share link's id. */
+                shareLinkId: components["parameters"]["SiteShareLinkId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a share link
+         * @description Organization admins only. Its key stops opening the site at once.
+         */
+        delete: operations["deleteSiteShareLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a site's visitor authentication
+         * @description Organization admins only. Never shows the secret.
+         */
+        get: operations["getSiteVisitorAuth"];
+        /**
+         * Set a site's visitor authentication
+         * @description Organization admins only. Sets the fallback address; the first call generates the signing
+         *     secret and shows it in its answer (only there).
+         */
+        put: operations["updateSiteVisitorAuth"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a site's visitor-auth secret
+         * @description Organization admins only. A new secret, shown in this answer only; tokens signed with the previous one stop working.
+         */
+        post: operations["rotateSiteVisitorAuthSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/sections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a site's sections
+         * @description Needs the organization role `read`. In the site's order: top-level sections and groups in theirs, a group's sections in its place.
+         */
+        get: operations["listSiteSections"];
+        put?: never;
+        /**
+         * Add a section
+         * @description Organization admins only, with `read` on the space. A site holds at most 100 sections (409
+         *     beyond).
+         */
+        post: operations["addSiteSection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section's id. */
+                siteSectionId: components["parameters"]["SiteSectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a section
+         * @description Organization admins only. Its site spaces go with it; deleting the default section makes the
+         *     first remaining one the default.
+         */
+        delete: operations["deleteSiteSection"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a section
+         * @description Organization admins only. A path taken by another section of the site is a 409.
+         */
+        patch: operations["updateSiteSection"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section's id. */
+                siteSectionId: components["parameters"]["SiteSectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a section
+         * @description Organization admins only. Before or after a sibling (the group's sections, or the top level's sections and groups).
+         */
+        post: operations["moveSiteSection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/section-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a site's section groups
+         * @description Needs the organization role `read`. In the site's order.
+         */
+        get: operations["listSiteSectionGroups"];
+        put?: never;
+        /**
+         * Create a section group
+         * @description Organization admins only. A site holds at most 50 groups (409 beyond).
+         */
+        post: operations["createSiteSectionGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section group's id. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a section group
+         * @description Organization admins only. Its sections stay, at the top level where the group was.
+         */
+        delete: operations["deleteSiteSectionGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a section group
+         * @description Organization admins only.
+         */
+        patch: operations["updateSiteSectionGroup"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section group's id. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a section to a group
+         * @description Organization admins only. The section moves, last, into the group.
+         */
+        post: operations["addSiteSectionToGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section group's id. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupId"];
+                /** @description The site section's id. */
+                siteSectionId: components["parameters"]["SiteSectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a section from a group
+         * @description Organization admins only. The section stays, at the top level right after the group.
+         */
+        delete: operations["removeSiteSectionFromGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section group's id. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a section group
+         * @description Organization admins only. Before or after a top-level section or group.
+         */
+        post: operations["moveSiteSectionGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a site's site spaces
+         * @description Needs the organization role `read`. In the site's order (by section, then in each). `default`:
+         *     true keeps each section's (or the root's) default site space, false the others. Site spaces of
+         *     deleted spaces are left out while the space can be restored.
+         */
+        get: operations["listSiteSpaces"];
+        put?: never;
+        /**
+         * Add a site space
+         * @description Organization admins only, with `read` on the space. A site holds at most 500 site spaces, and a
+         *     space is in a section at most once (409).
+         */
+        post: operations["addSiteSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site space's id (of the site-space relationship, not of the space). */
+                siteSpaceId: components["parameters"]["SiteSpaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a site space
+         * @description Organization admins only. The space stays; deleting a default site space makes the first remaining sibling the default.
+         */
+        delete: operations["deleteSiteSpace"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a site space
+         * @description Organization admins only. A path taken by a sibling is a 409.
+         */
+        patch: operations["updateSiteSpace"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site space's id (of the site-space relationship, not of the space). */
+                siteSpaceId: components["parameters"]["SiteSpaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a site space
+         * @description Organization admins only. Before or after a sibling site space.
+         */
+        post: operations["moveSiteSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5265,6 +5902,1528 @@ export interface components {
             SAMLResponse: string;
             RelayState?: components["schemas"]["SsoRelayState"];
         };
+        /**
+         * SiteType
+         * @description The site's plan: `basic` (the default), `premium` or `ultimate`. This server offers every feature
+         *     on every type (see the site's `features`); the type is kept as given.
+         * @enum {string}
+         */
+        SiteType: "basic" | "premium" | "ultimate";
+        /**
+         * SiteHostname
+         * @description A custom hostname of at least three labels (`docs.example.com`), unique across the server (409 when taken).
+         */
+        SiteHostname: string;
+        /**
+         * SiteBasename
+         * @description The site's name in its address `{PUBLIC_URL}/s/{basename}` (the site id works there too): lowercase
+         *     letters, digits and inner hyphens, unique across the server and never another site's id (409 when
+         *     taken).
+         */
+        SiteBasename: string;
+        /**
+         * SiteVisibility
+         * @description Who may read the published site: `public` (anyone, indexed by search engines), `unlisted` (anyone,
+         *     not indexed), `share-link` (visitors holding one of the site's share-link keys), `visitor-auth`
+         *     (visitors presenting a JWT signed with the site's visitor-auth secret).
+         * @enum {string}
+         */
+        SiteVisibility: "public" | "unlisted" | "share-link" | "visitor-auth";
+        /**
+         * SitePermissions
+         * @description What the caller may do with the site (and its sections, groups and site spaces).
+         */
+        SitePermissions: {
+            /** @description Organization role `read` or above. */
+            view: boolean;
+            /** @description Organization role `admin`. */
+            edit: boolean;
+            /** @description Organization role `admin`. */
+            publish: boolean;
+            /** @description Organization role `admin`. */
+            delete: boolean;
+        };
+        /**
+         * Site
+         * @description A site publishing spaces of the organization, structured in sections (optionally in groups) or directly in site spaces.
+         * @example {
+         *       "object": "site",
+         *       "id": "rC9tR2rGUZFzFccRObsX",
+         *       "type": "basic",
+         *       "title": "Developer docs",
+         *       "basename": "developers",
+         *       "visibility": "public",
+         *       "published": true,
+         *       "siteSpaces": 3,
+         *       "createdAt": "2026-11-24T04:49:48.952Z",
+         *       "adaptiveContent": {
+         *         "enabled": false
+         *       },
+         *       "features": [
+         *         {
+         *           "id": "sections",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "section-groups",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "adaptive-content",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "share-links",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "visitor-auth",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "custom-hostname",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "basename",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "proxy",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         },
+         *         {
+         *           "id": "customization",
+         *           "plan": "basic",
+         *           "frozen": false
+         *         }
+         *       ],
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/gdPXUFB5XMSHnKFEZoHn/sites/rC9tR2rGUZFzFccRObsX",
+         *         "app": "http://localhost:8080/app/o/gdPXUFB5XMSHnKFEZoHn/sites/rC9tR2rGUZFzFccRObsX",
+         *         "published": "http://localhost:8080/s/developers"
+         *       },
+         *       "permissions": {
+         *         "view": true,
+         *         "edit": true,
+         *         "publish": true,
+         *         "delete": true
+         *       }
+         *     }
+         */
+        Site: {
+            /** @constant */
+            object: "site";
+            id: components["schemas"]["Id"];
+            type: components["schemas"]["SiteType"];
+            title: string;
+            hostname?: components["schemas"]["SiteHostname"];
+            basename?: components["schemas"]["SiteBasename"];
+            /**
+             * @description Set when the site is served under a path of another website through a reverse proxy:
+             *     `origin` is that address, `target` the site's own address the proxy forwards to.
+             */
+            proxy?: {
+                /** Format: uri */
+                origin: string;
+                /** Format: uri */
+                target: string;
+            };
+            visibility: components["schemas"]["SiteVisibility"];
+            /** @description When true the site is reachable by the audience its `visibility` sets; moved only by `publish` and `unpublish`. */
+            published: boolean;
+            /** @description Number of site spaces whose space exists (a deleted space's site spaces come back with it when it is restored). */
+            siteSpaces: number;
+            createdAt: components["schemas"]["Timestamp"];
+            adaptiveContent: {
+                /** @description When true, conditions may only use claims the adaptive schema declares. */
+                enabled: boolean;
+            };
+            /**
+             * @description What this server supports for the site: every feature on every site type, never frozen. Ids:
+             *     `sections`, `section-groups`, `adaptive-content`, `share-links`, `visitor-auth`,
+             *     `custom-hostname`, `basename`, `proxy`, `customization`.
+             */
+            features: {
+                /** @enum {string} */
+                id: "sections" | "section-groups" | "adaptive-content" | "share-links" | "visitor-auth" | "custom-hostname" | "basename" | "proxy" | "customization";
+                /** @description The lowest site type that includes the feature. */
+                plan: components["schemas"]["SiteType"];
+                /** @description True when the feature is kept but no longer active (never, on this server). */
+                frozen: boolean;
+            }[];
+            urls: {
+                /**
+                 * Format: uri
+                 * @description API address of the site.
+                 */
+                location: string;
+                /**
+                 * Format: uri
+                 * @description Address of the site in the app.
+                 */
+                app: string;
+                /**
+                 * Format: uri
+                 * @description The site's published address while it is published: `https://{hostname}` with a hostname
+                 *     (the scheme of `PUBLIC_URL`), else `{PUBLIC_URL}/s/{basename or id}`. For a `share-link`
+                 *     site, visitors need a key (`?shareKey=`) besides.
+                 */
+                published?: string;
+            };
+            permissions: components["schemas"]["SitePermissions"];
+        };
+        /**
+         * SiteList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "site",
+         *           "id": "rC9tR2rGUZFzFccRObsX",
+         *           "type": "basic",
+         *           "title": "Developer docs",
+         *           "basename": "developers",
+         *           "visibility": "public",
+         *           "published": true,
+         *           "siteSpaces": 3,
+         *           "createdAt": "2026-11-24T04:49:48.952Z",
+         *           "adaptiveContent": {
+         *             "enabled": false
+         *           },
+         *           "features": [
+         *             {
+         *               "id": "sections",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "section-groups",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "adaptive-content",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "share-links",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "visitor-auth",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "custom-hostname",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "basename",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "proxy",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             },
+         *             {
+         *               "id": "customization",
+         *               "plan": "basic",
+         *               "frozen": false
+         *             }
+         *           ],
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/gdPXUFB5XMSHnKFEZoHn/sites/rC9tR2rGUZFzFccRObsX",
+         *             "app": "http://localhost:8080/app/o/gdPXUFB5XMSHnKFEZoHn/sites/rC9tR2rGUZFzFccRObsX",
+         *             "published": "http://localhost:8080/s/developers"
+         *           },
+         *           "permissions": {
+         *             "view": true,
+         *             "edit": true,
+         *             "publish": true,
+         *             "delete": true
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        SiteList: {
+            items: components["schemas"]["Site"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * CreateSiteRequest
+         * @example {
+         *       "title": "Developer docs",
+         *       "visibility": "public",
+         *       "spaces": [
+         *         "1HFrP4D1Js7gumnSJakJ"
+         *       ]
+         *     }
+         */
+        CreateSiteRequest: {
+            type?: components["schemas"]["SiteType"];
+            /** @description Defaults to "Untitled site". */
+            title?: string;
+            /** @description Defaults to `public` (the site starts unpublished either way). */
+            visibility?: components["schemas"]["SiteVisibility"];
+            /**
+             * @description The site's first site spaces, at its root in this order (each needs `read` on the space; a
+             *     space not visible to the caller is a 404), or `sample` / `empty` to create a new space for the
+             *     site (the caller needs the organization role `create`; `sample` fills it with a welcome page).
+             */
+            spaces?: components["schemas"]["Id"][] | ("sample" | "empty");
+        };
+        /**
+         * UpdateSiteRequest
+         * @description Omitted fields are left unchanged.
+         * @example {
+         *       "title": "Developer docs",
+         *       "basename": "developers",
+         *       "adaptiveContent": {
+         *         "enabled": false
+         *       }
+         *     }
+         */
+        UpdateSiteRequest: {
+            title?: string;
+            visibility?: components["schemas"]["SiteVisibility"];
+            /** @description The site's name in its address, or `null` to remove it. */
+            basename?: components["schemas"]["SiteBasename"] | null;
+            /** @description A custom hostname, or `null` to remove it. */
+            hostname?: components["schemas"]["SiteHostname"] | null;
+            adaptiveContent?: {
+                /** @description Enabling it is a 409 while a condition uses a claim the adaptive schema does not declare. */
+                enabled: boolean;
+            };
+            /** @description A site space of the site to make the default among its siblings (its section's, or the site's root). */
+            defaultSiteSpace?: components["schemas"]["Id"];
+            /** @description A section of the site to make the site's default section. */
+            defaultSiteSection?: components["schemas"]["Id"];
+            /** @description The address the site is served under through a reverse proxy, as `host/path` (`example.com/docs`), or `null` to remove it. */
+            proxy?: string | null;
+        };
+        /**
+         * AdaptiveJsonSchema
+         * @description A JSON Schema draft-07 document declaring the claims visitors of the site carry:
+         *     `$schema` `http://json-schema.org/draft-07/schema#`, optional `$id`, `type: object`,
+         *     `additionalProperties: false` and `properties`, each a claim — `boolean`, `string` with an `enum`,
+         *     `number` or `integer`, `array` of such values, or `object` with `properties` of its own (two levels
+         *     at most) — with an optional `title` and `description`. The reserved `unsigned` property is an
+         *     object of boolean claims, each with a description (claims the visitor sets themselves, not signed).
+         *     Checked against Ajv's draft-07 meta-schema and these rules; a failure is a 400 naming the path.
+         *     At most 100 claims in all.
+         */
+        AdaptiveJsonSchema: {
+            /** @constant */
+            $schema: "http://json-schema.org/draft-07/schema#";
+            $id?: string;
+            /** @constant */
+            type: "object";
+            title?: string;
+            description?: string;
+            /** @description The claims by name, each a claim schema (checked by the server, see above). */
+            properties: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            required?: string[];
+            /** @constant */
+            additionalProperties: false;
+        };
+        /**
+         * SiteAdaptiveSchema
+         * @description The claims the site's conditions may use. Before any `PUT` it is the empty schema (no claims), with the site's creation time.
+         * @example {
+         *       "object": "site-adaptive-schema",
+         *       "jsonSchema": {
+         *         "type": "object",
+         *         "$schema": "http://json-schema.org/draft-07/schema#",
+         *         "properties": {
+         *           "plan": {
+         *             "enum": [
+         *               "free",
+         *               "pro"
+         *             ],
+         *             "type": "string",
+         *             "description": "The visitor’s plan"
+         *           },
+         *           "unsigned": {
+         *             "type": "object",
+         *             "properties": {
+         *               "beta": {
+         *                 "type": "boolean",
+         *                 "description": "Asked for beta content"
+         *               }
+         *             },
+         *             "additionalProperties": false
+         *           }
+         *         },
+         *         "additionalProperties": false
+         *       },
+         *       "updatedAt": "2026-11-24T04:49:53.982Z"
+         *     }
+         */
+        SiteAdaptiveSchema: {
+            /** @constant */
+            object: "site-adaptive-schema";
+            jsonSchema: components["schemas"]["AdaptiveJsonSchema"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * UpdateSiteAdaptiveSchemaRequest
+         * @description Replaces the schema. While adaptive content is enabled, removing a claim a condition uses is a 409.
+         * @example {
+         *       "jsonSchema": {
+         *         "$schema": "http://json-schema.org/draft-07/schema#",
+         *         "type": "object",
+         *         "properties": {
+         *           "plan": {
+         *             "type": "string",
+         *             "enum": [
+         *               "free",
+         *               "pro"
+         *             ],
+         *             "description": "The visitor’s plan"
+         *           },
+         *           "unsigned": {
+         *             "type": "object",
+         *             "additionalProperties": false,
+         *             "properties": {
+         *               "beta": {
+         *                 "type": "boolean",
+         *                 "description": "Asked for beta content"
+         *               }
+         *             }
+         *           }
+         *         },
+         *         "additionalProperties": false
+         *       }
+         *     }
+         */
+        UpdateSiteAdaptiveSchemaRequest: {
+            jsonSchema: components["schemas"]["AdaptiveJsonSchema"];
+        };
+        /**
+         * SitePath
+         * @description A segment of the published address: lowercase letters, digits, and inner `-`, `_` or `.`. Unique
+         *     among its siblings (409 when taken).
+         */
+        SitePath: string;
+        /**
+         * SiteCondition
+         * @description An expression deciding whether a visitor sees the item, over the visitor's claims:
+         *     `visitor.claims.<claim>` (signed, from the visitor's JWT) and `visitor.claims.unsigned.<claim>`.
+         *     It may use literals (strings, numbers, booleans, null, arrays of them), property access (`.name`,
+         *     `["name"]`, `?.`), `!`, `-`, comparisons (`===`, `!==`, `==`, `!=`, `<`, `<=`, `>`, `>=`), `&&`,
+         *     `||`, `??`, `a ? b : c`, and the methods `includes`, `startsWith`, `endsWith`, `toLowerCase`,
+         *     `toUpperCase`. Nothing else (no other calls, no assignments, no `this`, no `constructor` or
+         *     `__proto__`). It is parsed when written: invalid syntax is a 400 giving the position. With the
+         *     site's adaptive content enabled, a claim the adaptive schema does not declare is a 400.
+         */
+        SiteCondition: string;
+        /**
+         * SiteIconName
+         * @description An icon name.
+         */
+        SiteIconName: string;
+        /**
+         * SiteSpace
+         * @description A space published in the site, at its root or in a section.
+         * @example {
+         *       "object": "site-space",
+         *       "id": "cEFp5cTKp2hTBJ3MxvDU",
+         *       "path": "guide",
+         *       "section": "8MNxHrpiCiYLKXFDVtSP",
+         *       "space": {
+         *         "object": "space",
+         *         "id": "1HFrP4D1Js7gumnSJakJ",
+         *         "title": "User guide",
+         *         "emoji": "",
+         *         "visibility": "public",
+         *         "createdAt": "2026-11-24T04:49:48.388Z",
+         *         "updatedAt": "2026-11-24T04:49:48.388Z",
+         *         "editMode": "live",
+         *         "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *         "revision": "IM5SksqY2WBHSGFbwZVX",
+         *         "defaultLevel": "inherit",
+         *         "comments": 0,
+         *         "changeRequests": 0,
+         *         "changeRequestsOpen": 0,
+         *         "changeRequestsDraft": 0,
+         *         "urls": {
+         *           "location": "http://localhost:8080/v1/spaces/1HFrP4D1Js7gumnSJakJ",
+         *           "app": "http://localhost:8080/app/s/1HFrP4D1Js7gumnSJakJ",
+         *           "public": "http://localhost:8080/app/public/s/1HFrP4D1Js7gumnSJakJ"
+         *         },
+         *         "permissions": {
+         *           "view": true,
+         *           "access": true,
+         *           "comment": true,
+         *           "edit": true,
+         *           "triggerGitSync": true,
+         *           "review": true,
+         *           "merge": true,
+         *           "admin": true,
+         *           "viewInviteLinks": true
+         *         }
+         *       },
+         *       "title": "User guide",
+         *       "default": false,
+         *       "condition": "visitor.claims.unsigned.beta",
+         *       "urls": {}
+         *     }
+         */
+        SiteSpace: {
+            /** @constant */
+            object: "site-space";
+            /** @description Id of the site-space relationship. */
+            id: components["schemas"]["Id"];
+            path: components["schemas"]["SitePath"];
+            /** @description Id of the containing section; absent at the site's root. */
+            section?: components["schemas"]["Id"];
+            /** @description The space, when the caller can see it. */
+            space?: components["schemas"]["Space"];
+            /** @description The space's title. */
+            title: string;
+            /** @description The default site space among its siblings (the section's, or the root's). */
+            default: boolean;
+            condition?: components["schemas"]["SiteCondition"];
+            urls: {
+                /**
+                 * Format: uri
+                 * @description While the site is published: its address, then the section's path and the site space's (`…/{section path}/{path}`).
+                 */
+                published?: string;
+            };
+        };
+        /**
+         * SiteSection
+         * @description A section of a site, holding site spaces.
+         * @example {
+         *       "object": "site-section",
+         *       "id": "8MNxHrpiCiYLKXFDVtSP",
+         *       "title": "API reference",
+         *       "description": "Every endpoint, with examples",
+         *       "default": false,
+         *       "path": "api",
+         *       "condition": "visitor.claims.plan === \"pro\"",
+         *       "icon": "code",
+         *       "siteSpaces": [
+         *         {
+         *           "object": "site-space",
+         *           "id": "A0zWu967sSlv8Id0ZQ8F",
+         *           "path": "api-reference",
+         *           "section": "8MNxHrpiCiYLKXFDVtSP",
+         *           "space": {
+         *             "object": "space",
+         *             "id": "kJyglZwUpn8vv4ZM0YFR",
+         *             "title": "API reference",
+         *             "emoji": "",
+         *             "visibility": "public",
+         *             "createdAt": "2026-11-24T04:49:48.423Z",
+         *             "updatedAt": "2026-11-24T04:49:48.423Z",
+         *             "editMode": "live",
+         *             "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *             "revision": "GaRke7Lhkk7CiWD7VKgo",
+         *             "defaultLevel": "inherit",
+         *             "comments": 0,
+         *             "changeRequests": 0,
+         *             "changeRequestsOpen": 0,
+         *             "changeRequestsDraft": 0,
+         *             "urls": {
+         *               "location": "http://localhost:8080/v1/spaces/kJyglZwUpn8vv4ZM0YFR",
+         *               "app": "http://localhost:8080/app/s/kJyglZwUpn8vv4ZM0YFR",
+         *               "public": "http://localhost:8080/app/public/s/kJyglZwUpn8vv4ZM0YFR"
+         *             },
+         *             "permissions": {
+         *               "view": true,
+         *               "access": true,
+         *               "comment": true,
+         *               "edit": true,
+         *               "triggerGitSync": true,
+         *               "review": true,
+         *               "merge": true,
+         *               "admin": true,
+         *               "viewInviteLinks": true
+         *             }
+         *           },
+         *           "title": "API reference",
+         *           "default": true,
+         *           "urls": {}
+         *         }
+         *       ],
+         *       "urls": {}
+         *     }
+         */
+        SiteSection: {
+            /** @constant */
+            object: "site-section";
+            id: components["schemas"]["Id"];
+            title: string;
+            description?: string;
+            /** @description The site's default section. */
+            default: boolean;
+            path: components["schemas"]["SitePath"];
+            condition?: components["schemas"]["SiteCondition"];
+            /** @description Id of the containing group. */
+            sectionGroup?: components["schemas"]["Id"];
+            icon?: components["schemas"]["SiteIconName"];
+            /** @description The section's site spaces in their order. */
+            siteSpaces: components["schemas"]["SiteSpace"][];
+            urls: {
+                /**
+                 * Format: uri
+                 * @description While the site is published, its address followed by the section's path.
+                 */
+                published?: string;
+            };
+        };
+        /**
+         * SiteSectionGroup
+         * @description A group of sections, placed among the site's top-level sections.
+         * @example {
+         *       "object": "site-section-group",
+         *       "id": "NcbsuG2qJPlMvADWDHyB",
+         *       "title": "Develop",
+         *       "icon": "terminal",
+         *       "sections": [
+         *         {
+         *           "object": "site-section",
+         *           "id": "8MNxHrpiCiYLKXFDVtSP",
+         *           "title": "API reference",
+         *           "description": "Every endpoint, with examples",
+         *           "default": false,
+         *           "path": "api",
+         *           "condition": "visitor.claims.plan === \"pro\"",
+         *           "sectionGroup": "NcbsuG2qJPlMvADWDHyB",
+         *           "icon": "code",
+         *           "siteSpaces": [
+         *             {
+         *               "object": "site-space",
+         *               "id": "A0zWu967sSlv8Id0ZQ8F",
+         *               "path": "api-reference",
+         *               "section": "8MNxHrpiCiYLKXFDVtSP",
+         *               "space": {
+         *                 "object": "space",
+         *                 "id": "kJyglZwUpn8vv4ZM0YFR",
+         *                 "title": "API reference",
+         *                 "emoji": "",
+         *                 "visibility": "public",
+         *                 "createdAt": "2026-11-24T04:49:48.423Z",
+         *                 "updatedAt": "2026-11-24T04:49:48.423Z",
+         *                 "editMode": "live",
+         *                 "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *                 "revision": "GaRke7Lhkk7CiWD7VKgo",
+         *                 "defaultLevel": "inherit",
+         *                 "comments": 0,
+         *                 "changeRequests": 0,
+         *                 "changeRequestsOpen": 0,
+         *                 "changeRequestsDraft": 0,
+         *                 "urls": {
+         *                   "location": "http://localhost:8080/v1/spaces/kJyglZwUpn8vv4ZM0YFR",
+         *                   "app": "http://localhost:8080/app/s/kJyglZwUpn8vv4ZM0YFR",
+         *                   "public": "http://localhost:8080/app/public/s/kJyglZwUpn8vv4ZM0YFR"
+         *                 },
+         *                 "permissions": {
+         *                   "view": true,
+         *                   "access": true,
+         *                   "comment": true,
+         *                   "edit": true,
+         *                   "triggerGitSync": true,
+         *                   "review": true,
+         *                   "merge": true,
+         *                   "admin": true,
+         *                   "viewInviteLinks": true
+         *                 }
+         *               },
+         *               "title": "API reference",
+         *               "default": true,
+         *               "urls": {}
+         *             }
+         *           ],
+         *           "urls": {}
+         *         }
+         *       ]
+         *     }
+         */
+        SiteSectionGroup: {
+            /** @constant */
+            object: "site-section-group";
+            id: components["schemas"]["Id"];
+            title: string;
+            icon?: components["schemas"]["SiteIconName"];
+            /** @description The group's sections in their order. */
+            sections: components["schemas"]["SiteSection"][];
+        };
+        /**
+         * SiteColor
+         * @description A colour for the light and the dark theme, as `#rrggbb`.
+         */
+        SiteColor: {
+            light: string;
+            dark: string;
+        };
+        /**
+         * SiteFavicon
+         * @description An icon for each theme (addresses), or an emoji.
+         */
+        SiteFavicon: {
+            icon: {
+                /** Format: uri */
+                light: string;
+                /** Format: uri */
+                dark: string;
+            };
+        } | {
+            emoji: string;
+        };
+        /**
+         * SiteCustomization
+         * @description The site's look as visitors see it, every default filled in.
+         * @example {
+         *       "title": "Acme developers",
+         *       "styling": {
+         *         "theme": "muted",
+         *         "primaryColor": {
+         *           "dark": "#5C8DFF",
+         *           "light": "#0B5FFF"
+         *         },
+         *         "infoColor": {
+         *           "light": "#787878",
+         *           "dark": "#787878"
+         *         },
+         *         "successColor": {
+         *           "light": "#02A62A",
+         *           "dark": "#02A62A"
+         *         },
+         *         "warningColor": {
+         *           "light": "#F59E0B",
+         *           "dark": "#F59E0B"
+         *         },
+         *         "dangerColor": {
+         *           "light": "#FB2C36",
+         *           "dark": "#FB2C36"
+         *         },
+         *         "corners": "straight",
+         *         "links": "default",
+         *         "font": "Inter",
+         *         "icons": "regular",
+         *         "sidebar": {
+         *           "background": "default",
+         *           "list": "default"
+         *         },
+         *         "search": "subtle"
+         *       },
+         *       "internationalization": {
+         *         "locale": "en"
+         *       },
+         *       "favicon": {
+         *         "emoji": "📘"
+         *       }
+         *     }
+         */
+        SiteCustomization: {
+            title: string;
+            styling: {
+                /** @enum {string} */
+                theme: "clean" | "muted" | "bold" | "gradient";
+                primaryColor: components["schemas"]["SiteColor"];
+                tint?: {
+                    color: components["schemas"]["SiteColor"];
+                };
+                infoColor: components["schemas"]["SiteColor"];
+                successColor: components["schemas"]["SiteColor"];
+                warningColor: components["schemas"]["SiteColor"];
+                dangerColor: components["schemas"]["SiteColor"];
+                /** @enum {string} */
+                corners: "straight" | "rounded" | "circular";
+                /** @enum {string} */
+                links: "default" | "accent";
+                font: string;
+                /** @enum {string} */
+                icons: "regular" | "solid" | "duotone" | "light" | "thin";
+                sidebar: {
+                    /** @enum {string} */
+                    background: "default" | "filled";
+                    /** @enum {string} */
+                    list: "default" | "pill" | "line";
+                };
+                /** @enum {string} */
+                search: "prominent" | "subtle";
+            };
+            internationalization: {
+                locale: string;
+            };
+            favicon?: components["schemas"]["SiteFavicon"];
+        };
+        /**
+         * PublishedContentSite
+         * @description The site as its visitors see it: its structure with only what is shown (sections and groups with
+         *     something to show, site spaces of existing spaces, conditions evaluated for a visitor without
+         *     claims), and its customization.
+         * @example {
+         *       "object": "published-content-site",
+         *       "site": {
+         *         "object": "site",
+         *         "id": "rC9tR2rGUZFzFccRObsX",
+         *         "type": "basic",
+         *         "title": "Developer docs",
+         *         "basename": "developers",
+         *         "visibility": "public",
+         *         "published": true,
+         *         "siteSpaces": 3,
+         *         "createdAt": "2026-11-24T04:49:48.952Z",
+         *         "adaptiveContent": {
+         *           "enabled": false
+         *         },
+         *         "features": [
+         *           {
+         *             "id": "sections",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "section-groups",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "adaptive-content",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "share-links",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "visitor-auth",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "custom-hostname",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "basename",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "proxy",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           },
+         *           {
+         *             "id": "customization",
+         *             "plan": "basic",
+         *             "frozen": false
+         *           }
+         *         ],
+         *         "urls": {
+         *           "location": "http://localhost:8080/v1/orgs/gdPXUFB5XMSHnKFEZoHn/sites/rC9tR2rGUZFzFccRObsX",
+         *           "app": "http://localhost:8080/app/o/gdPXUFB5XMSHnKFEZoHn/sites/rC9tR2rGUZFzFccRObsX",
+         *           "published": "http://localhost:8080/s/developers"
+         *         },
+         *         "permissions": {
+         *           "view": true,
+         *           "edit": true,
+         *           "publish": true,
+         *           "delete": true
+         *         }
+         *       },
+         *       "structure": {
+         *         "type": "sections",
+         *         "structure": [
+         *           {
+         *             "object": "site-section",
+         *             "id": "PFNaed8Od6wBaPU6MMlJ",
+         *             "title": "User guide",
+         *             "default": true,
+         *             "path": "user-guide",
+         *             "siteSpaces": [
+         *               {
+         *                 "object": "site-space",
+         *                 "id": "RZDXsEQ0Gtkbwa1QSh5g",
+         *                 "path": "user-guide",
+         *                 "section": "PFNaed8Od6wBaPU6MMlJ",
+         *                 "space": {
+         *                   "object": "space",
+         *                   "id": "1HFrP4D1Js7gumnSJakJ",
+         *                   "title": "User guide",
+         *                   "emoji": "",
+         *                   "visibility": "public",
+         *                   "createdAt": "2026-11-24T04:49:48.388Z",
+         *                   "updatedAt": "2026-11-24T04:49:48.388Z",
+         *                   "editMode": "live",
+         *                   "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *                   "revision": "IM5SksqY2WBHSGFbwZVX",
+         *                   "defaultLevel": "inherit",
+         *                   "comments": 0,
+         *                   "changeRequests": 0,
+         *                   "changeRequestsOpen": 0,
+         *                   "changeRequestsDraft": 0,
+         *                   "urls": {
+         *                     "location": "http://localhost:8080/v1/spaces/1HFrP4D1Js7gumnSJakJ",
+         *                     "app": "http://localhost:8080/app/s/1HFrP4D1Js7gumnSJakJ",
+         *                     "published": "http://localhost:8080/s/developers/user-guide/user-guide",
+         *                     "public": "http://localhost:8080/app/public/s/1HFrP4D1Js7gumnSJakJ"
+         *                   },
+         *                   "permissions": {
+         *                     "view": true,
+         *                     "access": true,
+         *                     "comment": true,
+         *                     "edit": true,
+         *                     "triggerGitSync": true,
+         *                     "review": true,
+         *                     "merge": true,
+         *                     "admin": true,
+         *                     "viewInviteLinks": true
+         *                   }
+         *                 },
+         *                 "title": "User guide",
+         *                 "default": true,
+         *                 "urls": {
+         *                   "published": "http://localhost:8080/s/developers/user-guide/user-guide"
+         *                 }
+         *               }
+         *             ],
+         *             "urls": {
+         *               "published": "http://localhost:8080/s/developers/user-guide"
+         *             }
+         *           }
+         *         ]
+         *       },
+         *       "customizations": {
+         *         "site": {
+         *           "title": "Acme developers",
+         *           "styling": {
+         *             "theme": "muted",
+         *             "primaryColor": {
+         *               "dark": "#5C8DFF",
+         *               "light": "#0B5FFF"
+         *             },
+         *             "infoColor": {
+         *               "light": "#787878",
+         *               "dark": "#787878"
+         *             },
+         *             "successColor": {
+         *               "light": "#02A62A",
+         *               "dark": "#02A62A"
+         *             },
+         *             "warningColor": {
+         *               "light": "#F59E0B",
+         *               "dark": "#F59E0B"
+         *             },
+         *             "dangerColor": {
+         *               "light": "#FB2C36",
+         *               "dark": "#FB2C36"
+         *             },
+         *             "corners": "straight",
+         *             "links": "default",
+         *             "font": "Inter",
+         *             "icons": "regular",
+         *             "sidebar": {
+         *               "background": "default",
+         *               "list": "default"
+         *             },
+         *             "search": "subtle"
+         *           },
+         *           "internationalization": {
+         *             "locale": "en"
+         *           },
+         *           "favicon": {
+         *             "emoji": "📘"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        PublishedContentSite: {
+            /** @constant */
+            object: "published-content-site";
+            site: components["schemas"]["Site"];
+            structure: {
+                /** @constant */
+                type: "sections";
+                /** @description Top-level sections and groups, in their order. */
+                structure: (components["schemas"]["SiteSection"] | components["schemas"]["SiteSectionGroup"])[];
+            } | {
+                /** @constant */
+                type: "siteSpaces";
+                structure: components["schemas"]["SiteSpace"][];
+            };
+            customizations: {
+                site: components["schemas"]["SiteCustomization"];
+            };
+        };
+        /**
+         * SiteCustomizationInput
+         * @description The site's look, replaced as a whole: what is omitted takes its default (`title` follows the
+         *     site's title; theme `clean`, primary colour `#346DDB`, no tint, corners `rounded`, links `default`,
+         *     font `Inter`, icons `regular`, sidebar `default`/`default`, search `subtle`, locale `en`, no favicon).
+         * @example {
+         *       "title": "Acme developers",
+         *       "styling": {
+         *         "theme": "muted",
+         *         "primaryColor": {
+         *           "light": "#0B5FFF",
+         *           "dark": "#5C8DFF"
+         *         },
+         *         "corners": "straight"
+         *       },
+         *       "internationalization": {
+         *         "locale": "en"
+         *       },
+         *       "favicon": {
+         *         "emoji": "📘"
+         *       }
+         *     }
+         */
+        SiteCustomizationInput: {
+            /** @description The title visitors see; omitted, the site's title. */
+            title?: string;
+            styling?: {
+                /** @enum {string} */
+                theme?: "clean" | "muted" | "bold" | "gradient";
+                primaryColor?: components["schemas"]["SiteColor"];
+                tint?: {
+                    color: components["schemas"]["SiteColor"];
+                };
+                infoColor?: components["schemas"]["SiteColor"];
+                successColor?: components["schemas"]["SiteColor"];
+                warningColor?: components["schemas"]["SiteColor"];
+                dangerColor?: components["schemas"]["SiteColor"];
+                /** @enum {string} */
+                corners?: "straight" | "rounded" | "circular";
+                /** @enum {string} */
+                links?: "default" | "accent";
+                /** @enum {string} */
+                font?: "Inter" | "ABCFavorit" | "IBMPlexSerif" | "NotoSans" | "NotoSerif" | "OpenSans" | "Overpass" | "Poppins" | "Roboto" | "RobotoSlab" | "SourceSansPro" | "Ubuntu" | "FiraSans" | "Lato" | "Merriweather" | "Raleway";
+                /** @enum {string} */
+                icons?: "regular" | "solid" | "duotone" | "light" | "thin";
+                sidebar?: {
+                    /** @enum {string} */
+                    background?: "default" | "filled";
+                    /** @enum {string} */
+                    list?: "default" | "pill" | "line";
+                };
+                /** @enum {string} */
+                search?: "prominent" | "subtle";
+            };
+            internationalization?: {
+                /** @enum {string} */
+                locale?: "en" | "de" | "es" | "fr" | "it" | "ja" | "ko" | "nl" | "no" | "pt-br" | "ru" | "sv" | "zh";
+            };
+            favicon?: components["schemas"]["SiteFavicon"];
+        };
+        /**
+         * SiteShareLink
+         * @description A share link of a site. Its key opens the published site while the site's visibility is `share-link`.
+         */
+        SiteShareLink: {
+            /** @constant */
+            object: "site-share-link";
+            id: components["schemas"]["Id"];
+            label: string;
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the user who created it (absent once that account is gone). */
+            createdBy?: components["schemas"]["Id"];
+        };
+        /**
+         * SiteShareLinkList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "site-share-link",
+         *           "id": "LdjgkB3UQistOLSvbZ3T",
+         *           "label": "Partner preview",
+         *           "createdAt": "2026-11-24T04:49:54.859Z",
+         *           "createdBy": "GmKupr5hoFraucsMB8I9"
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        SiteShareLinkList: {
+            items: components["schemas"]["SiteShareLink"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * CreateSiteShareLinkRequest
+         * @example {
+         *       "label": "Partner preview"
+         *     }
+         */
+        CreateSiteShareLinkRequest: {
+            /** @description What the link is for (who received it). A site holds at most 100 share links (409 beyond). */
+            label: string;
+        };
+        /**
+         * CreatedSiteShareLink
+         * @description A new share link with its key, shown only in this answer (the server keeps a hash).
+         * @example {
+         *       "object": "site-share-link",
+         *       "id": "LdjgkB3UQistOLSvbZ3T",
+         *       "label": "Partner preview",
+         *       "createdAt": "2026-11-24T04:49:54.859Z",
+         *       "createdBy": "GmKupr5hoFraucsMB8I9",
+         *       "key": "fDyGhfF8lks3re8b3PSgGMcESNSJRtGV0BQclZa8",
+         *       "urls": {
+         *         "published": "http://localhost:8080/s/developers?shareKey=fDyGhfF8lks3re8b3PSgGMcESNSJRtGV0BQclZa8"
+         *       }
+         *     }
+         */
+        CreatedSiteShareLink: {
+            /** @constant */
+            object: "site-share-link";
+            id: components["schemas"]["Id"];
+            label: string;
+            createdAt: components["schemas"]["Timestamp"];
+            createdBy?: components["schemas"]["Id"];
+            /** @description The secret key (40 letters and digits). */
+            key: string;
+            urls: {
+                /**
+                 * Format: uri
+                 * @description The site's published address carrying the key.
+                 */
+                published: string;
+            };
+        };
+        /**
+         * SiteVisitorAuth
+         * @description How visitors of a `visitor-auth` site authenticate: a JWT signed (HS256) with the site's secret,
+         *     whose claims the site's conditions read; visitors without a valid one are sent to `fallbackURL`.
+         *     The secret is generated by the server and shown only in the answer that generated it.
+         * @example {
+         *       "object": "site-visitor-auth",
+         *       "fallbackURL": "https://example.com/login",
+         *       "secretCreatedAt": "2026-11-24T04:49:55.327Z",
+         *       "secret": "b6wvmtNqiPfHv7rVOViSGfZsicUNKTcJpDRxskIMAcQS8cUZWMWW5ZCkDOfw9uOd"
+         *     }
+         */
+        SiteVisitorAuth: {
+            /** @constant */
+            object: "site-visitor-auth";
+            /** @description Where visitors without a valid token go to sign in; null when not set. */
+            fallbackURL: string | null;
+            /** @description When the current secret was generated; absent before the first one. */
+            secretCreatedAt?: components["schemas"]["Timestamp"];
+            /** @description The new signing secret (64 letters and digits; HS256 uses its UTF-8 bytes), only in the answer that generated it. */
+            secret?: string;
+        };
+        /**
+         * UpdateSiteVisitorAuthRequest
+         * @description Sets the fallback address; the first call also generates the site's signing secret.
+         * @example {
+         *       "fallbackURL": "https://example.com/login"
+         *     }
+         */
+        UpdateSiteVisitorAuthRequest: {
+            fallbackURL: string | null;
+        };
+        /**
+         * SiteSectionList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "site-section",
+         *           "id": "PFNaed8Od6wBaPU6MMlJ",
+         *           "title": "User guide",
+         *           "default": true,
+         *           "path": "user-guide",
+         *           "siteSpaces": [
+         *             {
+         *               "object": "site-space",
+         *               "id": "RZDXsEQ0Gtkbwa1QSh5g",
+         *               "path": "user-guide",
+         *               "section": "PFNaed8Od6wBaPU6MMlJ",
+         *               "space": {
+         *                 "object": "space",
+         *                 "id": "1HFrP4D1Js7gumnSJakJ",
+         *                 "title": "User guide",
+         *                 "emoji": "",
+         *                 "visibility": "public",
+         *                 "createdAt": "2026-11-24T04:49:48.388Z",
+         *                 "updatedAt": "2026-11-24T04:49:48.388Z",
+         *                 "editMode": "live",
+         *                 "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *                 "revision": "IM5SksqY2WBHSGFbwZVX",
+         *                 "defaultLevel": "inherit",
+         *                 "comments": 0,
+         *                 "changeRequests": 0,
+         *                 "changeRequestsOpen": 0,
+         *                 "changeRequestsDraft": 0,
+         *                 "urls": {
+         *                   "location": "http://localhost:8080/v1/spaces/1HFrP4D1Js7gumnSJakJ",
+         *                   "app": "http://localhost:8080/app/s/1HFrP4D1Js7gumnSJakJ",
+         *                   "published": "http://localhost:8080/s/developers/user-guide/user-guide",
+         *                   "public": "http://localhost:8080/app/public/s/1HFrP4D1Js7gumnSJakJ"
+         *                 },
+         *                 "permissions": {
+         *                   "view": true,
+         *                   "access": true,
+         *                   "comment": true,
+         *                   "edit": true,
+         *                   "triggerGitSync": true,
+         *                   "review": true,
+         *                   "merge": true,
+         *                   "admin": true,
+         *                   "viewInviteLinks": true
+         *                 }
+         *               },
+         *               "title": "User guide",
+         *               "default": true,
+         *               "urls": {
+         *                 "published": "http://localhost:8080/s/developers/user-guide/user-guide"
+         *               }
+         *             }
+         *           ],
+         *           "urls": {
+         *             "published": "http://localhost:8080/s/developers/user-guide"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        SiteSectionList: {
+            items: components["schemas"]["SiteSection"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * AddSiteSectionRequest
+         * @description A new section, last among the site's top-level sections, holding one site space of `spaceId` (its
+         *     default). The first section becomes the site's default. When the site's root holds site spaces,
+         *     they first move into a section of their own (titled after the default one's space), which stays
+         *     the default.
+         * @example {
+         *       "spaceId": "kJyglZwUpn8vv4ZM0YFR",
+         *       "title": "API"
+         *     }
+         */
+        AddSiteSectionRequest: {
+            /** @description A space of the organization the caller can read (404 otherwise). */
+            spaceId: components["schemas"]["Id"];
+            /** @description Defaults to the space's title. The path is made from the title, unique in the site. */
+            title?: string;
+        };
+        /**
+         * UpdateSiteSectionRequest
+         * @description Omitted fields are left unchanged; `null` removes `condition`, `icon` and `description`.
+         * @example {
+         *       "title": "API reference",
+         *       "icon": "code",
+         *       "description": "Every endpoint, with examples",
+         *       "condition": "visitor.claims.plan === \"pro\""
+         *     }
+         */
+        UpdateSiteSectionRequest: {
+            title?: string;
+            path?: components["schemas"]["SitePath"];
+            /** @description A site space of this section to make its default. */
+            defaultSiteSpace?: components["schemas"]["Id"];
+            condition?: components["schemas"]["SiteCondition"] | null;
+            icon?: components["schemas"]["SiteIconName"] | null;
+            description?: string | null;
+        };
+        /**
+         * SiteSectionReference
+         * @description A sibling at the same level: `{type: "site-section", siteSection}` names a section; `{type:
+         *     "site-section", id}` names a section or, at the site's top level, a section group. A reference
+         *     outside the level (another site, another group) is a 400.
+         */
+        SiteSectionReference: {
+            /** @constant */
+            type: "site-section";
+            siteSection: components["schemas"]["Id"];
+        } | {
+            /** @constant */
+            type: "site-section";
+            id: components["schemas"]["Id"];
+        };
+        /**
+         * SiteSectionPosition
+         * @description Where to place a section or a section group among its siblings; exactly one of `before` and `after`.
+         */
+        SiteSectionPosition: {
+            before?: components["schemas"]["SiteSectionReference"];
+            after?: components["schemas"]["SiteSectionReference"];
+        };
+        /**
+         * MoveSiteSectionRequest
+         * @description Moves a section (or a group) among its siblings.
+         * @example {
+         *       "position": {
+         *         "before": {
+         *           "type": "site-section",
+         *           "siteSection": "PFNaed8Od6wBaPU6MMlJ"
+         *         }
+         *       }
+         *     }
+         */
+        MoveSiteSectionRequest: {
+            position: components["schemas"]["SiteSectionPosition"];
+        };
+        /**
+         * SiteSectionGroupList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "site-section-group",
+         *           "id": "NcbsuG2qJPlMvADWDHyB",
+         *           "title": "Develop",
+         *           "icon": "terminal",
+         *           "sections": [
+         *             {
+         *               "object": "site-section",
+         *               "id": "8MNxHrpiCiYLKXFDVtSP",
+         *               "title": "API reference",
+         *               "description": "Every endpoint, with examples",
+         *               "default": false,
+         *               "path": "api",
+         *               "condition": "visitor.claims.plan === \"pro\"",
+         *               "sectionGroup": "NcbsuG2qJPlMvADWDHyB",
+         *               "icon": "code",
+         *               "siteSpaces": [
+         *                 {
+         *                   "object": "site-space",
+         *                   "id": "A0zWu967sSlv8Id0ZQ8F",
+         *                   "path": "api-reference",
+         *                   "section": "8MNxHrpiCiYLKXFDVtSP",
+         *                   "space": {
+         *                     "object": "space",
+         *                     "id": "kJyglZwUpn8vv4ZM0YFR",
+         *                     "title": "API reference",
+         *                     "emoji": "",
+         *                     "visibility": "public",
+         *                     "createdAt": "2026-11-24T04:49:48.423Z",
+         *                     "updatedAt": "2026-11-24T04:49:48.423Z",
+         *                     "editMode": "live",
+         *                     "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *                     "revision": "GaRke7Lhkk7CiWD7VKgo",
+         *                     "defaultLevel": "inherit",
+         *                     "comments": 0,
+         *                     "changeRequests": 0,
+         *                     "changeRequestsOpen": 0,
+         *                     "changeRequestsDraft": 0,
+         *                     "urls": {
+         *                       "location": "http://localhost:8080/v1/spaces/kJyglZwUpn8vv4ZM0YFR",
+         *                       "app": "http://localhost:8080/app/s/kJyglZwUpn8vv4ZM0YFR",
+         *                       "public": "http://localhost:8080/app/public/s/kJyglZwUpn8vv4ZM0YFR"
+         *                     },
+         *                     "permissions": {
+         *                       "view": true,
+         *                       "access": true,
+         *                       "comment": true,
+         *                       "edit": true,
+         *                       "triggerGitSync": true,
+         *                       "review": true,
+         *                       "merge": true,
+         *                       "admin": true,
+         *                       "viewInviteLinks": true
+         *                     }
+         *                   },
+         *                   "title": "API reference",
+         *                   "default": true,
+         *                   "urls": {}
+         *                 }
+         *               ],
+         *               "urls": {}
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        SiteSectionGroupList: {
+            items: components["schemas"]["SiteSectionGroup"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * CreateSiteSectionGroupRequest
+         * @description A new group, last among the site's top-level sections and groups; the named sections move into it in this order.
+         * @example {
+         *       "title": "Develop",
+         *       "icon": "terminal",
+         *       "sections": [
+         *         "8MNxHrpiCiYLKXFDVtSP"
+         *       ]
+         *     }
+         */
+        CreateSiteSectionGroupRequest: {
+            title: string;
+            icon?: components["schemas"]["SiteIconName"] | null;
+            sections?: components["schemas"]["Id"][];
+        };
+        /**
+         * UpdateSiteSectionGroupRequest
+         * @description Omitted fields are left unchanged; `null` removes the icon.
+         * @example {
+         *       "title": "Build",
+         *       "icon": null
+         *     }
+         */
+        UpdateSiteSectionGroupRequest: {
+            title?: string;
+            icon?: components["schemas"]["SiteIconName"] | null;
+        };
+        /**
+         * AddSiteSectionToGroupRequest
+         * @description A section of the site to move, last, into the group (from the top level or another group).
+         * @example {
+         *       "sectionId": "8MNxHrpiCiYLKXFDVtSP"
+         *     }
+         */
+        AddSiteSectionToGroupRequest: {
+            sectionId: components["schemas"]["Id"];
+        };
+        /**
+         * SiteSpaceList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "site-space",
+         *           "id": "RZDXsEQ0Gtkbwa1QSh5g",
+         *           "path": "user-guide",
+         *           "section": "PFNaed8Od6wBaPU6MMlJ",
+         *           "space": {
+         *             "object": "space",
+         *             "id": "1HFrP4D1Js7gumnSJakJ",
+         *             "title": "User guide",
+         *             "emoji": "",
+         *             "visibility": "public",
+         *             "createdAt": "2026-11-24T04:49:48.388Z",
+         *             "updatedAt": "2026-11-24T04:49:48.388Z",
+         *             "editMode": "live",
+         *             "organization": "gdPXUFB5XMSHnKFEZoHn",
+         *             "revision": "IM5SksqY2WBHSGFbwZVX",
+         *             "defaultLevel": "inherit",
+         *             "comments": 0,
+         *             "changeRequests": 0,
+         *             "changeRequestsOpen": 0,
+         *             "changeRequestsDraft": 0,
+         *             "urls": {
+         *               "location": "http://localhost:8080/v1/spaces/1HFrP4D1Js7gumnSJakJ",
+         *               "app": "http://localhost:8080/app/s/1HFrP4D1Js7gumnSJakJ",
+         *               "published": "http://localhost:8080/s/developers/user-guide/user-guide",
+         *               "public": "http://localhost:8080/app/public/s/1HFrP4D1Js7gumnSJakJ"
+         *             },
+         *             "permissions": {
+         *               "view": true,
+         *               "access": true,
+         *               "comment": true,
+         *               "edit": true,
+         *               "triggerGitSync": true,
+         *               "review": true,
+         *               "merge": true,
+         *               "admin": true,
+         *               "viewInviteLinks": true
+         *             }
+         *           },
+         *           "title": "User guide",
+         *           "default": true,
+         *           "urls": {
+         *             "published": "http://localhost:8080/s/developers/user-guide/user-guide"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        SiteSpaceList: {
+            items: components["schemas"]["SiteSpace"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * AddSiteSpaceRequest
+         * @description A new site space, last in its section: `sectionId`, else the site's default section, else the
+         *     site's root when it has no sections. Its path is made from the space's title, unique among its
+         *     siblings. The first site space of a section (or of the root) is its default.
+         * @example {
+         *       "spaceId": "1HFrP4D1Js7gumnSJakJ",
+         *       "sectionId": "8MNxHrpiCiYLKXFDVtSP"
+         *     }
+         */
+        AddSiteSpaceRequest: {
+            /** @description A space of the organization the caller can read (404 otherwise); at most once per section. */
+            spaceId: components["schemas"]["Id"];
+            sectionId?: components["schemas"]["Id"];
+        };
+        /**
+         * UpdateSiteSpaceRequest
+         * @description Omitted fields are left unchanged; `null` removes the condition.
+         * @example {
+         *       "path": "guide",
+         *       "condition": "visitor.claims.unsigned.beta"
+         *     }
+         */
+        UpdateSiteSpaceRequest: {
+            path?: components["schemas"]["SitePath"];
+            condition?: components["schemas"]["SiteCondition"] | null;
+        };
+        /**
+         * SiteSpaceReference
+         * @description A sibling site space (same section, or the root); another one is a 400.
+         */
+        SiteSpaceReference: {
+            /** @constant */
+            type: "site-space";
+            siteSpace: components["schemas"]["Id"];
+        };
+        /**
+         * MoveSiteSpaceRequest
+         * @description Moves a site space among its siblings.
+         * @example {
+         *       "position": {
+         *         "after": {
+         *           "type": "site-space",
+         *           "siteSpace": "A0zWu967sSlv8Id0ZQ8F"
+         *         }
+         *       }
+         *     }
+         */
+        MoveSiteSpaceRequest: {
+            /**
+             * SiteSpacePosition
+             * @description Exactly one of `before` and `after`.
+             */
+            position: {
+                before?: components["schemas"]["SiteSpaceReference"];
+                after?: components["schemas"]["SiteSpaceReference"];
+            };
+        };
     };
     responses: {
         /** @description Invalid input; `issues` lists each problem. Nothing was changed. */
@@ -5496,6 +7655,16 @@ export interface components {
         PdfSignature: string;
         /** @description The SAML provider's id. */
         SamlProviderId: components["schemas"]["Id"];
+        /** @description The site's id. */
+        SiteId: components["schemas"]["Id"];
+        /** @description The share link's id. */
+        SiteShareLinkId: components["schemas"]["Id"];
+        /** @description The site section's id. */
+        SiteSectionId: components["schemas"]["Id"];
+        /** @description The site section group's id. */
+        SiteSectionGroupId: components["schemas"]["Id"];
+        /** @description The site space's id (of the site-space relationship, not of the space). */
+        SiteSpaceId: components["schemas"]["Id"];
     };
     requestBodies: never;
     headers: never;
@@ -10663,6 +12832,1285 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSites: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only sites holding this space (in any section). */
+                space?: components["schemas"]["Id"];
+                /** @description Only sites whose title contains this text (case-insensitive). */
+                title?: string;
+                /** @description Only published (true) or unpublished (false) sites. */
+                published?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sites. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSiteRequest"];
+            };
+        };
+        responses: {
+            /** @description The new site. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSiteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSiteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSiteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated site. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSiteAdaptiveSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The adaptive schema. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteAdaptiveSchema"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSiteAdaptiveSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteAdaptiveSchemaRequest"];
+            };
+        };
+        responses: {
+            /** @description The new adaptive schema. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteAdaptiveSchema"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPublishedContentSite: {
+        parameters: {
+            query?: {
+                /** @description A share-link key of the site; opens a published `share-link` site and completes its addresses. */
+                shareKey?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published site. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishedContentSite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    publishSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published site. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unpublishSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unpublished site. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSiteCustomization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteCustomization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSiteCustomization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteCustomizationInput"];
+            };
+        };
+        responses: {
+            /** @description The new customization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteCustomization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSiteShareLinks: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of share links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteShareLinkList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSiteShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSiteShareLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The new share link with its key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedSiteShareLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSiteShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The share link's id. */
+                shareLinkId: components["parameters"]["SiteShareLinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSiteVisitorAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visitor authentication settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteVisitorAuth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSiteVisitorAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteVisitorAuthRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings (with the secret when this call generated it). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteVisitorAuth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateSiteVisitorAuthSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings with the new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteVisitorAuth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSiteSections: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description A share-link key of the site; completes `urls.published` of a `share-link` site. A key that opens nothing is ignored. */
+                shareKey?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sections. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSectionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addSiteSection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddSiteSectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The new section. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSiteSection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section's id. */
+                siteSectionId: components["parameters"]["SiteSectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSiteSection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section's id. */
+                siteSectionId: components["parameters"]["SiteSectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteSectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated section. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    moveSiteSection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section's id. */
+                siteSectionId: components["parameters"]["SiteSectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveSiteSectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The moved section. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSiteSectionGroups: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSectionGroupList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSiteSectionGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSiteSectionGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSectionGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSiteSectionGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section group's id. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSiteSectionGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section group's id. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteSectionGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSectionGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addSiteSectionToGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section group's id. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddSiteSectionToGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSectionGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeSiteSectionFromGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section group's id. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupId"];
+                /** @description The site section's id. */
+                siteSectionId: components["parameters"]["SiteSectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    moveSiteSectionGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site section group's id. */
+                siteSectionGroupId: components["parameters"]["SiteSectionGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveSiteSectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The moved group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSectionGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSiteSpaces: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description A share-link key of the site; completes `urls.published` of a `share-link` site. A key that opens nothing is ignored. */
+                shareKey?: string;
+                /** @description Only default site spaces (true) or only the others (false). */
+                default?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of site spaces. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSpaceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addSiteSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddSiteSpaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The new site space. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSpace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSiteSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site space's id (of the site-space relationship, not of the space). */
+                siteSpaceId: components["parameters"]["SiteSpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSiteSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site space's id (of the site-space relationship, not of the space). */
+                siteSpaceId: components["parameters"]["SiteSpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteSpaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated site space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSpace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    moveSiteSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The site space's id (of the site-space relationship, not of the space). */
+                siteSpaceId: components["parameters"]["SiteSpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveSiteSpaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The moved site space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSpace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];

@@ -1155,6 +1155,311 @@ export interface Operations<Throwing extends boolean> {
      */
     deleteCommentReplyInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', 'delete', Throwing>;
   };
+  /**
+   * Sites publish spaces: a structure of sections (optionally in groups) or of site spaces at the
+   * root, an audience (`visibility`, share links, visitor authentication), conditions over visitor
+   * claims declared by an adaptive schema, and a customization. Members with the organization role
+   * `read` see sites; creating, changing, publishing and deleting them needs `admin`.
+   */
+  sites: {
+    /**
+     * List an organization's sites
+     *
+     * Needs the organization role `read`. Newest first. `space` keeps the sites holding that space,
+     * `title` those whose title contains it (case-insensitive), `published` those published or not.
+     *
+     * `GET /v1/orgs/{organizationId}/sites` (operation `listSites`)
+     */
+    list: Operation<'/v1/orgs/{organizationId}/sites', 'get', Throwing>;
+    /**
+     * Create a site
+     *
+     * Organization admins only. The site starts unpublished, of type `basic` unless told, with the
+     * given spaces at its root (each needs `read` on it), or a new space (`sample` or `empty`, created
+     * with the caller as its admin).
+     *
+     * `POST /v1/orgs/{organizationId}/sites` (operation `createSite`)
+     */
+    create: Operation<'/v1/orgs/{organizationId}/sites', 'post', Throwing>;
+    /**
+     * Get a site
+     *
+     * Needs the organization role `read`.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}` (operation `getSiteById`)
+     */
+    getSiteById: Operation<'/v1/orgs/{organizationId}/sites/{siteId}', 'get', Throwing>;
+    /**
+     * Delete a site
+     *
+     * Organization admins only. Its sections, groups, site spaces and share links go with it (the
+     * spaces stay); an organization whose `defaultContent` named it has none any more.
+     *
+     * `DELETE /v1/orgs/{organizationId}/sites/{siteId}` (operation `deleteSiteById`)
+     */
+    deleteSiteById: Operation<'/v1/orgs/{organizationId}/sites/{siteId}', 'delete', Throwing>;
+    /**
+     * Update a site
+     *
+     * Organization admins only. Omitted fields are left unchanged. A taken `basename` or `hostname` is a
+     * 409, and so is enabling adaptive content while a condition uses a claim the adaptive schema does not
+     * declare. `published` moves only through `publish` and `unpublish`.
+     *
+     * `PATCH /v1/orgs/{organizationId}/sites/{siteId}` (operation `updateSiteById`)
+     */
+    updateSiteById: Operation<'/v1/orgs/{organizationId}/sites/{siteId}', 'patch', Throwing>;
+    /**
+     * Get a site's adaptive schema
+     *
+     * Needs the organization role `read`. Before any `PUT`, the empty schema.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema` (operation `getSiteAdaptiveSchema`)
+     */
+    getSiteAdaptiveSchema: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema', 'get', Throwing>;
+    /**
+     * Replace a site's adaptive schema
+     *
+     * Organization admins only. The document is checked against the draft-07 meta-schema and the
+     * shape rules (400 naming the failing path). While adaptive content is enabled, dropping a claim that
+     * a condition uses is a 409.
+     *
+     * `PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema` (operation `updateSiteAdaptiveSchema`)
+     */
+    updateSiteAdaptiveSchema: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema', 'put', Throwing>;
+    /**
+     * Get a site as published
+     *
+     * The site's structure as visitors see it and its customization. Members of the organization
+     * (role `read` or above) get it whatever the site's state; anyone else only while it is published, and
+     * then for a `public` or `unlisted` site, or a `share-link` site with a valid `shareKey`: otherwise 404.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}/published` (operation `getPublishedContentSite`)
+     */
+    getPublishedContentSite: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/published', 'get', Throwing>;
+    /**
+     * Publish a site
+     *
+     * Organization admins only. The site becomes reachable by the audience its `visibility` sets; publishing a published site changes nothing.
+     *
+     * `POST /v1/orgs/{organizationId}/sites/{siteId}/publish` (operation `publishSite`)
+     */
+    publish: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/publish', 'post', Throwing>;
+    /**
+     * Unpublish a site
+     *
+     * Organization admins only. The site stops being reachable; its structure and settings are kept.
+     *
+     * `POST /v1/orgs/{organizationId}/sites/{siteId}/unpublish` (operation `unpublishSite`)
+     */
+    unpublish: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/unpublish', 'post', Throwing>;
+    /**
+     * Get a site's customization
+     *
+     * Needs the organization role `read`. Every default filled in.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}/customization` (operation `getSiteCustomization`)
+     */
+    getSiteCustomization: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/customization', 'get', Throwing>;
+    /**
+     * Replace a site's customization
+     *
+     * Organization admins only. What is omitted takes its default.
+     *
+     * `PUT /v1/orgs/{organizationId}/sites/{siteId}/customization` (operation `updateSiteCustomization`)
+     */
+    updateSiteCustomization: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/customization', 'put', Throwing>;
+    /**
+     * List a site's share links
+     *
+     * Organization admins only. Newest first; keys are never shown again.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}/share-links` (operation `listSiteShareLinks`)
+     */
+    listSiteShareLinks: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/share-links', 'get', Throwing>;
+    /**
+     * Create a share link
+     *
+     * Organization admins only. The answer carries the key, once (the server keeps its SHA-256). A
+     * site holds at most 100 share links (409 beyond).
+     *
+     * `POST /v1/orgs/{organizationId}/sites/{siteId}/share-links` (operation `createSiteShareLink`)
+     */
+    createSiteShareLink: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/share-links', 'post', Throwing>;
+    /**
+     * Revoke a share link
+     *
+     * Organization admins only. Its key stops opening the site at once.
+     *
+     * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}` (operation `deleteSiteShareLink`)
+     */
+    deleteSiteShareLink: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}', 'delete', Throwing>;
+    /**
+     * Get a site's visitor authentication
+     *
+     * Organization admins only. Never shows the secret.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth` (operation `getSiteVisitorAuth`)
+     */
+    getSiteVisitorAuth: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', 'get', Throwing>;
+    /**
+     * Set a site's visitor authentication
+     *
+     * Organization admins only. Sets the fallback address; the first call generates the signing
+     * secret and shows it in its answer (only there).
+     *
+     * `PUT /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth` (operation `updateSiteVisitorAuth`)
+     */
+    updateSiteVisitorAuth: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', 'put', Throwing>;
+    /**
+     * Rotate a site's visitor-auth secret
+     *
+     * Organization admins only. A new secret, shown in this answer only; tokens signed with the previous one stop working.
+     *
+     * `POST /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth/secret` (operation `rotateSiteVisitorAuthSecret`)
+     */
+    rotateSiteVisitorAuthSecret: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth/secret', 'post', Throwing>;
+    /**
+     * List a site's sections
+     *
+     * Needs the organization role `read`. In the site's order: top-level sections and groups in theirs, a group's sections in its place.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}/sections` (operation `listSiteSections`)
+     */
+    listSiteSections: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections', 'get', Throwing>;
+    /**
+     * Add a section
+     *
+     * Organization admins only, with `read` on the space. A site holds at most 100 sections (409
+     * beyond).
+     *
+     * `POST /v1/orgs/{organizationId}/sites/{siteId}/sections` (operation `addSiteSection`)
+     */
+    addSiteSection: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections', 'post', Throwing>;
+    /**
+     * Delete a section
+     *
+     * Organization admins only. Its site spaces go with it; deleting the default section makes the
+     * first remaining one the default.
+     *
+     * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}` (operation `deleteSiteSection`)
+     */
+    deleteSiteSection: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', 'delete', Throwing>;
+    /**
+     * Update a section
+     *
+     * Organization admins only. A path taken by another section of the site is a 409.
+     *
+     * `PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}` (operation `updateSiteSection`)
+     */
+    updateSiteSection: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', 'patch', Throwing>;
+    /**
+     * Move a section
+     *
+     * Organization admins only. Before or after a sibling (the group's sections, or the top level's sections and groups).
+     *
+     * `POST /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move` (operation `moveSiteSection`)
+     */
+    moveSiteSection: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move', 'post', Throwing>;
+    /**
+     * List a site's section groups
+     *
+     * Needs the organization role `read`. In the site's order.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}/section-groups` (operation `listSiteSectionGroups`)
+     */
+    listSiteSectionGroups: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups', 'get', Throwing>;
+    /**
+     * Create a section group
+     *
+     * Organization admins only. A site holds at most 50 groups (409 beyond).
+     *
+     * `POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups` (operation `createSiteSectionGroup`)
+     */
+    createSiteSectionGroup: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups', 'post', Throwing>;
+    /**
+     * Delete a section group
+     *
+     * Organization admins only. Its sections stay, at the top level where the group was.
+     *
+     * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}` (operation `deleteSiteSectionGroup`)
+     */
+    deleteSiteSectionGroup: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', 'delete', Throwing>;
+    /**
+     * Update a section group
+     *
+     * Organization admins only.
+     *
+     * `PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}` (operation `updateSiteSectionGroup`)
+     */
+    updateSiteSectionGroup: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', 'patch', Throwing>;
+    /**
+     * Add a section to a group
+     *
+     * Organization admins only. The section moves, last, into the group.
+     *
+     * `POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections` (operation `addSiteSectionToGroup`)
+     */
+    addSiteSectionToGroup: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections', 'post', Throwing>;
+    /**
+     * Remove a section from a group
+     *
+     * Organization admins only. The section stays, at the top level right after the group.
+     *
+     * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}` (operation `removeSiteSectionFromGroup`)
+     */
+    removeSiteSectionFromGroup: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}', 'delete', Throwing>;
+    /**
+     * Move a section group
+     *
+     * Organization admins only. Before or after a top-level section or group.
+     *
+     * `POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move` (operation `moveSiteSectionGroup`)
+     */
+    moveSiteSectionGroup: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move', 'post', Throwing>;
+    /**
+     * List a site's site spaces
+     *
+     * Needs the organization role `read`. In the site's order (by section, then in each). `default`:
+     * true keeps each section's (or the root's) default site space, false the others. Site spaces of
+     * deleted spaces are left out while the space can be restored.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces` (operation `listSiteSpaces`)
+     */
+    listSiteSpaces: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces', 'get', Throwing>;
+    /**
+     * Add a site space
+     *
+     * Organization admins only, with `read` on the space. A site holds at most 500 site spaces, and a
+     * space is in a section at most once (409).
+     *
+     * `POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces` (operation `addSiteSpace`)
+     */
+    addSiteSpace: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces', 'post', Throwing>;
+    /**
+     * Delete a site space
+     *
+     * Organization admins only. The space stays; deleting a default site space makes the first remaining sibling the default.
+     *
+     * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}` (operation `deleteSiteSpace`)
+     */
+    deleteSiteSpace: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', 'delete', Throwing>;
+    /**
+     * Update a site space
+     *
+     * Organization admins only. A path taken by a sibling is a 409.
+     *
+     * `PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}` (operation `updateSiteSpace`)
+     */
+    updateSiteSpace: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', 'patch', Throwing>;
+    /**
+     * Move a site space
+     *
+     * Organization admins only. Before or after a sibling site space.
+     *
+     * `POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move` (operation `moveSiteSpace`)
+     */
+    moveSiteSpace: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move', 'post', Throwing>;
+  };
 }
 
 /** Each operation's `METHOD /path`, by group and method name: what {@link Operations} calls. */
@@ -1302,5 +1607,42 @@ export const operationRoutes = {
     getCommentReplyInChangeRequest: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
     updateCommentReplyInChangeRequest: 'PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
     deleteCommentReplyInChangeRequest: 'DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
+  },
+  sites: {
+    list: 'GET /v1/orgs/{organizationId}/sites',
+    create: 'POST /v1/orgs/{organizationId}/sites',
+    getSiteById: 'GET /v1/orgs/{organizationId}/sites/{siteId}',
+    deleteSiteById: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}',
+    updateSiteById: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}',
+    getSiteAdaptiveSchema: 'GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema',
+    updateSiteAdaptiveSchema: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema',
+    getPublishedContentSite: 'GET /v1/orgs/{organizationId}/sites/{siteId}/published',
+    publish: 'POST /v1/orgs/{organizationId}/sites/{siteId}/publish',
+    unpublish: 'POST /v1/orgs/{organizationId}/sites/{siteId}/unpublish',
+    getSiteCustomization: 'GET /v1/orgs/{organizationId}/sites/{siteId}/customization',
+    updateSiteCustomization: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/customization',
+    listSiteShareLinks: 'GET /v1/orgs/{organizationId}/sites/{siteId}/share-links',
+    createSiteShareLink: 'POST /v1/orgs/{organizationId}/sites/{siteId}/share-links',
+    deleteSiteShareLink: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}',
+    getSiteVisitorAuth: 'GET /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth',
+    updateSiteVisitorAuth: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth',
+    rotateSiteVisitorAuthSecret: 'POST /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth/secret',
+    listSiteSections: 'GET /v1/orgs/{organizationId}/sites/{siteId}/sections',
+    addSiteSection: 'POST /v1/orgs/{organizationId}/sites/{siteId}/sections',
+    deleteSiteSection: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}',
+    updateSiteSection: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}',
+    moveSiteSection: 'POST /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move',
+    listSiteSectionGroups: 'GET /v1/orgs/{organizationId}/sites/{siteId}/section-groups',
+    createSiteSectionGroup: 'POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups',
+    deleteSiteSectionGroup: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}',
+    updateSiteSectionGroup: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}',
+    addSiteSectionToGroup: 'POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections',
+    removeSiteSectionFromGroup: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}',
+    moveSiteSectionGroup: 'POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move',
+    listSiteSpaces: 'GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces',
+    addSiteSpace: 'POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces',
+    deleteSiteSpace: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
+    updateSiteSpace: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
+    moveSiteSpace: 'POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move',
   },
 } as const;

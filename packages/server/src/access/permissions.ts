@@ -81,3 +81,9 @@ export function commentPermissions(role: Role | null, isAuthor: boolean): compon
     delete: isAuthor || role === 'admin',
   };
 }
+
+/** Permissions on a site (and its structure) for a caller with organization role `role` (DESIGN.md §6). */
+export function sitePermissions(role: OrganizationRole): components['schemas']['SitePermissions'] {
+  const admin = role === 'admin';
+  return { view: roleAtLeast(role, 'read'), edit: admin, publish: admin, delete: admin };
+}

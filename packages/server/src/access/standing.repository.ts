@@ -28,6 +28,8 @@ export type SpaceRow = {
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
+  /** True while a published site holds the space: its published address is looked up only then. */
+  inPublishedSite: boolean;
 };
 
 export type CollectionRow = Omit<CollectionsTable, 'createdAt' | 'updatedAt' | 'position' | 'parentKey'> & {

@@ -22,6 +22,7 @@ import { teamsArea } from './teams/index.js';
 import { usersArea } from './users/index.js';
 import { importArea } from './import/index.js';
 import { pdfArea } from './pdf/index.js';
+import { sitesArea } from './sites/index.js';
 import { collectLifecycle } from './lifecycle.js';
 
 export const areas = [
@@ -39,6 +40,7 @@ export const areas = [
   importArea,
   pdfArea,
   commentsArea,
+  sitesArea,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

@@ -126,14 +126,27 @@ export async function markContentGarbage(db: Executor, organizationIds: string[]
     ON CONFLICT (organization_id) DO UPDATE SET marked_at = now()`.execute(db);
 }
 
-/** Organizations marked for garbage collection, oldest mark first, with the mark's time. */
-export async function markedForGarbage(db: Executor, limit: number): Promise<Array<{ organizationId: string; markedAt: Date }>> {
-  return db.selectFrom('contentGarbageMarks').select(['organizationId', 'markedAt']).orderBy('markedAt').limit(limit).execute();
+/**
+ * Organizations marked for garbage collection, oldest mark first, with the mark's time as PostgreSQL
+ * text: a JavaScript Date keeps milliseconds only, and a mark compared against a truncated time would
+ * never be cleared.
+ */
+export async function markedForGarbage(db: Executor, limit: number): Promise<Array<{ organizationId: string; markedAt: string }>> {
+  return db
+    .selectFrom('contentGarbageMarks')
+    .select(['organizationId', sql<string>`marked_at::text`.as('markedAt')])
+    .orderBy('contentGarbageMarks.markedAt')
+    .limit(limit)
+    .execute();
 }
 
 /** Removes the mark unless it was renewed after `markedAt` (more garbage arrived meanwhile). */
-export async function clearGarbageMark(db: Executor, organizationId: string, markedAt: Date): Promise<void> {
-  await db.deleteFrom('contentGarbageMarks').where('organizationId', '=', organizationId).where('markedAt', '<=', markedAt).execute();
+export async function clearGarbageMark(db: Executor, organizationId: string, markedAt: string): Promise<void> {
+  await db
+    .deleteFrom('contentGarbageMarks')
+    .where('organizationId', '=', organizationId)
+    .where(sql<boolean>`marked_at <= ${markedAt}::timestamptz`)
+    .execute();
 }
 
 export type ObjectTable = NodeTable | 'documents' | 'fileBlobs';

@@ -4,6 +4,12 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
 }
 
+/** True when `error` is PostgreSQL's foreign-key violation of the named constraint. */
+export function isForeignKeyViolation(error: unknown, constraint: string): boolean {
+  const e = error as { code?: string; constraint?: string } | undefined;
+  return e?.code === '23503' && e.constraint === constraint;
+}
+
 // SQLSTATEs that mean "the server is going away or not there yet", not "this statement is wrong":
 // class 08 connection exceptions, 57P01 admin_shutdown (pg_terminate_backend, a fast shutdown, the postmaster died), 57P02
 // crash_shutdown, 57P03 cannot_connect_now (starting up, in recovery), 53300 too_many_connections.

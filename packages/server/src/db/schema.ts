@@ -123,6 +123,8 @@ export interface SpacesTable {
   createdAt: CreatedAt;
   updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
   deletedAt: NullableTimestamp;
+  /** True while a published site holds the space (kept by the sites area). */
+  inPublishedSite: Generated<boolean>;
 }
 
 export interface TeamsTable {
@@ -431,6 +433,92 @@ export interface CommentAnchorsTable {
   nodePreview: string | null;
 }
 
+// ---- Sites (areas/sites) ----
+
+export type SiteType = 'basic' | 'premium' | 'ultimate';
+export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
+
+export interface SitesTable {
+  organizationId: string;
+  id: string;
+  type: Generated<SiteType>;
+  title: string;
+  visibility: Generated<SiteVisibility>;
+  published: Generated<boolean>;
+  hostname: ColumnType<string | null, string | null | undefined, string | null>;
+  basename: ColumnType<string | null, string | null | undefined, string | null>;
+  proxy: ColumnType<string | null, string | null | undefined, string | null>;
+  adaptiveContentEnabled: Generated<boolean>;
+  adaptiveSchema: ColumnType<unknown, string | null | undefined, string | null>;
+  adaptiveSchemaUpdatedAt: NullableTimestamp;
+  customization: ColumnType<unknown, string | null | undefined, string | null>;
+  visitorAuthFallbackUrl: ColumnType<string | null, string | null | undefined, string | null>;
+  visitorAuthSecret: ColumnType<string | null, string | null | undefined, string | null>;
+  visitorAuthSecretCreatedAt: NullableTimestamp;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SiteAddressesTable {
+  address: string;
+  organizationId: string;
+  siteId: string;
+}
+
+export interface SiteSectionGroupsTable {
+  organizationId: string;
+  siteId: string;
+  id: string;
+  title: string;
+  icon: string | null;
+  position: Position;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SiteSectionsTable {
+  organizationId: string;
+  siteId: string;
+  id: string;
+  title: string;
+  path: string;
+  description: string | null;
+  icon: string | null;
+  condition: string | null;
+  groupId: string | null;
+  groupKey: ColumnType<string, never, never>;
+  isDefault: Generated<boolean>;
+  position: Position;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SiteSpacesTable {
+  organizationId: string;
+  siteId: string;
+  id: string;
+  spaceId: string;
+  sectionId: string | null;
+  sectionKey: ColumnType<string, never, never>;
+  path: string;
+  condition: string | null;
+  isDefault: Generated<boolean>;
+  position: Position;
+  createdAt: CreatedAt;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SiteShareLinksTable {
+  organizationId: string;
+  siteId: string;
+  id: string;
+  label: string;
+  keyHash: Buffer;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+}
+
 export interface DB {
   users: UsersTable;
   apiTokens: ApiTokensTable;
@@ -469,6 +557,12 @@ export interface DB {
   commentReplyReactions: CommentReplyReactionsTable;
   commentAnchors: CommentAnchorsTable;
   commentListVersions: CommentListVersionsTable;
+  sites: SitesTable;
+  siteAddresses: SiteAddressesTable;
+  siteSectionGroups: SiteSectionGroupsTable;
+  siteSections: SiteSectionsTable;
+  siteSpaces: SiteSpacesTable;
+  siteShareLinks: SiteShareLinksTable;
 }
 
 export type { Timestamp };

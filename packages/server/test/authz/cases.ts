@@ -7,6 +7,7 @@ import { addMember, createCollection, createMember, createOrganizationWithAdmin,
 import { samlResponse } from '../support/saml.js';
 import { zip } from '../support/zip.js';
 import { postComment, postReply } from '../../src/areas/comments/comments.service.js';
+import { addSection, addSiteSpace, createGroup, createSite, publish } from '../support/sites.js';
 import type { World } from './world.js';
 
 type Answer = { response: Response; error?: unknown };
@@ -283,6 +284,110 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
       redirect: 'manual',
     });
   },
+
+  listSites: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sites', org(w)),
+  createSite: (w) => w.caller.client.POST('/v1/orgs/{organizationId}/sites', { ...org(w), body: { title: 'Matrix', spaces: [w.space.id] } }),
+  getSiteById: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}', await siteOf(w)),
+  updateSiteById: async (w) => w.caller.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...(await siteOf(w)), body: { title: 'Renamed' } }),
+  deleteSiteById: async (w) => w.caller.client.DELETE('/v1/orgs/{organizationId}/sites/{siteId}', await siteOf(w)),
+  publishSite: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/publish', await siteOf(w)),
+  unpublishSite: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/unpublish', await siteOf(w)),
+  getSiteAdaptiveSchema: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema', await siteOf(w)),
+  updateSiteAdaptiveSchema: async (w) =>
+    w.caller.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema', {
+      ...(await siteOf(w)),
+      body: { jsonSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { beta: { type: 'boolean' } }, additionalProperties: false } },
+    }),
+  // Any authenticated caller reads a published public site.
+  getPublishedContentSite: async (w) => {
+    const site = await siteOf(w);
+    await publish(w.owner.client, w.organization.id, site.params.path.siteId);
+    return w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/published', site);
+  },
+  getSiteCustomization: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/customization', await siteOf(w)),
+  updateSiteCustomization: async (w) => w.caller.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/customization', { ...(await siteOf(w)), body: { title: 'Matrix docs' } }),
+  listSiteShareLinks: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/share-links', await siteOf(w)),
+  createSiteShareLink: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...(await siteOf(w)), body: { label: 'Matrix' } }),
+  deleteSiteShareLink: async (w) => {
+    const site = await siteOf(w);
+    const { data } = await w.owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...site, body: { label: 'Doomed' } });
+    return w.caller.client.DELETE('/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}', { params: { path: { ...site.params.path, shareLinkId: data!.id } } });
+  },
+  getSiteVisitorAuth: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', await siteOf(w)),
+  updateSiteVisitorAuth: async (w) => w.caller.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', { ...(await siteOf(w)), body: { fallbackURL: 'https://example.com/login' } }),
+  rotateSiteVisitorAuthSecret: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth/secret', await siteOf(w)),
+
+  listSiteSections: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/sections', await siteOf(w)),
+  addSiteSection: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/sections', { ...(await siteOf(w)), body: { spaceId: w.space.id, title: 'Matrix' } }),
+  updateSiteSection: async (w) => {
+    const { site, section } = await sectionOf(w);
+    return w.caller.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { ...site.params.path, siteSectionId: section.id } }, body: { title: 'Renamed' } });
+  },
+  deleteSiteSection: async (w) => {
+    const { site, section } = await sectionOf(w);
+    return w.caller.client.DELETE('/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { ...site.params.path, siteSectionId: section.id } } });
+  },
+  moveSiteSection: async (w) => {
+    const { site, section } = await sectionOf(w);
+    const other = await addSection(w.owner.client, w.organization.id, site.params.path.siteId, w.space.id, 'Other');
+    return w.caller.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move', {
+      params: { path: { ...site.params.path, siteSectionId: section.id } },
+      body: { position: { after: { type: 'site-section', siteSection: other.id } } },
+    });
+  },
+  listSiteSectionGroups: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/section-groups', await siteOf(w)),
+  createSiteSectionGroup: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/section-groups', { ...(await siteOf(w)), body: { title: 'Matrix' } }),
+  updateSiteSectionGroup: async (w) => {
+    const { site, group } = await groupOf(w);
+    return w.caller.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', { params: { path: { ...site.params.path, siteSectionGroupId: group.id } }, body: { title: 'Renamed' } });
+  },
+  deleteSiteSectionGroup: async (w) => {
+    const { site, group } = await groupOf(w);
+    return w.caller.client.DELETE('/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', { params: { path: { ...site.params.path, siteSectionGroupId: group.id } } });
+  },
+  addSiteSectionToGroup: async (w) => {
+    const { site, group, section } = await groupOf(w);
+    return w.caller.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections', {
+      params: { path: { ...site.params.path, siteSectionGroupId: group.id } },
+      body: { sectionId: section.id },
+    });
+  },
+  removeSiteSectionFromGroup: async (w) => {
+    const { site, section } = await sectionOf(w);
+    const group = await createGroup(w.owner.client, w.organization.id, site.params.path.siteId, 'Matrix', [section.id]);
+    return w.caller.client.DELETE('/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}', {
+      params: { path: { ...site.params.path, siteSectionGroupId: group.id, siteSectionId: section.id } },
+    });
+  },
+  moveSiteSectionGroup: async (w) => {
+    const { site, group, section } = await groupOf(w);
+    return w.caller.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move', {
+      params: { path: { ...site.params.path, siteSectionGroupId: group.id } },
+      body: { position: { before: { type: 'site-section', id: section.id } } },
+    });
+  },
+  listSiteSpaces: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/site-spaces', await siteOf(w)),
+  addSiteSpace: async (w) => {
+    const site = await createSite(w.owner.client, w.organization.id);
+    return w.caller.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/site-spaces', { params: { path: { organizationId: w.organization.id, siteId: site.id } }, body: { spaceId: w.space.id } });
+  },
+  updateSiteSpace: async (w) => {
+    const { site, siteSpace } = await siteSpaceOf(w);
+    return w.caller.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', { params: { path: { ...site.params.path, siteSpaceId: siteSpace.id } }, body: { path: 'renamed' } });
+  },
+  deleteSiteSpace: async (w) => {
+    const { site, siteSpace } = await siteSpaceOf(w);
+    return w.caller.client.DELETE('/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', { params: { path: { ...site.params.path, siteSpaceId: siteSpace.id } } });
+  },
+  moveSiteSpace: async (w) => {
+    const { site, siteSpace } = await siteSpaceOf(w);
+    const other = await createSpace(w.t, w.owner, w.organization);
+    const sibling = await addSiteSpace(w.owner.client, w.organization.id, site.params.path.siteId, other.id);
+    return w.caller.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move', {
+      params: { path: { ...site.params.path, siteSpaceId: siteSpace.id } },
+      body: { position: { after: { type: 'site-space', siteSpace: sibling.id } } },
+    });
+  },
 };
 
 const memberOf = (w: World, userId: string) => ({ params: { path: { organizationId: w.organization.id, userId } } });
@@ -369,4 +474,28 @@ async function replyOf(w: World, family: 'space' | 'cr', author: 'owner' | 'call
   const { params, context, comment } = await commentOf(w, family, 'owner');
   const reply = await postReply(w.t.db, context, comment, (author === 'owner' ? w.owner : w.caller).user.id, { body: { markdown: 'Matrix reply' } });
   return { params: { path: { ...params.path, commentReplyId: reply.id } } };
+}
+
+/** A site of the world's organization (by its owner) holding the world's space at its root. */
+async function siteOf(w: World) {
+  const site = await createSite(w.owner.client, w.organization.id, { title: 'Matrix site', spaces: [w.space.id] });
+  return { params: { path: { organizationId: w.organization.id, siteId: site.id } } };
+}
+
+async function sectionOf(w: World) {
+  const site = await createSite(w.owner.client, w.organization.id, { title: 'Matrix site' });
+  const section = await addSection(w.owner.client, w.organization.id, site.id, w.space.id, 'Matrix');
+  return { site: { params: { path: { organizationId: w.organization.id, siteId: site.id } } }, section };
+}
+
+async function groupOf(w: World) {
+  const { site, section } = await sectionOf(w);
+  const group = await createGroup(w.owner.client, w.organization.id, site.params.path.siteId, 'Matrix');
+  return { site, group, section };
+}
+
+async function siteSpaceOf(w: World) {
+  const site = await siteOf(w);
+  const { data } = await w.owner.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/site-spaces', site);
+  return { site, siteSpace: data!.items[0]! };
 }

@@ -65,6 +65,13 @@ export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWor
     params: { path: { ...changeRequestPath.params.path, commentId: changeRequestComment!.id } },
     body: { body: { markdown: 'Sweep reply' } },
   });
+  // A site with a section in a group, a site space and a share link (unpublished: a stranger sees none of it).
+  const { data: site } = await owner.client.POST('/v1/orgs/{organizationId}/sites', { ...organizationPath, body: { title: 'Sweep site' } });
+  const sitePath = { params: { path: { organizationId: organization.id, siteId: site!.id } } };
+  const { data: section } = await owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/sections', { ...sitePath, body: { spaceId: space!.id, title: 'Sweep' } });
+  const { data: group } = await owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/section-groups', { ...sitePath, body: { title: 'Sweep', sections: [section!.id] } });
+  const { data: shareLink } = await owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath, body: { label: 'Sweep' } });
+  if (!section || !group || !shareLink) throw new Error('the sweep site could not be built');
   return {
     owner,
     outsider,
@@ -86,6 +93,11 @@ export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWor
       samlProviderId: samlProvider!.id,
       commentId: comment!.id,
       commentReplyId: reply!.id,
+      siteId: site!.id,
+      siteSectionId: section.id,
+      siteSectionGroupId: group.id,
+      siteSpaceId: section.siteSpaces[0]!.id,
+      shareLinkId: shareLink.id,
     },
     paramsUnder: [
       {

@@ -114,9 +114,11 @@ describe('GET /v1/spaces/{spaceId}', () => {
   });
 
   it('400 for a malformed id or an unknown parameter', async () => {
-    const alice = await createUser(server());
-    expect((await alice.client.GET('/v1/spaces/{spaceId}', spacePath('no spaces!'))).response.status).toBe(400);
-    const { response } = await alice.client.GET('/v1/spaces/{spaceId}', { params: { path: { spaceId: 'abc' }, query: { expand: 'x' } as never } });
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const space = await createSpace(t, admin, organization);
+    expect((await admin.client.GET('/v1/spaces/{spaceId}', spacePath('no spaces!'))).response.status).toBe(400);
+    const { response } = await admin.client.GET('/v1/spaces/{spaceId}', { params: { path: { spaceId: space.id }, query: { expand: 'x' } as never } });
     expect(response.status).toBe(400);
   });
 
@@ -313,8 +315,10 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
   });
 
   it('400 without a target organization', async () => {
-    const alice = await createUser(server());
-    const { error } = await alice.client.POST('/v1/spaces/{spaceId}/transfer', { ...spacePath('abc'), body: {} as never });
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const space = await createSpace(t, admin, organization);
+    const { error } = await admin.client.POST('/v1/spaces/{spaceId}/transfer', { ...spacePath(space.id), body: {} as never });
     expect(error?.error.issues).toEqual([{ path: '/body/organization', message: "must have required property 'organization'" }]);
   });
 

@@ -7,6 +7,7 @@ import { toApiCollection } from './collection.mapper.js';
 import { toApiSpace } from '../spaces/space.mapper.js';
 import { createCollection, deleteCollectionTree, moveCollection, patchCollection } from './collections.service.js';
 import { transferCollection } from '../spaces/transfer.service.js';
+import { publishedSpaceAddresses } from '../sites/space-addresses.js';
 
 export const collectionHandlers = {
   async getCollectionById({ access, app }) {
@@ -33,7 +34,8 @@ export const collectionHandlers = {
       cursors: app.cursors,
       countCache: { cache: app.counts, version: viewer.listingVersion, audience: visibilityProfile(viewer) },
     });
-    return { status: 200, body: { ...page, items: page.items.map((row) => toApiSpace(row, rankToRole(row.accessRank), app.urls)) } };
+    const published = await publishedSpaceAddresses(app.db, app.urls, collection.organizationId, page.items);
+    return { status: 200, body: { ...page, items: page.items.map((row) => toApiSpace(row, rankToRole(row.accessRank), app.urls, published.get(row.id))) } };
   },
 
   async moveCollection({ access, body, app }) {

@@ -10,6 +10,7 @@ import { toApiFile, toApiPage, toApiPages, toApiRevision, type ContentContext } 
 import { toApiSpace } from '../spaces/space.mapper.js';
 import type { FileEntry } from '../../content/model.js';
 import { applySpaceChanges, loadHeadPages, loadRevisionContent, readPageBody } from './space-content.service.js';
+import { publishedSpaceAddress } from '../sites/space-addresses.js';
 
 type App = HandlerInput<'getSpaceContent'>['app'];
 
@@ -45,7 +46,8 @@ export const contentHandlers = {
 
   async applySpaceContentChanges({ caller, access: { space, role }, body, app }) {
     const applied = await applySpaceChanges(app, space, caller.user.id, body.changes);
-    return { status: 200, body: { space: toApiSpace(applied.space, role, app.urls), revision: applied.revisionId, refs: applied.refs } };
+    const published = await publishedSpaceAddress(app.db, app.urls, applied.space);
+    return { status: 200, body: { space: toApiSpace(applied.space, role, app.urls, published), revision: applied.revisionId, refs: applied.refs } };
   },
 
   async listSpacePages({ access: { space }, app }) {

@@ -10,6 +10,7 @@ import { toApiMember } from './member.mapper.js';
 import { toApiSpace } from '../spaces/space.mapper.js';
 import { toApiMemberTeam } from '../teams/team.mapper.js';
 import { changeMemberRole, removeMember } from './members.service.js';
+import { publishedSpaceAddresses } from '../sites/space-addresses.js';
 
 export const memberHandlers = {
   async listOrganizationMembers({ access, query, app }) {
@@ -83,9 +84,10 @@ export const memberHandlers = {
       countCache: { cache: app.counts, version: member.listingVersion, audience: visibilityProfile(member) },
     });
     // The caller is the member (their role is the listed one) or an organization admin (admin everywhere).
+    const published = await publishedSpaceAddresses(app.db, app.urls, organizationId, page.items);
     const items = page.items.map((row) => {
       const permission = rankToRole(row.accessRank)!;
-      return { permission, space: toApiSpace(row, access.role === 'admin' ? 'admin' : permission, app.urls) };
+      return { permission, space: toApiSpace(row, access.role === 'admin' ? 'admin' : permission, app.urls, published.get(row.id)) };
     });
     return { status: 200, body: { ...page, items } };
   },

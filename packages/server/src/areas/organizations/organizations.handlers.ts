@@ -1,5 +1,5 @@
 import type { Updateable } from 'kysely';
-import { isUniqueViolation } from '../../db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { keysetPage } from '../../db/pagination.js';
 import {
   findOrganizationsForEmailDomain,
@@ -12,7 +12,7 @@ import { invalidField, notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiOrganization } from './organization.mapper.js';
 import { createOrganization, emailDomainOf, hostnameTaken } from './organizations.service.js';
-import { findSiteOfOrganization } from './sites-lookup.js';
+import { findSite } from '../sites/sites.repository.js';
 
 export const organizationHandlers = {
   async listOrganizations({ caller, query, app }) {
@@ -55,7 +55,7 @@ export const organizationHandlers = {
       patch.hostname = body.hostname;
     }
     if (body.defaultContent !== undefined) {
-      if (body.defaultContent !== null && !(await findSiteOfOrganization(app.db, organizationId, body.defaultContent.site))) {
+      if (body.defaultContent !== null && !(await findSite(app.db, organizationId, body.defaultContent.site))) {
         throw invalidField('/body/defaultContent/site', 'is not a site of this organization');
       }
       patch.defaultContentSiteId = body.defaultContent?.site ?? null;
@@ -65,6 +65,8 @@ export const organizationHandlers = {
       updated = await updateOrganization(app.db, organizationId, patch);
     } catch (error) {
       if (isUniqueViolation(error, 'organizations_hostname_key')) throw hostnameTaken();
+      // The site was deleted since it was looked up.
+      if (isForeignKeyViolation(error, 'organizations_default_site_fkey')) throw invalidField('/body/defaultContent/site', 'is not a site of this organization');
       throw error;
     }
     if (!updated) throw notFound('Organization');

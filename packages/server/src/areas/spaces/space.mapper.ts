@@ -6,8 +6,11 @@ import type { Urls } from '../../urls.js';
 
 export type ApiSpace = Schemas['Space'];
 
-/** The space as a caller with effective role `role` sees it. */
-export function toApiSpace(space: SpaceRow, role: Role | null, urls: Urls): ApiSpace {
+/**
+ * The space as a caller with effective role `role` sees it. `published` is its address in a published
+ * site, when it is in one (looked up by the sites area: areas/sites/space-addresses.ts).
+ */
+export function toApiSpace(space: SpaceRow, role: Role | null, urls: Urls, published?: string): ApiSpace {
   const isPublic = space.visibility === 'public' || space.visibility === 'unlisted';
   return {
     object: 'space',
@@ -30,6 +33,7 @@ export function toApiSpace(space: SpaceRow, role: Role | null, urls: Urls): ApiS
     urls: {
       location: urls.api(`/v1/spaces/${space.id}`),
       app: urls.app(`/s/${space.id}`),
+      ...(published ? { published } : {}),
       ...(isPublic ? { public: urls.app(`/public/s/${space.id}`) } : {}),
     },
     permissions: spacePermissions(role),

@@ -10,16 +10,18 @@ import { duplicateSpace } from './duplicate.service.js';
 import { createSpace, deleteSpace, moveSpace, patchSpace, restoreSpace } from './spaces.service.js';
 import { transferSpace } from './transfer.service.js';
 import { requireSpace } from '../../access/items.js';
+import { publishedSpaceAddress, publishedSpaceAddresses } from '../sites/space-addresses.js';
 
 export const spaceHandlers = {
-  async getSpaceById({ access, app }) {
+  async getSpaceById({ access, query, app }) {
     // `shareKey` only completes `urls.published` of spaces in share-link sites; it grants no access.
-    return { status: 200, body: toApiSpace(access.space, access.role, app.urls) };
+    const published = await publishedSpaceAddress(app.db, app.urls, access.space, query.shareKey);
+    return { status: 200, body: toApiSpace(access.space, access.role, app.urls, published) };
   },
 
   async updateSpaceById({ access, body, app }) {
     const updated = await patchSpace(app.db, access.space, body);
-    return { status: 200, body: toApiSpace(updated, access.role, app.urls) };
+    return { status: 200, body: toApiSpace(updated, access.role, app.urls, await publishedSpaceAddress(app.db, app.urls, updated)) };
   },
 
   async deleteSpaceById({ access, app }) {
@@ -30,12 +32,12 @@ export const spaceHandlers = {
   async restoreSpace({ access, app }) {
     if (!access.space.deletedAt) throw conflict('The space is not deleted');
     const restored = await restoreSpace(app.db, access.space);
-    return { status: 200, body: toApiSpace(restored, access.role, app.urls) };
+    return { status: 200, body: toApiSpace(restored, access.role, app.urls, await publishedSpaceAddress(app.db, app.urls, restored)) };
   },
 
   async moveSpace({ access, body, app }) {
     const moved = await moveSpace(app.db, access.space, access.target.parentId, body.position);
-    return { status: 200, body: toApiSpace(moved, access.role, app.urls) };
+    return { status: 200, body: toApiSpace(moved, access.role, app.urls, await publishedSpaceAddress(app.db, app.urls, moved)) };
   },
 
   async transferSpace({ caller, access, app }) {
@@ -59,7 +61,8 @@ export const spaceHandlers = {
       cursors: app.cursors,
       countCache: { cache: app.counts, version: viewer.listingVersion, audience: visibilityProfile(viewer) },
     });
-    return { status: 200, body: { ...page, items: page.items.map((row) => toApiSpace(row, rankToRole(row.accessRank), app.urls)) } };
+    const published = await publishedSpaceAddresses(app.db, app.urls, viewer.organizationId, page.items);
+    return { status: 200, body: { ...page, items: page.items.map((row) => toApiSpace(row, rankToRole(row.accessRank), app.urls, published.get(row.id))) } };
   },
 
   async createSpace({ caller, access, body, app }) {

@@ -14,6 +14,7 @@ import * as tokenScope from './20261122T060000_token_scope.js';
 import * as revisionPdfs from './20261124T130000_revision_pdfs.js';
 import * as rateLimits from './20261124T140000_rate_limits.js';
 import * as comments from './20261124T100000_comments.js';
+import * as sites from './20261124T110000_sites.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121T200000_identity': identity,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '20261124T130000_revision_pdfs': revisionPdfs,
   '20261124T140000_rate_limits': rateLimits,
   '20261124T100000_comments': comments,
+  '20261124T110000_sites': sites,
 };

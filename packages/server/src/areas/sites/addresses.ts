@@ -1,0 +1,25 @@
+// Published addresses (DESIGN.md §5): a site at `https://{hostname}` (the scheme of PUBLIC_URL) when it
+// has a hostname, else `{PUBLIC_URL}/s/{basename or site id}`; a section at `{site}/{section path}`, a
+// site space at `{site}[/{section path}]/{site space path}` (addresses do not move when defaults
+// change: the site's and a section's own address show their default). A share-link key completes
+// an address as `?shareKey={key}`.
+import type { Urls } from '../../urls.js';
+
+export type AddressedSite = { id: string; hostname: string | null; basename: string | null };
+
+export function siteAddress(urls: Urls, site: AddressedSite): string {
+  if (site.hostname) return `${new URL(urls.api('/')).protocol}//${site.hostname}`;
+  return urls.api(`/s/${site.basename ?? site.id}`);
+}
+
+export function withShareKey(address: string, shareKey: string | undefined): string {
+  return shareKey ? `${address}?shareKey=${encodeURIComponent(shareKey)}` : address;
+}
+
+export function sectionAddress(root: string, sectionPath: string): string {
+  return `${root}/${sectionPath}`;
+}
+
+export function siteSpaceAddress(root: string, sectionPath: string | null, path: string): string {
+  return sectionPath === null ? `${root}/${path}` : `${root}/${sectionPath}/${path}`;
+}

@@ -1,0 +1,30 @@
+// The sites area: sites, their structure (sections, groups, site spaces), adaptive schema,
+// customization, publication and audience (share links, visitor authentication).
+import type { PurgeStep, TransferStep } from '../area.js';
+import { defineArea } from '../area.js';
+import { sitesRules } from './rules.js';
+import { siteHandlers } from './sites.handlers.js';
+import { structureHandlers } from './structure.handlers.js';
+import { removeSiteSpacesOfSpaces } from './structure.repository.js';
+
+/** Sites stay in their organization: transferred spaces leave its sites (a purge does the same). */
+const leaveSites: TransferStep = (trx, scope) => removeSiteSpacesOfSpaces(trx, scope.from, scope.spaceIds);
+
+const purgeSiteSpaces: PurgeStep = async (trx, scope) => {
+  const byOrganization = new Map<string, string[]>();
+  for (const space of scope.spaces) byOrganization.set(space.organizationId, [...(byOrganization.get(space.organizationId) ?? []), space.id]);
+  for (const [organizationId, spaceIds] of byOrganization) await removeSiteSpacesOfSpaces(trx, organizationId, spaceIds);
+};
+
+export const sitesArea = defineArea({
+  name: 'sites',
+  handlers: { ...siteHandlers, ...structureHandlers },
+  tables: ['sites', 'site_addresses', 'site_section_groups', 'site_sections', 'site_spaces', 'site_share_links'],
+  transfer: [leaveSites],
+  purge: [purgeSiteSpaces],
+  // A duplicate starts in no site.
+  duplicate: 'none',
+  rules: sitesRules,
+  // A space purged or transferred between the access check and the insert of its site space.
+  conflicts: { site_spaces_organization_id_space_id_fkey: 'The space was removed meanwhile' },
+});

@@ -1,0 +1,44 @@
+// `urls.published` of spaces (DESIGN.md §4): the space's address in the first published site holding
+// it (sites by creation; within a site, in its order). With a share-link key that opens a published
+// `share-link` site holding the space, that site's address carrying the key. One query for a whole page
+// of spaces, and none at all when no space of the page is in a published site (`in_published_site`).
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { Urls } from '../../urls.js';
+import { hashShareKey } from './audience.js';
+import { siteAddress, siteSpaceAddress, withShareKey } from './addresses.js';
+
+type Row = { spaceId: string; siteId: string; hostname: string | null; basename: string | null; sectionPath: string | null; path: string; opened: boolean };
+
+export async function publishedSpaceAddresses(
+  db: Executor,
+  urls: Urls,
+  organizationId: string,
+  spaces: ReadonlyArray<{ id: string; inPublishedSite: boolean }>,
+  shareKey?: string,
+): Promise<Map<string, string>> {
+  const ids = spaces.filter((space) => space.inPublishedSite).map((space) => space.id);
+  if (ids.length === 0) return new Map();
+  // The key is looked up by its SHA-256: the time of an index lookup by hash says nothing about stored keys.
+  const keyHash = shareKey ? hashShareKey(shareKey) : null;
+  const { rows } = await sql<Row>`
+    SELECT DISTINCT ON (ss.space_id) ss.space_id, s.id AS site_id, s.hostname, s.basename, sec.path AS section_path, ss.path,
+      (s.visibility = 'share-link' AND ${keyHash}::bytea IS NOT NULL AND EXISTS (
+        SELECT 1 FROM site_share_links l WHERE l.organization_id = s.organization_id AND l.site_id = s.id AND l.key_hash = ${keyHash}::bytea)) AS opened
+    FROM site_spaces ss
+    JOIN sites s ON s.organization_id = ss.organization_id AND s.id = ss.site_id AND s.published
+    LEFT JOIN site_sections sec ON sec.organization_id = ss.organization_id AND sec.id = ss.section_id
+    LEFT JOIN site_section_groups g ON g.organization_id = sec.organization_id AND g.id = sec.group_id
+    WHERE ss.organization_id = ${organizationId} AND ss.space_id = ANY(${ids}::text[])
+    ORDER BY ss.space_id, opened DESC, s.created_at, s.id,
+      coalesce(g.position, sec.position, 0), coalesce(g.id, sec.id, ''), CASE WHEN sec.group_id IS NULL THEN 0 ELSE sec.position END,
+      ss.position, ss.id`.execute(db);
+  return new Map(
+    rows.map((row) => [row.spaceId, withShareKey(siteSpaceAddress(siteAddress(urls, { id: row.siteId, ...row }), row.sectionPath, row.path), row.opened ? shareKey : undefined)]),
+  );
+}
+
+/** One space's published address (no query unless it is in a published site). */
+export async function publishedSpaceAddress(db: Executor, urls: Urls, space: { organizationId: string; id: string; inPublishedSite: boolean }, shareKey?: string): Promise<string | undefined> {
+  return (await publishedSpaceAddresses(db, urls, space.organizationId, [space], shareKey)).get(space.id);
+}
