@@ -1,7 +1,9 @@
 // Two instances of the built server on one PostgreSQL behind Debian's nginx, set up from deploy/ (the
 // systemd unit's command line, the nginx example): what docs/deploy.md promises of several instances —
-// a revoked token is refused by every instance, the rate limits are one budget, a job runs once, and
-// stopping an instance loses no request. Every check goes through nginx.
+// a revoked token is refused by every instance, the rate limits are one budget, a job runs once,
+// stopping an instance loses no request, and the largest body the server takes passes the proxy. Every
+// check goes through nginx.
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import { createClient, type ContentWorkspaceClient } from '@content-workspace/sd
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded.js';
 import { createLogger } from '../../src/logger.js';
 import { freePort, sleep } from '../fault/child-server.js';
+import { zip } from '../support/zip.js';
 import { buildServer, runCli, startInstance, type Build, type Instance } from './build.js';
 import { NGINX_BINARY, startNginx, type Nginx } from './nginx.js';
 
@@ -144,12 +147,14 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
     console.info(`rate limit of ${TOKEN_BUDGET} per token across both instances: ${admitted.length} admitted in all (${byInstance.join('; ')})`);
     expect(admitted.length + refused.length).toBe(outcomes.length);
     // One budget: about TOKEN_BUDGET in all (each instance may admit a little more while its counts
-    // are on their way to the database), though each instance alone admitted far fewer.
+    // are on their way to the database), and each instance refused requests though it had admitted
+    // fewer than the budget itself — only a shared count does that. (How nginx splits the requests
+    // varies with the instances' speed: 221/185 and 320/81 were seen.)
     expect(admitted.length).toBeGreaterThanOrEqual(TOKEN_BUDGET);
     expect(admitted.length).toBeLessThanOrEqual(TOKEN_BUDGET * 1.05);
     for (const instance of instances) {
       const address = `127.0.0.1:${instance.port}`;
-      expect(admitted.filter((outcome) => outcome.upstream === address).length).toBeLessThan(TOKEN_BUDGET * 0.8);
+      expect(admitted.filter((outcome) => outcome.upstream === address).length).toBeLessThan(TOKEN_BUDGET);
       expect(refused.filter((outcome) => outcome.upstream === address).length).toBeGreaterThan(0);
     }
   });
@@ -192,6 +197,21 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
       const starts = instances.flatMap((instance) => instance.logs.filter((line) => line.msg === 'job started' && line.id === id));
       expect(starts, `job ${id}`).toHaveLength(1);
     }
+  });
+
+  it('passes the largest body the server takes: an import with its archive inline, near IMPORT_MAX_BYTES', async () => {
+    const organizationId = (await api(adminToken).GET('/v1/orgs')).data!.items[0]!.id;
+    const { data: space } = await api(adminToken).POST('/v1/orgs/{organizationId}/spaces', { params: { path: { organizationId } }, body: { title: 'Imported through nginx' } });
+    // 24 MB that do not compress (the default IMPORT_MAX_BYTES is 25 MB): 32 MB of JSON once in base64.
+    const archive = zip([
+      { name: 'README.md', data: '# Through the proxy\n' },
+      { name: 'assets/unlinked.bin', data: randomBytes(24 * 1024 * 1024), store: true },
+    ]);
+    const body = { source: 'zip' as const, base64: archive.toString('base64') };
+    expect(JSON.stringify(body).length).toBeGreaterThan(32 * 1024 * 1024);
+    const { data, error, response } = await api(adminToken).POST('/v1/spaces/{spaceId}/content/import', { params: { path: { spaceId: space!.id } }, body });
+    expect(response.status, JSON.stringify(error) ?? nginx.errors()).toBe(201);
+    expect(data).toMatchObject({ importedResources: 1, truncated: false });
   });
 
   it('stopping an instance (a rolling restart) loses no request going through nginx', async () => {
