@@ -16,6 +16,7 @@ export function demoBanner(demo: DemoAccount, publicUrl: string): string {
     `    ${demo.token}`,
     '',
     `  Try it:  curl -H "Authorization: Bearer ${demo.token}" ${publicUrl}/v1/orgs`,
+    `  API reference: ${publicUrl}/docs/`,
     rule,
     '',
     '',
