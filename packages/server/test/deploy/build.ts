@@ -2,6 +2,7 @@
 // way deploy/systemd/content-workspace@.service starts it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +34,27 @@ export async function buildServer(): Promise<Build> {
 /** A clean environment, as systemd gives a service: PATH and what is passed, nothing of the test runner's. */
 export function serviceEnvironment(env: Record<string, string>): Record<string, string> {
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env };
+}
+
+/**
+ * `count` free ports, all different: each probe stays open until every port is drawn (probes opened and
+ * closed one after the other may be given the same port twice, and an instance then fails to start).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const probes: Server[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const probe = createServer();
+      probes.push(probe);
+      await new Promise<void>((resolve, reject) => {
+        probe.once('error', reject);
+        probe.listen(0, '127.0.0.1', resolve);
+      });
+    }
+    return probes.map((probe) => (probe.address() as { port: number }).port);
+  } finally {
+    await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))));
+  }
 }
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };

@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type ContentWorkspaceClient } from '@content-workspace/sdk';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded.js';
 import { createLogger } from '../../src/logger.js';
-import { freePort, sleep } from '../fault/child-server.js';
+import { sleep } from '../fault/child-server.js';
 import { zip } from '../support/zip.js';
-import { buildServer, runCli, startInstance, type Build, type Instance } from './build.js';
+import { buildServer, freePorts, runCli, startInstance, type Build, type Instance } from './build.js';
 import { NGINX_BINARY, startNginx, type Nginx } from './nginx.js';
 
 /** The rate limit per token of the instances (a window of an hour: no window ends during the test). */
@@ -65,9 +65,13 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
     const bootstrapped = await runCli(build, ['admin', 'bootstrap', '--email', 'ops@example.com', '--org', 'Operations'], env);
     expect(bootstrapped.code, bootstrapped.stderr).toBe(0);
     adminToken = bootstrapped.stdout.trim().split('\n').at(-1)!;
-    const ports = [await freePort(), await freePort()];
-    instances = await Promise.all(ports.map((port) => startInstance(build, port, env)));
-    nginx = await startNginx({ port: await freePort(), upstreamPorts: ports });
+    const [nginxPort, ...ports] = await freePorts(3);
+    // Every instance that started is kept for afterAll to stop, even when the other one failed.
+    const started = await Promise.allSettled(ports.map((port) => startInstance(build, port, env)));
+    instances = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    nginx = await startNginx({ port: nginxPort!, upstreamPorts: ports });
   }, 180_000);
 
   afterAll(async () => {
