@@ -1,5 +1,6 @@
 // Starts everything the API needs — database (embedded unless DATABASE_URL), migrations, keys, jobs,
 // HTTP — and stops it all gracefully. Used by main.ts, the test harness and the benchmarks.
+import { closeMarkdownChecker } from './content/markdown-check.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -124,6 +125,7 @@ export async function startServer(
     const [drained] = await Promise.all([http.drain(Math.max(0, left() - reserveMs)), step('stopping the workers', jobs.stop(left()))]);
     if (drained.forced) log.warn('requests still running at the shutdown deadline were cut');
     await step('stopping the token listener', tokenChanges.stop());
+    await step('stopping the markdown checker', closeMarkdownChecker());
     await step('writing the rate-limit counters', rateLimits.stop());
     await step('closing the pool', db.destroy());
     await step('stopping the embedded database', embedded?.stop() ?? Promise.resolve());

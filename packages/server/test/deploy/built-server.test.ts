@@ -45,7 +45,10 @@ describe('the built server under plain node', { timeout: 120_000 }, () => {
     const sources = readdirSync(build.dir).filter((file) => file.endsWith('.js')).map((file) => readFileSync(join(build.dir, file), 'utf8'));
     const byAddress = sources.flatMap((source) => [...source.matchAll(/new URL\("(\.\/[^"]+)", import\.meta\.url\)/g)].map((match) => match[1]!));
     const onFirstUse = sources.flatMap((source) => [...source.matchAll(/\bimport\("(\.\/[^"]+)"\)/g)].map((match) => match[1]!));
-    expect(byAddress).toContain('./pdf-render.worker.mjs');
+    // Every worker script of the sources (the PDF renderer, the markdown check) is loaded by address.
+    const workers = readdirSync(join(serverDir, 'src'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.worker.mjs'));
+    expect(workers.length).toBeGreaterThanOrEqual(2);
+    expect([...new Set(byAddress)].sort()).toEqual(workers.map((file) => `./${file.split('/').at(-1)}`).sort());
     expect(onFirstUse.length).toBeGreaterThan(0);
     expect([...byAddress, ...onFirstUse].filter((file) => !existsSync(join(build.dir, file)))).toEqual([]);
   });
@@ -71,7 +74,7 @@ describe('the built server under plain node', { timeout: 120_000 }, () => {
     }
   });
 
-  it('answers for every area: sites (conditions, adaptive schema), comments, imports (html, zip)', async () => {
+  it('answers for every area: sites (conditions, adaptive schema), comments (the markdown check), imports (html, zip)', async () => {
     const client = server.client(server.token);
     const organizationId = server.organizationId;
     const { data: space } = await client.POST('/v1/orgs/{organizationId}/spaces', { params: { path: { organizationId } }, body: { title: 'Areas' } });
@@ -87,9 +90,12 @@ describe('the built server under plain node', { timeout: 120_000 }, () => {
     const { data: pages } = await client.GET('/v1/spaces/{spaceId}/content/pages', { params: { path: { spaceId } } });
     expect(pages!.pages.map((page) => page.title)).toEqual(['Guide', 'Handbook', 'Guide two']);
 
-    // Comments.
+    // Comments; a body nesting too deeply is refused by the markdown check's worker thread.
     const comment = await client.POST('/v1/spaces/{spaceId}/comments', { params: { path: { spaceId } }, body: { body: { markdown: 'Looks *good*' } } });
     expect(comment.response.status, JSON.stringify(comment.error)).toBe(200);
+    const tooDeep = await client.POST('/v1/spaces/{spaceId}/comments', { params: { path: { spaceId } }, body: { body: { markdown: `${'> '.repeat(100)}deep` } } });
+    expect(tooDeep.response.status).toBe(400);
+    expect(tooDeep.error?.error.issues?.[0]?.path).toBe('/body/body/markdown');
     const { data: comments } = await client.GET('/v1/spaces/{spaceId}/comments', { params: { path: { spaceId } } });
     expect(comments!.items.map((item) => item.id)).toEqual([comment.data!.id]);
 
