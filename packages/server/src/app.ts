@@ -35,7 +35,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   // The client's address (per-address rate limits) from the proxies the configuration trusts.
   app.set('trust proxy', context.config.trustProxy);
 
-  app.use(observe(context.log, metrics));
+  app.use(observe(context.log, metrics, context.config.accessLog));
   app.use(apiHeaders);
   // Only for clients that accept it: the middleware otherwise still wraps every response.
   const compress = compression({ threshold: 2048 });

@@ -54,4 +54,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OPENAPI_REFRESH_MINUTES: '3' })).toThrowError(/OPENAPI_REFRESH_MINUTES: must be 0 \(off\) or at least 5/);
     expect(() => loadConfig({ OPENAPI_MAX_FILES: '0' })).toThrowError(/OPENAPI_MAX_FILES/);
   });
+
+  it('reads ACCESS_LOG as a level, true (info) or false/off (none)', () => {
+    expect(loadConfig({}).accessLog).toBe('info');
+    expect(loadConfig({ ACCESS_LOG: 'true' }).accessLog).toBe('info');
+    expect(loadConfig({ ACCESS_LOG: 'debug' }).accessLog).toBe('debug');
+    expect(loadConfig({ ACCESS_LOG: 'false' }).accessLog).toBe(false);
+    expect(loadConfig({ ACCESS_LOG: 'off' }).accessLog).toBe(false);
+    expect(() => loadConfig({ ACCESS_LOG: 'loud' })).toThrowError(/ACCESS_LOG/);
+  });
 });

@@ -46,6 +46,11 @@ const trustProxy = z
     return items;
   });
 
+/** `ACCESS_LOG`: the level of the one line logged per request, or `false` for none (see http/observability.ts). */
+const accessLog = z
+  .enum(['true', 'false', 'off', 'trace', 'debug', 'info'])
+  .transform((value) => (value === 'true' ? 'info' : value === 'false' || value === 'off' ? false : value));
+
 const schema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -53,6 +58,7 @@ const schema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   APP_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ACCESS_LOG: accessLog.default('info'),
   DATA_DIR: z.string().min(1).default(join(repoRoot, '.data')),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   VALIDATE_RESPONSES: booleanString.default(false),
@@ -100,6 +106,8 @@ export type Config = {
   /** Base of the app addresses in responses (`urls.app`). No trailing slash. */
   appUrl: string;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
+  /** Level of the access log line of each request below 500, or false for none. */
+  accessLog: z.infer<typeof schema>['ACCESS_LOG'];
   dataDir: string;
   dbPoolSize: number;
   validateResponses: boolean;
@@ -127,6 +135,9 @@ export type Config = {
   openapi: { refreshMinutes: number; maxFiles: number; processTimeoutMs: number };
 };
 
+/** Every environment variable the configuration reads (the documentation's tables are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
 export class ConfigError extends Error {}
 
 /** Reads the configuration from `env`; throws a ConfigError listing every invalid variable. */
@@ -152,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     appUrl: (e.APP_URL ?? `${publicUrl}/app`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
+    accessLog: e.ACCESS_LOG,
     dataDir: resolve(e.DATA_DIR),
     dbPoolSize: e.DB_POOL_SIZE,
     validateResponses: e.VALIDATE_RESPONSES,

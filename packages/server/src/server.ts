@@ -11,8 +11,10 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { CountCache } from './db/count-cache.js';
 import { createDatabase, createPool } from './db/database.js';
+import { demoBanner, type DemoAccount } from './demo-banner.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
+import { ensureReachable } from './db/unreachable.js';
 import { createCursorCodec } from './db/cursor.js';
 import { jobWorkers, lifecycle } from './areas/index.js';
 import { createDrainableServer, type DrainableServer } from './http/drain.js';
@@ -51,6 +53,8 @@ export async function migrate(url: string, log: Logger): Promise<void> {
   const pool = createPool(url, 1, log);
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   try {
+    // The first connection of a start: a database that cannot be used is named here, not as a failed migration.
+    await ensureReachable(pool, url);
     const result = await migrateToLatest(db);
     for (const r of result.results ?? []) log.info({ migration: r.migrationName }, 'migrated');
   } finally {
@@ -82,10 +86,11 @@ export async function startServer(
   phase('jobs');
   const context: AppContext = { ...base, jobs };
 
+  let demo: DemoAccount | undefined;
   if (embedded && config.bootstrapDemo && !(await hasAnyUser(db))) {
-    const demo = await bootstrap(db, { email: 'demo@example.com', name: 'Demo User', organizationTitle: 'Demo organization' });
-    log.info({ email: demo.user.email, organization: demo.organization?.id }, 'bootstrapped a demo user and organization');
-    process.stdout.write(`\nDemo user demo@example.com, organization "${demo.organization?.title}".\nAPI token (shown once):\n${demo.token}\n\n`);
+    const created = await bootstrap(db, { email: 'demo@example.com', name: 'Demo User', organizationTitle: 'Demo organization' });
+    log.info({ email: created.user.email, organization: created.organization?.id }, 'bootstrapped a demo user and organization');
+    demo = { email: created.user.email, organizationTitle: created.organization?.title, token: created.token };
   }
 
   let http: DrainableServer | undefined = undefined;
@@ -106,6 +111,7 @@ export async function startServer(
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
   log.info({ url, startupMs: Date.now() - started }, 'listening');
+  if (demo) process.stderr.write(demoBanner(demo, config.publicUrl));
 
   let closing: Promise<void> | undefined;
   const close = async () => {
