@@ -8,7 +8,7 @@ export default defineConfig({
     // Each test file gets its own database cloned from a migrated template, so files run in parallel.
     pool: 'forks',
     fileParallelism: true,
-    testTimeout: 30_000,
+    testTimeout: 60_000, // two shared cores in CI: the slowest integration tests take seconds when every file runs at once
     hookTimeout: 60_000,
   },
 });

@@ -42,12 +42,18 @@ function send(res: Response, reply: AnyReply, serialize: Serialize, validating: 
   }
 }
 
-type OpenApiMatch = { openapi?: { openApiRoute?: string; pathParams?: Record<string, string> } };
+type OpenApiMatch = { openapi?: { openApiRoute?: string; pathParams?: Record<string, string>; schema?: { operationId?: string } } };
 
 /** `METHOD /spec/path` of the operation the validator matched, e.g. `GET /v1/spaces/{spaceId}`. */
 export function matchedOperationKey(req: Request): string | undefined {
   const route = (req as Request & OpenApiMatch).openapi?.openApiRoute;
   return route ? `${req.method} ${route}` : undefined;
+}
+
+/** The operation the validator matched: its id, spec path and decoded path parameters. */
+export function matchedOperation(req: Request): { operationId?: string; route: string; params: Record<string, string> } | undefined {
+  const match = (req as Request & OpenApiMatch).openapi;
+  return match?.openApiRoute ? { operationId: match.schema?.operationId, route: match.openApiRoute, params: match.pathParams ?? {} } : undefined;
 }
 
 export function createApiDispatcher(

@@ -40,11 +40,6 @@ async function headRevision(t: TestServer, spaceId: string): Promise<string> {
 }
 
 describe('POST /v1/spaces/{spaceId}/content', () => {
-  it('401 without a token', async () => {
-    const { response } = await post({ client: server().client() }, 'abc', [{ type: 'insert_page', title: 'A' }]);
-    expect(response.status).toBe(401);
-  });
-
   it('400 naming each invalid change, and nothing is written', async () => {
     const t = server();
     const { admin, space } = await world(t);

@@ -84,10 +84,11 @@ describe('request bodies', () => {
     const held = Array.from({ length: cap }, () => openUpload(t.url, `/v1/spaces/${space.id}/content`, admin.token));
     await Promise.all(held.map((upload) => upload.started));
     // Once every slot is taken (the held uploads passed their access checks), the next upload is refused
-    // at once; a probe that still got a slot waits for its body and is given up after a second.
-    const probe = () => postHeadersOnly(t.url, `/v1/spaces/${space.id}/content`, 5 * 1024 * 1024, { authorization: `Bearer ${admin.token}` }, 1000).catch(() => undefined);
+    // at once; a probe that still got a slot waits for its body and is given up after a few seconds (long
+    // enough for a 503 to arrive on a loaded machine).
+    const probe = () => postHeadersOnly(t.url, `/v1/spaces/${space.id}/content`, 5 * 1024 * 1024, { authorization: `Bearer ${admin.token}` }, 5000).catch(() => undefined);
     let refused = await probe();
-    for (let attempt = 0; refused?.status !== 503 && attempt < 20; attempt++) refused = await probe();
+    for (let attempt = 0; refused?.status !== 503 && attempt < 10; attempt++) refused = await probe();
     if (!refused) throw new Error('no upload was refused');
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');

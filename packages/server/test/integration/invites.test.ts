@@ -21,12 +21,6 @@ async function membership(t: TestServer, organizationId: string, userId: string)
 }
 
 describe('GET and POST /v1/orgs/{organizationId}/link-invites', () => {
-  it('401 without a token', async () => {
-    const anonymous = server().client();
-    expect((await anonymous.GET('/v1/orgs/{organizationId}/link-invites', orgPath('x'))).response.status).toBe(401);
-    expect((await anonymous.POST('/v1/orgs/{organizationId}/link-invites', { ...orgPath('x'), body: {} })).response.status).toBe(401);
-  });
-
   it('400 for an unknown role or field', async () => {
     const { admin, organization } = await createOrganizationWithAdmin(server());
     for (const body of [{ role: 'owner' }, { role: null }, { expires: 1 }]) {
@@ -85,13 +79,6 @@ describe('GET and POST /v1/orgs/{organizationId}/link-invites', () => {
 });
 
 describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}', () => {
-  it('401 without a token', async () => {
-    const anonymous = server().client();
-    expect((await anonymous.GET('/v1/orgs/{organizationId}/link-invites/{inviteId}', invitePath('x', 'y'))).response.status).toBe(401);
-    expect((await anonymous.PATCH('/v1/orgs/{organizationId}/link-invites/{inviteId}', { ...invitePath('x', 'y'), body: { role: 'read' } })).response.status).toBe(401);
-    expect((await anonymous.DELETE('/v1/orgs/{organizationId}/link-invites/{inviteId}', invitePath('x', 'y'))).response.status).toBe(401);
-  });
-
   it('400 for a malformed id and for a missing or unknown role', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
@@ -153,10 +140,6 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId
 describe('POST /v1/orgs/{organizationId}/link-invites/{inviteId}/join', () => {
   const join = (client: ReturnType<TestServer['client']>, organizationId: string, inviteId: string) =>
     client.POST('/v1/orgs/{organizationId}/link-invites/{inviteId}/join', invitePath(organizationId, inviteId));
-
-  it('401 without a token', async () => {
-    expect((await join(server().client(), 'x', 'y')).response.status).toBe(401);
-  });
 
   it('400 for a malformed invite id', async () => {
     const t = server();
@@ -220,10 +203,6 @@ describe('POST /v1/orgs/{organizationId}/link-invites/{inviteId}/join', () => {
 
 describe('POST /v1/orgs/{organizationId}/join', () => {
   const join = (client: ReturnType<TestServer['client']>, organizationId: string) => client.POST('/v1/orgs/{organizationId}/join', orgPath(organizationId));
-
-  it('401 without a token', async () => {
-    expect((await join(server().client(), 'x')).response.status).toBe(401);
-  });
 
   it('400 for a malformed id', async () => {
     expect((await join((await createUser(server())).client, 'bad id')).response.status).toBe(400);

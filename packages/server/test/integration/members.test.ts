@@ -28,10 +28,6 @@ async function membershipRow(t: TestServer, organizationId: string, who: TestUse
 }
 
 describe('GET /v1/orgs/{organizationId}/members', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().GET('/v1/orgs/{organizationId}/members', orgPath('x'))).response.status).toBe(401);
-  });
-
   it('400 naming each invalid parameter', async () => {
     const { admin, organization } = await createOrganizationWithAdmin(server());
     for (const [name, value] of [['role', 'owner'], ['sort', 'name'], ['order', 'up'], ['search', ''], ['search', 'x'.repeat(257)]]) {
@@ -142,10 +138,6 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
 });
 
 describe('GET /v1/orgs/{organizationId}/members/{userId}', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().GET('/v1/orgs/{organizationId}/members/{userId}', memberPath('x', 'y'))).response.status).toBe(401);
-  });
-
   it('400 for a malformed user id', async () => {
     const { admin, organization } = await createOrganizationWithAdmin(server());
     const { error, response } = await admin.client.GET('/v1/orgs/{organizationId}/members/{userId}', memberPath(organization.id, 'not an id'));
@@ -185,10 +177,6 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}', () => {
 });
 
 describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().PATCH('/v1/orgs/{organizationId}/members/{userId}', { ...memberPath('x', 'y'), body: { role: 'read' } })).response.status).toBe(401);
-  });
-
   it('400 for a missing or unknown role', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
@@ -262,10 +250,6 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
 });
 
 describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().DELETE('/v1/orgs/{organizationId}/members/{userId}', memberPath('x', 'y'))).response.status).toBe(401);
-  });
-
   it('400 for a malformed id', async () => {
     const { admin, organization } = await createOrganizationWithAdmin(server());
     expect((await admin.client.DELETE('/v1/orgs/{organizationId}/members/{userId}', memberPath(organization.id, 'bad id'))).response.status).toBe(400);
@@ -335,10 +319,6 @@ describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
 });
 
 describe('POST /v1/orgs/{organizationId}/ping', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().POST('/v1/orgs/{organizationId}/ping', orgPath('x'))).response.status).toBe(401);
-  });
-
   it('400 for a malformed id', async () => {
     const alice = await createUser(server());
     expect((await alice.client.POST('/v1/orgs/{organizationId}/ping', orgPath('bad id'))).response.status).toBe(400);
@@ -378,10 +358,6 @@ describe('POST /v1/orgs/{organizationId}/ping', () => {
 });
 
 describe('POST /v1/orgs/{organizationId}/members/{userId}/sso and disabled members', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().POST('/v1/orgs/{organizationId}/members/{userId}/sso', memberPath('x', 'y'))).response.status).toBe(401);
-  });
-
   it('400 for a malformed id', async () => {
     const { admin, organization } = await createOrganizationWithAdmin(server());
     expect((await admin.client.POST('/v1/orgs/{organizationId}/members/{userId}/sso', memberPath(organization.id, 'bad id'))).response.status).toBe(400);
@@ -440,10 +416,6 @@ describe('POST /v1/orgs/{organizationId}/members/{userId}/sso and disabled membe
 
 describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
   const path = memberPath;
-
-  it('401 without a token', async () => {
-    expect((await server().client().GET('/v1/orgs/{organizationId}/members/{userId}/spaces', path('x', 'y'))).response.status).toBe(401);
-  });
 
   it('400 for an unknown order', async () => {
     const { admin, organization } = await createOrganizationWithAdmin(server());
@@ -511,10 +483,6 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
 
 describe('GET /v1/orgs/{organizationId}/members/{userId}/teams', () => {
   const path = memberPath;
-
-  it('401 without a token', async () => {
-    expect((await server().client().GET('/v1/orgs/{organizationId}/members/{userId}/teams', path('x', 'y'))).response.status).toBe(401);
-  });
 
   it('400 for a title that is too long', async () => {
     const { admin, organization } = await createOrganizationWithAdmin(server());

@@ -23,10 +23,6 @@ const allPermissions = {
 };
 
 describe('POST /v1/orgs', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().POST('/v1/orgs', { body: { title: 'Acme' } })).response.status).toBe(401);
-  });
-
   it('400 naming each invalid field', async () => {
     const alice = await createUser(server());
     const { error, response } = await alice.client.POST('/v1/orgs', {
@@ -75,10 +71,6 @@ describe('POST /v1/orgs', () => {
 });
 
 describe('GET /v1/orgs', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().GET('/v1/orgs')).response.status).toBe(401);
-  });
-
   it('400 for an unknown parameter', async () => {
     const alice = await createUser(server());
     const { response } = await alice.client.GET('/v1/orgs', { params: { query: { sort: 'x' } as never } });
@@ -112,11 +104,6 @@ describe('GET /v1/orgs', () => {
 });
 
 describe('GET /v1/orgs/{organizationId}', () => {
-  it('401 without a token', async () => {
-    const { response } = await server().client().GET('/v1/orgs/{organizationId}', { params: { path: { organizationId: 'x' } } });
-    expect(response.status).toBe(401);
-  });
-
   it('400 for a malformed id', async () => {
     const alice = await createUser(server());
     const { response } = await alice.client.GET('/v1/orgs/{organizationId}', { params: { path: { organizationId: '%20' } } });
@@ -153,10 +140,6 @@ describe('GET /v1/orgs/{organizationId}', () => {
 
 describe('PATCH /v1/orgs/{organizationId}', () => {
   const path = (organizationId: string) => ({ params: { path: { organizationId } } });
-
-  it('401 without a token', async () => {
-    expect((await server().client().PATCH('/v1/orgs/{organizationId}', { ...path('x'), body: {} })).response.status).toBe(401);
-  });
 
   it('400 for invalid fields, changing nothing', async () => {
     const t = server();
@@ -250,11 +233,6 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
 });
 
 describe('GET /v1/email-domains/{emailDomain}/orgs', () => {
-  it('401 without a token', async () => {
-    const { response } = await server().client().GET('/v1/email-domains/{emailDomain}/orgs', { params: { path: { emailDomain: 'a.test' } } });
-    expect(response.status).toBe(401);
-  });
-
   it('400 for a domain that is too long', async () => {
     const alice = await createUser(server());
     const { response } = await alice.client.GET('/v1/email-domains/{emailDomain}/orgs', {

@@ -51,10 +51,6 @@ async function expectForbiddenBelowAdmin(organization: { id: string }, call: (me
 }
 
 describe('GET /v1/orgs/{organizationId}/saml', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().GET('/v1/orgs/{organizationId}/saml', orgPath('x'))).response.status).toBe(401);
-  });
-
   it('400 for an invalid limit or page', async () => {
     const { admin, organization } = await adminAndOrganization();
     const limit = await admin.client.GET('/v1/orgs/{organizationId}/saml', { params: { path: { organizationId: organization.id }, query: { limit: 0 } } });
@@ -106,10 +102,6 @@ describe('GET /v1/orgs/{organizationId}/saml', () => {
 describe('POST /v1/orgs/{organizationId}/saml', () => {
   const create = (who: TestUser, organizationId: string, body: Record<string, unknown>) =>
     who.client.POST('/v1/orgs/{organizationId}/saml', { ...orgPath(organizationId), body: body as never });
-
-  it('401 without a token', async () => {
-    expect((await server().client().POST('/v1/orgs/{organizationId}/saml', { ...orgPath('x'), body: { label: 'x' } })).response.status).toBe(401);
-  });
 
   it('400 with the validator’s issues', async () => {
     const { admin, organization } = await adminAndOrganization();
@@ -201,10 +193,6 @@ describe('POST /v1/orgs/{organizationId}/saml', () => {
 });
 
 describe('GET /v1/orgs/{organizationId}/saml/{samlProviderId}', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().GET('/v1/orgs/{organizationId}/saml/{samlProviderId}', providerPath('x', 'y'))).response.status).toBe(401);
-  });
-
   it('400 for a malformed id', async () => {
     const { admin, organization } = await adminAndOrganization();
     const { response, error } = await admin.client.GET('/v1/orgs/{organizationId}/saml/{samlProviderId}', providerPath(organization.id, 'bad id!'));
@@ -235,10 +223,6 @@ describe('GET /v1/orgs/{organizationId}/saml/{samlProviderId}', () => {
 describe('PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}', () => {
   const patch = (who: TestUser, organizationId: string, id: string, body: Record<string, unknown>) =>
     who.client.PATCH('/v1/orgs/{organizationId}/saml/{samlProviderId}', { ...providerPath(organizationId, id), body: body as never });
-
-  it('401 without a token', async () => {
-    expect((await server().client().PATCH('/v1/orgs/{organizationId}/saml/{samlProviderId}', { ...providerPath('x', 'y'), body: {} })).response.status).toBe(401);
-  });
 
   it('400 with the validator’s issues, and for an invalid certificate or team; nothing changes', async () => {
     const { admin, organization } = await adminAndOrganization();
@@ -307,10 +291,6 @@ describe('PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}', () => {
 });
 
 describe('DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().DELETE('/v1/orgs/{organizationId}/saml/{samlProviderId}', providerPath('x', 'y'))).response.status).toBe(401);
-  });
-
   it('400 for a malformed id', async () => {
     const { admin, organization } = await adminAndOrganization();
     const { response, error } = await admin.client.DELETE('/v1/orgs/{organizationId}/saml/{samlProviderId}', providerPath(organization.id, 'bad id!'));
@@ -341,10 +321,6 @@ describe('DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}', () => {
 });
 
 describe('GET /v1/orgs/{organizationId}/sso', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().GET('/v1/orgs/{organizationId}/sso', orgPath('x'))).response.status).toBe(401);
-  });
-
   it('400 for a malformed id; 404 for an unknown organization', async () => {
     const user = await createUser(server());
     const malformed = await user.client.GET('/v1/orgs/{organizationId}/sso', orgPath('bad id!'));

@@ -22,10 +22,6 @@ async function deletedDaysAgo(t: TestServer, spaceId: string, days: number) {
 }
 
 describe('POST /v1/orgs/{organizationId}/spaces', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().POST('/v1/orgs/{organizationId}/spaces', { ...orgPath('x'), body: {} })).response.status).toBe(401);
-  });
-
   it('400 for a title or emoji over 50 characters, naming the field', async () => {
     const { admin, organization } = await createOrganizationWithAdmin(server());
     const { error, response } = await admin.client.POST('/v1/orgs/{organizationId}/spaces', {
@@ -109,10 +105,6 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
 });
 
 describe('GET /v1/spaces/{spaceId}', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().GET('/v1/spaces/{spaceId}', spacePath('x'))).response.status).toBe(401);
-  });
-
   it('400 for a malformed id or an unknown parameter', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
@@ -142,10 +134,6 @@ describe('GET /v1/spaces/{spaceId}', () => {
 });
 
 describe('PATCH /v1/spaces/{spaceId}', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().PATCH('/v1/spaces/{spaceId}', { ...spacePath('x'), body: {} })).response.status).toBe(401);
-  });
-
   it('400 for invalid values and for in-collection outside a collection; nothing changes', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
@@ -183,11 +171,6 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
 });
 
 describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().DELETE('/v1/spaces/{spaceId}', spacePath('x'))).response.status).toBe(401);
-    expect((await server().client().POST('/v1/spaces/{spaceId}/restore', spacePath('x'))).response.status).toBe(401);
-  });
-
   it('400 for malformed ids', async () => {
     const alice = await createUser(server());
     expect((await alice.client.DELETE('/v1/spaces/{spaceId}', spacePath('a/b'))).response.status).toBe(400); // sent as a%2Fb
@@ -240,10 +223,6 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
 describe('POST /v1/spaces/{spaceId}/move', () => {
   const move = (t: TestServer, who: { client: ReturnType<TestServer['client']> }, spaceId: string, body: object) =>
     who.client.POST('/v1/spaces/{spaceId}/move', { ...spacePath(spaceId), body: body as never });
-
-  it('401 without a token', async () => {
-    expect((await server().client().POST('/v1/spaces/{spaceId}/move', { ...spacePath('x'), body: {} })).response.status).toBe(401);
-  });
 
   it('400 for both before and after, a non-sibling reference, or the space itself', async () => {
     const t = server();
@@ -309,10 +288,6 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
 describe('POST /v1/spaces/{spaceId}/transfer', () => {
   const transfer = (who: { client: ReturnType<TestServer['client']> }, spaceId: string, body: { organization: string; collection?: string }) =>
     who.client.POST('/v1/spaces/{spaceId}/transfer', { ...spacePath(spaceId), body });
-
-  it('401 without a token', async () => {
-    expect((await transfer({ client: server().client() }, 'x', { organization: 'y' })).response.status).toBe(401);
-  });
 
   it('400 without a target organization', async () => {
     const t = server();
@@ -380,10 +355,6 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
 });
 
 describe('GET /v1/orgs/{organizationId}/spaces', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().GET('/v1/orgs/{organizationId}/spaces', orgPath('x'))).response.status).toBe(401);
-  });
-
   it('400 for a limit over 1000', async () => {
     const { admin, organization } = await createOrganizationWithAdmin(server());
     const { response } = await admin.client.GET('/v1/orgs/{organizationId}/spaces', { params: { path: { organizationId: organization.id }, query: { limit: 1001 } } });

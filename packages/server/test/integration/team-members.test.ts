@@ -25,10 +25,6 @@ async function world(t: TestServer) {
 }
 
 describe('GET /v1/orgs/{organizationId}/teams/{teamId}/members', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().GET('/v1/orgs/{organizationId}/teams/{teamId}/members', teamPath('x', 'y'))).response.status).toBe(401);
-  });
-
   it('400 for an out-of-range limit', async () => {
     const { admin, organization, team } = await world(server());
     const { error } = await admin.client.GET('/v1/orgs/{organizationId}/teams/{teamId}/members', { params: { path: { organizationId: organization.id, teamId: team.id }, query: { limit: 0 } } });
@@ -71,10 +67,6 @@ describe('GET /v1/orgs/{organizationId}/teams/{teamId}/members', () => {
 describe('PUT /v1/orgs/{organizationId}/teams/{teamId}/members', () => {
   const put = (who: TestUser, organizationId: string, teamId: string, body: Record<string, unknown>) =>
     who.client.PUT('/v1/orgs/{organizationId}/teams/{teamId}/members', { ...teamPath(organizationId, teamId), body: body as never });
-
-  it('401 without a token', async () => {
-    expect((await server().client().PUT('/v1/orgs/{organizationId}/teams/{teamId}/members', { ...teamPath('x', 'y'), body: {} })).response.status).toBe(401);
-  });
 
   it('400 for malformed bodies and for users who are not members of the organization, changing nothing', async () => {
     const t = server();
@@ -141,10 +133,6 @@ describe('PUT /v1/orgs/{organizationId}/teams/{teamId}/members', () => {
 });
 
 describe('PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().PUT('/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', { ...entryPath('x', 'y', 'z'), body: {} })).response.status).toBe(401);
-  });
-
   it('400 for an unknown role', async () => {
     const { admin, organization, team, member } = await world(server());
     const { error } = await admin.client.PUT('/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', { ...entryPath(organization.id, team.id, member.user.id), body: { role: 'boss' as never } });
@@ -186,10 +174,6 @@ describe('PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', () => 
 });
 
 describe('DELETE /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().DELETE('/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', entryPath('x', 'y', 'z'))).response.status).toBe(401);
-  });
-
   it('400 for a malformed user id', async () => {
     const { admin, organization, team } = await world(server());
     expect((await admin.client.DELETE('/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', entryPath(organization.id, team.id, 'bad id'))).response.status).toBe(400);

@@ -15,10 +15,6 @@ function expectedTeam(id: string, title: string, overrides: Record<string, unkno
 }
 
 describe('GET /v1/orgs/{organizationId}/teams', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().GET('/v1/orgs/{organizationId}/teams', orgPath('x'))).response.status).toBe(401);
-  });
-
   it('400 for invalid filters', async () => {
     const { admin, organization } = await createOrganizationWithAdmin(server());
     for (const [name, value] of [['owner', 'bad id'], ['title', ''], ['title', 'x'.repeat(65)]]) {
@@ -83,10 +79,6 @@ describe('GET /v1/orgs/{organizationId}/teams', () => {
 });
 
 describe('PUT /v1/orgs/{organizationId}/teams', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().PUT('/v1/orgs/{organizationId}/teams', { ...orgPath('x'), body: { title: 'T' } })).response.status).toBe(401);
-  });
-
   it('400 for a missing or too long title, and for members who are not members of the organization', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
@@ -135,10 +127,6 @@ describe('PUT /v1/orgs/{organizationId}/teams', () => {
 });
 
 describe('GET /v1/orgs/{organizationId}/teams/{teamId}', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().GET('/v1/orgs/{organizationId}/teams/{teamId}', teamPath('x', 'y'))).response.status).toBe(401);
-  });
-
   it('400 for a malformed team id', async () => {
     const { admin, organization } = await createOrganizationWithAdmin(server());
     const { error } = await admin.client.GET('/v1/orgs/{organizationId}/teams/{teamId}', teamPath(organization.id, 'bad id'));
@@ -172,10 +160,6 @@ describe('GET /v1/orgs/{organizationId}/teams/{teamId}', () => {
 });
 
 describe('PATCH /v1/orgs/{organizationId}/teams/{teamId}', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().PATCH('/v1/orgs/{organizationId}/teams/{teamId}', { ...teamPath('x', 'y'), body: { title: 'T' } })).response.status).toBe(401);
-  });
-
   it('400 for a missing or empty title', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
@@ -215,10 +199,6 @@ describe('PATCH /v1/orgs/{organizationId}/teams/{teamId}', () => {
 });
 
 describe('DELETE /v1/orgs/{organizationId}/teams/{teamId}', () => {
-  it('401 without a token', async () => {
-    expect((await server().client().DELETE('/v1/orgs/{organizationId}/teams/{teamId}', teamPath('x', 'y'))).response.status).toBe(401);
-  });
-
   it('400 for a malformed id', async () => {
     const { admin, organization } = await createOrganizationWithAdmin(server());
     expect((await admin.client.DELETE('/v1/orgs/{organizationId}/teams/{teamId}', teamPath(organization.id, 'bad id'))).response.status).toBe(400);
