@@ -71,6 +71,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
       // form; every other operation takes JSON.
       forms: { consumeSamlResponse: DEFAULT_BODY_BYTES },
       largeBodyConcurrency: context.config.largeBodyConcurrency,
+      registry: metrics.registry,
     }),
   );
   // A JSON request with an empty body counts as `{}`.
