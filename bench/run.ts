@@ -1,4 +1,4 @@
-// `pnpm bench [api|cold-start|comments|content|merge|all] [--rounds N] [--seconds S]`: the benchmarks of DESIGN.md §9, each
+// `pnpm bench [api|cold-start|comments|content|merge|sites|all] [--rounds N] [--seconds S]`: the benchmarks of DESIGN.md §9, each
 // against its budget. Results are printed and written to bench/results/.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -59,6 +59,7 @@ function runStandalone(script: string): Promise<number> {
 for (const [name, script] of [
   ['content', 'content-store.ts'],
   ['merge', 'merge.ts'],
+  ['sites', 'sites.ts'],
 ] as const) {
   if ((which === 'all' || which === name) && existsSync(join(here, script))) {
     console.log(`\n== ${name}: ${script}`);

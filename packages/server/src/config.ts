@@ -85,6 +85,13 @@ const schema = z.object({
   PDF_MAX_PAGES: z.coerce.number().int().min(1).max(10_000).default(500),
   PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
   PDF_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(256 * 1024 * 1024),
+  OPENAPI_REFRESH_MINUTES: z.coerce
+    .number()
+    .int()
+    .refine((minutes) => minutes === 0 || minutes >= 5, 'must be 0 (off) or at least 5')
+    .default(0),
+  OPENAPI_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(100),
+  OPENAPI_PROCESS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
 });
 
 /** Time an import or a PDF rendering leaves the rest of its request (the write, the answer). */
@@ -120,6 +127,12 @@ export type Config = {
   import: { maxPages: number; maxDepth: number; maxBytes: number; timeLimitMs: number; zipMaxEntries: number; zipMaxExpandedBytes: number };
   /** Change-request PDFs: pages in one PDF, rendering time, cached bytes per organization. */
   pdf: { maxPages: number; renderTimeoutMs: number; cacheMaxBytes: number };
+  /**
+   * OpenAPI processing: URL sources re-processed when their last processing is older than
+   * `refreshMinutes` (0: never); at most `maxFiles` files per spec (the entry and what it references),
+   * within `processTimeoutMs` in all; the files together within `outbound.maxBytes`.
+   */
+  openapi: { refreshMinutes: number; maxFiles: number; processTimeoutMs: number };
 };
 
 /** Every environment variable the configuration reads (the documentation's tables are checked against it). */
@@ -177,5 +190,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       zipMaxExpandedBytes: e.IMPORT_ZIP_MAX_EXPANDED_BYTES,
     },
     pdf: { maxPages: e.PDF_MAX_PAGES, renderTimeoutMs: withinRequest(e.PDF_RENDER_TIMEOUT_MS), cacheMaxBytes: e.PDF_CACHE_MAX_BYTES },
+    openapi: { refreshMinutes: e.OPENAPI_REFRESH_MINUTES, maxFiles: e.OPENAPI_MAX_FILES, processTimeoutMs: e.OPENAPI_PROCESS_TIMEOUT_MS },
   };
 }

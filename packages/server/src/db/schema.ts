@@ -566,3 +566,86 @@ export interface DB {
 }
 
 export type { Timestamp };
+
+// --- Organization settings (issue 17): OpenAPI specs, translation settings, custom fields -----------
+
+export type OpenAPISpecProcessingState = 'pending' | 'progress' | 'complete';
+export type OpenAPISpecErrorCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+/** A `json` column written from JSON text, read back parsed. */
+type JsonText<T> = ColumnType<T, string, string>;
+
+export interface OpenapiSpecsTable {
+  organizationId: string;
+  id: string;
+  slug: string;
+  /** Exactly one of the two is set. */
+  sourceUrl: string | null;
+  sourceText: string | null;
+  processingState: ColumnType<OpenAPISpecProcessingState, OpenAPISpecProcessingState | undefined, OpenAPISpecProcessingState>;
+  /** Moves whenever the source is set; a processing of an older revision discards its result. */
+  sourceRevision: ColumnType<number, number | undefined, number>;
+  lastVersionId: string | null;
+  lastProcessedAt: NullableTimestamp;
+  lastProcessErrorCode: OpenAPISpecErrorCode | null;
+  lastProcessErrors: ColumnType<Array<{ message: string; location: string }> | null, string | null | undefined, string | null>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface OpenapiSpecVersionsTable {
+  organizationId: string;
+  specId: string;
+  id: string;
+  /** SHA-256 (hex) of the filesystem's JSON. */
+  contentHash: string;
+  filesystem: JsonText<{ entrypoint: string; files: Record<string, unknown> }>;
+  /** The bundled document. */
+  bundle: JsonText<unknown>;
+  createdAt: CreatedAt;
+}
+
+export interface TranslationSettingsTable {
+  organizationId: string;
+  id: string;
+  title: string;
+  /** Canonical BCP 47 tags, in the order given. */
+  languages: ColumnType<string[], string[] | undefined, string[]>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export type CustomFieldType = 'text' | 'number' | 'boolean' | 'tags' | 'select:single' | 'select:multi';
+export type CustomFieldValueData = string | number | boolean | string[];
+
+export interface CustomFieldDefinitionsTable {
+  organizationId: string;
+  id: string;
+  name: string;
+  type: CustomFieldType;
+  title: string | null;
+  description: string | null;
+  placeholder: string | null;
+  /** Set for the select types only. */
+  options: string[] | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface SpaceCustomFieldValuesTable {
+  organizationId: string;
+  spaceId: string;
+  /** The definition's name. */
+  field: string;
+  /** jsonb written from JSON text. */
+  value: ColumnType<CustomFieldValueData, string, string>;
+  updatedAt: UpdatedAt;
+}
+
+export interface DB {
+  openapiSpecs: OpenapiSpecsTable;
+  openapiSpecVersions: OpenapiSpecVersionsTable;
+  translationSettings: TranslationSettingsTable;
+  customFieldDefinitions: CustomFieldDefinitionsTable;
+  spaceCustomFieldValues: SpaceCustomFieldValuesTable;
+}
