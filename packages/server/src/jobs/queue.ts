@@ -1,5 +1,4 @@
 // Background work on pg-boss, in the same PostgreSQL: any number of server instances share the queue.
-import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Logger } from '../logger.js';
@@ -18,6 +17,21 @@ export type Jobs = {
   stop(timeoutMs?: number): Promise<void>;
 };
 
+/**
+ * Instances starting together create the same queues at once, and pg-boss's create_queue (an insert
+ * and a partition) can deadlock against itself (40P01). Both statements are idempotent: run again.
+ */
+async function retryOnDeadlock<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 100 * attempt));
+    }
+  }
+}
+
 /** Starts pg-boss, creates the workers' queues and schedules, and subscribes the workers. */
 export async function startJobs(connectionString: string, workers: JobWorker[], log: Logger): Promise<Jobs> {
   const boss = new PgBoss({ connectionString, max: 3, schema: 'pgboss' });
@@ -29,8 +43,9 @@ export async function startJobs(connectionString: string, workers: JobWorker[], 
     else log.error({ err: error }, 'job queue error');
   });
   await boss.start();
-  await createQueues(boss, connectionString, workers);
   for (const worker of workers) {
+    await retryOnDeadlock(() => boss.createQueue(worker.name));
+    if (worker.schedule) await retryOnDeadlock(() => boss.schedule(worker.name, worker.schedule!));
     await boss.work(worker.name, async (jobs: PgBoss.Job[]) => {
       for (const job of jobs) {
         log.info({ job: worker.name, id: job.id }, 'job started');
@@ -43,31 +58,6 @@ export async function startJobs(connectionString: string, workers: JobWorker[], 
     // Stops fetching at once; running jobs get up to `timeoutMs` (pg-boss waits at least 1 s).
     stop: (timeoutMs = 10_000) => boss.stop({ graceful: true, timeout: timeoutMs }),
   };
-}
-
-/**
- * Creates the workers' queues, one instance at a time, then sets their schedules. pg-boss's create_queue
- * deadlocks when two sessions create the same queue at once (instances starting together on a new
- * database, or after an upgrade adds a queue: one start failed with "deadlock detected"), so instances
- * that find a queue missing take turns under a session advisory lock, held on a connection of its own
- * (pg-boss runs its commands on its pool). Once every queue exists, a start takes no lock.
- */
-async function createQueues(boss: PgBoss, connectionString: string, workers: JobWorker[]): Promise<void> {
-  const existing = new Set((await boss.getQueues()).map((queue) => queue.name));
-  if (workers.some((worker) => !existing.has(worker.name))) {
-    const lock = new pg.Client({ connectionString });
-    lock.on('error', () => {}); // a broken connection fails the query below, or frees the lock with it
-    await lock.connect();
-    try {
-      await lock.query(`SELECT pg_advisory_lock(hashtext('cw:job-queues'))`);
-      // Those another instance created meanwhile are left as they are (ON CONFLICT DO NOTHING).
-      for (const worker of workers) await boss.createQueue(worker.name);
-    } finally {
-      await lock.end(); // the session's end releases the lock
-    }
-  }
-  // Upserts of one row each: every start sets the schedules the code states.
-  for (const worker of workers) if (worker.schedule) await boss.schedule(worker.name, worker.schedule);
 }
 
 /** For processes that must not run jobs (the CLI, or JOBS_ENABLED=false). */
