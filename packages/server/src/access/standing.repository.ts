@@ -198,20 +198,21 @@ export async function findOrganizationWithMembership(
   db: Executor,
   organizationId: string,
   userId: string,
-): Promise<{ organization: OrganizationRow; membership: MembershipRow | undefined } | undefined> {
+): Promise<{ organization: OrganizationRow; membership: MembershipRow | undefined; listingVersion: number } | undefined> {
   const row = await db
     .selectFrom('organizations')
     .leftJoin('organizationMembers as m', (join) =>
       join.onRef('m.organizationId', '=', 'organizations.id').on('m.userId', '=', userId),
     )
-    .select([...ORGANIZATION_COLUMNS, 'm.userId as memberUserId', 'm.role as memberRole', 'm.sso as memberSso'])
+    .select([...ORGANIZATION_COLUMNS, 'organizations.listingVersion', 'm.userId as memberUserId', 'm.role as memberRole', 'm.sso as memberSso'])
     .where('organizations.id', '=', organizationId)
     .modifyEnd(PREPARED)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { memberUserId, memberRole, memberSso, ...organization } = row;
+  const { memberUserId, memberRole, memberSso, listingVersion, ...organization } = row;
   return {
     organization,
     membership: memberUserId ? { role: memberRole, sso: memberSso ?? false } : undefined,
+    listingVersion,
   };
 }
