@@ -1,6 +1,6 @@
 // `pnpm build`'s output under plain node, as docs/deploy.md runs it: it starts and answers, with
 // everything it loads at run time (every migration, the contract, the /docs reference, worker threads)
-// and every area working from the build; it prints the demo token as a banner apart from the JSON log,
+// and every area working from the build, published sites included; it prints the demo token as a banner apart from the JSON log,
 // logs one access line per request, stops on SIGTERM, and — with the CLI, built or not — names a
 // database it cannot reach instead of printing a stack.
 import { execFile } from 'node:child_process';
@@ -74,7 +74,7 @@ describe('the built server under plain node', { timeout: 120_000 }, () => {
     }
   });
 
-  it('answers for every area: sites (conditions, adaptive schema), comments (the markdown check), imports (html, zip)', async () => {
+  it('answers for every area: sites (conditions, adaptive schema, published as HTML), comments (the markdown check), imports (html, zip)', async () => {
     const client = server.client(server.token);
     const organizationId = server.organizationId;
     const { data: space } = await client.POST('/v1/orgs/{organizationId}/spaces', { params: { path: { organizationId } }, body: { title: 'Areas' } });
@@ -121,6 +121,18 @@ describe('the built server under plain node', { timeout: 120_000 }, () => {
     expect((await client.POST('/v1/orgs/{organizationId}/sites/{siteId}/publish', sitePath(siteId))).data?.published).toBe(true);
     const published = await client.GET('/v1/orgs/{organizationId}/sites/{siteId}/published', sitePath(siteId));
     expect(published.response.status, JSON.stringify(published.error)).toBe(200);
+
+    // A published site as HTML (remark, rehype, highlighting), with its stylesheet.
+    const { data: sample } = await client.POST('/v1/orgs/{organizationId}/sites', { params: { path: { organizationId } }, body: { title: 'Sample', spaces: 'sample', visibility: 'public' } });
+    expect((await client.POST('/v1/orgs/{organizationId}/sites/{siteId}/publish', sitePath(sample!.id))).data?.published).toBe(true);
+    const page = await fetch(`${server.url}/s/${sample!.id}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    expect(html).toContain('Welcome');
+    const stylesheet = /<link rel="stylesheet" href="([^"]+)"/.exec(html)?.[1];
+    expect(stylesheet).toBeDefined();
+    expect((await fetch(new URL(stylesheet!, `${server.url}/s/${sample!.id}/`))).status).toBe(200);
   });
 
   it('renders a PDF in its worker thread', async () => {

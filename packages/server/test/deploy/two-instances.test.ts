@@ -1,8 +1,8 @@
 // Two instances of the built server on one PostgreSQL behind Debian's nginx, set up from deploy/ (the
 // systemd unit's command line, the nginx example): what docs/deploy.md promises of several instances —
 // a revoked token is refused by every instance, the rate limits are one budget, a job runs once,
-// stopping an instance loses no request, and the largest body the server takes passes the proxy. Every
-// check goes through nginx.
+// stopping an instance loses no request, the largest body the server takes passes the proxy, and
+// published sites answer on their own hostnames. Every check goes through nginx.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { createClient, type ContentWorkspaceClient } from '@content-workspace/sd
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded.js';
 import { createLogger } from '../../src/logger.js';
 import { sleep } from '../fault/child-server.js';
+import { Visitor } from '../support/published.js';
 import { zip } from '../support/zip.js';
 import { buildServer, freePorts, runCli, startInstance, type Build, type Instance } from './build.js';
 import { NGINX_BINARY, startNginx, type Nginx } from './nginx.js';
@@ -216,6 +217,28 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
     const { data, error, response } = await api(adminToken).POST('/v1/spaces/{spaceId}/content/import', { params: { path: { spaceId: space!.id } }, body });
     expect(response.status, JSON.stringify(error) ?? nginx.errors()).toBe(201);
     expect(data).toMatchObject({ importedResources: 1, truncated: false });
+  });
+
+  it('serves a published site at /s/… and on its own hostname; a client cannot pick the host with X-Forwarded-Host', async () => {
+    const organizationId = (await api(adminToken).GET('/v1/orgs')).data!.items[0]!.id;
+    const created = await api(adminToken).POST('/v1/orgs/{organizationId}/sites', { params: { path: { organizationId } }, body: { title: 'Handbook', spaces: 'sample', visibility: 'public' } });
+    expect(created.response.status, JSON.stringify(created.error)).toBe(201);
+    const sitePath = { params: { path: { organizationId, siteId: created.data!.id } } };
+    expect((await api(adminToken).PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath, body: { hostname: 'docs.deploy.test' } })).response.status).toBe(200);
+    expect((await api(adminToken).POST('/v1/orgs/{organizationId}/sites/{siteId}/publish', sitePath)).data?.published).toBe(true);
+
+    const visitor = new Visitor(nginx.url);
+    const byPath = await visitor.get(`/s/${created.data!.id}/`);
+    expect(byPath.status).toBe(200);
+    expect(byPath.headers['content-type']).toBe('text/html; charset=utf-8');
+    const byHost = await visitor.get('/', { host: 'docs.deploy.test' });
+    expect(byHost.status).toBe(200);
+    expect(byHost.headers['content-type']).toBe('text/html; charset=utf-8');
+    // nginx sets X-Forwarded-Host to the request's Host; the server trusts nginx (TRUST_PROXY), so a
+    // client's own X-Forwarded-Host passed on would choose the site the API host answers with.
+    const spoofed = await visitor.get('/', { headers: { 'X-Forwarded-Host': 'docs.deploy.test' } });
+    expect(spoofed.headers['content-type']).toMatch(/^application\/json/);
+    expect(spoofed.status).toBe(404);
   });
 
   it('stopping an instance (a rolling restart) loses no request going through nginx', async () => {
