@@ -33,6 +33,7 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
+      'packages/server/.dist-test-*/**', // builds of test/deploy, removed after each run
       '**/.pack/**',
       'packages/contract/**', // generated
       'packages/sdk/src/generated/**', // generated

@@ -1,8 +1,11 @@
-// The API benchmark (DESIGN.md §9): `GET /v1/spaces/{id}` and a 100-item space list through the full
-// stack (auth, validation, access resolution), against a bare Express handler doing one primary-key
-// query on the same database, in the same run, in paired rounds. The server under test gets core 0;
-// the load generator and PostgreSQL share core 1. `GET /v1/spaces/{id}` runs twice per round, on a server
-// with rate limits off and on one with them on (the production default), in alternating order.
+// The API benchmark (DESIGN.md §9, issue 19): `GET /v1/spaces/{id}` and 100-item space lists through the
+// full stack (auth, validation, access resolution), each against its bare baseline on the same database,
+// in the same run, in paired rounds: a bare Express handler doing one primary-key query, and a bare
+// Kysely keyset page of the same rows (over 10,000 spaces and over 250). The server under test gets core
+// 0; the load generator and PostgreSQL share core 1. `GET /v1/spaces/{id}` runs twice per round, on a
+// server with rate limits off and on one with them on (the production default); each pair runs in
+// alternating order, so that neither side gains from the order (drift, caches).
+import { loadavg } from 'node:os';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { canPin, pin, processTreeCpuSeconds } from './lib/cpus.js';
@@ -22,8 +25,26 @@ type LoadResult = {
 };
 
 export type ApiBenchmarkResult = {
-  rounds: Array<{ bare: LoadResult; byId: LoadResult; byIdLimited: LoadResult; byIdPublished: LoadResult; list: LoadResult; listSmall: LoadResult; ratio: number; limitedRatio: number; limitedVsOff: number; publishedRatio: number }>;
+  rounds: Array<{
+    bare: LoadResult;
+    byId: LoadResult;
+    byIdLimited: LoadResult;
+    byIdPublished: LoadResult;
+    bareList: LoadResult;
+    list: LoadResult;
+    bareListSmall: LoadResult;
+    listSmall: LoadResult;
+    ratio: number;
+    limitedRatio: number;
+    limitedVsOff: number;
+    publishedRatio: number;
+    /** Full-stack list req/s ÷ the bare Kysely keyset list's (10,000 and 250 spaces; target ≥ 0.85). */
+    listRatio: number;
+    listSmallRatio: number;
+  }>;
   medianRatio: number;
+  medianListRatio: number;
+  medianListSmallRatio: number;
   /** Median of the rounds' req/s with rate limits on ÷ off (budget ≥ 0.95). */
   medianLimitedVsOff: number;
   /** Median of the rounds' server CPU time per request with rate limits on ÷ off (lower is better). */
@@ -40,6 +61,8 @@ async function measured(serverPid: number, run: () => Promise<LoadResult>): Prom
   const after = processTreeCpuSeconds(serverPid);
   return before === undefined || after === undefined || !result.total ? result : { ...result, cpuMicros: ((after - before) / result.total) * 1e6 };
 }
+
+const loadAverage = () => loadavg().map((value) => value.toFixed(1)).join(' ');
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -68,6 +91,8 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     // should cost the same whatever the total.
     const listPaths = [`/v1/orgs/${seeded.organizationId}/spaces?limit=100`];
     const smallListPaths = seeded.collectionIds.map((id) => `/v1/collections/${id}/spaces?limit=100`);
+    const bareListPaths = [`/bare/orgs/${seeded.organizationId}/spaces?limit=100`];
+    const bareSmallListPaths = seeded.collectionIds.map((id) => `/bare/collections/${id}/spaces?limit=100`);
 
     const load = (url: string, paths: string[], tokens: string[], connections: number, seconds = options.seconds) =>
       runScript<LoadResult>('api/load.ts', 1, { url, paths, tokens, connections, seconds });
@@ -78,47 +103,62 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     await load(fullUrl, publishedPaths, seeded.tokens, 50, 3);
     await load(fullUrl, listPaths, seeded.tokens, 16, 3);
     await load(fullUrl, smallListPaths, seeded.tokens, 16, 3);
+    await load(bareUrl, bareListPaths, [], 16, 3);
+    await load(bareUrl, bareSmallListPaths, [], 16, 3);
 
     const rounds: ApiBenchmarkResult['rounds'] = [];
+    /** Runs the loads in turn, in reverse order on even rounds; results in the given order. */
+    const alternating = async (round: number, runs: Array<() => Promise<LoadResult>>): Promise<LoadResult[]> => {
+      const results: LoadResult[] = new Array(runs.length);
+      const order = runs.map((_, i) => i);
+      if (round % 2 === 0) order.reverse();
+      for (const i of order) results[i] = await runs[i]!();
+      return results;
+    };
+    /** The same pair by server CPU time per request (bare ÷ full): steadier than req/s on a busy machine. */
+    const cpuRatio = (full: LoadResult, bare: LoadResult) => (full.cpuMicros && bare.cpuMicros ? `, by CPU per request ${(bare.cpuMicros / full.cpuMicros).toFixed(2)}` : '');
+    const line = (result: LoadResult) =>
+      `${result.requestsPerSecond.toFixed(0)} req/s (p50 ${result.p50} ms, p99 ${result.p99} ms${result.cpuMicros ? `, ${result.cpuMicros.toFixed(0)} µs CPU/req` : ''})`;
     for (let round = 1; round <= options.rounds; round++) {
-      const bareResult = await load(bareUrl, barePaths, [], 50);
-      // Alternating which goes first, so that neither gains from the order (drift, caches).
-      const limitsOff = () => measured(full.child.pid!, () => load(fullUrl, byIdPaths, seeded.tokens, 50));
-      const limitsOn = () => measured(limited.child.pid!, () => load(limitedUrl, byIdPaths, seeded.tokens, 50));
-      let byId: LoadResult;
-      let byIdLimited: LoadResult;
-      if (round % 2) {
-        byId = await limitsOff();
-        byIdLimited = await limitsOn();
-      } else {
-        byIdLimited = await limitsOn();
-        byId = await limitsOff();
-      }
-      const byIdPublished = await load(fullUrl, publishedPaths, seeded.tokens, 50);
-      const list = await load(fullUrl, listPaths, seeded.tokens, 16);
-      const listSmall = await load(fullUrl, smallListPaths, seeded.tokens, 16);
+      const [bareResult, byId, byIdLimited, byIdPublished] = (await alternating(round, [
+        () => measured(bare.child.pid!, () => load(bareUrl, barePaths, [], 50)),
+        () => measured(full.child.pid!, () => load(fullUrl, byIdPaths, seeded.tokens, 50)),
+        () => measured(limited.child.pid!, () => load(limitedUrl, byIdPaths, seeded.tokens, 50)),
+        () => measured(full.child.pid!, () => load(fullUrl, publishedPaths, seeded.tokens, 50)),
+      ])) as [LoadResult, LoadResult, LoadResult, LoadResult];
+      const [list, bareList] = (await alternating(round, [
+        () => measured(full.child.pid!, () => load(fullUrl, listPaths, seeded.tokens, 16)),
+        () => measured(bare.child.pid!, () => load(bareUrl, bareListPaths, [], 16)),
+      ])) as [LoadResult, LoadResult];
+      const [listSmall, bareListSmall] = (await alternating(round, [
+        () => measured(full.child.pid!, () => load(fullUrl, smallListPaths, seeded.tokens, 16)),
+        () => measured(bare.child.pid!, () => load(bareUrl, bareSmallListPaths, [], 16)),
+      ])) as [LoadResult, LoadResult];
       const ratio = byId.requestsPerSecond / bareResult.requestsPerSecond;
       const limitedRatio = byIdLimited.requestsPerSecond / bareResult.requestsPerSecond;
       const limitedVsOff = byIdLimited.requestsPerSecond / byId.requestsPerSecond;
       const publishedRatio = byIdPublished.requestsPerSecond / bareResult.requestsPerSecond;
-      rounds.push({ bare: bareResult, byId, byIdLimited, byIdPublished, list, listSmall, ratio, limitedRatio, limitedVsOff, publishedRatio });
+      const listRatio = list.requestsPerSecond / bareList.requestsPerSecond;
+      const listSmallRatio = listSmall.requestsPerSecond / bareListSmall.requestsPerSecond;
+      rounds.push({ bare: bareResult, byId, byIdLimited, byIdPublished, bareList, list, bareListSmall, listSmall, ratio, limitedRatio, limitedVsOff, publishedRatio, listRatio, listSmallRatio });
+      const failures = [byId, byIdLimited, byIdPublished, list, listSmall, bareResult, bareList, bareListSmall].reduce((sum, r) => sum + r.non2xx + r.errors, 0);
       console.log(
-        `round ${round}: bare ${bareResult.requestsPerSecond.toFixed(0)} req/s (p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms) · ` +
-          `GET /v1/spaces/{id} ${byId.requestsPerSecond.toFixed(0)} req/s (p50 ${byId.p50} ms, p99 ${byId.p99} ms) · ratio ${ratio.toFixed(2)} · ` +
-          `rate limits on ${byIdLimited.requestsPerSecond.toFixed(0)} req/s (p50 ${byIdLimited.p50} ms, p99 ${byIdLimited.p99} ms) · ratio ${limitedRatio.toFixed(2)}, ${limitedVsOff.toFixed(3)} of limits off` +
-          (byId.cpuMicros && byIdLimited.cpuMicros ? ` (server CPU per request ${byId.cpuMicros.toFixed(0)} µs off, ${byIdLimited.cpuMicros.toFixed(0)} µs on)` : '') +
-          ` · in a published site ${byIdPublished.requestsPerSecond.toFixed(0)} req/s (p99 ${byIdPublished.p99} ms, ratio ${publishedRatio.toFixed(2)})` +
-          ' · ' +
-          `100-item page of 10,000 spaces ${list.requestsPerSecond.toFixed(0)} req/s (p50 ${list.p50} ms, p99 ${list.p99} ms) · ` +
-          `of 250 spaces ${listSmall.requestsPerSecond.toFixed(0)} req/s (p50 ${listSmall.p50} ms, p99 ${listSmall.p99} ms)` +
-          (byId.non2xx + byIdLimited.non2xx + list.non2xx + byId.errors + byIdLimited.errors + list.errors
-            ? ` · NON-2XX/ERRORS ${byId.non2xx + byIdLimited.non2xx + list.non2xx}/${byId.errors + byIdLimited.errors + list.errors}`
-            : ''),
+        [
+          `round ${round} (load ${loadAverage()}):`,
+          `  GET /v1/spaces/{id} ${line(byId)} · bare ${line(bareResult)} · ratio ${ratio.toFixed(2)}${cpuRatio(byId, bareResult)}`,
+          `  rate limits on ${line(byIdLimited)} · ratio ${limitedRatio.toFixed(2)}, ${limitedVsOff.toFixed(3)} of limits off`,
+          `  in a published site ${line(byIdPublished)} · ratio ${publishedRatio.toFixed(2)}`,
+          `  100-item page of 10,000 spaces ${line(list)} · bare keyset ${line(bareList)} · ratio ${listRatio.toFixed(2)}${cpuRatio(list, bareList)}`,
+          `  100-item page of 250 spaces ${line(listSmall)} · bare keyset ${line(bareListSmall)} · ratio ${listSmallRatio.toFixed(2)}${cpuRatio(listSmall, bareListSmall)}`,
+          ...(failures ? [`  NON-2XX/ERRORS ${failures}`] : []),
+        ].join('\n'),
       );
     }
     return {
       rounds,
       medianRatio: median(rounds.map((r) => r.ratio)),
+      medianListRatio: median(rounds.map((r) => r.listRatio)),
+      medianListSmallRatio: median(rounds.map((r) => r.listSmallRatio)),
       medianLimitedVsOff: median(rounds.map((r) => r.limitedVsOff)),
       ...(rounds.every((r) => r.byId.cpuMicros && r.byIdLimited.cpuMicros)
         ? { medianLimitedCpuVsOff: median(rounds.map((r) => r.byIdLimited.cpuMicros! / r.byId.cpuMicros!)) }

@@ -1,4 +1,4 @@
-// `pnpm bench [api|cold-start|comments|content|merge|search|all] [--rounds N] [--seconds S]`: the benchmarks of DESIGN.md §9, each
+// `pnpm bench [api|cold-start|comments|content|merge|search|sites|all] [--rounds N] [--seconds S]`: the benchmarks of DESIGN.md §9, each
 // against its budget. Results are printed and written to bench/results/.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,11 @@ if (which === 'all' || which === 'api') {
   verdicts.push(`GET /v1/spaces/{id} with rate limits on at ${(api.medianLimitedVsOff * 100).toFixed(1)}% of limits off (median of paired rounds; budget ≥ 95%): ${api.medianLimitedVsOff >= 0.95 ? 'met' : 'MISSED'}` +
       (api.medianLimitedCpuVsOff ? `; server CPU per request with limits on ${(api.medianLimitedCpuVsOff * 100).toFixed(1)}% of limits off` : ''));
   verdicts.push(`GET /v1/spaces/{id} of a space in a published site at ${(api.medianPublishedRatio * 100).toFixed(0)}% of the bare handler (one more indexed query)`);
+  verdicts.push(`GET /v1/spaces/{id} at ${api.medianRatio.toFixed(2)} of the bare handler (issue 19 target ≥ 0.75): ${api.medianRatio >= 0.75 ? 'met' : 'MISSED'}`);
+  verdicts.push(
+    `100-item list at ${api.medianListRatio.toFixed(2)} (10,000 spaces) and ${api.medianListSmallRatio.toFixed(2)} (250 spaces) of a bare Kysely keyset list (medians; issue 19 target ≥ 0.85): ` +
+      (Math.min(api.medianListRatio, api.medianListSmallRatio) >= 0.85 ? 'met' : 'MISSED'),
+  );
   verdicts.push(`100-item list p99 ${api.listP99Max} ms at 16 connections (worst round; budget < 25 ms): ${api.listP99Max < 25 ? 'met' : 'MISSED'}`);
 }
 
@@ -60,6 +65,7 @@ for (const [name, script] of [
   ['content', 'content-store.ts'],
   ['merge', 'merge.ts'],
   ['search', 'search.ts'],
+  ['sites', 'sites.ts'],
 ] as const) {
   if ((which === 'all' || which === name) && existsSync(join(here, script))) {
     console.log(`\n== ${name}: ${script}`);

@@ -3,9 +3,12 @@
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
-type Args = { url: string; paths: string[]; tokens: string[]; connections: number; seconds: number };
+type Args = { url: string; paths: string[]; tokens: string[]; connections: number; seconds: number; sequential?: boolean };
 const args = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Args;
 const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
+// `sequential`: each path once, in order, before any repeats (first requests of each, e.g. first renders).
+let cursor = 0;
+const nextPath = () => (args.sequential ? args.paths[cursor++ % args.paths.length]! : pick(args.paths));
 
 const result = await autocannon({
   url: args.url,
@@ -15,7 +18,7 @@ const result = await autocannon({
     {
       setupRequest: (request) => ({
         ...request,
-        path: pick(args.paths),
+        path: nextPath(),
         headers: { ...request.headers, ...(args.tokens.length ? { authorization: `Bearer ${pick(args.tokens)}` } : {}) },
       }),
     },

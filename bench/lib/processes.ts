@@ -8,9 +8,12 @@ import { onCore } from './cpus.js';
 
 const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 
-/** Starts `script` (TypeScript, through tsx) on `core`, resolving once it prints `ready <port>`. */
-export function startScript(script: string, core: number, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const command = [...onCore(core), tsx, script];
+/**
+ * Starts `script` (TypeScript, through tsx) on `core`, resolving once it prints `ready <port>`. With
+ * `nodeArgs` (e.g. `--cpu-prof`, which NODE_OPTIONS refuses), node runs it itself with tsx as a loader.
+ */
+export function startScript(script: string, core: number, env: Record<string, string>, nodeArgs?: string[]): Promise<{ child: ChildProcess; port: number }> {
+  const command = [...onCore(core), ...(nodeArgs ? [process.execPath, ...nodeArgs, '--import', 'tsx'] : [tsx]), script];
   return new Promise((resolve, reject) => {
     const child = spawn(command[0]!, command.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';

@@ -52,6 +52,8 @@ export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.
 export type TenThousandPages = {
   pool: pg.Pool;
   db: Database;
+  /** The database's address (for servers started in other processes). */
+  url: string;
   /** What the content services need of the app context. */
   app: { db: Database; config: ReturnType<typeof loadConfig> };
   user: UserRow;
@@ -101,7 +103,7 @@ export async function seedTenThousandPages(): Promise<TenThousandPages> {
     }
     const seededInMs = performance.now() - started;
     await pool.query('VACUUM ANALYZE');
-    return { pool, db, app, user, organizationId: organization.id, space, tops, children, seededInMs, stop };
+    return { pool, db, url: postgres.url, app, user, organizationId: organization.id, space, tops, children, seededInMs, stop };
   } catch (error) {
     await stop();
     throw error;

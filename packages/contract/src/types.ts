@@ -2694,6 +2694,379 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{organizationId}/openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's OpenAPI specs
+         * @description Members (not guests). Newest first.
+         */
+        get: operations["listOpenAPISpecs"];
+        put?: never;
+        /**
+         * Create an OpenAPI spec
+         * @description Members with the organization role `create` or above (`createOpenAPISpec`). The spec is created
+         *     `pending` and processed in the background: fetched (for a `url` source) with every file it
+         *     references, parsed, validated and bundled into its first version. A slug already used in the
+         *     organization is a 409; a `url` that is not http or https, a 400.
+         */
+        post: operations["createOpenAPISpec"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi/{specSlug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an OpenAPI spec
+         * @description Members (not guests). Poll it to follow processing (`processingState`).
+         */
+        get: operations["getOpenAPISpecBySlug"];
+        /**
+         * Create or update an OpenAPI spec
+         * @description Members with the organization role `create` or above. Creates the spec with this slug, or sets the
+         *     source of the existing one; either way the spec becomes `pending` and is processed again, even when
+         *     the source is the same (a `url` is fetched again). A new version is stored only when the content
+         *     changed.
+         */
+        put: operations["createOrUpdateOpenAPISpecBySlug"];
+        post?: never;
+        /**
+         * Delete an OpenAPI spec
+         * @description Members with the organization role `create` or above. Deletes its versions too (their addresses stop serving).
+         */
+        delete: operations["deleteOpenAPISpecBySlug"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi/{specSlug}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a spec's versions
+         * @description Members (not guests). Newest first.
+         */
+        get: operations["listOpenAPISpecVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a spec's latest version
+         * @description Members (not guests). 404 while the spec has no version yet.
+         */
+        get: operations["getLatestOpenAPISpecVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the content of a spec's latest version
+         * @description Members (not guests). Its files as parsed, and the address of the bundled document; 404 while the spec has no version yet.
+         */
+        get: operations["getLatestOpenAPISpecVersionContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+                /** @description The version's id. */
+                versionId: components["parameters"]["OpenAPISpecVersionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a version of a spec
+         * @description Members (not guests).
+         */
+        get: operations["getOpenAPISpecVersionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+                /** @description The version's id. */
+                versionId: components["parameters"]["OpenAPISpecVersionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the content of a version
+         * @description Members (not guests). Its files as parsed, and the address of the bundled document.
+         */
+        get: operations["getOpenAPISpecVersionContentById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi/{signature}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a version's `url` (it names the version and its expiry). */
+                signature: components["parameters"]["OpenAPIDocumentSignature"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a version's bundled document
+         * @description Serves a version's bundled document (JSON, every external `$ref` inlined). The address comes from a
+         *     version's `url`: its signature is the credential, so no token is needed. A forged or altered
+         *     signature, or a version whose spec was deleted: 404. A genuine address past its expiry: 410 (read the
+         *     version again for a fresh one).
+         */
+        get: operations["downloadOpenAPISpecVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's translation settings
+         * @description Members (not guests). Newest first.
+         */
+        get: operations["listTranslationSettings"];
+        put?: never;
+        /**
+         * Create translation settings
+         * @description Organization admins only. `languages` are BCP 47 tags, stored canonical; a malformed or repeated tag is a 400 naming it.
+         */
+        post: operations["createTranslationSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/translations/{translationSettingsId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The translation settings' id. */
+                translationSettingsId: components["parameters"]["TranslationSettingsId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get translation settings
+         * @description Members (not guests).
+         */
+        get: operations["getTranslationSettings"];
+        /**
+         * Change translation settings
+         * @description Organization admins only. Sets the title, and the languages when given (kept when absent).
+         */
+        put: operations["updateTranslationSettings"];
+        post?: never;
+        /**
+         * Delete translation settings
+         * @description Organization admins only.
+         */
+        delete: operations["deleteTranslationSettings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spaces/{spaceId}/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a space's custom field values
+         * @description Anyone who can read the space (a member disabled by the organization's SSO enforcement gets 403).
+         *     Only the fields that have a value, by field name.
+         */
+        get: operations["getSpaceCustomFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a space's custom field values
+         * @description The `edit` role on the space. Sets or removes (`null`) the values named, all or none: a name that
+         *     is not a field of the space's organization, or a value that does not fit its field's type or
+         *     options, is a 400 naming `/body/values/{name}/value`.
+         */
+        patch: operations["updateSpaceCustomFields"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's custom fields
+         * @description Members (not guests). Newest first.
+         */
+        get: operations["listOrganizationCustomFields"];
+        put?: never;
+        /**
+         * Create a custom field
+         * @description Organization admins only. `options` are required for the select types and refused for the others
+         *     (400). A name already used in the organization, or a 101st field, is a 409.
+         */
+        post: operations["createOrganizationCustomField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/custom-fields/{fieldName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The custom field's name. */
+                fieldName: components["parameters"]["CustomFieldName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a custom field
+         * @description Members (not guests).
+         */
+        get: operations["getOrganizationCustomFieldByName"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom field
+         * @description Organization admins only. Every space's value of the field is removed with it.
+         */
+        delete: operations["deleteOrganizationCustomField"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a custom field
+         * @description Organization admins only. Sets the fields given. New `options` (select types only) replace the
+         *     old ones: spaces' values lose the options removed, in the same transaction.
+         */
+        patch: operations["updateOrganizationCustomField"];
+        trace?: never;
+    };
     "/v1/spaces/{spaceId}/search": {
         parameters: {
             query?: never;
@@ -7630,6 +8003,763 @@ export interface components {
             };
         };
         /**
+         * OpenAPISpecSlug
+         * @description Names the spec in its organization (unique there) and in addresses; lowercase letters and digits, in words joined by single hyphens.
+         */
+        OpenAPISpecSlug: string;
+        /**
+         * OpenAPISpecProcessingState
+         * @description `pending` while processing waits in the queue (after a create, a `PUT` or a scheduled refresh),
+         *     `progress` while it runs, `complete` when it ended — successfully, or with `lastProcessErrorCode`.
+         * @enum {string}
+         */
+        OpenAPISpecProcessingState: "pending" | "progress" | "complete";
+        /**
+         * OpenAPISpecErrorCode
+         * @description Why the last processing failed: `FETCH_TIMEOUT` (the source or a referenced file did not answer in
+         *     time), `FETCH_ERROR` (it could not be fetched: an error status, a refused or unreachable address, too
+         *     large, too many referenced files), `PARSE_ERROR` (not JSON or YAML, not an OpenAPI 3.0, 3.1 or Swagger
+         *     2.0 document, invalid against its specification, or a reference that cannot be followed).
+         * @enum {string}
+         */
+        OpenAPISpecErrorCode: "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
+        /**
+         * OpenAPISpecProcessError
+         * @description One problem found by the last processing.
+         */
+        OpenAPISpecProcessError: {
+            /** @description What is wrong. */
+            message: string;
+            /**
+             * @description Where: a file (the source's address, or `openapi.json` / `openapi.yaml` for a `text` source or
+             *     the address of a referenced file) followed by `#` and a JSON pointer into it, or by `:line:column`
+             *     for a syntax error.
+             */
+            location: string;
+        };
+        /**
+         * OpenAPISpecPermissions
+         * @description What the caller may do with the spec.
+         */
+        OpenAPISpecPermissions: {
+            /** @description The caller is a member of the organization (not a guest). */
+            view: boolean;
+            /** @description The caller may change or delete it (organization role `create` or above, `createOpenAPISpec`). */
+            edit: boolean;
+        };
+        /**
+         * OpenAPISpec
+         * @description An OpenAPI document of the organization, processed in the background into versions. Unset fields are
+         *     absent.
+         * @example {
+         *       "object": "openapi-spec",
+         *       "id": "zRp1ptMPvkz4lFG4mhZS",
+         *       "createdAt": "2026-11-24T14:02:11.482Z",
+         *       "updatedAt": "2026-11-24T14:02:11.482Z",
+         *       "slug": "petstore",
+         *       "sourceURL": "https://example.com/api/openapi.yaml",
+         *       "processingState": "complete",
+         *       "lastVersion": "e9W02Ex39qYH4RfJLMR7",
+         *       "lastProcessedAt": "2026-11-24T14:02:13.907Z",
+         *       "permissions": {
+         *         "view": true,
+         *         "edit": true
+         *       },
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/openapi/petstore",
+         *         "app": "http://localhost:8080/app/o/PBifsGYSqrl0NCy7tAjg/openapi/petstore"
+         *       }
+         *     }
+         * @example {
+         *       "object": "openapi-spec",
+         *       "id": "zRp1ptMPvkz4lFG4mhZS",
+         *       "createdAt": "2026-11-24T14:02:11.482Z",
+         *       "updatedAt": "2026-11-24T14:05:40.120Z",
+         *       "slug": "petstore",
+         *       "sourceURL": "https://example.com/api/openapi.yaml",
+         *       "processingState": "complete",
+         *       "lastVersion": "e9W02Ex39qYH4RfJLMR7",
+         *       "lastProcessedAt": "2026-11-24T14:05:41.377Z",
+         *       "lastProcessErrorCode": "PARSE_ERROR",
+         *       "lastProcessErrors": [
+         *         {
+         *           "message": "Property `summry` is not expected here.",
+         *           "location": "https://example.com/api/openapi.yaml#/paths/~1pet/put/summry"
+         *         }
+         *       ],
+         *       "permissions": {
+         *         "view": true,
+         *         "edit": true
+         *       },
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/openapi/petstore",
+         *         "app": "http://localhost:8080/app/o/PBifsGYSqrl0NCy7tAjg/openapi/petstore"
+         *       }
+         *     }
+         */
+        OpenAPISpec: {
+            /** @constant */
+            object: "openapi-spec";
+            id: components["schemas"]["Id"];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            slug: components["schemas"]["OpenAPISpecSlug"];
+            /**
+             * Format: uri
+             * @description The address the spec is fetched from (absent for a spec given as text).
+             */
+            sourceURL?: string;
+            processingState: components["schemas"]["OpenAPISpecProcessingState"];
+            /** @description Id of the latest version (absent until a processing succeeded once). */
+            lastVersion?: components["schemas"]["Id"];
+            /** @description When the last processing ended. */
+            lastProcessedAt?: components["schemas"]["Timestamp"];
+            /** @description Set when the last processing failed (the latest version, if any, stays the latest). */
+            lastProcessErrorCode?: components["schemas"]["OpenAPISpecErrorCode"];
+            /** @description With `lastProcessErrorCode`, the first 20 problems found, so they can be fixed. */
+            lastProcessErrors?: components["schemas"]["OpenAPISpecProcessError"][];
+            permissions: components["schemas"]["OpenAPISpecPermissions"];
+            urls: {
+                /**
+                 * Format: uri
+                 * @description API address of the spec.
+                 */
+                location: string;
+                /**
+                 * Format: uri
+                 * @description The spec in the app.
+                 */
+                app: string;
+            };
+        };
+        /**
+         * OpenAPISpecList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "openapi-spec",
+         *           "id": "zRp1ptMPvkz4lFG4mhZS",
+         *           "createdAt": "2026-11-24T14:02:11.482Z",
+         *           "updatedAt": "2026-11-24T14:02:11.482Z",
+         *           "slug": "petstore",
+         *           "sourceURL": "https://example.com/api/openapi.yaml",
+         *           "processingState": "complete",
+         *           "lastVersion": "e9W02Ex39qYH4RfJLMR7",
+         *           "lastProcessedAt": "2026-11-24T14:02:13.907Z",
+         *           "permissions": {
+         *             "view": true,
+         *             "edit": false
+         *           },
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/openapi/petstore",
+         *             "app": "http://localhost:8080/app/o/PBifsGYSqrl0NCy7tAjg/openapi/petstore"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        OpenAPISpecList: {
+            items: components["schemas"]["OpenAPISpec"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * OpenAPISpecSource
+         * @description Where the spec comes from: `url`, an http or https address the server fetches (and fetches again
+         *     when the spec is re-processed or refreshed), or `text`, the document itself (JSON or YAML). An
+         *     OpenAPI 3.0, 3.1 or Swagger 2.0 document; it may `$ref` other files by http(s) address, or, when
+         *     given by `url`, by a path relative to it. References to local files (`file:`, `/etc/…`, `../x.yaml`
+         *     in a `text` source) are never read: processing reports them.
+         * @example {
+         *       "url": "https://example.com/api/openapi.yaml"
+         *     }
+         */
+        OpenAPISpecSource: {
+            /**
+             * Format: uri
+             * @description An http or https address (400 otherwise). Private and loopback addresses are refused when fetched, unless the server allows them.
+             */
+            url: string;
+        } | {
+            /** @description The document, JSON or YAML (the request body is limited to 1 MB). */
+            text: string;
+        };
+        /**
+         * CreateOpenAPISpecRequest
+         * @example {
+         *       "slug": "petstore",
+         *       "source": {
+         *         "url": "https://example.com/api/openapi.yaml"
+         *       }
+         *     }
+         */
+        CreateOpenAPISpecRequest: {
+            slug: components["schemas"]["OpenAPISpecSlug"];
+            source: components["schemas"]["OpenAPISpecSource"];
+        };
+        /**
+         * PutOpenAPISpecRequest
+         * @example {
+         *       "source": {
+         *         "text": "openapi: 3.1.0\ninfo:\n  title: Petstore\n  version: 1.0.0\npaths: {}\n"
+         *       }
+         *     }
+         */
+        PutOpenAPISpecRequest: {
+            source: components["schemas"]["OpenAPISpecSource"];
+        };
+        /**
+         * OpenAPISpecVersion
+         * @description One processed state of a spec. A processing stores a new version only when the content (the entry
+         *     document and every file it references) changed since the latest version.
+         * @example {
+         *       "object": "openapi-spec-version",
+         *       "id": "e9W02Ex39qYH4RfJLMR7",
+         *       "createdAt": "2026-11-24T14:02:13.907Z",
+         *       "url": "http://localhost:8080/openapi/TlXh1bC0wM2Zy7Wf9gVqkPj3i6tXb4nDkq0oXo1sR3J7eyJvIjoiUEJpZnNHWVNxcmwwTkN5N3RBamciLCJ2IjoiZTlXMDJFeDM5cVlINFJmSkxNUjciLCJlIjoxNzk1NTM2MDAwfQ",
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/openapi/petstore/versions/e9W02Ex39qYH4RfJLMR7"
+         *       }
+         *     }
+         */
+        OpenAPISpecVersion: {
+            /** @constant */
+            object: "openapi-spec-version";
+            id: components["schemas"]["Id"];
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * Format: uri
+             * @description Where the bundled document (one JSON document, every external `$ref` inlined) is served by this
+             *     server without a token: the address is signed and expires after one to two hours (read the
+             *     version again for a fresh one).
+             */
+            url: string;
+            urls: {
+                /**
+                 * Format: uri
+                 * @description API address of the version.
+                 */
+                location: string;
+            };
+        };
+        /**
+         * OpenAPISpecVersionList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "openapi-spec-version",
+         *           "id": "e9W02Ex39qYH4RfJLMR7",
+         *           "createdAt": "2026-11-24T14:02:13.907Z",
+         *           "url": "http://localhost:8080/openapi/TlXh1bC0wM2Zy7Wf9gVqkPj3i6tXb4nDkq0oXo1sR3J7eyJvIjoiUEJpZnNHWVNxcmwwTkN5N3RBamciLCJ2IjoiZTlXMDJFeDM5cVlINFJmSkxNUjciLCJlIjoxNzk1NTM2MDAwfQ",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/openapi/petstore/versions/e9W02Ex39qYH4RfJLMR7"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        OpenAPISpecVersionList: {
+            items: components["schemas"]["OpenAPISpecVersion"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * OpenAPISpecFilesystem
+         * @description The files of a version as parsed: the entry document and every file it references, directly or
+         *     through other files. `files` maps each file's address to its parsed content (JSON, in the order of
+         *     the source); references inside (`$ref` values) are left as written, and resolve against the address
+         *     of the file that holds them. A spec given by `url` names its files by their absolute http(s) addresses (the entry by
+         *     the address it was finally fetched from); a spec given as `text` names its entry `openapi.json` or
+         *     `openapi.yaml` (as its text begins with `{` or not).
+         * @example {
+         *       "entrypoint": "https://example.com/api/openapi.yaml",
+         *       "files": {
+         *         "https://example.com/api/openapi.yaml": {
+         *           "openapi": "3.1.0",
+         *           "info": {
+         *             "title": "Pets",
+         *             "version": "1.0.0"
+         *           },
+         *           "paths": {
+         *             "/pets": {
+         *               "get": {
+         *                 "responses": {
+         *                   "200": {
+         *                     "description": "The pets."
+         *                   }
+         *                 }
+         *               }
+         *             }
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        OpenAPISpecFilesystem: {
+            /** @description The key of the entry document in `files`. */
+            entrypoint: string;
+            /** @description Parsed content by address. */
+            files: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * OpenAPISpecContent
+         * @description A version's content.
+         * @example {
+         *       "filesystem": {
+         *         "entrypoint": "https://example.com/api/openapi.yaml",
+         *         "files": {
+         *           "https://example.com/api/openapi.yaml": {
+         *             "openapi": "3.1.0",
+         *             "info": {
+         *               "title": "Pets",
+         *               "version": "1.0.0"
+         *             },
+         *             "paths": {
+         *               "/pets": {
+         *                 "get": {
+         *                   "responses": {
+         *                     "200": {
+         *                       "description": "The pets."
+         *                     }
+         *                   }
+         *                 }
+         *               }
+         *             }
+         *           }
+         *         }
+         *       },
+         *       "url": "http://localhost:8080/openapi/TlXh1bC0wM2Zy7Wf9gVqkPj3i6tXb4nDkq0oXo1sR3J7eyJvIjoiUEJpZnNHWVNxcmwwTkN5N3RBamciLCJ2IjoiZTlXMDJFeDM5cVlINFJmSkxNUjciLCJlIjoxNzk1NTM2MDAwfQ"
+         *     }
+         */
+        OpenAPISpecContent: {
+            filesystem: components["schemas"]["OpenAPISpecFilesystem"];
+            /**
+             * Format: uri
+             * @description The version's `url`, serving the bundled document.
+             */
+            url: string;
+        };
+        /**
+         * OpenAPIDocument
+         * @description An OpenAPI 3.0, 3.1 or Swagger 2.0 document, as its author wrote it (bundled).
+         * @example {
+         *       "openapi": "3.1.0",
+         *       "info": {
+         *         "title": "Pets",
+         *         "version": "1.0.0"
+         *       },
+         *       "paths": {}
+         *     }
+         */
+        OpenAPIDocument: {
+            [key: string]: unknown;
+        };
+        /** TranslationSettingsTitle */
+        TranslationSettingsTitle: string;
+        /**
+         * LanguageTag
+         * @description A BCP 47 language tag (`en`, `fr-CA`, `zh-Hant-TW`, `es-419`), stored in its canonical form
+         *     (`en-us` becomes `en-US`); a tag that is not well formed is a 400.
+         */
+        LanguageTag: string;
+        /**
+         * TranslationLanguages
+         * @description The languages, in the order given; two tags that are the same once canonical are a 400.
+         */
+        TranslationLanguages: components["schemas"]["LanguageTag"][];
+        /**
+         * TranslationSettingsPermissions
+         * @description What the caller may do with the translation settings.
+         */
+        TranslationSettingsPermissions: {
+            /** @description The caller is a member of the organization (not a guest). */
+            view: boolean;
+            /** @description The caller is an organization admin. */
+            edit: boolean;
+        };
+        /**
+         * TranslationSettings
+         * @description A set of languages an organization translates its content into.
+         * @example {
+         *       "object": "translation-settings",
+         *       "id": "HzXJAuAIRC3SFBvkacdw",
+         *       "title": "Product documentation",
+         *       "languages": [
+         *         "fr",
+         *         "de",
+         *         "ja",
+         *         "pt-BR"
+         *       ],
+         *       "createdAt": "2026-11-24T14:10:02.318Z",
+         *       "updatedAt": "2026-11-24T14:12:45.006Z",
+         *       "permissions": {
+         *         "view": true,
+         *         "edit": true
+         *       },
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/translations/HzXJAuAIRC3SFBvkacdw"
+         *       }
+         *     }
+         */
+        TranslationSettings: {
+            /** @constant */
+            object: "translation-settings";
+            id: components["schemas"]["Id"];
+            title: components["schemas"]["TranslationSettingsTitle"];
+            languages: components["schemas"]["TranslationLanguages"];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            permissions: components["schemas"]["TranslationSettingsPermissions"];
+            urls: {
+                /**
+                 * Format: uri
+                 * @description API address of the translation settings.
+                 */
+                location: string;
+            };
+        };
+        /**
+         * TranslationSettingsList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "translation-settings",
+         *           "id": "HzXJAuAIRC3SFBvkacdw",
+         *           "title": "Product documentation",
+         *           "languages": [
+         *             "fr",
+         *             "de",
+         *             "ja",
+         *             "pt-BR"
+         *           ],
+         *           "createdAt": "2026-11-24T14:10:02.318Z",
+         *           "updatedAt": "2026-11-24T14:12:45.006Z",
+         *           "permissions": {
+         *             "view": true,
+         *             "edit": false
+         *           },
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/translations/HzXJAuAIRC3SFBvkacdw"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        TranslationSettingsList: {
+            items: components["schemas"]["TranslationSettings"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * CreateTranslationSettingsRequest
+         * @example {
+         *       "title": "Product documentation",
+         *       "languages": [
+         *         "fr",
+         *         "de",
+         *         "ja",
+         *         "pt-br"
+         *       ]
+         *     }
+         */
+        CreateTranslationSettingsRequest: {
+            title: components["schemas"]["TranslationSettingsTitle"];
+            /** @description The languages (none when absent). */
+            languages?: components["schemas"]["TranslationLanguages"];
+        };
+        /**
+         * UpdateTranslationSettingsRequest
+         * @example {
+         *       "title": "Product documentation",
+         *       "languages": [
+         *         "fr",
+         *         "de",
+         *         "ja",
+         *         "pt-BR",
+         *         "es-419"
+         *       ]
+         *     }
+         */
+        UpdateTranslationSettingsRequest: {
+            title: components["schemas"]["TranslationSettingsTitle"];
+            /** @description The languages, replacing the current ones (kept when absent; `[]` removes them all). */
+            languages?: components["schemas"]["TranslationLanguages"];
+        };
+        /**
+         * CustomFieldName
+         * @description Identifies the field in its organization (unique there) and as the key of a space's values; fixed at creation.
+         */
+        CustomFieldName: string;
+        /**
+         * CustomFieldType
+         * @description What a value may be, fixed at creation: `text` (a string of up to 256 characters), `number` (a finite
+         *     number), `boolean`, `tags` (an array of distinct non-empty strings of up to 256 characters),
+         *     `select:single` (one of `options`), `select:multi` (an array of distinct `options`).
+         * @enum {string}
+         */
+        CustomFieldType: "text" | "number" | "boolean" | "tags" | "select:single" | "select:multi";
+        /**
+         * CustomFieldOptions
+         * @description The values a select field offers (required for the select types, refused for the others), each once.
+         */
+        CustomFieldOptions: string[];
+        /**
+         * CustomFieldPermissions
+         * @description What the caller may do with the definition.
+         */
+        CustomFieldPermissions: {
+            /** @description The caller is a member of the organization (not a guest). */
+            view: boolean;
+            /** @description The caller is an organization admin. */
+            edit: boolean;
+        };
+        /**
+         * CustomFieldDefinition
+         * @description A metadata field the spaces of an organization may carry. Unset fields are absent.
+         * @example {
+         *       "id": "w6UNkZ5ll8w9LCzyfSEb",
+         *       "name": "audience",
+         *       "title": "Audience",
+         *       "description": "Who the space is written for.",
+         *       "type": "select:multi",
+         *       "placeholder": "Pick the readers",
+         *       "options": [
+         *         "developers",
+         *         "administrators",
+         *         "end-users"
+         *       ],
+         *       "createdAt": "2026-11-24T14:20:07.551Z",
+         *       "updatedAt": "2026-11-24T14:20:07.551Z",
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/custom-fields/audience"
+         *       },
+         *       "permissions": {
+         *         "view": true,
+         *         "edit": true
+         *       }
+         *     }
+         */
+        CustomFieldDefinition: {
+            id: components["schemas"]["Id"];
+            name: components["schemas"]["CustomFieldName"];
+            /** @description The field's label. */
+            title?: string;
+            description?: string;
+            type: components["schemas"]["CustomFieldType"];
+            /** @description Shown in an empty input. */
+            placeholder?: string;
+            options?: components["schemas"]["CustomFieldOptions"];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            urls: {
+                /**
+                 * Format: uri
+                 * @description API address of the definition.
+                 */
+                location: string;
+            };
+            permissions: components["schemas"]["CustomFieldPermissions"];
+        };
+        /**
+         * CustomFieldValueData
+         * @description A value as its field's type wants it: a string of up to 256 characters (`text`, or one of the options
+         *     for `select:single`), a finite number (`number`), a boolean (`boolean`), or an array of distinct
+         *     strings (`tags`: up to 100 non-empty strings of up to 256 characters; `select:multi`: options).
+         */
+        CustomFieldValueData: string | number | boolean | string[];
+        /**
+         * CustomFieldValue
+         * @description A space's value of one custom field.
+         */
+        CustomFieldValue: {
+            customField: components["schemas"]["CustomFieldDefinition"];
+            value: components["schemas"]["CustomFieldValueData"];
+        };
+        /**
+         * CustomFieldValueList
+         * @description The space's values, one per field that has one, by field name.
+         * @example [
+         *       {
+         *         "customField": {
+         *           "id": "w6UNkZ5ll8w9LCzyfSEb",
+         *           "name": "audience",
+         *           "title": "Audience",
+         *           "type": "select:multi",
+         *           "options": [
+         *             "developers",
+         *             "administrators",
+         *             "end-users"
+         *           ],
+         *           "createdAt": "2026-11-24T14:20:07.551Z",
+         *           "updatedAt": "2026-11-24T14:20:07.551Z",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/custom-fields/audience"
+         *           },
+         *           "permissions": {
+         *             "view": true,
+         *             "edit": false
+         *           }
+         *         },
+         *         "value": [
+         *           "developers",
+         *           "administrators"
+         *         ]
+         *       },
+         *       {
+         *         "customField": {
+         *           "id": "UZoejbGTJrq0uLJX4VgF",
+         *           "name": "owner",
+         *           "title": "Owner",
+         *           "type": "text",
+         *           "createdAt": "2026-11-24T14:21:30.102Z",
+         *           "updatedAt": "2026-11-24T14:21:30.102Z",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/custom-fields/owner"
+         *           },
+         *           "permissions": {
+         *             "view": true,
+         *             "edit": false
+         *           }
+         *         },
+         *         "value": "Platform team"
+         *       }
+         *     ]
+         */
+        CustomFieldValueList: components["schemas"]["CustomFieldValue"][];
+        /**
+         * UpdateSpaceCustomFieldsRequest
+         * @description Values to set, by field name; fields not named keep their values. A name that is not a field of the
+         *     space's organization, or a value its field's type or options refuse, is a 400 naming it, and nothing
+         *     is written.
+         * @example {
+         *       "values": {
+         *         "audience": {
+         *           "value": [
+         *             "developers",
+         *             "administrators"
+         *           ]
+         *         },
+         *         "owner": {
+         *           "value": "Platform team"
+         *         },
+         *         "reviewed": {
+         *           "value": null
+         *         }
+         *       }
+         *     }
+         */
+        UpdateSpaceCustomFieldsRequest: {
+            values: {
+                [key: string]: {
+                    /** @description The new value; `null` removes it. */
+                    value: components["schemas"]["CustomFieldValueData"] | null;
+                };
+            };
+        };
+        /**
+         * CustomFieldDefinitionList
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "UZoejbGTJrq0uLJX4VgF",
+         *           "name": "owner",
+         *           "title": "Owner",
+         *           "type": "text",
+         *           "createdAt": "2026-11-24T14:21:30.102Z",
+         *           "updatedAt": "2026-11-24T14:21:30.102Z",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/custom-fields/owner"
+         *           },
+         *           "permissions": {
+         *             "view": true,
+         *             "edit": false
+         *           }
+         *         },
+         *         {
+         *           "id": "w6UNkZ5ll8w9LCzyfSEb",
+         *           "name": "audience",
+         *           "title": "Audience",
+         *           "type": "select:multi",
+         *           "options": [
+         *             "developers",
+         *             "administrators",
+         *             "end-users"
+         *           ],
+         *           "createdAt": "2026-11-24T14:20:07.551Z",
+         *           "updatedAt": "2026-11-24T14:20:07.551Z",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/custom-fields/audience"
+         *           },
+         *           "permissions": {
+         *             "view": true,
+         *             "edit": false
+         *           }
+         *         }
+         *       ],
+         *       "count": 2
+         *     }
+         */
+        CustomFieldDefinitionList: {
+            items: components["schemas"]["CustomFieldDefinition"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * CreateCustomFieldDefinitionRequest
+         * @example {
+         *       "name": "audience",
+         *       "type": "select:multi",
+         *       "title": "Audience",
+         *       "description": "Who the space is written for.",
+         *       "placeholder": "Pick the readers",
+         *       "options": [
+         *         "developers",
+         *         "administrators",
+         *         "end-users"
+         *       ]
+         *     }
+         */
+        CreateCustomFieldDefinitionRequest: {
+            name: components["schemas"]["CustomFieldName"];
+            type: components["schemas"]["CustomFieldType"];
+            title?: string;
+            description?: string;
+            placeholder?: string;
+            options?: components["schemas"]["CustomFieldOptions"];
+        };
+        /**
+         * UpdateCustomFieldDefinitionRequest
+         * @description The fields to change; `null` removes `title`, `description` or `placeholder`. `name` and `type` are fixed.
+         * @example {
+         *       "title": "Readers",
+         *       "options": [
+         *         "developers",
+         *         "administrators",
+         *         "end-users",
+         *         "partners"
+         *       ]
+         *     }
+         */
+        UpdateCustomFieldDefinitionRequest: {
+            title?: string | null;
+            description?: string | null;
+            placeholder?: string | null;
+            /**
+             * @description The new options of a select field (400 for another type). Spaces' values that used a removed
+             *     option lose it: a `select:single` value is removed, a `select:multi` value keeps its other options.
+             */
+            options?: components["schemas"]["CustomFieldOptions"];
+        };
+        /**
          * SearchSection
          * @description A section of a page that matches the search.
          */
@@ -8181,6 +9311,16 @@ export interface components {
         SiteSectionGroupId: components["schemas"]["Id"];
         /** @description The site space's id (of the site-space relationship, not of the space). */
         SiteSpaceId: components["schemas"]["Id"];
+        /** @description The OpenAPI spec's slug. */
+        SpecSlug: components["schemas"]["OpenAPISpecSlug"];
+        /** @description The version's id. */
+        OpenAPISpecVersionId: components["schemas"]["Id"];
+        /** @description The signed token of a version's `url` (it names the version and its expiry). */
+        OpenAPIDocumentSignature: string;
+        /** @description The translation settings' id. */
+        TranslationSettingsId: components["schemas"]["Id"];
+        /** @description The custom field's name. */
+        CustomFieldName: components["schemas"]["CustomFieldName"];
         /**
          * @description What to search for, in web-search syntax: words (all must match), `"quoted phrases"`, `-word` to
          *     exclude, `or` between alternatives. The last word also matches as a prefix (type-ahead), accents are
@@ -14631,6 +15771,783 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SiteSpace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOpenAPISpecs: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of OpenAPI specs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpecList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOpenAPISpec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOpenAPISpecRequest"];
+            };
+        };
+        responses: {
+            /** @description The new spec, `pending`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpec"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The spec. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpec"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrUpdateOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutOpenAPISpecRequest"];
+            };
+        };
+        responses: {
+            /** @description The spec, `pending`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpec"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteOpenAPISpecBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOpenAPISpecVersions: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpecVersionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getLatestOpenAPISpecVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpecVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getLatestOpenAPISpecVersionContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest version's content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpecContent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOpenAPISpecVersionById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+                /** @description The version's id. */
+                versionId: components["parameters"]["OpenAPISpecVersionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpecVersion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOpenAPISpecVersionContentById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The OpenAPI spec's slug. */
+                specSlug: components["parameters"]["SpecSlug"];
+                /** @description The version's id. */
+                versionId: components["parameters"]["OpenAPISpecVersionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version's content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPISpecContent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadOpenAPISpecVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a version's `url` (it names the version and its expiry). */
+                signature: components["parameters"]["OpenAPIDocumentSignature"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundled OpenAPI document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAPIDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTranslationSettings: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of translation settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranslationSettingsList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTranslationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTranslationSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The new translation settings. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranslationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTranslationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The translation settings' id. */
+                translationSettingsId: components["parameters"]["TranslationSettingsId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The translation settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranslationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTranslationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The translation settings' id. */
+                translationSettingsId: components["parameters"]["TranslationSettingsId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTranslationSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed translation settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranslationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteTranslationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The translation settings' id. */
+                translationSettingsId: components["parameters"]["TranslationSettingsId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSpaceCustomFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The space's values with their definitions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomFieldValueList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSpaceCustomFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's id. */
+                spaceId: components["parameters"]["SpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSpaceCustomFieldsRequest"];
+            };
+        };
+        responses: {
+            /** @description Set. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrganizationCustomFields: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of custom field definitions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomFieldDefinitionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrganizationCustomField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCustomFieldDefinitionRequest"];
+            };
+        };
+        responses: {
+            /** @description The new definition. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomFieldDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrganizationCustomFieldByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The custom field's name. */
+                fieldName: components["parameters"]["CustomFieldName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomFieldDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteOrganizationCustomField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The custom field's name. */
+                fieldName: components["parameters"]["CustomFieldName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateOrganizationCustomField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The custom field's name. */
+                fieldName: components["parameters"]["CustomFieldName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomFieldDefinitionRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomFieldDefinition"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -16,6 +16,7 @@ import { mountReference } from './http/reference.js';
 import { createApiDispatcher } from './http/router.js';
 import { createValidator } from './http/validator.js';
 import { accessRules, handlers as allHandlers, knownConflicts, scopeLookups } from './areas/index.js';
+import { mountPublishedSites } from './areas/sites/published/site-router.js';
 
 export type AppOptions = {
   handlers?: HandlerMap;
@@ -34,7 +35,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   // The client's address (per-address rate limits) from the proxies the configuration trusts.
   app.set('trust proxy', context.config.trustProxy);
 
-  app.use(observe(context.log, metrics));
+  app.use(observe(context.log, metrics, context.config.accessLog));
   app.use(apiHeaders);
   // Only for clients that accept it: the middleware otherwise still wraps every response.
   const compress = compression({ threshold: 2048 });
@@ -42,6 +43,9 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   mountHealth(app, context.db, metrics, options.isShuttingDown ?? (() => false));
   // The API reference (/docs/): outside the spec, no token, its own content security policy.
   mountReference(app);
+  // Published sites (areas/sites/published): HTML for their visitors on their hostnames and under /s/,
+  // outside the spec, before the caller is resolved (visitors carry no token).
+  mountPublishedSites(app, context);
 
   // The request's path: who calls and whether they may call now (rate limits), which operation it is
   // (401 when it needs a token), and whether the caller may do it (404/403: access/resolve.ts) — all
@@ -67,6 +71,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
       // form; every other operation takes JSON.
       forms: { consumeSamlResponse: DEFAULT_BODY_BYTES },
       largeBodyConcurrency: context.config.largeBodyConcurrency,
+      registry: metrics.registry,
     }),
   );
   // A JSON request with an empty body counts as `{}`.

@@ -47,4 +47,20 @@ describe('loadConfig', () => {
       expect(() => loadConfig(env), JSON.stringify(env)).toThrowError(new RegExp(Object.keys(env)[0]!));
     }
   });
+
+  it('OpenAPI refresh is off by default, and 0 or at least 5 minutes', () => {
+    expect(loadConfig({}).openapi).toEqual({ refreshMinutes: 0, maxFiles: 100, processTimeoutMs: 60_000 });
+    expect(loadConfig({ OPENAPI_REFRESH_MINUTES: '360', OPENAPI_MAX_FILES: '20' }).openapi).toMatchObject({ refreshMinutes: 360, maxFiles: 20 });
+    expect(() => loadConfig({ OPENAPI_REFRESH_MINUTES: '3' })).toThrowError(/OPENAPI_REFRESH_MINUTES: must be 0 \(off\) or at least 5/);
+    expect(() => loadConfig({ OPENAPI_MAX_FILES: '0' })).toThrowError(/OPENAPI_MAX_FILES/);
+  });
+
+  it('reads ACCESS_LOG as a level, true (info) or false/off (none)', () => {
+    expect(loadConfig({}).accessLog).toBe('info');
+    expect(loadConfig({ ACCESS_LOG: 'true' }).accessLog).toBe('info');
+    expect(loadConfig({ ACCESS_LOG: 'debug' }).accessLog).toBe('debug');
+    expect(loadConfig({ ACCESS_LOG: 'false' }).accessLog).toBe(false);
+    expect(loadConfig({ ACCESS_LOG: 'off' }).accessLog).toBe(false);
+    expect(() => loadConfig({ ACCESS_LOG: 'loud' })).toThrowError(/ACCESS_LOG/);
+  });
 });

@@ -46,6 +46,11 @@ const trustProxy = z
     return items;
   });
 
+/** `ACCESS_LOG`: the level of the one line logged per request, or `false` for none (see http/observability.ts). */
+const accessLog = z
+  .enum(['true', 'false', 'off', 'trace', 'debug', 'info'])
+  .transform((value) => (value === 'true' ? 'info' : value === 'false' || value === 'off' ? false : value));
+
 const schema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -53,6 +58,7 @@ const schema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   APP_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ACCESS_LOG: accessLog.default('info'),
   DATA_DIR: z.string().min(1).default(join(repoRoot, '.data')),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   VALIDATE_RESPONSES: booleanString.default(false),
@@ -79,6 +85,13 @@ const schema = z.object({
   PDF_MAX_PAGES: z.coerce.number().int().min(1).max(10_000).default(500),
   PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
   PDF_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(256 * 1024 * 1024),
+  OPENAPI_REFRESH_MINUTES: z.coerce
+    .number()
+    .int()
+    .refine((minutes) => minutes === 0 || minutes >= 5, 'must be 0 (off) or at least 5')
+    .default(0),
+  OPENAPI_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(100),
+  OPENAPI_PROCESS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
 });
 
 /** Time an import or a PDF rendering leaves the rest of its request (the write, the answer). */
@@ -93,6 +106,8 @@ export type Config = {
   /** Base of the app addresses in responses (`urls.app`). No trailing slash. */
   appUrl: string;
   logLevel: z.infer<typeof schema>['LOG_LEVEL'];
+  /** Level of the access log line of each request below 500, or false for none. */
+  accessLog: z.infer<typeof schema>['ACCESS_LOG'];
   dataDir: string;
   dbPoolSize: number;
   validateResponses: boolean;
@@ -112,7 +127,16 @@ export type Config = {
   import: { maxPages: number; maxDepth: number; maxBytes: number; timeLimitMs: number; zipMaxEntries: number; zipMaxExpandedBytes: number };
   /** Change-request PDFs: pages in one PDF, rendering time, cached bytes per organization. */
   pdf: { maxPages: number; renderTimeoutMs: number; cacheMaxBytes: number };
+  /**
+   * OpenAPI processing: URL sources re-processed when their last processing is older than
+   * `refreshMinutes` (0: never); at most `maxFiles` files per spec (the entry and what it references),
+   * within `processTimeoutMs` in all; the files together within `outbound.maxBytes`.
+   */
+  openapi: { refreshMinutes: number; maxFiles: number; processTimeoutMs: number };
 };
+
+/** Every environment variable the configuration reads (the documentation's tables are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 export class ConfigError extends Error {}
 
@@ -139,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     appUrl: (e.APP_URL ?? `${publicUrl}/app`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
+    accessLog: e.ACCESS_LOG,
     dataDir: resolve(e.DATA_DIR),
     dbPoolSize: e.DB_POOL_SIZE,
     validateResponses: e.VALIDATE_RESPONSES,
@@ -165,5 +190,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       zipMaxExpandedBytes: e.IMPORT_ZIP_MAX_EXPANDED_BYTES,
     },
     pdf: { maxPages: e.PDF_MAX_PAGES, renderTimeoutMs: withinRequest(e.PDF_RENDER_TIMEOUT_MS), cacheMaxBytes: e.PDF_CACHE_MAX_BYTES },
+    openapi: { refreshMinutes: e.OPENAPI_REFRESH_MINUTES, maxFiles: e.OPENAPI_MAX_FILES, processTimeoutMs: e.OPENAPI_PROCESS_TIMEOUT_MS },
   };
 }

@@ -9,6 +9,8 @@ const KINDS = {
   cursor: () => randomBytes(32).toString('base64'),
   /** HMAC key of signed file-download addresses. */
   fileSignature: () => randomBytes(32).toString('base64'),
+  /** HMAC key of the signed addresses of OpenAPI spec versions' bundled documents. */
+  openapiSignature: () => randomBytes(32).toString('base64'),
   /** HMAC key (HS256) of JWTs the server issues. */
   jwt: () => randomBytes(32).toString('base64'),
   /**

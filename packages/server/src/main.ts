@@ -1,5 +1,6 @@
 // Process entry: `pnpm start`.
 import { ConfigError, loadConfig } from './config.js';
+import { DatabaseUnreachableError } from './db/unreachable.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
 
@@ -47,6 +48,10 @@ try {
     }, 1000).unref();
   }
 } catch (error) {
-  log.fatal({ err: error }, 'could not start');
+  if (error instanceof DatabaseUnreachableError) {
+    // Something the operator fixes (an address, a password, a firewall): one sentence, no stack.
+    log.fatal({ database: error.address }, error.message);
+    console.error(error.message);
+  } else log.fatal({ err: error }, 'could not start');
   process.exit(1);
 }

@@ -1,5 +1,6 @@
 // Starts everything the API needs — database (embedded unless DATABASE_URL), migrations, keys, jobs,
 // HTTP — and stops it all gracefully. Used by main.ts, the test harness and the benchmarks.
+import { closeMarkdownChecker } from './content/markdown-check.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -10,8 +11,10 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { CountCache } from './db/count-cache.js';
 import { createDatabase, createPool } from './db/database.js';
+import { demoBanner, type DemoAccount } from './demo-banner.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
+import { ensureReachable } from './db/unreachable.js';
 import { createCursorCodec } from './db/cursor.js';
 import { jobWorkers, lifecycle } from './areas/index.js';
 import { createDrainableServer, type DrainableServer } from './http/drain.js';
@@ -50,6 +53,8 @@ export async function migrate(url: string, log: Logger): Promise<void> {
   const pool = createPool(url, 1, log);
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   try {
+    // The first connection of a start: a database that cannot be used is named here, not as a failed migration.
+    await ensureReachable(pool, url);
     const result = await migrateToLatest(db);
     for (const r of result.results ?? []) log.info({ migration: r.migrationName }, 'migrated');
   } finally {
@@ -81,10 +86,11 @@ export async function startServer(
   phase('jobs');
   const context: AppContext = { ...base, jobs };
 
+  let demo: DemoAccount | undefined;
   if (embedded && config.bootstrapDemo && !(await hasAnyUser(db))) {
-    const demo = await bootstrap(db, { email: 'demo@example.com', name: 'Demo User', organizationTitle: 'Demo organization' });
-    log.info({ email: demo.user.email, organization: demo.organization?.id }, 'bootstrapped a demo user and organization');
-    process.stdout.write(`\nDemo user demo@example.com, organization "${demo.organization?.title}".\nAPI token (shown once):\n${demo.token}\n\n`);
+    const created = await bootstrap(db, { email: 'demo@example.com', name: 'Demo User', organizationTitle: 'Demo organization' });
+    log.info({ email: created.user.email, organization: created.organization?.id }, 'bootstrapped a demo user and organization');
+    demo = { email: created.user.email, organizationTitle: created.organization?.title, token: created.token };
   }
 
   let http: DrainableServer | undefined = undefined;
@@ -105,6 +111,7 @@ export async function startServer(
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
   log.info({ url, startupMs: Date.now() - started }, 'listening');
+  if (demo) process.stderr.write(demoBanner(demo, config.publicUrl));
 
   let closing: Promise<void> | undefined;
   const close = async () => {
@@ -118,6 +125,7 @@ export async function startServer(
     const [drained] = await Promise.all([http.drain(Math.max(0, left() - reserveMs)), step('stopping the workers', jobs.stop(left()))]);
     if (drained.forced) log.warn('requests still running at the shutdown deadline were cut');
     await step('stopping the token listener', tokenChanges.stop());
+    await step('stopping the markdown checker', closeMarkdownChecker());
     await step('writing the rate-limit counters', rateLimits.stop());
     await step('closing the pool', db.destroy());
     await step('stopping the embedded database', embedded?.stop() ?? Promise.resolve());

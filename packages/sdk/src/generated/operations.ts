@@ -1461,6 +1461,219 @@ export interface Operations<Throwing extends boolean> {
     moveSiteSpace: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move', 'post', Throwing>;
   };
   /**
+   * OpenAPI documents of an organization, processed in the background (fetched, validated, bundled) into versions.
+   */
+  openapi: {
+    /**
+     * List an organization's OpenAPI specs
+     *
+     * Members (not guests). Newest first.
+     *
+     * `GET /v1/orgs/{organizationId}/openapi` (operation `listOpenAPISpecs`)
+     */
+    listOpenAPISpecs: Operation<'/v1/orgs/{organizationId}/openapi', 'get', Throwing>;
+    /**
+     * Create an OpenAPI spec
+     *
+     * Members with the organization role `create` or above (`createOpenAPISpec`). The spec is created
+     * `pending` and processed in the background: fetched (for a `url` source) with every file it
+     * references, parsed, validated and bundled into its first version. A slug already used in the
+     * organization is a 409; a `url` that is not http or https, a 400.
+     *
+     * `POST /v1/orgs/{organizationId}/openapi` (operation `createOpenAPISpec`)
+     */
+    createOpenAPISpec: Operation<'/v1/orgs/{organizationId}/openapi', 'post', Throwing>;
+    /**
+     * Get an OpenAPI spec
+     *
+     * Members (not guests). Poll it to follow processing (`processingState`).
+     *
+     * `GET /v1/orgs/{organizationId}/openapi/{specSlug}` (operation `getOpenAPISpecBySlug`)
+     */
+    getOpenAPISpecBySlug: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}', 'get', Throwing>;
+    /**
+     * Create or update an OpenAPI spec
+     *
+     * Members with the organization role `create` or above. Creates the spec with this slug, or sets the
+     * source of the existing one; either way the spec becomes `pending` and is processed again, even when
+     * the source is the same (a `url` is fetched again). A new version is stored only when the content
+     * changed.
+     *
+     * `PUT /v1/orgs/{organizationId}/openapi/{specSlug}` (operation `createOrUpdateOpenAPISpecBySlug`)
+     */
+    createOrUpdateOpenAPISpecBySlug: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}', 'put', Throwing>;
+    /**
+     * Delete an OpenAPI spec
+     *
+     * Members with the organization role `create` or above. Deletes its versions too (their addresses stop serving).
+     *
+     * `DELETE /v1/orgs/{organizationId}/openapi/{specSlug}` (operation `deleteOpenAPISpecBySlug`)
+     */
+    deleteOpenAPISpecBySlug: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}', 'delete', Throwing>;
+    /**
+     * List a spec's versions
+     *
+     * Members (not guests). Newest first.
+     *
+     * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions` (operation `listOpenAPISpecVersions`)
+     */
+    listOpenAPISpecVersions: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions', 'get', Throwing>;
+    /**
+     * Get a spec's latest version
+     *
+     * Members (not guests). 404 while the spec has no version yet.
+     *
+     * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest` (operation `getLatestOpenAPISpecVersion`)
+     */
+    getLatestOpenAPISpecVersion: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest', 'get', Throwing>;
+    /**
+     * Get the content of a spec's latest version
+     *
+     * Members (not guests). Its files as parsed, and the address of the bundled document; 404 while the spec has no version yet.
+     *
+     * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content` (operation `getLatestOpenAPISpecVersionContent`)
+     */
+    getLatestOpenAPISpecVersionContent: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content', 'get', Throwing>;
+    /**
+     * Get a version of a spec
+     *
+     * Members (not guests).
+     *
+     * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}` (operation `getOpenAPISpecVersionById`)
+     */
+    getOpenAPISpecVersionById: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}', 'get', Throwing>;
+    /**
+     * Get the content of a version
+     *
+     * Members (not guests). Its files as parsed, and the address of the bundled document.
+     *
+     * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content` (operation `getOpenAPISpecVersionContentById`)
+     */
+    getOpenAPISpecVersionContentById: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content', 'get', Throwing>;
+    /**
+     * Download a version's bundled document
+     *
+     * Serves a version's bundled document (JSON, every external `$ref` inlined). The address comes from a
+     * version's `url`: its signature is the credential, so no token is needed. A forged or altered
+     * signature, or a version whose spec was deleted: 404. A genuine address past its expiry: 410 (read the
+     * version again for a fresh one).
+     *
+     * `GET /openapi/{signature}` (operation `downloadOpenAPISpecVersion`)
+     */
+    downloadOpenAPISpecVersion: Operation<'/openapi/{signature}', 'get', Throwing>;
+  };
+  /**
+   * The languages an organization translates its content into.
+   */
+  translations: {
+    /**
+     * List an organization's translation settings
+     *
+     * Members (not guests). Newest first.
+     *
+     * `GET /v1/orgs/{organizationId}/translations` (operation `listTranslationSettings`)
+     */
+    listTranslationSettings: Operation<'/v1/orgs/{organizationId}/translations', 'get', Throwing>;
+    /**
+     * Create translation settings
+     *
+     * Organization admins only. `languages` are BCP 47 tags, stored canonical; a malformed or repeated tag is a 400 naming it.
+     *
+     * `POST /v1/orgs/{organizationId}/translations` (operation `createTranslationSettings`)
+     */
+    createTranslationSettings: Operation<'/v1/orgs/{organizationId}/translations', 'post', Throwing>;
+    /**
+     * Get translation settings
+     *
+     * Members (not guests).
+     *
+     * `GET /v1/orgs/{organizationId}/translations/{translationSettingsId}` (operation `getTranslationSettings`)
+     */
+    getTranslationSettings: Operation<'/v1/orgs/{organizationId}/translations/{translationSettingsId}', 'get', Throwing>;
+    /**
+     * Change translation settings
+     *
+     * Organization admins only. Sets the title, and the languages when given (kept when absent).
+     *
+     * `PUT /v1/orgs/{organizationId}/translations/{translationSettingsId}` (operation `updateTranslationSettings`)
+     */
+    updateTranslationSettings: Operation<'/v1/orgs/{organizationId}/translations/{translationSettingsId}', 'put', Throwing>;
+    /**
+     * Delete translation settings
+     *
+     * Organization admins only.
+     *
+     * `DELETE /v1/orgs/{organizationId}/translations/{translationSettingsId}` (operation `deleteTranslationSettings`)
+     */
+    deleteTranslationSettings: Operation<'/v1/orgs/{organizationId}/translations/{translationSettingsId}', 'delete', Throwing>;
+  };
+  /**
+   * Metadata fields an organization defines, and the values its spaces carry.
+   */
+  customFields: {
+    /**
+     * Get a space's custom field values
+     *
+     * Anyone who can read the space (a member disabled by the organization's SSO enforcement gets 403).
+     * Only the fields that have a value, by field name.
+     *
+     * `GET /v1/spaces/{spaceId}/custom-fields` (operation `getSpaceCustomFields`)
+     */
+    getSpaceCustomFields: Operation<'/v1/spaces/{spaceId}/custom-fields', 'get', Throwing>;
+    /**
+     * Set a space's custom field values
+     *
+     * The `edit` role on the space. Sets or removes (`null`) the values named, all or none: a name that
+     * is not a field of the space's organization, or a value that does not fit its field's type or
+     * options, is a 400 naming `/body/values/{name}/value`.
+     *
+     * `PATCH /v1/spaces/{spaceId}/custom-fields` (operation `updateSpaceCustomFields`)
+     */
+    updateSpaceCustomFields: Operation<'/v1/spaces/{spaceId}/custom-fields', 'patch', Throwing>;
+    /**
+     * List an organization's custom fields
+     *
+     * Members (not guests). Newest first.
+     *
+     * `GET /v1/orgs/{organizationId}/custom-fields` (operation `listOrganizationCustomFields`)
+     */
+    listOrganizationCustomFields: Operation<'/v1/orgs/{organizationId}/custom-fields', 'get', Throwing>;
+    /**
+     * Create a custom field
+     *
+     * Organization admins only. `options` are required for the select types and refused for the others
+     * (400). A name already used in the organization, or a 101st field, is a 409.
+     *
+     * `POST /v1/orgs/{organizationId}/custom-fields` (operation `createOrganizationCustomField`)
+     */
+    createOrganizationCustomField: Operation<'/v1/orgs/{organizationId}/custom-fields', 'post', Throwing>;
+    /**
+     * Get a custom field
+     *
+     * Members (not guests).
+     *
+     * `GET /v1/orgs/{organizationId}/custom-fields/{fieldName}` (operation `getOrganizationCustomFieldByName`)
+     */
+    getOrganizationCustomFieldByName: Operation<'/v1/orgs/{organizationId}/custom-fields/{fieldName}', 'get', Throwing>;
+    /**
+     * Delete a custom field
+     *
+     * Organization admins only. Every space's value of the field is removed with it.
+     *
+     * `DELETE /v1/orgs/{organizationId}/custom-fields/{fieldName}` (operation `deleteOrganizationCustomField`)
+     */
+    deleteOrganizationCustomField: Operation<'/v1/orgs/{organizationId}/custom-fields/{fieldName}', 'delete', Throwing>;
+    /**
+     * Change a custom field
+     *
+     * Organization admins only. Sets the fields given. New `options` (select types only) replace the
+     * old ones: spaces' values lose the options removed, in the same transaction.
+     *
+     * `PATCH /v1/orgs/{organizationId}/custom-fields/{fieldName}` (operation `updateOrganizationCustomField`)
+     */
+    updateOrganizationCustomField: Operation<'/v1/orgs/{organizationId}/custom-fields/{fieldName}', 'patch', Throwing>;
+  };
+  /**
    * Full-text search of the pages at the head of a space, or of every space of an organization the caller can read.
    */
   search: {
@@ -1725,6 +1938,35 @@ export const operationRoutes = {
     deleteSiteSpace: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
     updateSiteSpace: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
     moveSiteSpace: 'POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move',
+  },
+  openapi: {
+    listOpenAPISpecs: 'GET /v1/orgs/{organizationId}/openapi',
+    createOpenAPISpec: 'POST /v1/orgs/{organizationId}/openapi',
+    getOpenAPISpecBySlug: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}',
+    createOrUpdateOpenAPISpecBySlug: 'PUT /v1/orgs/{organizationId}/openapi/{specSlug}',
+    deleteOpenAPISpecBySlug: 'DELETE /v1/orgs/{organizationId}/openapi/{specSlug}',
+    listOpenAPISpecVersions: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions',
+    getLatestOpenAPISpecVersion: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest',
+    getLatestOpenAPISpecVersionContent: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content',
+    getOpenAPISpecVersionById: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}',
+    getOpenAPISpecVersionContentById: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content',
+    downloadOpenAPISpecVersion: 'GET /openapi/{signature}',
+  },
+  translations: {
+    listTranslationSettings: 'GET /v1/orgs/{organizationId}/translations',
+    createTranslationSettings: 'POST /v1/orgs/{organizationId}/translations',
+    getTranslationSettings: 'GET /v1/orgs/{organizationId}/translations/{translationSettingsId}',
+    updateTranslationSettings: 'PUT /v1/orgs/{organizationId}/translations/{translationSettingsId}',
+    deleteTranslationSettings: 'DELETE /v1/orgs/{organizationId}/translations/{translationSettingsId}',
+  },
+  customFields: {
+    getSpaceCustomFields: 'GET /v1/spaces/{spaceId}/custom-fields',
+    updateSpaceCustomFields: 'PATCH /v1/spaces/{spaceId}/custom-fields',
+    listOrganizationCustomFields: 'GET /v1/orgs/{organizationId}/custom-fields',
+    createOrganizationCustomField: 'POST /v1/orgs/{organizationId}/custom-fields',
+    getOrganizationCustomFieldByName: 'GET /v1/orgs/{organizationId}/custom-fields/{fieldName}',
+    deleteOrganizationCustomField: 'DELETE /v1/orgs/{organizationId}/custom-fields/{fieldName}',
+    updateOrganizationCustomField: 'PATCH /v1/orgs/{organizationId}/custom-fields/{fieldName}',
   },
   search: {
     searchSpaceContent: 'GET /v1/spaces/{spaceId}/search',

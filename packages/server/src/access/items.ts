@@ -33,7 +33,8 @@ export type ItemAccess = {
 };
 
 export type SpaceAccess = ItemAccess & { space: SpaceRow };
-export type CollectionAccess = ItemAccess & { collection: CollectionRow };
+/** `standing`: the caller's standing in the collection's organization, read with it (lists build their viewer from it). */
+export type CollectionAccess = ItemAccess & { collection: CollectionRow; standing: Standing };
 
 export const DELETED_SPACE_RETENTION_DAYS = 7;
 
@@ -158,7 +159,7 @@ export async function requireCollection(db: Executor, caller: Caller, collection
   if (!visible) throw notFound('Collection');
   const { standing } = visible;
   const access = decide(visible.rank, isSsoBlocked(standing), 'Collection', minimum, standing.isMember ? standing.memberRole : undefined);
-  return { ...access, collection: visible.item };
+  return { ...access, collection: visible.item, standing };
 }
 
 /** The viewer of `userId` in an organization they are a member of; undefined otherwise. */

@@ -82,24 +82,41 @@ export async function loadViewerRanks(db: Executor, organizationId: string, user
   return rows[0]!;
 }
 
+const arrayLiterals = new WeakMap<readonly unknown[], string>();
+
+/**
+ * `values` as a PostgreSQL array literal, built once per array. A viewer's arrays (cached with it) are
+ * bound several times in every ranked query: as arrays, pg would escape them again for each parameter
+ * on every request; as text they are sent as they are, and `::text[]`/`::int[]` reads them the same.
+ */
+function arrayLiteral(values: readonly string[] | readonly number[]): string {
+  let literal = arrayLiterals.get(values);
+  if (literal === undefined) {
+    const elements = (values as ReadonlyArray<string | number>).map((value) => (typeof value === 'number' ? String(value) : `"${value.replace(/["\\]/g, '\\$&')}"`));
+    arrayLiterals.set(values, (literal = `{${elements.join(',')}}`));
+  }
+  return literal;
+}
+
 /** The viewer's rank on the space row `sp` (0: not visible), from the loaded viewer: DESIGN.md §6. */
 export function spaceRankExpression(viewer: Viewer): RawBuilder<number> {
   const role = viewer.memberRole ?? null;
   const isMember = viewer.memberRole !== undefined;
-  const ids = sql`${viewer.collectionIds}::text[]`;
+  const ids = sql`${arrayLiteral(viewer.collectionIds)}::text[]`;
+  const levels = sql`${arrayLiteral(viewer.collectionLevels)}::int[]`;
   const slot = sql`array_position(${ids}, sp.parent_collection_id)`;
   return sql<number>`GREATEST(
     CASE WHEN ${role}::text IS NULL THEN 0
-         WHEN sp.visibility = 'in-collection' AND sp.parent_collection_id IS NOT NULL THEN coalesce((${viewer.collectionLevels}::int[])[${slot}], 0)
-         WHEN sp.default_level = 'inherit' THEN coalesce((${viewer.collectionLevels}::int[])[${slot}], cw_role_rank(${role}::text))
+         WHEN sp.visibility = 'in-collection' AND sp.parent_collection_id IS NOT NULL THEN coalesce((${levels})[${slot}], 0)
+         WHEN sp.default_level = 'inherit' THEN coalesce((${levels})[${slot}], cw_role_rank(${role}::text))
          ELSE cw_role_rank(sp.default_level)
     END,
     CASE WHEN ${isMember} THEN GREATEST(
-      coalesce((${viewer.collectionGrants}::int[])[${slot}], 0),
+      coalesce((${arrayLiteral(viewer.collectionGrants)}::int[])[${slot}], 0),
       coalesce((SELECT max(cw_role_rank(g.role)) FROM space_grants g
                 WHERE g.organization_id = sp.organization_id AND g.space_id = sp.id
                   AND ((g.principal_kind = 'user' AND g.principal_id = ${viewer.userId})
-                       OR (g.principal_kind = 'team' AND g.principal_id = ANY(${viewer.teamIds}::text[])))), 0))
+                       OR (g.principal_kind = 'team' AND g.principal_id = ANY(${arrayLiteral(viewer.teamIds)}::text[])))), 0))
     ELSE 0 END,
     CASE WHEN ${role}::text = 'admin' THEN 6 ELSE 0 END,
     CASE WHEN sp.visibility IN ('public', 'unlisted') THEN 1 ELSE 0 END
@@ -109,10 +126,10 @@ export function spaceRankExpression(viewer: Viewer): RawBuilder<number> {
 /** The viewer's rank on the collection row `c` (0: not visible). */
 export function collectionRankExpression(viewer: Viewer): RawBuilder<number> {
   const role = viewer.memberRole ?? null;
-  const slot = sql`array_position(${viewer.collectionIds}::text[], c.id)`;
+  const slot = sql`array_position(${arrayLiteral(viewer.collectionIds)}::text[], c.id)`;
   return sql<number>`GREATEST(
-    CASE WHEN ${role}::text IS NULL THEN 0 ELSE coalesce((${viewer.collectionLevels}::int[])[${slot}], 0) END,
-    CASE WHEN ${viewer.memberRole !== undefined} THEN coalesce((${viewer.collectionGrants}::int[])[${slot}], 0) ELSE 0 END,
+    CASE WHEN ${role}::text IS NULL THEN 0 ELSE coalesce((${arrayLiteral(viewer.collectionLevels)}::int[])[${slot}], 0) END,
+    CASE WHEN ${viewer.memberRole !== undefined} THEN coalesce((${arrayLiteral(viewer.collectionGrants)}::int[])[${slot}], 0) ELSE 0 END,
     CASE WHEN ${role}::text = 'admin' THEN 6 ELSE 0 END
   )`;
 }

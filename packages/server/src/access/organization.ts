@@ -1,7 +1,7 @@
 // The caller's standing in an organization: loaded with the organization in one query, then checked.
 import type { Caller } from '../auth/authenticate.js';
 import type { Executor } from '../db/database.js';
-import { findOrganizationWithMembership, type MembershipRow, type OrganizationRow } from './standing.repository.js';
+import { findOrganizationWithMembership, type MembershipRow, type OrganizationRow, type Standing } from './standing.repository.js';
 import { forbidden, notFound } from '../errors.js';
 import { roleAtLeast, type Role } from './roles.js';
 import { outsideScope } from '../auth/token-scope.js';
@@ -11,6 +11,8 @@ export type OrganizationAccess = {
   membership: MembershipRow;
   /** The member's organization role; null for a guest. */
   role: Role | null;
+  /** The same standing as a Standing, read in the same query: lists build their viewer from it (access/viewer.ts). */
+  standing: Standing;
 };
 
 /**
@@ -21,7 +23,7 @@ export async function findVisibleOrganization(
   db: Executor,
   caller: Caller,
   organizationId: string,
-): Promise<{ organization: OrganizationRow; membership: MembershipRow | undefined } | undefined> {
+): Promise<{ organization: OrganizationRow; membership: MembershipRow | undefined; listingVersion: number } | undefined> {
   if (outsideScope(caller, organizationId)) return undefined;
   return findOrganizationWithMembership(db, organizationId, caller.user.id);
 }
@@ -30,7 +32,21 @@ export async function findVisibleOrganization(
 export async function requireOrganizationMember(db: Executor, caller: Caller, organizationId: string): Promise<OrganizationAccess> {
   const found = await findVisibleOrganization(db, caller, organizationId);
   if (!found?.membership) throw notFound('Organization');
-  return { organization: found.organization, membership: found.membership, role: found.membership.role };
+  return memberAccess(found, found.membership);
+}
+
+/** The access of a member of an organization found by findVisibleOrganization. */
+export function memberAccess(
+  found: { organization: OrganizationRow; listingVersion: number },
+  membership: MembershipRow,
+): OrganizationAccess {
+  const { organization, listingVersion } = found;
+  return {
+    organization,
+    membership,
+    role: membership.role,
+    standing: { organizationId: organization.id, listingVersion, organizationSso: organization.sso, memberRole: membership.role, isMember: true, memberSso: membership.sso },
+  };
 }
 
 /** 403 unless the member's organization role is at least `minimum`. */

@@ -87,3 +87,18 @@ export function sitePermissions(role: OrganizationRole): components['schemas']['
   const admin = role === 'admin';
   return { view: roleAtLeast(role, 'read'), edit: admin, publish: admin, delete: admin };
 }
+
+/** Permissions on an OpenAPI spec: members view, `create` and above edit (DESIGN.md §6, `createOpenAPISpec`). */
+export function openAPISpecPermissions(role: OrganizationRole): components['schemas']['OpenAPISpecPermissions'] {
+  return { view: role != null, edit: roleAtLeast(role, 'create') };
+}
+
+/** Permissions on translation settings: members view, admins edit. */
+export function translationSettingsPermissions(role: OrganizationRole): components['schemas']['TranslationSettingsPermissions'] {
+  return { view: role != null, edit: role === 'admin' };
+}
+
+/** Permissions on a custom field definition: members view, admins edit. */
+export function customFieldPermissions(role: OrganizationRole): components['schemas']['CustomFieldPermissions'] {
+  return { view: role != null, edit: role === 'admin' };
+}

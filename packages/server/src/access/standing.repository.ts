@@ -1,7 +1,7 @@
 // The rows access decisions start from: an item together with the caller's standing in its
 // organization, in one simple query. The rank itself is computed from the caller's viewer (see
 // auth/viewer.ts and listing.repository.ts), which is cached per organization listing version.
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
 import { collectionRankExpression, spaceRankExpression, type Viewer } from './listing.repository.js';
 import type { CollectionsTable, DefaultLevel, EditMode, Role, Visibility } from '../db/schema.js';
@@ -32,7 +32,7 @@ export type SpaceRow = {
   inPublishedSite: boolean;
 };
 
-export type CollectionRow = Omit<CollectionsTable, 'createdAt' | 'updatedAt' | 'position' | 'parentKey'> & {
+export type CollectionRow = Omit<Selectable<CollectionsTable>, 'createdAt' | 'updatedAt' | 'position' | 'parentKey'> & {
   position: string;
   parentKey: string;
   createdAt: Date;
@@ -198,20 +198,21 @@ export async function findOrganizationWithMembership(
   db: Executor,
   organizationId: string,
   userId: string,
-): Promise<{ organization: OrganizationRow; membership: MembershipRow | undefined } | undefined> {
+): Promise<{ organization: OrganizationRow; membership: MembershipRow | undefined; listingVersion: number } | undefined> {
   const row = await db
     .selectFrom('organizations')
     .leftJoin('organizationMembers as m', (join) =>
       join.onRef('m.organizationId', '=', 'organizations.id').on('m.userId', '=', userId),
     )
-    .select([...ORGANIZATION_COLUMNS, 'm.userId as memberUserId', 'm.role as memberRole', 'm.sso as memberSso'])
+    .select([...ORGANIZATION_COLUMNS, 'organizations.listingVersion', 'm.userId as memberUserId', 'm.role as memberRole', 'm.sso as memberSso'])
     .where('organizations.id', '=', organizationId)
     .modifyEnd(PREPARED)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { memberUserId, memberRole, memberSso, ...organization } = row;
+  const { memberUserId, memberRole, memberSso, listingVersion, ...organization } = row;
   return {
     organization,
     membership: memberUserId ? { role: memberRole, sso: memberSso ?? false } : undefined,
+    listingVersion,
   };
 }

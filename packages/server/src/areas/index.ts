@@ -12,13 +12,16 @@ import { changeRequestsArea } from './change-requests/index.js';
 import { collectionsArea } from './collections/index.js';
 import { commentsArea } from './comments/index.js';
 import { contentArea } from './content/index.js';
+import { customFieldsArea } from './custom-fields/index.js';
 import { invitesArea } from './invites/index.js';
 import { membersArea } from './members/index.js';
+import { openAPISpecsArea } from './openapi-specs/index.js';
 import { organizationsArea } from './organizations/index.js';
 import { permissionsArea } from './permissions/index.js';
 import { samlArea } from './saml/index.js';
 import { spacesArea } from './spaces/index.js';
 import { teamsArea } from './teams/index.js';
+import { translationsArea } from './translations/index.js';
 import { usersArea } from './users/index.js';
 import { importArea } from './import/index.js';
 import { pdfArea } from './pdf/index.js';
@@ -43,6 +46,9 @@ export const areas = [
   pdfArea,
   commentsArea,
   sitesArea,
+  openAPISpecsArea,
+  translationsArea,
+  customFieldsArea,
   searchArea,
   linksArea,
 ] as const;

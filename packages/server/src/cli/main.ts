@@ -7,6 +7,7 @@ import pg from 'pg';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createDatabase, createPool, type Database } from '../db/database.js';
 import { startEmbeddedPostgres } from '../db/embedded.js';
+import { DatabaseUnreachableError } from '../db/unreachable.js';
 import { findUserByEmail } from '../auth/users.repository.js';
 import { isKeyKind, rotateServerKeys, type KeyKind } from '../keys.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -39,7 +40,8 @@ async function openDatabase(config: Config, log: Logger): Promise<{ url: string;
 
 async function withDatabase<T>(action: (db: Database) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const log = createLogger({ logLevel: process.env.LOG_LEVEL ? config.logLevel : 'warn' });
+  // Logs go to stderr: stdout is the command's output (a token on the last line, for scripts).
+  const log = createLogger({ logLevel: process.env.LOG_LEVEL ? config.logLevel : 'warn' }, 'stderr');
   const database = await openDatabase(config, log);
   try {
     await migrate(database.url, log);
@@ -128,7 +130,7 @@ class CliError extends Error {}
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof CliError || error instanceof ConfigError) {
+  if (error instanceof CliError || error instanceof ConfigError || error instanceof DatabaseUnreachableError) {
     console.error(error.message);
     process.exit(1);
   }

@@ -87,6 +87,34 @@ export function inTransaction<T>(db: Executor, work: (trx: Transaction<DB>) => P
   return db.isTransaction ? work(db as Transaction<DB>) : db.transaction().execute(work);
 }
 
+/** Kysely's test for the values whose keys it camel-cases too (jsonb objects): plain objects only. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Object.prototype.toString.call(value) !== '[object Object]') return false;
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+
+/**
+ * Kysely's CamelCasePlugin with a cheaper row mapping (hot lists map thousands of columns a second):
+ * the same keys and values, but one loop over the row instead of a `reduce` that tests every value
+ * (dates and strings included) for nested objects. Keys are camel-cased by the plugin's own (memoized)
+ * mapper, and nested plain objects and arrays of them are mapped as the plugin maps them.
+ */
+class RowMappingCamelCasePlugin extends CamelCasePlugin {
+  protected override mapRow(row: Record<string, unknown>): Record<string, unknown> {
+    const mapped: Record<string, unknown> = {};
+    for (const key in row) {
+      let value = row[key];
+      if (typeof value === 'object' && value !== null && !(value instanceof Date)) {
+        if (Array.isArray(value)) value = value.map((item) => (isPlainObject(item) ? this.mapRow(item) : item));
+        else if (isPlainObject(value)) value = this.mapRow(value);
+      }
+      mapped[this.camelCase(key)] = value;
+    }
+    return mapped;
+  }
+}
+
 export function createDatabase(pool: pg.Pool): Database {
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new RowMappingCamelCasePlugin()] });
 }

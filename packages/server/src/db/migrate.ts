@@ -8,8 +8,10 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultS
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const result = await migrator.migrateToLatest();
   if (result.error) {
-    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`Migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
+    // No migration ran (the lock or the bookkeeping tables failed): say so rather than name none.
+    const what = failed ? `Migration ${failed} failed` : 'Could not start the migrations';
+    throw new Error(`${what}: ${String(result.error)}`, { cause: result.error });
   }
   return result;
 }

@@ -3,6 +3,7 @@
 // few large bodies read at once — past that, a 503 the client retries, its connection closed, so a
 // burst of uploads cannot fill the server's memory.
 import express, { type RequestHandler } from 'express';
+import { Gauge, type Registry } from 'prom-client';
 import { serviceUnavailable } from '../errors.js';
 import { hasPendingBody } from './access-gate.js';
 import { BODY_METHODS, verifyJsonDepth } from './input-rules.js';
@@ -18,6 +19,8 @@ export type BodyOptions = {
   forms: Record<string, number>;
   /** How many bodies above the default limit may be read at once. */
   largeBodyConcurrency: number;
+  /** Where the number of large bodies being read is published (`http_large_bodies_reading`). */
+  registry: Registry;
 };
 
 export function createBodyParser(options: BodyOptions): RequestHandler {
@@ -31,6 +34,14 @@ export function createBodyParser(options: BodyOptions): RequestHandler {
     else parsers.set(key, { parse: json(large ?? options.defaultLimitBytes), large: large !== undefined && large > options.defaultLimitBytes });
   }
   let reading = 0;
+  new Gauge({
+    name: 'http_large_bodies_reading',
+    help: 'Request bodies above the default limit being read now (at most LARGE_BODY_CONCURRENCY)',
+    registers: [options.registry],
+    collect() {
+      this.set(reading);
+    },
+  });
 
   return (req, res, next) => {
     const key = matchedOperationKey(req);

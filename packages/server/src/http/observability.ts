@@ -1,12 +1,13 @@
 // Request ids, access logs and Prometheus metrics in one middleware with one `finish` listener (this
 // runs on every request: per-request work stays small), plus the health endpoints.
 import { randomUUID } from 'node:crypto';
-import type { Express, RequestHandler } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import { sql } from 'kysely';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import { matchedOperationKey } from './router.js';
+import { matchedOperation, matchedOperationKey } from './router.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -31,11 +32,35 @@ export function createMetrics(): Metrics {
 }
 
 /**
- * Sets `req.id` (echoed as `X-Request-Id`) and a lazy `req.log`; on finish, records the duration by
- * the spec's path (never the raw path: ids would explode the label set) and logs the request — errors
- * at `error`, client errors at `info`, the rest at `debug`.
+ * Path parameters that are credentials (spec: an invite's id is its secret; a download address's
+ * signature is its token): masked in the access log. Query strings are never logged (`shareKey`).
  */
-export function observe(log: Logger, metrics: Metrics): RequestHandler {
+export const SECRET_PATH_PARAMETERS: ReadonlySet<string> = new Set(['inviteId', 'signature']);
+
+/** Probes and scrapes: at `trace` when they succeed, so they do not drown the access log. */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** The request's path as logged: without its query string, and with secret path parameters masked. */
+function loggedPath(req: Request): string {
+  const operation = matchedOperation(req);
+  if (operation && Object.keys(operation.params).some((name) => SECRET_PATH_PARAMETERS.has(name))) {
+    return operation.route.replace(/\{(\w+)\}/g, (_, name: string) =>
+      SECRET_PATH_PARAMETERS.has(name) ? '[redacted]' : encodeURIComponent(operation.params[name] ?? ''),
+    );
+  }
+  const query = req.originalUrl.indexOf('?');
+  return query === -1 ? req.originalUrl : req.originalUrl.slice(0, query);
+}
+
+/**
+ * Sets `req.id` (echoed as `X-Request-Id`) and a lazy `req.log`; on finish, records the duration by
+ * the spec's path (never the raw path: ids would explode the label set) and writes the request's one
+ * access-log line (`request`: method, path, operation id, status, duration in ms, and the request id as
+ * `reqId`) at `accessLog`'s level — `false` writes none — except that a 5xx is always logged, at
+ * `error`, and a probe (/healthz, /readyz, /metrics) at `trace` when it succeeds, at the access level
+ * when it does not.
+ */
+export function observe(log: Logger, metrics: Metrics, accessLog: Config['accessLog'] = 'info'): RequestHandler {
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by route and status',
@@ -43,7 +68,11 @@ export function observe(log: Logger, metrics: Metrics): RequestHandler {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [metrics.registry],
   });
-  const debugEnabled = log.isLevelEnabled('debug');
+  const levelOf = (path: string, status: number) => {
+    // A probe that fails is an expected state (stopping, the database away), not a server error.
+    if (PROBES.has(path)) return status < 400 ? 'trace' : accessLog || undefined;
+    return status >= 500 ? 'error' : accessLog || undefined;
+  };
   const children = new WeakMap<object, Logger>();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
@@ -68,9 +97,11 @@ export function observe(log: Logger, metrics: Metrics): RequestHandler {
       const route = matchedOperationKey(req)?.split(' ')[1] ?? (req.route?.path as string | undefined) ?? 'unmatched';
       const status = res.statusCode;
       duration.observe({ method: req.method, route, status: String(status) }, seconds);
-      if (status >= 500) req.log.error({ method: req.method, url: req.originalUrl, status, ms: seconds * 1000 }, 'request failed');
-      else if (status >= 400) req.log.info({ method: req.method, url: req.originalUrl, status, ms: seconds * 1000 }, 'request refused');
-      else if (debugEnabled) req.log.debug({ method: req.method, url: req.originalUrl, status, ms: seconds * 1000 }, 'request');
+      if (status < 500 && accessLog === false) return;
+      const path = loggedPath(req);
+      const level = levelOf(path, status);
+      if (!level || !log.isLevelEnabled(level)) return;
+      req.log[level]({ method: req.method, path, operation: matchedOperation(req)?.operationId, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
     });
     next();
   };

@@ -2,11 +2,13 @@
 // already matched the request to a spec operation (`req.openapi`) and decoded its path parameters, so
 // dispatch is one map lookup rather than Express testing every route's pattern in turn. The
 // operation's declared access is enforced here, before the handler (access/resolve.ts).
+import { isDeepStrictEqual } from 'node:util';
 import type { Request, RequestHandler, Response } from 'express';
 import type { AccessResolver } from '../access/resolve.js';
 import type { AppContext } from '../context.js';
 import type { Handler, HandlerMap, OperationId } from './handler.js';
-import { listOperations, type SpecOperation } from './operations.js';
+import { listOperations, loadSpec, type SpecOperation } from './operations.js';
+import { createSerializers, type Serialize } from './serializers.js';
 
 type AnyReply = {
   status: number;
@@ -15,20 +17,43 @@ type AnyReply = {
   headers?: Record<string, string>;
 };
 
-function send(res: Response, reply: AnyReply) {
+/**
+ * Writes a reply. A JSON body goes out through its serializer (http/serializers.ts), written directly:
+ * Express's `res.json`/`res.send` would re-derive the content type and charset, test freshness and look
+ * for an ETag on every response (both off here). With response validation on (tests), the body goes
+ * through `res.json`, where the validator checks it as the handler made it, and the serializer must
+ * say the same as JSON.stringify (a property it would drop or change fails the request).
+ */
+function send(res: Response, reply: AnyReply, serialize: Serialize, validating: boolean) {
   if (reply.headers) res.set(reply.headers);
-  res.status(reply.status);
-  if (reply.raw) res.type(reply.raw.contentType).send(reply.raw.data);
-  else if (reply.body !== undefined) res.json(reply.body);
-  else res.end();
+  if (reply.raw) res.status(reply.status).type(reply.raw.contentType).send(reply.raw.data);
+  else if (reply.body === undefined) res.status(reply.status).end();
+  else if (validating) {
+    if (serialize !== JSON.stringify && !isDeepStrictEqual(JSON.parse(serialize(reply.body)), JSON.parse(JSON.stringify(reply.body)))) {
+      throw new Error('The compiled serializer does not say what JSON.stringify says of this body');
+    }
+    res.status(reply.status).json(reply.body);
+  } else {
+    const text = serialize(reply.body);
+    res.statusCode = reply.status;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(text);
+  }
 }
 
-type OpenApiMatch = { openapi?: { openApiRoute?: string; pathParams?: Record<string, string> } };
+type OpenApiMatch = { openapi?: { openApiRoute?: string; pathParams?: Record<string, string>; schema?: { operationId?: string } } };
 
 /** `METHOD /spec/path` of the operation the validator matched, e.g. `GET /v1/spaces/{spaceId}`. */
 export function matchedOperationKey(req: Request): string | undefined {
   const route = (req as Request & OpenApiMatch).openapi?.openApiRoute;
   return route ? `${req.method} ${route}` : undefined;
+}
+
+/** The operation the validator matched: its id, spec path and decoded path parameters. */
+export function matchedOperation(req: Request): { operationId?: string; route: string; params: Record<string, string> } | undefined {
+  const match = (req as Request & OpenApiMatch).openapi;
+  return match?.openApiRoute ? { operationId: match.schema?.operationId, route: match.openApiRoute, params: match.pathParams ?? {} } : undefined;
 }
 
 export function createApiDispatcher(
@@ -38,6 +63,8 @@ export function createApiDispatcher(
   operations: SpecOperation[] = listOperations(),
 ): RequestHandler {
   const byOperation = new Map<string, (req: Request, res: Response) => Promise<void>>();
+  const serializerOf = createSerializers(loadSpec());
+  const validating = app.config.validateResponses;
   for (const operation of operations) {
     const operationId = operation.operationId;
     const handler = handlers[operationId as OperationId] as Handler<OperationId> | undefined;
@@ -58,7 +85,7 @@ export function createApiDispatcher(
         req,
         res,
       })) as AnyReply;
-      send(res, reply);
+      send(res, reply, reply.body === undefined ? JSON.stringify : serializerOf(operation, reply.status), validating);
     });
   }
   return async (req, res, next) => {

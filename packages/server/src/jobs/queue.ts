@@ -17,6 +17,21 @@ export type Jobs = {
   stop(timeoutMs?: number): Promise<void>;
 };
 
+/**
+ * Instances starting together create the same queues at once, and pg-boss's create_queue (an insert
+ * and a partition) can deadlock against itself (40P01). Both statements are idempotent: run again.
+ */
+async function retryOnDeadlock<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 100 * attempt));
+    }
+  }
+}
+
 /** Starts pg-boss, creates the workers' queues and schedules, and subscribes the workers. */
 export async function startJobs(connectionString: string, workers: JobWorker[], log: Logger): Promise<Jobs> {
   const boss = new PgBoss({ connectionString, max: 3, schema: 'pgboss' });
@@ -29,8 +44,8 @@ export async function startJobs(connectionString: string, workers: JobWorker[], 
   });
   await boss.start();
   for (const worker of workers) {
-    await boss.createQueue(worker.name);
-    if (worker.schedule) await boss.schedule(worker.name, worker.schedule);
+    await retryOnDeadlock(() => boss.createQueue(worker.name));
+    if (worker.schedule) await retryOnDeadlock(() => boss.schedule(worker.name, worker.schedule!));
     await boss.work(worker.name, async (jobs: PgBoss.Job[]) => {
       for (const job of jobs) {
         log.info({ job: worker.name, id: job.id }, 'job started');

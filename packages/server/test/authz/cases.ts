@@ -8,6 +8,7 @@ import { samlResponse } from '../support/saml.js';
 import { zip } from '../support/zip.js';
 import { postComment, postReply } from '../../src/areas/comments/comments.service.js';
 import { addSection, addSiteSpace, createGroup, createSite, publish } from '../support/sites.js';
+import { processSpec } from '../../src/areas/openapi-specs/openapi-specs.service.js';
 import type { World } from './world.js';
 
 type Answer = { response: Response; error?: unknown };
@@ -408,7 +409,71 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
       body: { position: { after: { type: 'site-space', siteSpace: sibling.id } } },
     });
   },
+
+  listOpenAPISpecs: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/openapi', org(w)),
+  createOpenAPISpec: (w) => w.caller.client.POST('/v1/orgs/{organizationId}/openapi', { ...org(w), body: { slug: 'matrix', source: { text: MATRIX_SPEC } } }),
+  getOpenAPISpecBySlug: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/openapi/{specSlug}', await openAPISpecOf(w)),
+  createOrUpdateOpenAPISpecBySlug: (w) =>
+    w.caller.client.PUT('/v1/orgs/{organizationId}/openapi/{specSlug}', { params: { path: { organizationId: w.organization.id, specSlug: 'matrix' } }, body: { source: { text: MATRIX_SPEC } } }),
+  deleteOpenAPISpecBySlug: async (w) => w.caller.client.DELETE('/v1/orgs/{organizationId}/openapi/{specSlug}', await openAPISpecOf(w)),
+  listOpenAPISpecVersions: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/openapi/{specSlug}/versions', await openAPISpecOf(w, { processed: true })),
+  getLatestOpenAPISpecVersion: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest', await openAPISpecOf(w, { processed: true })),
+  getLatestOpenAPISpecVersionContent: async (w) =>
+    w.caller.client.GET('/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content', await openAPISpecOf(w, { processed: true })),
+  getOpenAPISpecVersionById: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}', await openAPIVersionOf(w)),
+  getOpenAPISpecVersionContentById: async (w) =>
+    w.caller.client.GET('/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content', await openAPIVersionOf(w)),
+  // Public: the signed address is the credential.
+  downloadOpenAPISpecVersion: async (w) => {
+    const { data } = await w.owner.client.GET('/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest', await openAPISpecOf(w, { processed: true }));
+    return w.t.client().GET('/openapi/{signature}', { params: { path: { signature: new URL(data!.url).pathname.split('/').pop()! } } });
+  },
+
+  listTranslationSettings: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/translations', org(w)),
+  createTranslationSettings: (w) => w.caller.client.POST('/v1/orgs/{organizationId}/translations', { ...org(w), body: { title: 'Matrix', languages: ['fr'] } }),
+  getTranslationSettings: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/translations/{translationSettingsId}', await translationSettingsOf(w)),
+  updateTranslationSettings: async (w) =>
+    w.caller.client.PUT('/v1/orgs/{organizationId}/translations/{translationSettingsId}', { ...(await translationSettingsOf(w)), body: { title: 'Renamed' } }),
+  deleteTranslationSettings: async (w) => w.caller.client.DELETE('/v1/orgs/{organizationId}/translations/{translationSettingsId}', await translationSettingsOf(w)),
+
+  listOrganizationCustomFields: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/custom-fields', org(w)),
+  createOrganizationCustomField: (w) => w.caller.client.POST('/v1/orgs/{organizationId}/custom-fields', { ...org(w), body: { name: 'matrix', type: 'text' } }),
+  getOrganizationCustomFieldByName: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/custom-fields/{fieldName}', await customFieldOf(w)),
+  updateOrganizationCustomField: async (w) => w.caller.client.PATCH('/v1/orgs/{organizationId}/custom-fields/{fieldName}', { ...(await customFieldOf(w)), body: { title: 'Matrix' } }),
+  deleteOrganizationCustomField: async (w) => w.caller.client.DELETE('/v1/orgs/{organizationId}/custom-fields/{fieldName}', await customFieldOf(w)),
+  getSpaceCustomFields: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/custom-fields', space(w)),
+  updateSpaceCustomFields: async (w) => {
+    await customFieldOf(w);
+    return w.caller.client.PATCH('/v1/spaces/{spaceId}/custom-fields', { ...space(w), body: { values: { matrix: { value: 'set' } } } });
+  },
 };
+
+const MATRIX_SPEC = 'openapi: 3.1.0\ninfo: {title: Matrix, version: 1.0.0}\npaths: {}\n';
+
+/** The owner's spec `matrix` (a text source), processed into a version when asked. */
+async function openAPISpecOf(w: World, options: { processed?: boolean } = {}) {
+  const path = { params: { path: { organizationId: w.organization.id, specSlug: 'matrix' } } };
+  const { data } = await w.owner.client.PUT('/v1/orgs/{organizationId}/openapi/{specSlug}', { ...path, body: { source: { text: MATRIX_SPEC } } });
+  if (options.processed) await processSpec({ db: w.t.db, config: w.t.config, log: w.t.context.log }, w.organization.id, data!.id);
+  return path;
+}
+
+async function openAPIVersionOf(w: World) {
+  const path = await openAPISpecOf(w, { processed: true });
+  const { data } = await w.owner.client.GET('/v1/orgs/{organizationId}/openapi/{specSlug}', path);
+  return { params: { path: { ...path.params.path, versionId: data!.lastVersion! } } };
+}
+
+async function translationSettingsOf(w: World) {
+  const { data } = await w.owner.client.POST('/v1/orgs/{organizationId}/translations', { ...org(w), body: { title: 'Matrix' } });
+  return { params: { path: { organizationId: w.organization.id, translationSettingsId: data!.id } } };
+}
+
+/** The owner's text field `matrix`. */
+async function customFieldOf(w: World) {
+  await w.owner.client.POST('/v1/orgs/{organizationId}/custom-fields', { ...org(w), body: { name: 'matrix', type: 'text' } });
+  return { params: { path: { organizationId: w.organization.id, fieldName: 'matrix' } } };
+}
 
 const memberOf = (w: World, userId: string) => ({ params: { path: { organizationId: w.organization.id, userId } } });
 const ownerMember = (w: World) => memberOf(w, w.owner.user.id);

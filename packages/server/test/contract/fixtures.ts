@@ -3,6 +3,7 @@
 // fresh random id, which must read as absent as well.
 import type { TestServer } from '../support/harness.js';
 import { createOrganization, createUser, type TestUser } from '../support/factories.js';
+import { processSpec } from '../../src/areas/openapi-specs/openapi-specs.service.js';
 
 export type SweepWorld = {
   owner: TestUser;
@@ -72,6 +73,15 @@ export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWor
   const { data: group } = await owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/section-groups', { ...sitePath, body: { title: 'Sweep', sections: [section!.id] } });
   const { data: shareLink } = await owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath, body: { label: 'Sweep' } });
   if (!section || !group || !shareLink) throw new Error('the sweep site could not be built');
+  // Organization settings: an OpenAPI spec processed into a version, translation settings, a custom field.
+  const { data: openAPISpec } = await owner.client.POST('/v1/orgs/{organizationId}/openapi', {
+    ...organizationPath,
+    body: { slug: 'sweep', source: { text: 'openapi: 3.1.0\ninfo: {title: Sweep, version: 1.0.0}\npaths: {}\n' } },
+  });
+  await processSpec({ db: t.db, config: t.config, log: t.context.log }, organization.id, openAPISpec!.id);
+  const { data: processed } = await owner.client.GET('/v1/orgs/{organizationId}/openapi/{specSlug}', { params: { path: { organizationId: organization.id, specSlug: 'sweep' } } });
+  const { data: translationSettings } = await owner.client.POST('/v1/orgs/{organizationId}/translations', { ...organizationPath, body: { title: 'Sweep' } });
+  await owner.client.POST('/v1/orgs/{organizationId}/custom-fields', { ...organizationPath, body: { name: 'sweep', type: 'text' } });
   return {
     owner,
     outsider,
@@ -98,6 +108,10 @@ export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWor
       siteSectionGroupId: group.id,
       siteSpaceId: section.siteSpaces[0]!.id,
       shareLinkId: shareLink.id,
+      specSlug: 'sweep',
+      versionId: processed!.lastVersion!,
+      translationSettingsId: translationSettings!.id,
+      fieldName: 'sweep',
     },
     paramsUnder: [
       {

@@ -1,7 +1,7 @@
 // The server as an operator runs it — a child process on a database server of its own (embedded, in a
 // temp folder) — so fault tests can kill its database, signal it and watch it exit without disturbing
 // the other test files.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ const repoRoot = join(serverDir, '../..');
 export type LogLine = { level: number; msg: string; [key: string]: unknown };
 
 export type ChildServer = {
-  /** The process started: `tsx` itself, or the outer `pnpm`. */
+  /** The process started: `tsx` itself, the outer `pnpm`, or node running the build. */
   process: ChildProcess;
   url: string;
   port: number;
@@ -29,6 +29,9 @@ export type ChildServer = {
   logs: LogLine[];
   /** Resolves with the first log line (present or future) whose message matches. */
   waitForLog(message: RegExp, timeoutMs?: number): Promise<LogLine>;
+  /** Every line of stdout so far, and everything written to stderr so far. */
+  stdout: string[];
+  stderr(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The embedded postmaster's pid (from its lock file). */
   postmasterPid(): number;
@@ -38,7 +41,7 @@ export type ChildServer = {
   cleanUp(): Promise<void>;
 };
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.on('error', reject);
@@ -60,11 +63,68 @@ function alive(pid: number): boolean {
   }
 }
 
+export type CapturedOutput = {
+  /** The JSON log lines (stdout) so far. */
+  logs: LogLine[];
+  /** Every line of both streams so far (for failure messages). */
+  output: string[];
+  /** Every line of stdout so far. */
+  stdout: string[];
+  /** Resolves with the first log line (present or future) whose message matches. */
+  waitForLog(message: RegExp, timeoutMs?: number): Promise<LogLine>;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+};
+
+/** Collects a server process's JSON log lines from stdout, and its stderr. */
+export function captureOutput(child: ChildProcess): CapturedOutput {
+  const logs: LogLine[] = [];
+  const output: string[] = [];
+  const stdout: string[] = [];
+  const waiters: { message: RegExp; resolve(line: LogLine): void }[] = [];
+  let pending = '';
+  let errors = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) {
+      output.push(line);
+      stdout.push(line);
+      if (!line.startsWith('{')) continue;
+      try {
+        const parsed = JSON.parse(line) as LogLine;
+        logs.push(parsed);
+        for (const waiter of waiters.filter((w) => w.message.test(parsed.msg))) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(parsed);
+        }
+      } catch {
+        // not a log line
+      }
+    }
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output.push(chunk.toString());
+    errors += chunk.toString();
+  });
+  const waitForLog = (message: RegExp, timeoutMs = 30_000) => {
+    const found = logs.find((line) => message.test(line.msg));
+    if (found) return Promise.resolve(found);
+    return new Promise<LogLine>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no log line ${message} within ${timeoutMs} ms; output:\n${output.slice(-40).join('\n')}`)), timeoutMs);
+      waiters.push({ message, resolve: (line) => (clearTimeout(timer), resolve(line)) });
+    });
+  };
+  return { logs, output, stdout, waitForLog, stderr: () => errors };
+}
+
 /**
- * Starts the server in a child process: `tsx src/main.ts` in the server package, or the README's
- * `pnpm start` at the repository root. Resolves when it is ready, with the demo user's token.
+ * Starts the server in a child process: `tsx src/main.ts` in the server package, the README's
+ * `pnpm start` at the repository root, or the build's `main.js` in `dist` under plain node (see
+ * test/deploy/build.ts). Resolves when it is ready, with the demo user's token.
  */
-export async function startChildServer(options: { command: 'tsx' | 'pnpm start'; env?: Record<string, string> }): Promise<ChildServer> {
+export async function startChildServer(options: { command: 'tsx' | 'pnpm start' | 'built'; dist?: string; env?: Record<string, string> }): Promise<ChildServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cw-fault-'));
   chmodSync(dataDir, 0o755); // as root, the embedded PostgreSQL runs as user postgres, which must enter it
   const port = await freePort();
@@ -79,48 +139,19 @@ export async function startChildServer(options: { command: 'tsx' | 'pnpm start';
     ...options.env,
   };
   // A process group of its own, so cleaning up can reach every process of the chain.
-  const child =
+  const spawnOptions: SpawnOptions = { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] };
+  const child: ChildProcess =
     options.command === 'tsx'
-      ? spawn(join(serverDir, 'node_modules/.bin/tsx'), ['src/main.ts'], { cwd: serverDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn('pnpm', ['start'], { cwd: repoRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      ? spawn(join(serverDir, 'node_modules/.bin/tsx'), ['src/main.ts'], { cwd: serverDir, ...spawnOptions })
+      : options.command === 'built'
+        ? spawn(process.execPath, ['--enable-source-maps', join(options.dist ?? join(serverDir, 'dist'), 'main.js')], { cwd: tmpdir(), ...spawnOptions })
+        : spawn('pnpm', ['start'], { cwd: repoRoot, ...spawnOptions });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
-  const logs: LogLine[] = [];
-  const output: string[] = [];
-  const waiters: { message: RegExp; resolve(line: LogLine): void }[] = [];
+  const { logs, output, stdout, waitForLog, stderr } = captureOutput(child);
+  // The demo token comes in a banner on stderr, after the `listening` line.
+  const demoToken = () => /API token[^\n]*\n\s*\n\s*(cw_\S+)\n/.exec(stderr())?.[1];
   let token: string | undefined;
-  let pending = '';
-  const onData = (chunk: Buffer) => {
-    pending += chunk.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    for (const line of lines) {
-      output.push(line);
-      if (/^cw_\S+$/.test(line.trim()) && output.at(-2)?.includes('API token')) token = line.trim();
-      if (!line.startsWith('{')) continue;
-      try {
-        const parsed = JSON.parse(line) as LogLine;
-        logs.push(parsed);
-        for (const waiter of waiters.filter((w) => w.message.test(parsed.msg))) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve(parsed);
-        }
-      } catch {
-        // not a log line
-      }
-    }
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-
-  const waitForLog = (message: RegExp, timeoutMs = 30_000) => {
-    const found = logs.find((line) => message.test(line.msg));
-    if (found) return Promise.resolve(found);
-    return new Promise<LogLine>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no log line ${message} within ${timeoutMs} ms; output:\n${output.slice(-40).join('\n')}`)), timeoutMs);
-      waiters.push({ message, resolve: (line) => (clearTimeout(timer), resolve(line)) });
-    });
-  };
 
   const pidFile = join(dataDir, 'postgres', 'postmaster.pid');
   const postmasterPid = () => Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
@@ -148,6 +179,7 @@ export async function startChildServer(options: { command: 'tsx' | 'pnpm start';
       waitForLog(/^listening$/, 90_000),
       exited.then(({ code }) => Promise.reject(new Error(`the server exited (code ${code}) while starting:\n${output.slice(-40).join('\n')}`))),
     ]);
+    for (let waited = 0; !(token = demoToken()) && waited < 2000; waited += 50) await sleep(50);
     if (!token) throw new Error(`the server printed no demo token:\n${output.slice(-40).join('\n')}`);
   } catch (error) {
     await cleanUp();
@@ -168,6 +200,8 @@ export async function startChildServer(options: { command: 'tsx' | 'pnpm start';
     client,
     logs,
     waitForLog,
+    stdout,
+    stderr,
     exited,
     postmasterPid,
     async sql(work) {

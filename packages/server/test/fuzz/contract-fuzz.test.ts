@@ -97,10 +97,11 @@ function seedFor(operation: SpecOperation): number {
   return hash;
 }
 
+// The shared world makes a fixture for every family of operations: minutes on a loaded two-core machine.
 beforeAll(async () => {
   stats.started = performance.now();
   shared = await buildWorld();
-});
+}, 240_000);
 
 afterAll(() => {
   if (process.env.FUZZ_REPORT) for (const [operationId, statuses] of statusesByOperation) console.log(operationId.padEnd(36), JSON.stringify(statuses));

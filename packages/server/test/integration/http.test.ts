@@ -83,12 +83,11 @@ describe('request bodies', () => {
     // `cap` uploads that announce a body and never finish sending it hold every slot.
     const held = Array.from({ length: cap }, () => openUpload(t.url, `/v1/spaces/${space.id}/content`, admin.token));
     await Promise.all(held.map((upload) => upload.started));
-    // Once every slot is taken (the held uploads passed their access checks), the next upload is refused
-    // at once; a probe that still got a slot waits for its body and is given up after a second.
-    const probe = () => postHeadersOnly(t.url, `/v1/spaces/${space.id}/content`, 5 * 1024 * 1024, { authorization: `Bearer ${admin.token}` }, 1000).catch(() => undefined);
-    let refused = await probe();
-    for (let attempt = 0; refused?.status !== 503 && attempt < 20; attempt++) refused = await probe();
-    if (!refused) throw new Error('no upload was refused');
+    // Once every slot is taken (the held uploads passed their access checks: the gauge says so), the
+    // next upload is refused at once, before its body is sent.
+    const reading = async () => Number(/^http_large_bodies_reading (\d+)$/m.exec(await (await fetch(`${t.url}/metrics`)).text())?.[1]);
+    await expect.poll(reading, { timeout: 30_000 }).toBe(cap);
+    const refused = await postHeadersOnly(t.url, `/v1/spaces/${space.id}/content`, 5 * 1024 * 1024, { authorization: `Bearer ${admin.token}` }, 30_000);
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
     expect(refused.headers.connection).toBe('close');

@@ -25,7 +25,8 @@ export type TestServer = {
   close(): Promise<void>;
 };
 
-async function cloneDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A database of its own, cloned from the migrated template; `drop()` removes it. */
+export async function cloneDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = inject('databaseAdminUrl');
   const template = inject('templateDatabase');
   const name = `cw_test_${randomBytes(6).toString('hex')}`;

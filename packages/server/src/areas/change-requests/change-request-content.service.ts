@@ -6,6 +6,7 @@ import { findChangeRequestById, type ChangeRequestRow } from './change-requests.
 import type { ContentChange } from '../../content/apply-changes.js';
 import { changeRequestHeadPointer } from './change-request-head.js';
 import { prepareFiles } from '../../content/file-inputs.js';
+import { assertMarkdownParsable, changeBodies } from '../../content/markdown-check.js';
 import { writeBatch, type InternalBatch } from '../content/space-content.service.js';
 
 export type AppliedChangeRequestChanges = { changeRequest: ChangeRequestRow; revisionId: string; refs: Record<string, string> };
@@ -18,6 +19,7 @@ export async function applyChangeRequestChanges(
   userId: string,
   changes: ContentChange[],
 ): Promise<AppliedChangeRequestChanges> {
+  await assertMarkdownParsable(changeBodies(changes));
   const files = await prepareFiles(changes, app.config);
   return applyChangeRequestBatch(app, space, changeRequestId, userId, () => ({ changes, files }));
 }

@@ -1,4 +1,5 @@
-import { memberViewer, rankToRole, requireCollection } from '../../access/items.js';
+import { rankToRole, requireCollection } from '../../access/items.js';
+import { viewerFor } from '../../access/viewer.js';
 import { visibilityProfile, visibleCollectionsQuery, visibleSpacesQuery } from '../../access/listing.repository.js';
 import { keysetPage } from '../../db/pagination.js';
 import { positionOrder, siblingOrder } from '../spaces/sibling-order.js';
@@ -26,7 +27,7 @@ export const collectionHandlers = {
 
   async listSpacesInCollection({ caller, access, query, app }) {
     const { collection } = access;
-    const viewer = (await memberViewer(app.db, collection.organizationId, caller.user.id))!;
+    const viewer = await viewerFor(app.db, access.standing, caller.user.id);
     const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer, collection.id), {
       keys: positionOrder('sp'),
       request: query,
@@ -51,7 +52,7 @@ export const collectionHandlers = {
   },
 
   async listCollectionsInOrganization({ caller, access, query, app }) {
-    const viewer = (await memberViewer(app.db, access.organization.id, caller.user.id))!;
+    const viewer = await viewerFor(app.db, access.standing, caller.user.id);
     const page = await keysetPage(app.db, visibleCollectionsQuery(app.db, viewer, { topLevelOnly: query.nested === false }), {
       keys: siblingOrder('c'),
       request: query,

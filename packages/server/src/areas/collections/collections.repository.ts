@@ -1,6 +1,6 @@
 import { sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { CollectionsTable } from '../../db/schema.js';
+import type { CollectionsTable, DefaultLevel } from '../../db/schema.js';
 import type { CollectionRow } from '../../access/standing.repository.js';
 import type { TransferScope } from '../area.js';
 
@@ -10,7 +10,7 @@ export type NewCollection = {
   title: string;
   description: string | null;
   parentCollectionId: string | null;
-  defaultLevel: CollectionsTable['defaultLevel'];
+  defaultLevel: DefaultLevel;
   position: string;
   createdBy: string | null;
 };

@@ -59,7 +59,7 @@ async function postedTarget(trx: Executor, ctx: CommentContext, body: Schemas['P
 }
 
 export async function postComment(db: Database, ctx: CommentContext, userId: string, body: Schemas['PostCommentRequest']): Promise<{ comment: CommentRow; ctx: CommentContext }> {
-  const markdown = checkedMarkdown(body.body.markdown, '/body/body/markdown');
+  const markdown = await checkedMarkdown(body.body.markdown, '/body/body/markdown');
   return db.transaction().execute(async (trx) => {
     const locked = await moveOpenCount(trx, ctx, 1);
     if (!locked) throw notFound(contextName(ctx));
@@ -101,7 +101,7 @@ async function applyReactions(trx: Executor, kind: ReactionTarget, organizationI
 
 export async function changeComment(db: Database, ctx: CommentContext, id: string, userId: string, body: Schemas['UpdateCommentRequest']): Promise<CommentRow> {
   const reactions = reactionChanges(body);
-  const markdown = body.body && checkedMarkdown(body.body.markdown, '/body/body/markdown');
+  const markdown = body.body && (await checkedMarkdown(body.body.markdown, '/body/body/markdown'));
   return db.transaction().execute(async (trx) => {
     if (body.resolved !== undefined && !(await lockContext(trx, ctx))) throw notFound(contextName(ctx));
     const current = await lockComment(trx, ctx, id);
@@ -134,7 +134,7 @@ export async function removeComment(db: Database, ctx: CommentContext, id: strin
 }
 
 export async function postReply(db: Database, ctx: CommentContext, comment: CommentRow, userId: string, body: Schemas['PostCommentReplyRequest']): Promise<ReplyRow> {
-  const markdown = checkedMarkdown(body.body.markdown, '/body/body/markdown');
+  const markdown = await checkedMarkdown(body.body.markdown, '/body/body/markdown');
   return db.transaction().execute(async (trx) => {
     // The comment's row first (its counter), then the reply that references it.
     if (!(await moveRepliesCount(trx, ctx.organizationId, comment.id, 1))) throw notFound('Comment');
@@ -146,7 +146,7 @@ export async function postReply(db: Database, ctx: CommentContext, comment: Comm
 
 export async function changeReply(db: Database, ctx: CommentContext, reply: ReplyRow, userId: string, body: Schemas['UpdateCommentReplyRequest']): Promise<ReplyRow> {
   const reactions = reactionChanges(body);
-  const markdown = body.body && checkedMarkdown(body.body.markdown, '/body/body/markdown');
+  const markdown = body.body && (await checkedMarkdown(body.body.markdown, '/body/body/markdown'));
   return db.transaction().execute(async (trx) => {
     if (!(await lockReply(trx, ctx.organizationId, reply.commentId, reply.id))) throw notFound('Reply');
     if (markdown !== undefined) await updateReply(trx, ctx.organizationId, reply.id, { bodyMarkdown: markdown, editedAt: new Date() });

@@ -1,4 +1,5 @@
 // Reactions: which strings are emojis, and the limits (DESIGN.md §4 leaves them to us; docs/decisions.md).
+import { assertMarkdownParsable } from '../../content/markdown-check.js';
 import { invalidField } from '../../errors.js';
 
 /** Different emojis one comment or reply may hold. */
@@ -31,7 +32,8 @@ export function reactionChanges(body: { addedReactions?: string[]; removedReacti
 }
 
 /** A body's markdown, refused with NUL characters (PostgreSQL text cannot hold them). */
-export function checkedMarkdown(markdown: string, path: string): string {
+export async function checkedMarkdown(markdown: string, path: string): Promise<string> {
   if (markdown.includes('\u0000')) throw invalidField(path, 'must not contain NUL characters');
+  await assertMarkdownParsable([{ path, markdown }]);
   return markdown;
 }

@@ -9,6 +9,7 @@ import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { applyChanges, type ContentChange, type PreparedFile } from '../../content/apply-changes.js';
 import { prepareFiles } from '../../content/file-inputs.js';
+import { assertMarkdownParsable, changeBodies } from '../../content/markdown-check.js';
 import type { PageBody } from './content.mapper.js';
 import { markdownToDocument } from '../../content/markdown-document.js';
 import type { ContentRoots, ContentState, PageEntry } from '../../content/model.js';
@@ -49,6 +50,7 @@ export async function applySpaceChanges(
   userId: string,
   changes: ContentChange[],
 ): Promise<AppliedChanges> {
+  await assertMarkdownParsable(changeBodies(changes));
   const files = await prepareFiles(changes, app.config);
   return applySpaceBatch(app, space, userId, () => ({ changes, files }));
 }

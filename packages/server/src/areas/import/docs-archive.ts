@@ -6,6 +6,7 @@
 // - without one, folders give it: a folder's `README.md` (or `index.md`) is the folder's page, the root's
 //   is the first page, other files and folders follow in natural order;
 // - files the pages link to or show (GitBook keeps them in `.gitbook/assets/`) become files.
+import { assertMarkdownParsable } from '../../content/markdown-check.js';
 import { posix } from 'node:path';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { parse as parseYaml } from 'yaml';
@@ -233,6 +234,9 @@ export async function readDocsArchive(archive: ZipArchive, budget: ImportBudget)
   }
   const summaryPath = layout.find(layout.summary);
   const summaryText = summaryPath ? await readText(reader, summaryPath) : undefined;
+  // SUMMARY.md is parsed here, in the request: it goes through the markdown gate first (a deep or
+  // pathological outline is refused rather than overflowing the stack or holding the event loop).
+  if (summaryText !== undefined) await assertMarkdownParsable([{ path: `/archive/${summaryPath}`, markdown: summaryText }]);
   const outline = summaryText !== undefined ? summaryOutline(summaryText) : folderOutline(layout, '');
   // SUMMARY.md's links are relative to itself; the folder outline names paths from the root.
   const from = summaryPath ?? '';

@@ -1,6 +1,7 @@
 // A content import: read the source within the import's limits (no transaction is open meanwhile),
 // then write everything read as ONE revision through the batch engine, on the space's head or the
 // change request's. Anything failing before the write writes nothing; the write is one transaction.
+import { assertMarkdownParsable } from '../../content/markdown-check.js';
 import type { components } from '@content-workspace/contract';
 import type { AppContext } from '../../context.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
@@ -10,7 +11,7 @@ import { applyChangeRequestBatch } from '../change-requests/change-request-conte
 import { applySpaceBatch } from '../content/space-content.service.js';
 import { readDocsArchive } from './docs-archive.js';
 import { ImportBudget } from './import-budget.js';
-import { countPages, planBatch } from './import-plan.js';
+import { countPages, planBatch, type ImportedPage } from './import-plan.js';
 import { readMarkdownDocument, readWebsite, type SourceRead } from './web-sources.js';
 import { ZipArchive } from './zip-archive.js';
 
@@ -71,12 +72,32 @@ function checkRequest(request: ImportRequest): void {
   if (request.base64 !== undefined && request.source !== 'zip') throw invalidField('/body/base64', 'only a zip archive can be sent inline: give the address of a page or document in url');
 }
 
+/**
+ * Bodies the markdown gate refuses (too deep, too slow to parse) are left out: the page is imported
+ * without its body and listed in `skipped`, like any resource that fails on its own.
+ */
+async function leaveOutUnparsableBodies(pages: ImportedPage[], budget: ImportBudget): Promise<void> {
+  for (const page of pages) {
+    if (page.markdown !== undefined) {
+      try {
+        await assertMarkdownParsable([{ path: page.key, markdown: page.markdown }]);
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.status !== 400) throw error;
+        delete page.markdown;
+        budget.skip(page.key, `its markdown ${error.issues?.[0]?.message ?? 'could not be parsed'}: imported without its body`);
+      }
+    }
+    await leaveOutUnparsableBodies(page.children, budget);
+  }
+}
+
 /** Imports `request` into `target` as `userId` (access checked by the caller). */
 export async function importContent(app: App, target: ImportTarget, userId: string, request: ImportRequest): Promise<ImportResult> {
   checkRequest(request);
   const budget = new ImportBudget(app.config.import);
   const { plan, totalResources } = await readSource(request, app, budget);
   if (plan.pages.length === 0) throw unprocessable('The source holds no page to import');
+  await leaveOutUnparsableBodies(plan.pages, budget);
   const batch = planBatch(plan);
   const written =
     target.changeRequestId === undefined

@@ -3,7 +3,6 @@
 // (the title is the page's own field and would show twice).
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { parse as parseYaml } from 'yaml';
-import { MAX_BODY } from './import-plan.js';
 
 export type MarkdownFile = { title: string | undefined; description: string | undefined; markdown: string };
 
@@ -30,14 +29,19 @@ function frontMatter(text: string): { fields: Record<string, unknown>; rest: str
   return { fields: fields && typeof fields === 'object' && !Array.isArray(fields) ? (fields as Record<string, unknown>) : {}, rest: text.slice(match[0].length) };
 }
 
+/** A first block longer than this is no title heading. */
+const MAX_FIRST_BLOCK = 4096;
+
 const stringField = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 export function readMarkdownFile(text: string): MarkdownFile {
   const { fields, rest } = frontMatter(text.replace(/^\uFEFF/, ''));
   let title = stringField(fields.title);
   let markdown = rest;
-  if (rest.length <= MAX_BODY) {
-    const first = (fromMarkdown(rest) as Node).children?.[0];
+  // Only the first block is parsed for its heading: the whole body is checked later, off the event loop.
+  const firstBlock = rest.slice(0, rest.search(/\n[ \t]*\n/) === -1 ? rest.length : rest.search(/\n[ \t]*\n/));
+  if (firstBlock.length <= MAX_FIRST_BLOCK) {
+    const first = (fromMarkdown(firstBlock) as Node).children?.[0];
     if (first?.type === 'heading' && first.depth === 1) {
       const heading = plainText(first).trim();
       if (!title || title === heading) {

@@ -1,6 +1,6 @@
 // The sites area's access rules (named in the spec's `x-access`, described in `x-access-rules`).
 import { requireSpace } from '../../access/items.js';
-import { isMemberDisabled, requireOrganizationRole, findVisibleOrganization, type OrganizationAccess } from '../../access/organization.js';
+import { isMemberDisabled, memberAccess, requireOrganizationRole, findVisibleOrganization, type OrganizationAccess } from '../../access/organization.js';
 import { roleAtLeast } from '../../access/roles.js';
 import type { AccessRule, RuleContext } from '../../access/rules.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
@@ -45,7 +45,7 @@ export const sitesRules = {
       const site = found && (await findSite(ctx.app.db, found.organization.id, ctx.params.siteId!));
       if (!found || !site) throw notFound('Site');
       const membership = found.membership;
-      const organizationAccess = membership ? { organization: found.organization, membership, role: membership.role } : undefined;
+      const organizationAccess = membership ? memberAccess(found, membership) : undefined;
       const member = !!membership && roleAtLeast(membership.role, 'read') && !isMemberDisabled(found.organization, membership);
       return { site, organizationAccess, member };
     },

@@ -1,5 +1,5 @@
 import { rankToRole } from '../../access/items.js';
-import { memberViewer } from '../../access/items.js';
+import { viewerFor } from '../../access/viewer.js';
 import { visibilityProfile, visibleSpacesQuery } from '../../access/listing.repository.js';
 import { keysetPage } from '../../db/pagination.js';
 import { siblingOrder } from './sibling-order.js';
@@ -53,7 +53,7 @@ export const spaceHandlers = {
   },
 
   async listSpacesInOrganization({ caller, access, query, app }) {
-    const viewer = (await memberViewer(app.db, access.organization.id, caller.user.id))!;
+    const viewer = await viewerFor(app.db, access.standing, caller.user.id);
     const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer), {
       keys: siblingOrder('sp'),
       request: query,

@@ -1,6 +1,6 @@
 import { sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { EditMode, SpacesTable } from '../../db/schema.js';
+import type { DefaultLevel, EditMode, SpacesTable, Visibility } from '../../db/schema.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import type { TransferScope } from '../area.js';
 
@@ -9,9 +9,9 @@ export type NewSpace = {
   id: string;
   title: string;
   emoji: string;
-  visibility: SpacesTable['visibility'];
+  visibility: Visibility;
   parentCollectionId: string | null;
-  defaultLevel: SpacesTable['defaultLevel'];
+  defaultLevel: DefaultLevel;
   position: string;
   headRevisionId: string;
   createdBy: string | null;

@@ -1,4 +1,4 @@
-// The search index's rows (migration 20261124T150000): sections of the pages at each space's primary
+// The search index's rows (migration 20261124T150300): sections of the pages at each space's primary
 // head, the words an organization's content holds, and which page tree a space's rows reflect.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';

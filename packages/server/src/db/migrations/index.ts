@@ -15,7 +15,10 @@ import * as revisionPdfs from './20261124T130000_revision_pdfs.js';
 import * as rateLimits from './20261124T140000_rate_limits.js';
 import * as comments from './20261124T100000_comments.js';
 import * as sites from './20261124T110000_sites.js';
-import * as searchAndLinks from './20261124T150000_search_and_links.js';
+import * as openapiSpecs from './20261124T150000_openapi_specs.js';
+import * as translationSettings from './20261124T150100_translation_settings.js';
+import * as customFields from './20261124T150200_custom_fields.js';
+import * as searchAndLinks from './20261124T150300_search_and_links.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121T200000_identity': identity,
@@ -32,5 +35,8 @@ export const migrations: Record<string, Migration> = {
   '20261124T140000_rate_limits': rateLimits,
   '20261124T100000_comments': comments,
   '20261124T110000_sites': sites,
-  '20261124T150000_search_and_links': searchAndLinks,
+  '20261124T150000_openapi_specs': openapiSpecs,
+  '20261124T150100_translation_settings': translationSettings,
+  '20261124T150200_custom_fields': customFields,
+  '20261124T150300_search_and_links': searchAndLinks,
 };

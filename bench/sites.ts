@@ -1,0 +1,104 @@
+// Published sites (issue 20): page views of a 10,000-page published space (100 chapters of 99 topics,
+// ~3 KB of Markdown each) through the full server at 16 connections, against the bare Express + pg
+// primary-key handler in the same run:
+// - cached: the same 200 pages over and over (the rendered-page cache answers, after the per-request
+//   lookups: site, audience, structure, space heads);
+// - first render: pages never shown before, each requested once in order (Markdown → sanitized,
+//   highlighted HTML, navigation of the 10,000-page tree), until the time is up.
+// Server under test on core 0; load generator and PostgreSQL on core 1 (where taskset exists).
+//
+//   pnpm bench sites [--rounds N] [--seconds S]
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Caller } from '../packages/server/src/auth/authenticate.js';
+import type { AppContext } from '../packages/server/src/context.js';
+import { createSite, setPublished } from '../packages/server/src/areas/sites/sites.service.js';
+import { canPin } from './lib/cpus.js';
+import { runScript, startScript, stop } from './lib/processes.js';
+import { seedTenThousandPages } from './lib/ten-thousand-pages.js';
+
+// Scripts started below are named relative to bench/.
+process.chdir(dirname(fileURLToPath(import.meta.url)));
+
+type LoadResult = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number };
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? Number(args[index + 1]) : fallback;
+};
+const ROUNDS = option('rounds', 3);
+const SECONDS = option('seconds', 10);
+
+const line = (label: string, r: LoadResult, bare: LoadResult) =>
+  `${label} ${r.requestsPerSecond.toFixed(0)} req/s (p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.total} requests) · ratio to bare ${(r.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}` +
+  (r.non2xx + r.errors ? ` · NON-2XX/ERRORS ${r.non2xx}/${r.errors}` : '');
+
+async function main() {
+  console.log('seeding a 10,000-page space …');
+  const world = await seedTenThousandPages();
+  const servers: Array<Awaited<ReturnType<typeof startScript>>> = [];
+  try {
+    const { db, organizationId, space, user, tops, children } = world;
+    const app = { db } as unknown as AppContext;
+    const caller = { user: { id: user.id } } as unknown as Caller;
+    const siteId = await createSite(app, caller, organizationId, { title: 'Bench docs', spaces: [space.id] }, new Map([[space.id, space]]));
+    await setPublished(app, organizationId, siteId, true);
+    console.log(`seeded in ${(world.seededInMs / 1000).toFixed(0)} s; site ${siteId} published; pinning ${canPin ? 'on (server: core 0; load + database: core 1)' : 'unavailable'}`);
+
+    const full = await startScript('api/full-server.ts', 0, { DATABASE_URL: world.url });
+    const bare = await startScript('api/bare-server.ts', 0, { DATABASE_URL: world.url, ORGANIZATION_ID: organizationId });
+    servers.push(full, bare);
+    const fullUrl = `http://127.0.0.1:${full.port}`;
+    const bareUrl = `http://127.0.0.1:${bare.port}`;
+    const load = (url: string, paths: string[], seconds = SECONDS, sequential = false) =>
+      runScript<LoadResult>('api/load.ts', 1, { url, paths, tokens: [], connections: 16, seconds, sequential });
+
+    // Paths as the site shows them: chapter-N/topic-N-M (slugs from the titles).
+    const slug = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const titleOf = new Map<string, string>();
+    tops.forEach((id, t) => titleOf.set(id, `Chapter ${t}`));
+    const childPath = (child: (typeof children)[number], index: number) => {
+      const t = tops.indexOf(child.parent);
+      return `/s/${siteId}/${slug(titleOf.get(child.parent)!)}/${slug(`Topic ${t}.${index % 99}`)}`;
+    };
+    const allPaths = children.map(childPath);
+    const probe = await fetch(`${fullUrl}${allPaths[0]}`);
+    if (probe.status !== 200) throw new Error(`the site answered ${probe.status} for ${allPaths[0]}`);
+    const bytes = (await probe.text()).length;
+    const cached = allPaths.slice(0, 200);
+    const barePaths = [`/bare/spaces/${space.id}`];
+
+    // Warm-up: the JIT, the page tree, and the 200 cached pages rendered once.
+    await load(bareUrl, barePaths, 3);
+    await load(fullUrl, cached, 5);
+    let unseen = allPaths.slice(200);
+    const rounds: Array<{ bare: LoadResult; cached: LoadResult; first: LoadResult }> = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const bareResult = await load(bareUrl, barePaths);
+      const cachedResult = await load(fullUrl, cached);
+      // Pages this round has not seen: each requested once, in order.
+      const first = await load(fullUrl, unseen, SECONDS, true);
+      unseen = unseen.slice(Math.min(unseen.length - 1, first.total));
+      rounds.push({ bare: bareResult, cached: cachedResult, first });
+      console.log(`round ${round}: bare ${bareResult.requestsPerSecond.toFixed(0)} req/s (p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms)`);
+      console.log(`  ${line('cached page view', cachedResult, bareResult)}`);
+      console.log(`  ${line('first render', first, bareResult)}`);
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    console.log(
+      `\nPublished site, 10,000-page space, 16 connections, page of ~${(bytes / 1024).toFixed(0)} KB: ` +
+        `cached median ratio ${median(rounds.map((r) => r.cached.requestsPerSecond / r.bare.requestsPerSecond)).toFixed(2)}, ` +
+        `first render median ratio ${median(rounds.map((r) => r.first.requestsPerSecond / r.bare.requestsPerSecond)).toFixed(2)}, ` +
+        `worst p99 cached ${Math.max(...rounds.map((r) => r.cached.p99))} ms, first render ${Math.max(...rounds.map((r) => r.first.p99))} ms`,
+    );
+  } finally {
+    for (const server of servers) await stop(server.child);
+    await world.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

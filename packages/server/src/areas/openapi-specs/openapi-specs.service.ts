@@ -1,0 +1,112 @@
+// OpenAPI specs: setting a source (which queues a processing job), and the processing itself, run by
+// the job worker and never in a request. A processing records its outcome only if the source it read is
+// still the spec's (a newer PUT queued another run), and stores a version only when the content changed.
+import type { components } from '@content-workspace/contract';
+import type { Config } from '../../config.js';
+import { inTransaction, type Executor } from '../../db/database.js';
+import { conflict, invalidField } from '../../errors.js';
+import type { Jobs } from '../../jobs/queue.js';
+import type { Logger } from '../../logger.js';
+import { processOpenAPISource, textEntryName, type OpenAPISource, type ProcessLimits, type ProcessOutcome } from './openapi-processing.js';
+import {
+  claimSpecsToRefresh,
+  completeProcessing,
+  insertSpec,
+  insertVersion,
+  lockSpecForResult,
+  startProcessing,
+  upsertSpecSource,
+  type OpenAPISpecRow,
+} from './openapi-specs.repository.js';
+
+export const PROCESS_JOB = 'process-openapi-spec';
+export type ProcessJobData = { organizationId: string; specId: string };
+
+type SourceBody = components['schemas']['OpenAPISpecSource'];
+
+/** The source as stored: a `url` must be an http(s) address without credentials (the guard fetches nothing else). */
+function checkedSource(source: SourceBody): OpenAPISource {
+  if ('text' in source) return { text: source.text };
+  let url: URL | undefined;
+  try {
+    url = new URL(source.url);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) throw invalidField('/body/source/url', 'must be an http or https address');
+  if (url.username || url.password) throw invalidField('/body/source/url', 'must not hold credentials');
+  return { url: source.url };
+}
+
+async function queueProcessing(jobs: Jobs, organizationId: string, specId: string): Promise<void> {
+  await jobs.send(PROCESS_JOB, { organizationId, specId } satisfies ProcessJobData);
+}
+
+export async function createSpec(db: Executor, jobs: Jobs, organizationId: string, slug: string, source: SourceBody): Promise<OpenAPISpecRow> {
+  const row = await insertSpec(db, organizationId, slug, checkedSource(source));
+  if (!row) throw conflict(`An OpenAPI spec with the slug "${slug}" already exists`);
+  await queueProcessing(jobs, organizationId, row.id);
+  return row;
+}
+
+/** Creates the spec or sets its source; either way it is processed again. */
+export async function putSpec(db: Executor, jobs: Jobs, organizationId: string, slug: string, source: SourceBody): Promise<OpenAPISpecRow> {
+  const row = await upsertSpecSource(db, organizationId, slug, checkedSource(source));
+  await queueProcessing(jobs, organizationId, row.id);
+  return row;
+}
+
+export type ProcessingDeps = { db: Executor; config: Pick<Config, 'outbound' | 'openapi'>; log: Logger };
+
+export function processLimits(config: ProcessingDeps['config']): ProcessLimits {
+  return { outbound: config.outbound, maxFiles: config.openapi.maxFiles, timeoutMs: config.openapi.processTimeoutMs };
+}
+
+export type ProcessResult = 'gone' | 'superseded' | 'version' | 'unchanged' | 'failed';
+
+/**
+ * Processes the spec: `progress`, then `complete` with a new version when the content changed, the same
+ * latest version when it did not, or the failure's code and errors (the latest version stays).
+ */
+export async function processSpec(deps: ProcessingDeps, organizationId: string, specId: string): Promise<ProcessResult> {
+  const { db } = deps;
+  const started = await startProcessing(db, organizationId, specId);
+  if (!started) return 'gone';
+  const outcome = await processOpenAPISource(started.source, processLimits(deps.config)).catch((error: unknown): ProcessOutcome => {
+    // A defect of ours or of the engine on this document: the spec must not stay `progress` for ever.
+    deps.log.error({ err: error, organizationId, specId }, 'OpenAPI processing failed unexpectedly');
+    const location = 'url' in started.source ? started.source.url : textEntryName(started.source.text);
+    return { ok: false, code: 'PARSE_ERROR', errors: [{ message: 'the document could not be processed', location }] };
+  });
+  return inTransaction(db, async (trx): Promise<ProcessResult> => {
+    const spec = await lockSpecForResult(trx, organizationId, specId);
+    if (!spec) return 'gone';
+    if (spec.sourceRevision !== started.sourceRevision) return 'superseded';
+    if (!outcome.ok) {
+      await completeProcessing(trx, organizationId, specId, { lastVersionId: spec.lastVersionId, errorCode: outcome.code, errors: outcome.errors });
+      return 'failed';
+    }
+    if (spec.lastHash === outcome.contentHash) {
+      await completeProcessing(trx, organizationId, specId, { lastVersionId: spec.lastVersionId, errorCode: null, errors: null });
+      return 'unchanged';
+    }
+    const versionId = await insertVersion(trx, { organizationId, specId, contentHash: outcome.contentHash, filesystem: outcome.filesystem, bundle: outcome.bundle });
+    await completeProcessing(trx, organizationId, specId, { lastVersionId: versionId, errorCode: null, errors: null });
+    return 'version';
+  });
+}
+
+/** Specs a refresh claims per run (each is processed in turn; the next run takes the rest). */
+const REFRESH_BATCH = 20;
+
+/** Processes again the URL specs whose last processing is older than the configured refresh period. */
+export async function refreshDueSpecs(deps: ProcessingDeps): Promise<number> {
+  const minutes = deps.config.openapi.refreshMinutes;
+  if (minutes === 0) return 0;
+  const due = await claimSpecsToRefresh(deps.db, minutes, REFRESH_BATCH);
+  for (const spec of due) {
+    const result = await processSpec(deps, spec.organizationId, spec.id);
+    deps.log.info({ organizationId: spec.organizationId, specId: spec.id, result }, 'OpenAPI spec refreshed');
+  }
+  return due.length;
+}

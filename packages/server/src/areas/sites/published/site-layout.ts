@@ -1,0 +1,168 @@
+// The HTML of a published site's pages, built as a hast tree (hastscript) and serialized once, so every
+// text and attribute is escaped by construction: the page (header, section tabs, the site-space
+// switcher and page tree, breadcrumbs, title, body, last update, previous/next, outline), the 404 page,
+// the sign-in page and the search results, all in the site's style. Everything works without
+// JavaScript: the phone menu is a <details>, search is a form.
+import type { Element, ElementContent, RootContent } from 'hast';
+import { toHtml } from 'hast-util-to-html';
+import { h } from 'hastscript';
+import type { OutlineEntry } from './markdown-html.js';
+
+export type Link = { title: string; href: string; current?: boolean };
+export type Tab = ({ kind: 'section' } & Link) | { kind: 'group'; title: string; sections: Link[] };
+export type TreeItem = { title: string; emoji?: string | undefined; href: string | null; current: boolean; children: TreeItem[]; more?: number };
+
+export type Chrome = {
+  /** The site's address path ('' on its own hostname, `/s/{name}` below PUBLIC_URL). */
+  root: string;
+  title: string;
+  locale: string;
+  faviconEmoji?: string | undefined;
+  assets: { css: string; theme: string; js: string };
+  tabs: Tab[];
+  searchAction?: string | undefined;
+  noindex: boolean;
+};
+
+export type PageView = {
+  title: string;
+  description?: string | undefined;
+  emoji?: string | undefined;
+  cover?: string | undefined;
+  canonical: string;
+  breadcrumbs: Link[];
+  switcher?: { label: string; items: Link[] } | undefined;
+  tree: TreeItem[];
+  body: RootContent[];
+  outline: OutlineEntry[];
+  updatedAt: string;
+  previous?: Link | undefined;
+  next?: Link | undefined;
+};
+
+const favicon = (emoji: string) =>
+  `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${emoji.replace(/[<>&"]/g, '')}</text></svg>`)}`;
+
+function document(chrome: Chrome, head: { title: string; description?: string | undefined; canonical?: string; noindex?: boolean }, body: ElementContent[]): string {
+  const noindex = chrome.noindex || head.noindex;
+  const tree = h('html', { lang: chrome.locale }, [
+    h('head', [
+      h('meta', { charSet: 'utf-8' }),
+      h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
+      h('title', head.title === chrome.title ? chrome.title : `${head.title} · ${chrome.title}`),
+      ...(head.description ? [h('meta', { name: 'description', content: head.description })] : []),
+      ...(head.canonical ? [h('link', { rel: 'canonical', href: head.canonical })] : []),
+      ...(noindex ? [h('meta', { name: 'robots', content: 'noindex' })] : []),
+      ...(chrome.faviconEmoji ? [h('link', { rel: 'icon', href: favicon(chrome.faviconEmoji) })] : []),
+      h('link', { rel: 'stylesheet', href: chrome.assets.css }),
+      h('link', { rel: 'stylesheet', href: chrome.assets.theme }),
+      h('script', { src: chrome.assets.js, defer: true }),
+    ]),
+    h('body', [h('a.skip-link', { href: '#content' }, 'Skip to content'), header(chrome), ...tabs(chrome), ...body, h('footer.site-footer', [h('p', `${chrome.title} · served by Content Workspace`)])]),
+  ]);
+  return `<!doctype html>\n${toHtml(tree)}`;
+}
+
+function header(chrome: Chrome): Element {
+  return h('header.site-header', [
+    h('a.site-title', { href: `${chrome.root}/` }, [...(chrome.faviconEmoji ? [h('span', { ariaHidden: 'true' }, chrome.faviconEmoji)] : []), h('span', chrome.title)]),
+    ...(chrome.searchAction
+      ? [
+          h('form.search', { role: 'search', action: chrome.searchAction, method: 'get' }, [
+            h('label.sr-only', { for: 'site-search' }, 'Search this site'),
+            h('input#site-search', { type: 'search', name: 'q', placeholder: 'Search…', maxLength: 200 }),
+            h('button', { type: 'submit' }, 'Search'),
+          ]),
+        ]
+      : []),
+  ]);
+}
+
+const current = (link: Link) => (link.current ? { ariaCurrent: 'page' } : {});
+
+function tabs(chrome: Chrome): Element[] {
+  if (chrome.tabs.length < 2 && chrome.tabs.every((tab) => tab.kind === 'section')) return [];
+  return [
+    h('nav.section-tabs', { ariaLabel: 'Sections' }, [
+      h(
+        'ul',
+        chrome.tabs.flatMap((tab) =>
+          tab.kind === 'section'
+            ? [h('li', [h('a', { href: tab.href, ...current(tab) }, tab.title)])]
+            : [h('li', [h('span.group', tab.title)]), ...tab.sections.map((section) => h('li', [h('a', { href: section.href, ...current(section) }, section.title)]))],
+        ),
+      ),
+    ]),
+  ];
+}
+
+function treeList(items: TreeItem[]): Element {
+  return h(
+    'ul',
+    items.map((item) => {
+      const label = [...(item.emoji ? [`${item.emoji} `] : []), item.title];
+      const head = item.href === null ? h('span.tree-group', label) : h('a', { href: item.href, ...(item.current ? { ariaCurrent: 'page' } : {}) }, label);
+      return h('li', [head, ...(item.children.length > 0 ? [treeList(item.children)] : []), ...(item.more ? [h('p.more', `and ${item.more} more pages`)] : [])]);
+    }),
+  );
+}
+
+function sidebar(view: Pick<PageView, 'switcher' | 'tree'>, sidebarClass: string): Element {
+  const switcher = view.switcher
+    ? [h('div.switcher', [h('p', view.switcher.label), h('ul', view.switcher.items.map((item) => h('li', [h('a', { href: item.href, ...current(item) }, item.title)])))])]
+    : [];
+  const tree = treeList(view.tree);
+  tree.properties.className = ['page-tree'];
+  return h(`nav.sidebar.${sidebarClass}`, { ariaLabel: 'Pages' }, [h('div.sidebar-inner', [h('details', { open: true }, [h('summary', 'Menu'), ...switcher, tree])])]);
+}
+
+export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: string; noindex: boolean }): string {
+  const updated = new Date(view.updatedAt);
+  const main = h('main#content', [
+    ...(view.breadcrumbs.length > 0 ? [h('nav.breadcrumbs', { ariaLabel: 'Breadcrumb' }, [h('ol', view.breadcrumbs.map((crumb) => h('li', [h('a', { href: crumb.href }, crumb.title)])))])] : []),
+    ...(view.cover ? [h('img.cover', { src: view.cover, alt: '' })] : []),
+    h('h1.page-title', [...(view.emoji ? [h('span', { ariaHidden: 'true' }, `${view.emoji} `)] : []), view.title]),
+    ...(view.description ? [h('p.page-description', view.description)] : []),
+    h('div.content', view.body as ElementContent[]),
+    h('footer.page-meta', [
+      h('p', ['Last updated ', h('time', { dateTime: updated.toISOString() }, updated.toISOString().slice(0, 10))]),
+      ...(view.previous || view.next
+        ? [
+            h('nav.pagination', { ariaLabel: 'Previous and next pages' }, [
+              ...(view.previous ? [h('a.previous', { href: view.previous.href, rel: 'prev' }, [h('small', 'Previous'), view.previous.title])] : []),
+              ...(view.next ? [h('a.next', { href: view.next.href, rel: 'next' }, [h('small', 'Next'), view.next.title])] : []),
+            ]),
+          ]
+        : []),
+    ]),
+  ]);
+  const outline =
+    view.outline.length > 0
+      ? [h('aside.outline', { ariaLabel: 'On this page' }, [h('div.outline-inner', [h('p', 'On this page'), h('ul', view.outline.map((entry) => h(`li.depth-${entry.depth}`, [h('a', { href: `#${entry.id}` }, entry.text)])))])])]
+      : [];
+  return document(chrome, { title: view.title, description: view.description, canonical: view.canonical, noindex: options.noindex }, [h('div.layout', [sidebar(view, options.sidebar), main, ...outline])]);
+}
+
+/** A page of the site's chrome with a message: the 404 page, the sign-in page. */
+export function renderMessage(chrome: Chrome, message: { title: string; text: string; link?: Link }): string {
+  return document(chrome, { title: message.title, noindex: true }, [
+    h('div.layout', [
+      h('main#content.not-found', [h('h1.page-title', message.title), h('p', message.text), ...(message.link ? [h('p', [h('a', { href: message.link.href }, message.link.title)])] : [])]),
+    ]),
+  ]);
+}
+
+export type SearchHit = { title: string; href: string; snippet: string; where?: string };
+
+export function renderSearch(chrome: Chrome, query: string, hits: SearchHit[]): string {
+  return document(chrome, { title: query ? `Search: ${query}` : 'Search', noindex: true }, [
+    h('div.layout', [
+      h('main#content', { style: undefined }, [
+        h('h1.page-title', query ? `Results for “${query}”` : 'Search'),
+        hits.length === 0
+          ? h('p', query ? 'Nothing published matches your search.' : 'Type words to search this site.')
+          : h('ol.search-results', hits.map((hit) => h('li', [h('a', { href: hit.href }, hit.title), ...(hit.where ? [h('p', hit.where)] : []), h('p', hit.snippet)]))),
+      ]),
+    ]),
+  ]);
+}

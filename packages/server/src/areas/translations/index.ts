@@ -1,0 +1,12 @@
+import { translationHandlers } from './translations.handlers.js';
+import { defineArea } from '../area.js';
+
+/** Translation settings: an organization's own rows, never tied to spaces or collections. */
+export const translationsArea = defineArea({
+  name: 'translations',
+  handlers: translationHandlers,
+  tables: ['translation_settings'],
+  transfer: 'none',
+  purge: 'none',
+  duplicate: 'none',
+});

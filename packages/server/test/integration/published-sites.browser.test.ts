@@ -1,0 +1,256 @@
+// Published sites in Debian's Chromium (playwright-core, confined to the server's origin): navigating
+// sections, variants and the page tree; the share-link and visitor-auth flows; adaptive sections
+// appearing with claims; the 404 page; the script (theme, copy, tabs) under the site's policy; no
+// request leaving the origin; axe-core finding no serious violation on the main page types. Screenshots
+// at phone and desktop widths are written to $SITE_SCREENSHOTS when it is set.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { SignJWT } from 'jose';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { confinedPage, launchBrowser, type ConfinedPage } from '../support/browser.js';
+import { useTestServer } from '../support/harness.js';
+import { solidPng } from '../support/images.js';
+import { addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, type PublishedWorld } from '../support/published.js';
+
+const server = useTestServer();
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SCREENSHOTS = process.env.SITE_SCREENSHOTS;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const BODY = [
+  'Everything about the **tool**. See [the FAQ](/pages/{faq}) and [Install](/pages/{install}#linux).',
+  '',
+  '## Getting set up',
+  '',
+  '{% tabs %}',
+  '{% tab title="npm" %}',
+  '```sh',
+  'npm install tool',
+  '```',
+  '{% endtab %}',
+  '{% tab title="pnpm" %}',
+  '```sh',
+  'pnpm add tool',
+  '```',
+  '{% endtab %}',
+  '{% endtabs %}',
+  '',
+  '{% hint style="info" %}',
+  'The tool needs Node.js 20.',
+  '{% endhint %}',
+  '',
+  '## Configuration',
+  '',
+  '| Option | Default | Meaning |',
+  '| --- | --- | --- |',
+  '| `port` | 8080 | Where it listens |',
+  '| `verbose` | false | Say more |',
+  '',
+  '```ts',
+  'export const config = { port: 8080, verbose: false };',
+  '```',
+  '',
+  '![A chart](/files/{chart})',
+].join('\n');
+
+/** A realistic site: a guide (pages, subpages, a hidden page), an API section with two versions, a beta section for claims. */
+async function realSite(visibility: 'public' | 'share-link' | 'visitor-auth' = 'public'): Promise<PublishedWorld & { sections: Record<string, string> }> {
+  const t = server();
+  const world = await publishedSite(
+    t,
+    [
+      { type: 'insert_file', ref: 'chart', name: 'chart.png', contentType: 'image/png', base64: solidPng(320, 120).toString('base64') },
+      { type: 'insert_page', ref: 'intro', title: 'Introduction', slug: 'introduction', emoji: '📘', description: 'What the tool does and how to start.', markdown: '' },
+      { type: 'insert_page', ref: 'install', title: 'Install', slug: 'install', markdown: '## Linux\n\nUse the package.\n\n## macOS\n\nUse Homebrew.' },
+      { type: 'insert_page', ref: 'deep', parent: { ref: 'install' }, title: 'From source', slug: 'from-source', markdown: 'Build it: `make`.' },
+      { type: 'insert_page', ref: 'faq', title: 'FAQ', slug: 'faq', markdown: '## Is it free?\n\nYes.' },
+      { type: 'insert_page', ref: 'hidden', title: 'Internal notes', slug: 'internal', hidden: true, markdown: 'Hidden.' },
+    ] as never,
+    { visibility, title: 'Toolbox' },
+  );
+  const guide = world.spaces.guide!;
+  const { edit } = await import('../support/content.js');
+  await edit(world.admin, guide.id, [{ type: 'update_page', page: guide.refs.intro!, markdown: BODY.replace('{faq}', guide.refs.faq!).replace('{install}', guide.refs.install!).replace('{chart}', guide.refs.chart!) } as never]);
+  const { admin, organizationId, siteId } = world;
+  const v1 = await spaceWithPages(t, admin, organizationId, 'v1', [{ type: 'insert_page', title: 'Endpoints', slug: 'endpoints', markdown: '## GET /things\n\nLists things (v1).' } as never]);
+  const v2 = await spaceWithPages(t, admin, organizationId, 'v2', [{ type: 'insert_page', title: 'Endpoints', slug: 'endpoints', markdown: '## GET /things\n\nLists things (v2).' } as never]);
+  const beta = await spaceWithPages(t, admin, organizationId, 'Beta', [{ type: 'insert_page', title: 'Beta features', slug: 'features', markdown: 'Try them.' } as never]);
+  const api = await addSection(admin.client, organizationId, siteId, v1.id, 'API');
+  await addSiteSpace(admin.client, organizationId, siteId, v2.id, api.id);
+  const betaSection = await addSection(admin.client, organizationId, siteId, beta.id, 'Beta');
+  await admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { organizationId, siteId, siteSectionId: betaSection.id } }, body: { condition: 'visitor.claims.unsigned.beta === true' } });
+  await admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/customization', { ...sitePath(organizationId, siteId), body: { styling: { primaryColor: { light: '#0B5FFF', dark: '#5C8DFF' }, corners: 'rounded' }, favicon: { emoji: '🧰' } } as never });
+  return { ...world, sections: { api: api.path, beta: betaSection.path } };
+}
+
+const origin = () => new URL(server().url).origin;
+
+async function axe(confined: ConfinedPage): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
+  // Evaluated through the debugging protocol: not an inline script, so the site's policy stays as it is.
+  await confined.page.evaluate(AXE);
+  return confined.page.evaluate(
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary.slice(0, 200)) })))`,
+  );
+}
+
+async function shoot(confined: ConfinedPage, name: string) {
+  if (!SCREENSHOTS) return;
+  for (const [label, size] of [
+    ['desktop', { width: 1280, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    await confined.page.setViewportSize(size);
+    await confined.page.screenshot({ path: join(SCREENSHOTS, `${name}-${label}.png`), fullPage: label === 'desktop' });
+  }
+  await confined.page.setViewportSize({ width: 1280, height: 900 });
+}
+
+describe('a published site in Chromium', () => {
+  it('navigates the page tree, sections and variants, with no request leaving the origin and nothing refused by the policy', async () => {
+    const world = await realSite();
+    const confined = await confinedPage(browser, origin());
+    const { page } = confined;
+    try {
+      const root = `${server().url}/s/${world.siteId}`;
+      await page.goto(`${root}/`);
+      expect(await page.locator('h1.page-title').textContent()).toBe('📘 Introduction');
+      // The stylesheet applied, the script ran (theme toggle, copy buttons, tabs).
+      expect(await page.locator('.site-header').evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
+      expect(await page.locator('.theme-toggle').count()).toBe(1);
+      expect(await page.locator('.content pre .copy-button').count()).toBeGreaterThan(0);
+      expect(await page.locator('.tabs.enhanced [role=tab]').allTextContents()).toEqual(['npm', 'pnpm']);
+      await page.locator('.tabs.enhanced [role=tab]', { hasText: 'pnpm' }).click();
+      expect(await page.locator('.tabs.enhanced .tab:not([hidden]) code').textContent()).toContain('pnpm add tool');
+      await page.locator('.theme-toggle').click();
+      expect(await page.evaluate(() => document.documentElement.getAttribute('data-theme'))).toBe('light');
+      await shoot(confined, 'page');
+
+      // The page tree: Install, then its subpage (its branch opens).
+      await page.locator('.page-tree a', { hasText: 'Install' }).click();
+      await page.waitForURL(`${root}/install`);
+      await page.locator('.page-tree a', { hasText: 'From source' }).click();
+      await page.waitForURL(`${root}/install/from-source`);
+      expect(await page.locator('.breadcrumbs a').allTextContents()).toEqual(['Install']);
+      expect(await page.locator('.page-tree a').allTextContents()).not.toContain('Internal notes');
+      // Previous/next.
+      await page.locator('a.next').click();
+      await page.waitForURL(`${root}/faq`);
+      // A section tab, then the other variant.
+      await page.locator('.section-tabs a', { hasText: 'API' }).click();
+      await page.waitForURL(`${root}/${world.sections.api}/`);
+      expect(await page.locator('.content p').textContent()).toBe('Lists things (v1).');
+      await page.locator('.switcher a', { hasText: 'v2' }).click();
+      expect(await page.locator('.content p').textContent()).toBe('Lists things (v2).');
+      await shoot(confined, 'variants');
+      expect(confined.offOrigin).toEqual([]);
+      expect(confined.errors).toEqual([]);
+    } finally {
+      await confined.context.close();
+    }
+  });
+
+  it('the 404 page in the site\'s style; adaptive sections appear with the claim', async () => {
+    const world = await realSite();
+    const confined = await confinedPage(browser, origin());
+    const { page } = confined;
+    try {
+      const root = `${server().url}/s/${world.siteId}`;
+      const missing = await page.goto(`${root}/no/such/page`);
+      expect(missing?.status()).toBe(404);
+      expect(await page.locator('h1').textContent()).toBe('Page not found');
+      expect(await page.locator('.site-title').textContent()).toContain('Toolbox');
+      await shoot(confined, 'not-found');
+      expect(await page.locator('.section-tabs a').allTextContents()).not.toContain('Beta');
+      expect((await page.goto(`${root}/${world.sections.beta}/features`))?.status()).toBe(404);
+      await page.goto(`${root}/?visitor.beta=true`);
+      expect(page.url()).toBe(`${root}/`);
+      expect(await page.locator('.section-tabs a').allTextContents()).toContain('Beta');
+      await page.locator('.section-tabs a', { hasText: 'Beta' }).click();
+      expect(await page.locator('h1.page-title').textContent()).toBe('Beta features');
+      expect(confined.offOrigin).toEqual([]);
+    } finally {
+      await confined.context.close();
+    }
+  });
+
+  it('share-link: the key in the address opens the site, then the cookie keeps it open', async () => {
+    const world = await realSite('share-link');
+    const { data: link } = await world.admin.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath(world.organizationId, world.siteId), body: { label: 'Partners' } });
+    const confined = await confinedPage(browser, origin());
+    const { page } = confined;
+    try {
+      const root = `${server().url}/s/${world.siteId}`;
+      expect((await page.goto(`${root}/faq`))?.status()).toBe(404);
+      expect((await page.goto(`${root}/faq?shareKey=${link!.key}`))?.status()).toBe(200);
+      expect(page.url()).toBe(`${root}/faq`);
+      const cookies = await confined.context.cookies();
+      expect(cookies.map((cookie) => ({ name: cookie.name, path: cookie.path, httpOnly: cookie.httpOnly, sameSite: cookie.sameSite }))).toEqual([
+        { name: 'cw_site_share', path: `/s/${world.siteId}`, httpOnly: true, sameSite: 'Lax' },
+      ]);
+      // The script cannot read it.
+      expect(await page.evaluate(() => document.cookie)).toBe('');
+      await page.locator('.page-tree a', { hasText: 'Install' }).click();
+      expect(await page.locator('h1.page-title').textContent()).toBe('Install');
+      expect(confined.offOrigin).toEqual([]);
+    } finally {
+      await confined.context.close();
+    }
+  });
+
+  it('visitor-auth: sent to the fallback login without a token, in with one', async () => {
+    const world = await realSite('visitor-auth');
+    const { data: auth } = await world.admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', { ...sitePath(world.organizationId, world.siteId), body: { fallbackURL: 'https://login.example.com/sign-in' } });
+    const confined = await confinedPage(browser, origin());
+    const { page } = confined;
+    try {
+      const root = `${server().url}/s/${world.siteId}`;
+      await page.goto(`${root}/faq`).catch(() => undefined);
+      // The only request off the origin: the redirect to the login page (refused by the confinement).
+      expect(confined.offOrigin).toEqual([`https://login.example.com/sign-in?location=${encodeURIComponent(`http://api.test/s/${world.siteId}/faq`)}`]);
+      const token = await new SignJWT({ sub: 'reader' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(auth!.secret!));
+      // A fresh tab of the same browser profile (the first one shows the refused navigation's error page).
+      const tab = await confined.context.newPage();
+      expect((await tab.goto(`${root}/faq?jwt_token=${token}`))?.status()).toBe(200);
+      expect(tab.url()).toBe(`${root}/faq`);
+      expect(await tab.locator('h1.page-title').textContent()).toBe('FAQ');
+      await tab.locator('.page-tree a', { hasText: 'Install' }).click();
+      expect(await tab.locator('h1.page-title').textContent()).toBe('Install');
+    } finally {
+      await confined.context.close();
+    }
+  });
+
+  it('axe-core: no serious or critical violation on a page, a section variant, the 404 page, at desktop and phone widths, light and dark', async () => {
+    const world = await realSite();
+    const confined = await confinedPage(browser, origin());
+    const { page } = confined;
+    try {
+      const root = `${server().url}/s/${world.siteId}`;
+      for (const [path, viewport, scheme] of [
+        ['/', { width: 1280, height: 900 }, 'light'],
+        ['/', { width: 390, height: 844 }, 'dark'],
+        [`/${world.sections.api}/`, { width: 1280, height: 900 }, 'dark'],
+        ['/install/from-source', { width: 390, height: 844 }, 'light'],
+        ['/nothing-here', { width: 1280, height: 900 }, 'light'],
+      ] as const) {
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(`${root}${path}`);
+        const violations = await axe(confined);
+        expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'), `${path} ${viewport.width}px ${scheme}`).toEqual([]);
+      }
+      expect(confined.offOrigin).toEqual([]);
+    } finally {
+      await confined.context.close();
+    }
+  });
+});

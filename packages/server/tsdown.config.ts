@@ -1,0 +1,23 @@
+// `pnpm build`: the server and its CLI as plain JavaScript for `node` (no tsx at run time).
+import { defineConfig } from 'tsdown';
+
+export default defineConfig({
+  entry: { main: 'src/main.ts', cli: 'src/cli/main.ts' },
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  outDir: 'dist',
+  clean: true,
+  fixedExtension: false,
+  dts: false,
+  // Stack traces point into src/ when node runs with --enable-source-maps (docs/deploy.md).
+  sourcemap: true,
+  // The contract package is TypeScript source (generated, never built on its own): its runtime part
+  // (each operation's declared access) is bundled in; its openapi.json is read from the package at run
+  // time. Every npm dependency stays an import resolved from node_modules; bundling one is an error.
+  deps: { alwaysBundle: ['@content-workspace/contract'], onlyBundle: [] },
+  // Files the code loads by address beside itself (`new URL('./x.worker.mjs', import.meta.url)`: worker
+  // threads), copied next to the bundle; test/deploy/built-server.test.ts checks every such address.
+  copy: ['src/**/*.worker.mjs'],
+  checks: { pluginTimings: false },
+});
