@@ -1,4 +1,4 @@
-// `pnpm bench:profile [by-id|list|list-small] [--seconds S]`: a CPU profile (node --cpu-prof) of the
+// `pnpm bench:profile [by-id|list|list-small] [--seconds S] [--rate-limits]`: a CPU profile (node --cpu-prof) of the
 // API server under the load of `pnpm bench api`, on the same seeded database and pinning, summarised by
 // where the time goes (Express, pg, the validator, the project's own code, …). The .cpuprofile file is
 // kept in bench/results/ for a closer look (Chrome DevTools, speedscope).
@@ -19,6 +19,8 @@ const args = process.argv.slice(2);
 const which = args.find((arg) => !arg.startsWith('--') && Number.isNaN(Number(arg))) ?? 'by-id';
 const secondsAt = args.indexOf('--seconds');
 const seconds = secondsAt >= 0 ? Number(args[secondsAt + 1]) : 15;
+/** Profiles the server with rate limits on (the production default) instead of off. */
+const rateLimits = args.includes('--rate-limits');
 
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string }; children?: number[] };
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
@@ -51,7 +53,7 @@ try {
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
   const seeded = await seed(db);
   await db.destroy();
-  server = await startScript('api/full-server.ts', 0, { DATABASE_URL: database.url, RATE_LIMIT_ENABLED: 'false' }, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+  server = await startScript('api/full-server.ts', 0, { DATABASE_URL: database.url, RATE_LIMIT_ENABLED: String(rateLimits) }, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
   const url = `http://127.0.0.1:${server.port}`;
   const paths =
     which === 'list'
@@ -63,7 +65,7 @@ try {
   const load = (s: number) => runScript<{ requestsPerSecond: number; p99: number }>('api/load.ts', 1, { url, paths, tokens: seeded.tokens, connections, seconds: s });
   await load(3);
   const result = await load(seconds);
-  console.log(`${which}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99} ms (profiled: slower than unprofiled)`);
+  console.log(`${which}${rateLimits ? ' (rate limits on)' : ''}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99} ms (profiled: slower than unprofiled)`);
   await stop(server.child);
   server = undefined;
 

@@ -118,7 +118,7 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     /** The same pair by server CPU time per request (bare ÷ full): steadier than req/s on a busy machine. */
     const cpuRatio = (full: LoadResult, bare: LoadResult) => (full.cpuMicros && bare.cpuMicros ? `, by CPU per request ${(bare.cpuMicros / full.cpuMicros).toFixed(2)}` : '');
     const line = (result: LoadResult) =>
-      `${result.requestsPerSecond.toFixed(0)} req/s (p50 ${result.p50} ms, p99 ${result.p99} ms${result.cpuMicros ? `, ${result.cpuMicros.toFixed(0)} µs CPU/req` : ''})`;
+      `${result.requestsPerSecond.toFixed(0)} req/s (p50 ${result.p50} ms, p99 ${result.p99} ms${result.cpuMicros ? `, ${result.cpuMicros.toFixed(0)} µs CPU/req` : ''}${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}${result.errors ? `, ${result.errors} errors` : ''})`;
     for (let round = 1; round <= options.rounds; round++) {
       const [bareResult, byId, byIdLimited, byIdPublished] = (await alternating(round, [
         () => measured(bare.child.pid!, () => load(bareUrl, barePaths, [], 50)),

@@ -46,8 +46,9 @@ export function resolveCaller(app: AppContext): RequestHandler {
     const hashHex = hash.toString('hex');
     let found = app.tokens.get(hashHex);
     if (!found) {
-      // Not known here: charged to the client's address before it costs a lookup (http/rate-limit.ts).
-      if (app.rateLimits.enabled) await app.rateLimits.chargeAddress(req, res);
+      // Not known here: a lookup costs a query, which an address that spent its budget does not get
+      // (http/rate-limit.ts). The request is charged afterwards, to the token found or to the address.
+      app.rateLimits.refuseSpentAddress(req, res);
       const generation = app.tokens.generation;
       found = await findTokenWithUser(app.db, hash);
       if (found) app.tokens.set(hashHex, found, generation);

@@ -6,11 +6,11 @@
 // instance keeps, per key, `known` (the store's count when it last heard it), `pending` (hits it admitted
 // and has not written yet) and `sending` (hits in a write not yet answered); its estimate of the count is
 // known + sending + pending. A hit is decided:
-// - at the store, synchronously, when the instance knows no current window for the key (its first hit in a
-//   window; concurrent first hits on one instance share that round trip);
 // - locally, refused, when the estimate is at the limit: a flood over its limit costs no database work;
 // - locally, admitted, when at least `slack` hits stay left after it and fewer than `slack` of this
-//   instance's hits are unwritten;
+//   instance's hits are unwritten. The first hit of a window is one of these: the instance opens the
+//   window with a count of 0 and hears the store's count (and the window's real end) at its next write,
+//   so a key seen again after a pause costs no round trip;
 // - at the store, synchronously (this hit and the pending ones in one write), otherwise: near the limit,
 //   every decision is exact against what every instance has written.
 // Pending hits are written in the background by `flush` (every half second: one statement for every key,
@@ -18,9 +18,10 @@
 //
 // Bound: an instance admits locally only while fewer than `slack` of its hits are unwritten, and once a
 // write shows the count near the limit it decides at the store. So a decision at the store misses at most
-// `slack` hits of each other instance, and an instance working from an older count admits at most
-// `slack` more before a write corrects it: a window admits at most limit + 2 × slack × instances, in
-// practice about limit + slack × (instances − 1). `slack` is 2.5% of the limit (at least 1).
+// `slack` hits of each other instance, and an instance working from an older count (or none yet, in a
+// window it has just opened) admits at most `slack` more before a write corrects it: a window admits at
+// most limit + 2 × slack × instances, in practice about limit + slack × (instances − 1). `slack` is 2.5%
+// of the limit (at least 1).
 //
 // When the store fails, the instance counts alone (each instance enforces the whole limit by itself) and
 // tries the store again after `retryMs`; unwritten hits are kept and written then.
@@ -41,12 +42,11 @@ export type Decision = {
 
 type Window = {
   known: number;
-  /** Below zero after a refund of a hit already written. */
   pending: number;
   sending: number;
   resetAt: number;
-  /** The store round trip that opens this window, while it runs. */
-  opening?: Promise<void>;
+  /** Whether the store answered for this window yet: until then `known` and `resetAt` are this instance's guess. */
+  heard: boolean;
 };
 
 /** Keys an instance tracks at most (a key is a token or a client address); the oldest go first. */
@@ -88,9 +88,8 @@ export class SharedCounter {
   /** Counts one hit on `key` and decides it: at once when the front can, else after a store round trip. */
   hit(key: string): Decision | Promise<Decision> {
     const now = Date.now();
-    const window = this.windows.get(key);
-    if (!window || now >= window.resetAt) return this.open(key, now);
-    if (window.opening) return window.opening.then(() => this.hit(key));
+    let window = this.windows.get(key);
+    if (!window || now >= window.resetAt) window = this.open(key, now);
     const used = window.known + window.sending + window.pending;
     if (used >= this.limit) return this.decision(false, window);
     const local = this.limit - used - 1 >= this.slack && window.sending + window.pending < this.slack;
@@ -102,19 +101,28 @@ export class SharedCounter {
   }
 
   /**
-   * Takes back one hit `hit` admitted (a charge that turned out not to apply). When the hit was written
-   * already, pending goes below zero, and the next flush takes it back from the store.
+   * The refusal `hit` would answer now, without counting a hit; undefined when it would not refuse at
+   * once. For a check that must come before costly work, when the hit itself is counted later.
    */
-  refund(key: string): void {
+  refusal(key: string): Decision | undefined {
     const window = this.windows.get(key);
-    if (window) window.pending--;
+    if (!window || Date.now() >= window.resetAt) return undefined;
+    return window.known + window.sending + window.pending >= this.limit ? this.decision(false, window) : undefined;
   }
 
-  /** Writes every key's pending hits in one statement, and forgets windows that have ended. */
-  flush(): Promise<void> {
-    // One flush at a time: a slow database must not pile them up.
+  /**
+   * The background write: every key's pending hits in one statement, and windows that have ended
+   * forgotten. One at a time: while one runs, a slow database must not pile more up.
+   */
+  flushInBackground(): Promise<void> {
     this.flushing ??= this.writePending().finally(() => (this.flushing = undefined));
     return this.flushing;
+  }
+
+  /** Writes every hit pending now (shutdown; tests), after the write that runs, which may not include them. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    await this.flushInBackground();
   }
 
   private async writePending(): Promise<void> {
@@ -124,7 +132,7 @@ export class SharedCounter {
     for (const [key, window] of this.windows) {
       if (now >= window.resetAt) {
         // Pending hits of an ended window would charge the next one: dropped with the window.
-        if (now >= window.resetAt + this.tolerance && window.sending === 0 && !window.opening) this.windows.delete(key);
+        if (now >= window.resetAt + this.tolerance && window.sending === 0) this.windows.delete(key);
         continue;
       }
       if (window.pending === 0) continue;
@@ -147,36 +155,13 @@ export class SharedCounter {
     }
   }
 
-  /** The first hit of a window: decided by the store, which starts the window. */
-  private open(key: string, now: number): Decision | Promise<Decision> {
+  /** A new window for `key`, opened here: the store's count and end come with the next write. */
+  private open(key: string, now: number): Window {
     if (this.windows.size >= MAX_KEYS) this.windows.delete(this.windows.keys().next().value!);
-    const window: Window = { known: 0, pending: 0, sending: 1, resetAt: now + this.windowMs };
+    const window: Window = { known: 0, pending: 0, sending: 0, resetAt: now + this.windowMs, heard: false };
     this.windows.delete(key); // re-inserted last: the map's order is the eviction order
     this.windows.set(key, window);
-    if (now < this.storeDownUntil) {
-      // The store failed a moment ago: counted here, without waiting for it to fail again.
-      window.sending = 0;
-      window.pending = 1;
-      return this.decision(true, window);
-    }
-    let allowed = true;
-    window.opening = this.penalty(key, 1).then(
-      (result) => {
-        window.sending -= 1;
-        window.known = result.count;
-        window.resetAt = result.resetAt;
-        allowed = result.count <= this.limit;
-      },
-      () => {
-        // The store is unreachable: this instance counts alone until it answers again.
-        window.sending -= 1;
-        window.pending += 1;
-      },
-    );
-    return window.opening.then(() => {
-      window.opening = undefined;
-      return this.decision(allowed, window);
-    });
+    return window;
   }
 
   /** Near the limit: this hit and the pending ones in one write; the store's count decides. */
@@ -211,9 +196,13 @@ export class SharedCounter {
     this.storeDownUntil = Date.now() + this.retryMs;
   }
 
-  /** Counts only grow within a window; a later window (the store started a new one) replaces it. */
+  /**
+   * The store's first answer for a window replaces the guess it was opened with. After that, counts only
+   * grow within a window, and a later window (the store started a new one) replaces it.
+   */
   private learn(window: Window, result: { count: number; resetAt: number }): void {
-    if (result.resetAt > window.resetAt + this.tolerance) {
+    if (!window.heard || result.resetAt > window.resetAt + this.tolerance) {
+      window.heard = true;
       window.known = result.count;
       window.resetAt = result.resetAt;
     } else window.known = Math.max(window.known, result.count);

@@ -1,8 +1,8 @@
 // Rate limits of the API (DESIGN.md §4): each token has its budget per window, and each client address
-// has one for the requests that carry no valid token (anonymous, malformed, unknown, expired). A token
-// this instance has not cached yet is charged to its address before it costs a database lookup (see
-// auth/authenticate.ts), so a flood of made-up tokens stops at the address's limit without a query; a
-// token that the lookup then finds gets that hit back and is charged to itself.
+// has one for the requests that carry no valid token (anonymous, malformed, unknown, expired). Before a
+// token this instance has not cached yet costs a database lookup, its address is checked (see
+// auth/authenticate.ts): an address whose budget is spent is refused without the lookup, so a flood of
+// made-up tokens stops at the address's limit; a token the lookup finds is charged to itself only.
 //
 // Counters are shared by every instance through the database (rate-limit-store.ts). Every limited
 // response carries `X-RateLimit-Limit/Remaining/Reset` (reset in epoch seconds) and the IETF draft's
@@ -18,22 +18,13 @@ import type { Logger } from '../logger.js';
 import { deleteEndedRateLimits } from './rate-limits.repository.js';
 import { SharedCounter, type Decision } from './rate-limit-store.js';
 
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Request {
-      /** Set once the request was charged to its client address (before a token lookup). */
-      rateLimitedByAddress?: string;
-    }
-  }
-}
-
 /** How often pending hits are written (one statement per policy) and ended windows forgotten. */
 const FLUSH_MS = 500;
 /** Store rows of ended windows are deleted this long after they ended, every few minutes. */
 const DELETE_ENDED_EVERY_MS = 5 * 60_000;
 
-type Policy = { counter: SharedCounter; header: string; name: string };
+/** A limit and its header values that never change (built once: they are sent on every response). */
+type Policy = { counter: SharedCounter; name: string; limit: string; header: string };
 
 export class RateLimits {
   readonly enabled: boolean;
@@ -54,6 +45,7 @@ export class RateLimits {
     const policy = (name: string, limit: number): Policy => ({
       name,
       counter: new SharedCounter(name, limit, windowMs, db, pool, log),
+      limit: String(limit),
       header: `"${name}";q=${limit};w=${config.windowSeconds}`,
     });
     this.token = policy('token', config.perToken);
@@ -63,19 +55,22 @@ export class RateLimits {
 
   /** Charges the request to its token: to be called once the caller is known. */
   chargeToken(req: Request, res: Response, tokenId: string): void | Promise<void> {
-    if (req.rateLimitedByAddress) {
-      this.address!.counter.refund(req.rateLimitedByAddress);
-      req.rateLimitedByAddress = undefined;
-    }
     return this.charge(this.token!, tokenId, req, res);
   }
 
   /** Charges the request to its client address (once per request). */
   chargeAddress(req: Request, res: Response): void | Promise<void> {
-    if (req.rateLimitedByAddress) return;
-    const key = clientAddressKey(req.ip ?? req.socket.remoteAddress ?? '');
-    req.rateLimitedByAddress = key;
-    return this.charge(this.address!, key, req, res);
+    return this.charge(this.address!, addressOf(req), req, res);
+  }
+
+  /**
+   * Throws the 429 when the request's client address has spent its budget, without charging it: before a
+   * token lookup, whose request is charged afterwards to the token it finds or else to the address.
+   */
+  refuseSpentAddress(req: Request, res: Response): void {
+    if (!this.enabled) return;
+    const refusal = this.address!.counter.refusal(addressOf(req));
+    if (refusal) answer(this.address!, refusal, req, res);
   }
 
   /** Stops the background work and writes the pending hits, waiting a second at most (shutdown). */
@@ -95,7 +90,7 @@ export class RateLimits {
 
   private async background(): Promise<void> {
     try {
-      await this.flush();
+      await Promise.all([this.token!.counter.flushInBackground(), this.address!.counter.flushInBackground()]);
       if (Date.now() - this.lastDelete >= DELETE_ENDED_EVERY_MS) {
         this.lastDelete = Date.now();
         await deleteEndedRateLimits(this.db, DELETE_ENDED_EVERY_MS);
@@ -115,7 +110,7 @@ export class RateLimits {
 /** Sets the headers of `decision`; throws the 429 when it refuses. */
 function answer(policy: Policy, decision: Decision, req: Request, res: Response): void {
   const seconds = Math.max(0, Math.ceil((decision.resetAt - Date.now()) / 1000));
-  res.setHeader('X-RateLimit-Limit', decision.limit);
+  res.setHeader('X-RateLimit-Limit', policy.limit);
   res.setHeader('X-RateLimit-Remaining', decision.remaining);
   res.setHeader('X-RateLimit-Reset', Math.ceil(decision.resetAt / 1000));
   res.setHeader('RateLimit-Policy', policy.header);
@@ -125,6 +120,8 @@ function answer(policy: Policy, decision: Decision, req: Request, res: Response)
   if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) res.setHeader('Connection', 'close');
   throw tooManyRequests(Math.max(1, seconds));
 }
+
+const addressOf = (req: Request) => clientAddressKey(req.ip ?? req.socket.remoteAddress ?? '');
 
 /**
  * The key of a client address: IPv4 as is (also when written as IPv4-mapped IPv6), IPv6 by its /64, the
