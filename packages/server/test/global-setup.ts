@@ -1,14 +1,11 @@
 // Once per test run: a PostgreSQL of our own (embedded, in a fresh temp folder; or TEST_DATABASE_URL)
 // and a migrated template database that every test file clones.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { createLogger } from '../src/logger.js';
 import { migrate } from '../src/server.js';
+import { startScratchPostgres, withDatabase } from '../tools/scratch-postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,28 +16,9 @@ declare module 'vitest' {
   }
 }
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
 export default async function setup(project: TestProject) {
   const log = createLogger({ logLevel: 'warn' });
-  let adminUrl: string;
-  let stopServer = async () => {};
-  if (process.env.TEST_DATABASE_URL) {
-    adminUrl = process.env.TEST_DATABASE_URL;
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'cw-test-'));
-    chmodSync(dir, 0o755); // embedded PostgreSQL runs as user postgres when we are root
-    const embedded = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), database: 'postgres', log, durability: 'fast' });
-    adminUrl = embedded.url;
-    stopServer = async () => {
-      await embedded.stop();
-      rmSync(dir, { recursive: true, force: true });
-    };
-  }
+  const { adminUrl, stop: stopServer } = await startScratchPostgres('cw-test-', log);
 
   const template = `cw_template_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
