@@ -4,7 +4,10 @@
 // Kysely keyset page of the same rows (over 10,000 spaces and over 250). The server under test gets core
 // 0; the load generator and PostgreSQL share core 1. `GET /v1/spaces/{id}` runs twice per round, on a
 // server with rate limits off and on one with them on (the production default); each pair runs in
-// alternating order, so that neither side gains from the order (drift, caches).
+// alternating order, so that neither side gains from the order (drift, caches). The limits are compared
+// on two twin servers that serve nothing else, each warmed up right before it is measured: a server
+// that also serves the other loads keeps its caches (token cache, viewer cache, JIT) warmer than one
+// that idles between its runs, which alone made the second of two identical servers 0.64–0.84 as fast.
 import { loadavg } from 'node:os';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -29,6 +32,8 @@ export type ApiBenchmarkResult = {
     bare: LoadResult;
     byId: LoadResult;
     byIdLimited: LoadResult;
+    /** The same load on the rate-limited server's twin with limits off. */
+    byIdUnlimited: LoadResult;
     byIdPublished: LoadResult;
     bareList: LoadResult;
     list: LoadResult;
@@ -36,6 +41,7 @@ export type ApiBenchmarkResult = {
     listSmall: LoadResult;
     ratio: number;
     limitedRatio: number;
+    /** Rate limits on ÷ off, on the twin servers. */
     limitedVsOff: number;
     publishedRatio: number;
     /** Full-stack list req/s ÷ the bare Kysely keyset list's (10,000 and 250 spaces; target ≥ 0.85). */
@@ -79,10 +85,12 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
 
     const full = await startScript('api/full-server.ts', 0, { DATABASE_URL: database.url, RATE_LIMIT_ENABLED: 'false' });
     const limited = await startScript('api/full-server.ts', 0, { DATABASE_URL: database.url, RATE_LIMIT_ENABLED: 'true' });
+    const unlimited = await startScript('api/full-server.ts', 0, { DATABASE_URL: database.url, RATE_LIMIT_ENABLED: 'false' });
     const bare = await startScript('api/bare-server.ts', 0, { DATABASE_URL: database.url, ORGANIZATION_ID: seeded.organizationId });
-    servers.push(full, limited, bare);
+    servers.push(full, limited, unlimited, bare);
     const fullUrl = `http://127.0.0.1:${full.port}`;
     const limitedUrl = `http://127.0.0.1:${limited.port}`;
+    const unlimitedUrl = `http://127.0.0.1:${unlimited.port}`;
     const bareUrl = `http://127.0.0.1:${bare.port}`;
     const byIdPaths = seeded.spaceIds.map((id) => `/v1/spaces/${id}`);
     const publishedPaths = seeded.publishedSpaceIds.map((id) => `/v1/spaces/${id}`);
@@ -100,6 +108,7 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     await load(bareUrl, barePaths, [], 50, 3);
     await load(fullUrl, byIdPaths, seeded.tokens, 50, 3);
     await load(limitedUrl, byIdPaths, seeded.tokens, 50, 3);
+    await load(unlimitedUrl, byIdPaths, seeded.tokens, 50, 3);
     await load(fullUrl, publishedPaths, seeded.tokens, 50, 3);
     await load(fullUrl, listPaths, seeded.tokens, 16, 3);
     await load(fullUrl, smallListPaths, seeded.tokens, 16, 3);
@@ -120,12 +129,20 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     const line = (result: LoadResult) =>
       `${result.requestsPerSecond.toFixed(0)} req/s (p50 ${result.p50} ms, p99 ${result.p99} ms${result.cpuMicros ? `, ${result.cpuMicros.toFixed(0)} µs CPU/req` : ''}${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}${result.errors ? `, ${result.errors} errors` : ''})`;
     for (let round = 1; round <= options.rounds; round++) {
-      const [bareResult, byId, byIdLimited, byIdPublished] = (await alternating(round, [
+      const [bareResult, byId, byIdPublished] = (await alternating(round, [
         () => measured(bare.child.pid!, () => load(bareUrl, barePaths, [], 50)),
         () => measured(full.child.pid!, () => load(fullUrl, byIdPaths, seeded.tokens, 50)),
-        () => measured(limited.child.pid!, () => load(limitedUrl, byIdPaths, seeded.tokens, 50)),
         () => measured(full.child.pid!, () => load(fullUrl, publishedPaths, seeded.tokens, 50)),
-      ])) as [LoadResult, LoadResult, LoadResult, LoadResult];
+      ])) as [LoadResult, LoadResult, LoadResult];
+      /** The twins' load, after a warm-up of the same length for either. */
+      const twinLoad = async (server: typeof limited, url: string) => {
+        await load(url, byIdPaths, seeded.tokens, 50, 2);
+        return measured(server.child.pid!, () => load(url, byIdPaths, seeded.tokens, 50));
+      };
+      const [byIdUnlimited, byIdLimited] = (await alternating(round, [
+        () => twinLoad(unlimited, unlimitedUrl),
+        () => twinLoad(limited, limitedUrl),
+      ])) as [LoadResult, LoadResult];
       const [list, bareList] = (await alternating(round, [
         () => measured(full.child.pid!, () => load(fullUrl, listPaths, seeded.tokens, 16)),
         () => measured(bare.child.pid!, () => load(bareUrl, bareListPaths, [], 16)),
@@ -136,17 +153,17 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
       ])) as [LoadResult, LoadResult];
       const ratio = byId.requestsPerSecond / bareResult.requestsPerSecond;
       const limitedRatio = byIdLimited.requestsPerSecond / bareResult.requestsPerSecond;
-      const limitedVsOff = byIdLimited.requestsPerSecond / byId.requestsPerSecond;
+      const limitedVsOff = byIdLimited.requestsPerSecond / byIdUnlimited.requestsPerSecond;
       const publishedRatio = byIdPublished.requestsPerSecond / bareResult.requestsPerSecond;
       const listRatio = list.requestsPerSecond / bareList.requestsPerSecond;
       const listSmallRatio = listSmall.requestsPerSecond / bareListSmall.requestsPerSecond;
-      rounds.push({ bare: bareResult, byId, byIdLimited, byIdPublished, bareList, list, bareListSmall, listSmall, ratio, limitedRatio, limitedVsOff, publishedRatio, listRatio, listSmallRatio });
-      const failures = [byId, byIdLimited, byIdPublished, list, listSmall, bareResult, bareList, bareListSmall].reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+      rounds.push({ bare: bareResult, byId, byIdLimited, byIdUnlimited, byIdPublished, bareList, list, bareListSmall, listSmall, ratio, limitedRatio, limitedVsOff, publishedRatio, listRatio, listSmallRatio });
+      const failures = [byId, byIdLimited, byIdUnlimited, byIdPublished, list, listSmall, bareResult, bareList, bareListSmall].reduce((sum, r) => sum + r.non2xx + r.errors, 0);
       console.log(
         [
           `round ${round} (load ${loadAverage()}):`,
           `  GET /v1/spaces/{id} ${line(byId)} · bare ${line(bareResult)} · ratio ${ratio.toFixed(2)}${cpuRatio(byId, bareResult)}`,
-          `  rate limits on ${line(byIdLimited)} · ratio ${limitedRatio.toFixed(2)}, ${limitedVsOff.toFixed(3)} of limits off`,
+          `  rate limits on ${line(byIdLimited)} · ratio ${limitedRatio.toFixed(2)}; its twin with limits off ${line(byIdUnlimited)} · on ÷ off ${limitedVsOff.toFixed(3)}`,
           `  in a published site ${line(byIdPublished)} · ratio ${publishedRatio.toFixed(2)}`,
           `  100-item page of 10,000 spaces ${line(list)} · bare keyset ${line(bareList)} · ratio ${listRatio.toFixed(2)}${cpuRatio(list, bareList)}`,
           `  100-item page of 250 spaces ${line(listSmall)} · bare keyset ${line(bareListSmall)} · ratio ${listSmallRatio.toFixed(2)}${cpuRatio(listSmall, bareListSmall)}`,
@@ -160,8 +177,8 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
       medianListRatio: median(rounds.map((r) => r.listRatio)),
       medianListSmallRatio: median(rounds.map((r) => r.listSmallRatio)),
       medianLimitedVsOff: median(rounds.map((r) => r.limitedVsOff)),
-      ...(rounds.every((r) => r.byId.cpuMicros && r.byIdLimited.cpuMicros)
-        ? { medianLimitedCpuVsOff: median(rounds.map((r) => r.byIdLimited.cpuMicros! / r.byId.cpuMicros!)) }
+      ...(rounds.every((r) => r.byIdUnlimited.cpuMicros && r.byIdLimited.cpuMicros)
+        ? { medianLimitedCpuVsOff: median(rounds.map((r) => r.byIdLimited.cpuMicros! / r.byIdUnlimited.cpuMicros!)) }
         : {}),
       medianPublishedRatio: median(rounds.map((r) => r.publishedRatio)),
       listP99Max: Math.max(...rounds.flatMap((r) => [r.list.p99, r.listSmall.p99])) };
