@@ -1,15 +1,25 @@
 // What a comment's target is at the current head of its context: the page as it is now (or gone), and
-// the block its quote is now in (areas/comments/anchoring.ts). A page of comments costs a fixed number
-// of queries whatever its size, each by primary key: the pages (the space's materialised head, or the
-// change request's tree through the tree cache) and the cached anchors; only comments whose page body
-// changed since their anchor was last computed cost more — the bodies, once each, and one write of the
-// new anchors.
+// the block its quote is now in (areas/comments/anchoring.ts).
+//
+// Two caches, both keyed by immutable things, so neither can serve a stale answer:
+// - in memory, per process: the resolved target of (organization, head revision, comment). A revision
+//   never changes, and neither do the columns of a comment that say what it targets (page, block,
+//   quote, the body's hash at posting), so a list read at an unchanged head costs no query here. A new
+//   head (any edit, a merge) is a new key.
+// - in the database (`comment_anchors`): the re-anchored block of (comment, page body hash), shared by
+//   instances and kept across restarts, so an edit of another page, or a head move that keeps the
+//   body, re-anchors nothing.
+// On a miss a page of comments costs a fixed number of queries whatever its size: the pages (the
+// space's materialised head, or the change request's tree through the tree cache) and the cached
+// anchors; only comments whose page body changed since their anchor was last computed cost more — the
+// bodies, once each, and one write of the new anchors.
 import { sql } from 'kysely';
 import { PREPARED, type Executor } from '../../db/database.js';
 import { loadDocuments } from '../../content/content-objects.repository.js';
 import { findSpaceRevision } from '../../content/revisions.repository.js';
 import { pathOf } from '../../content/model.js';
 import { loadPageTree } from '../../content/tree-store.js';
+import { BoundedCache } from '../sites/published/bounded-cache.js';
 import { documentBlocks, previewOf, reanchor, type Block } from './anchoring.js';
 import { findAnchors, saveAnchors, type AnchorRow, type CommentContext, type CommentRow } from './comments.repository.js';
 
@@ -29,41 +39,65 @@ export type HeadPage = {
 
 /** The pages `pageIds` at the context's head; absent ones are missing from the map. */
 export async function pagesAtHead(db: Executor, ctx: CommentContext, pageIds: string[]): Promise<Map<string, HeadPage>> {
+  return (await readPagesAtHead(db, ctx, pageIds)).pages;
+}
+
+const toHeadPage = (row: {
+  pageId: string;
+  type: string;
+  title: string;
+  emoji: string | null;
+  icon: string | null;
+  path: string;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  documentHash: Buffer | null;
+}): HeadPage => ({
+  id: row.pageId,
+  type: row.type,
+  title: row.title,
+  emoji: row.emoji,
+  icon: row.icon,
+  path: row.path,
+  createdAt: new Date(row.createdAt).toISOString(),
+  updatedAt: new Date(row.updatedAt).toISOString(),
+  documentHash: row.documentHash ? row.documentHash.toString('hex') : null,
+});
+
+/**
+ * The pages `pageIds` at the context's head, and whether they are those of `ctx.headRevisionId`
+ * itself: the space's materialised head may have moved on since the caller read the head (a
+ * concurrent edit), and what was read then belongs to no key of the target cache.
+ */
+async function readPagesAtHead(db: Executor, ctx: CommentContext, pageIds: string[]): Promise<{ pages: Map<string, HeadPage>; exact: boolean }> {
   const unique = [...new Set(pageIds)];
-  const found = new Map<string, HeadPage>();
-  if (unique.length === 0) return found;
+  const pages = new Map<string, HeadPage>();
+  if (unique.length === 0) return { pages, exact: true };
   if (ctx.changeRequestId === null) {
-    // The space's head is materialised: one indexed query.
+    // The space's head is materialised: one indexed query, with the head it belongs to (one snapshot).
     const rows = await db
-      .selectFrom('spaceHeadPages')
+      .selectFrom('spaces as s')
+      .leftJoin('spaceHeadPages as p', (join) =>
+        join
+          .onRef('p.organizationId', '=', 's.organizationId')
+          .onRef('p.spaceId', '=', 's.id')
+          .on('p.pageId', '=', sql<string>`ANY(${unique}::text[])`),
+      )
       .modifyFront(PREPARED)
-      .select(['pageId', 'type', 'title', 'emoji', 'icon', 'path', 'createdAt', 'updatedAt', 'documentHash'])
-      .where('organizationId', '=', ctx.organizationId)
-      .where('spaceId', '=', ctx.spaceId)
-      .where('pageId', '=', sql<string>`ANY(${unique}::text[])`)
+      .select(['s.headRevisionId', 'p.pageId', 'p.type', 'p.title', 'p.emoji', 'p.icon', 'p.path', 'p.createdAt', 'p.updatedAt', 'p.documentHash'])
+      .where('s.organizationId', '=', ctx.organizationId)
+      .where('s.id', '=', ctx.spaceId)
       .execute();
-    for (const row of rows) {
-      found.set(row.pageId, {
-        id: row.pageId,
-        type: row.type,
-        title: row.title,
-        emoji: row.emoji,
-        icon: row.icon,
-        path: row.path,
-        createdAt: new Date(row.createdAt).toISOString(),
-        updatedAt: new Date(row.updatedAt).toISOString(),
-        documentHash: row.documentHash ? row.documentHash.toString('hex') : null,
-      });
-    }
-    return found;
+    for (const row of rows) if (row.pageId !== null) pages.set(row.pageId, toHeadPage(row as Parameters<typeof toHeadPage>[0]));
+    return { pages, exact: rows[0]?.headRevisionId === ctx.headRevisionId };
   }
-  // A change request's head is not materialised: its tree, cached by root hash.
+  // A change request's head is not materialised: its tree (immutable, by revision), cached by root hash.
   const revision = await findSpaceRevision(db, ctx.organizationId, ctx.spaceId, ctx.headRevisionId);
   const tree = await loadPageTree(db, ctx.organizationId, revision?.pagesRoot?.toString('hex') ?? null);
   for (const id of unique) {
     const entry = tree.pages.get(id);
     if (!entry) continue;
-    found.set(id, {
+    pages.set(id, {
       id,
       type: entry.type,
       title: entry.title,
@@ -75,7 +109,7 @@ export async function pagesAtHead(db: Executor, ctx: CommentContext, pageIds: st
       documentHash: entry.type === 'group' ? null : entry.documentHash,
     });
   }
-  return found;
+  return { pages, exact: revision !== undefined };
 }
 
 /** The blocks of a page's body (none for an empty body). */
@@ -95,11 +129,37 @@ export type ResolvedTarget = {
 
 const hex = (hash: Buffer | null) => (hash ? hash.toString('hex') : null);
 
-/** The targets of a page of comments at the context's head, re-anchoring (and caching) where bodies changed. */
+/**
+ * Resolved targets kept per process. An entry is a few hundred bytes (the page and block objects are
+ * shared by the comments of one page): 20,000 of them are the first pages of a few hundred busy lists.
+ */
+export const TARGET_CACHE_ENTRIES = 20_000;
+const resolvedTargets = new BoundedCache<ResolvedTarget>({ maxEntries: TARGET_CACHE_ENTRIES });
+const targetKey = (ctx: CommentContext, commentId: string) => `${ctx.organizationId}/${ctx.headRevisionId}/${commentId}`;
+
+/** The targets of a page of comments at the context's head: from the cache, else resolved (and cached). */
 export async function resolveTargets(db: Executor, ctx: CommentContext, rows: CommentRow[]): Promise<Map<string, ResolvedTarget>> {
-  const onPages = rows.filter((row) => row.pageId !== null);
-  const [pages, cached] = await Promise.all([
-    pagesAtHead(db, ctx, onPages.map((row) => row.pageId!)),
+  const resolved = new Map<string, ResolvedTarget>();
+  const missing: CommentRow[] = [];
+  for (const row of rows) {
+    if (row.pageId === null) continue;
+    const hit = resolvedTargets.get(targetKey(ctx, row.id));
+    if (hit) resolved.set(row.id, hit);
+    else missing.push(row);
+  }
+  if (missing.length === 0) return resolved;
+  const { targets, exact } = await resolveAtHead(db, ctx, missing);
+  for (const [id, target] of targets) {
+    resolved.set(id, target);
+    if (exact) resolvedTargets.set(targetKey(ctx, id), target);
+  }
+  return resolved;
+}
+
+/** The targets of comments (all on pages) at the context's head, re-anchoring (and caching) where bodies changed. */
+async function resolveAtHead(db: Executor, ctx: CommentContext, onPages: CommentRow[]): Promise<{ targets: Map<string, ResolvedTarget>; exact: boolean }> {
+  const [{ pages, exact }, cached] = await Promise.all([
+    readPagesAtHead(db, ctx, onPages.map((row) => row.pageId!)),
     findAnchors(db, ctx.organizationId, onPages.flatMap((row) => (row.nodeId !== null ? [row.id] : []))),
   ]);
   const resolved = new Map<string, ResolvedTarget>();
@@ -123,7 +183,7 @@ export async function resolveTargets(db: Executor, ctx: CommentContext, rows: Co
     }
     stale.push({ row, page });
   }
-  if (stale.length === 0) return resolved;
+  if (stale.length === 0) return { targets: resolved, exact };
 
   // Re-anchor: each changed body loaded and split into blocks once.
   const hashes = [...new Set(stale.flatMap(({ page }) => (page.documentHash ? [page.documentHash] : [])))];
@@ -137,11 +197,11 @@ export async function resolveTargets(db: Executor, ctx: CommentContext, rows: Co
     );
     const anchor: AnchorRow = { commentId: row.id, documentHash: page.documentHash ?? '', nodeId: found?.id ?? null, nodePreview: found ? previewOf(found.text) : null };
     resolved.set(row.id, anchorTarget(page, { id: row.nodeId!, preview: row.nodePreview ?? '' }, anchor));
-    // An empty body has no hash to key the cache by: it is re-checked (without a query) on each read.
+    // An empty body has no hash to key the anchor table by: it is re-checked (without a query) on a miss.
     if (page.documentHash) fresh.push(anchor);
   }
   await saveAnchors(db, ctx.organizationId, fresh);
-  return resolved;
+  return { targets: resolved, exact };
 }
 
 function anchorTarget(page: HeadPage, posted: { id: string; preview: string }, anchor: Pick<AnchorRow, 'nodeId' | 'nodePreview'>): ResolvedTarget {
