@@ -65,7 +65,7 @@ async function remove(input: { access: Access & { comment: CommentRow }; app: Ap
 
 async function listReplies(input: Input & { access: { comment: CommentRow }; query: { page?: string; limit?: number } }) {
   const { app, access, query } = input;
-  const page = await keysetPage(app.db, repliesQuery(app.db, access.comment.organizationId, access.comment.id), {
+  const page = await keysetPage(app.db, repliesQuery(app.db, commentContext(access).organizationId, access.comment.id), {
     keys: [
       { column: 'r.postedAt', direction: 'asc', value: (row) => row.postedAt },
       { column: 'r.id', direction: 'asc', value: (row) => row.id },

@@ -64,7 +64,7 @@ function toTarget(ctx: CommentContext, row: CommentRow, target: ResolvedTarget |
           outdated: target.outdated,
         }
       : // Gone: as it was when the comment was posted.
-        { id: row.pageId, title: row.pageTitle ?? '', path: row.pagePath ?? '', outdated: true };
+        { id: row.pageId, title: target?.formerPage?.title ?? '', path: target?.formerPage?.path ?? '', outdated: true };
   return {
     space: ctx.spaceId,
     ...(ctx.changeRequestId !== null ? { changeRequest: ctx.changeRequestId } : {}),

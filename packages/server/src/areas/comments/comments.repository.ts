@@ -14,8 +14,15 @@ export type CommentContext = {
   headRevisionId: string;
 };
 
-/** A comment with its author and resolver (joined by primary key: one query brings a page of them). */
-export type CommentRow = Selectable<CommentsTable> & {
+/** What the API shows of a comment (its target resolved apart: targets.ts), as a list reads it. */
+const SHOWN = ['c.id', 'c.revisionId', 'c.pageId', 'c.bodyMarkdown', 'c.status', 'c.resolvedAt', 'c.resolvedBy', 'c.postedBy', 'c.postedAt', 'c.editedAt', 'c.repliesCount'] as const;
+
+/**
+ * A comment with its author and resolver (joined by primary key: one query brings a page of them).
+ * Without its anchor (quote, context, page title at posting, …): only a target the cache does not hold
+ * needs it (findCommentTargets), and it is most of a row's bytes.
+ */
+export type CommentRow = Pick<Selectable<CommentsTable>, 'id' | 'revisionId' | 'pageId' | 'bodyMarkdown' | 'status' | 'resolvedAt' | 'resolvedBy' | 'postedBy' | 'postedAt' | 'editedAt' | 'repliesCount'> & {
   posterEmail: string | null;
   posterName: string | null;
   posterPhotoUrl: string | null;
@@ -34,7 +41,7 @@ export function commentsQuery(db: Executor, ctx: CommentContext) {
       .leftJoin('users as p', 'p.id', 'c.postedBy')
       .leftJoin('users as r', 'r.id', 'c.resolvedBy')
       .modifyFront(PREPARED)
-      .selectAll('c')
+      .select(SHOWN)
       .select([
         'p.email as posterEmail',
         'p.displayName as posterName',
@@ -47,6 +54,25 @@ export function commentsQuery(db: Executor, ctx: CommentContext) {
       .where('c.spaceId', '=', ctx.spaceId)
       .where('c.contextKey', '=', ctx.changeRequestId ?? '')
   );
+}
+
+/** What a comment targets, as posted: its page (title and path then), block, quote and the body's hash. */
+export type CommentTargetRow = Pick<
+  Selectable<CommentsTable>,
+  'id' | 'pageId' | 'pageTitle' | 'pagePath' | 'targetDocumentHash' | 'nodeId' | 'nodePreview' | 'anchorQuote' | 'anchorPrefix' | 'anchorSuffix'
+>;
+
+/** The targets of these comments as posted, by primary key (a comment deleted meanwhile is missing). */
+export async function findCommentTargets(db: Executor, organizationId: string, ids: string[]): Promise<Map<string, CommentTargetRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('comments')
+    .modifyFront(PREPARED)
+    .select(['id', 'pageId', 'pageTitle', 'pagePath', 'targetDocumentHash', 'nodeId', 'nodePreview', 'anchorQuote', 'anchorPrefix', 'anchorSuffix'])
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', sql<string>`ANY(${ids}::text[])`)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 export type CommentFilters = { status: 'all' | CommentStatus; targetPage?: string | undefined; authors?: string[] | undefined };

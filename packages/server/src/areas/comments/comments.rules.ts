@@ -39,7 +39,7 @@ async function loadComment(ctx: RuleContext): Promise<Loaded> {
 
 async function loadReply(ctx: RuleContext): Promise<Loaded> {
   const { comment } = await loadComment(ctx);
-  const reply = await findReply(ctx.app.db, comment.organizationId, comment.id, ctx.params.commentReplyId!);
+  const reply = await findReply(ctx.app.db, (ctx.access as SpaceAccess).space.organizationId, comment.id, ctx.params.commentReplyId!);
   if (!reply) throw notFound('Reply');
   return { comment, reply };
 }

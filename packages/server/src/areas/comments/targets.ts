@@ -21,7 +21,7 @@ import { pathOf } from '../../content/model.js';
 import { loadPageTree } from '../../content/tree-store.js';
 import { BoundedCache } from '../sites/published/bounded-cache.js';
 import { documentBlocks, previewOf, reanchor, type Block } from './anchoring.js';
-import { findAnchors, saveAnchors, type AnchorRow, type CommentContext, type CommentRow } from './comments.repository.js';
+import { findAnchors, findCommentTargets, saveAnchors, type AnchorRow, type CommentContext, type CommentRow, type CommentTargetRow } from './comments.repository.js';
 
 /** A page at the context's head. */
 export type HeadPage = {
@@ -122,6 +122,8 @@ export async function pageBlocks(db: Executor, organizationId: string, page: Hea
 /** Where a comment's target stands at the head. */
 export type ResolvedTarget = {
   page?: HeadPage;
+  /** The page's title and path when the comment was posted, shown when it is gone. */
+  formerPage?: { title: string; path: string };
   /** The block now holding the comment's quote (or the block as posted, when outdated). */
   node?: { id: string; preview: string };
   outdated: boolean;
@@ -158,27 +160,31 @@ export async function resolveTargets(db: Executor, ctx: CommentContext, rows: Co
 
 /** The targets of comments (all on pages) at the context's head, re-anchoring (and caching) where bodies changed. */
 async function resolveAtHead(db: Executor, ctx: CommentContext, onPages: CommentRow[]): Promise<{ targets: Map<string, ResolvedTarget>; exact: boolean }> {
-  const [{ pages, exact }, cached] = await Promise.all([
+  const ids = onPages.map((row) => row.id);
+  const [{ pages, exact }, posted, cached] = await Promise.all([
     readPagesAtHead(db, ctx, onPages.map((row) => row.pageId!)),
-    findAnchors(db, ctx.organizationId, onPages.flatMap((row) => (row.nodeId !== null ? [row.id] : []))),
+    findCommentTargets(db, ctx.organizationId, ids),
+    findAnchors(db, ctx.organizationId, ids),
   ]);
   const resolved = new Map<string, ResolvedTarget>();
-  const stale: Array<{ row: CommentRow; page: HeadPage }> = [];
-  for (const row of onPages) {
+  const stale: Array<{ row: CommentTargetRow; page: HeadPage }> = [];
+  for (const { id } of onPages) {
+    const row = posted.get(id);
+    if (!row) continue; // deleted since the page was read
     const page = pages.get(row.pageId!);
-    const posted = row.nodeId !== null ? { id: row.nodeId, preview: row.nodePreview ?? '' } : undefined;
+    const node = row.nodeId !== null ? { id: row.nodeId, preview: row.nodePreview ?? '' } : undefined;
     if (!page) {
-      resolved.set(row.id, { ...(posted ? { node: posted } : {}), outdated: true });
+      resolved.set(id, { formerPage: { title: row.pageTitle ?? '', path: row.pagePath ?? '' }, ...(node ? { node } : {}), outdated: true });
       continue;
     }
-    if (!posted || page.documentHash === hex(row.targetDocumentHash)) {
+    if (!node || page.documentHash === hex(row.targetDocumentHash)) {
       // A page comment, or a body unchanged since posting: the block ids are the same.
-      resolved.set(row.id, { page, ...(posted ? { node: posted } : {}), outdated: false });
+      resolved.set(id, { page, ...(node ? { node } : {}), outdated: false });
       continue;
     }
-    const anchor = cached.get(row.id);
+    const anchor = cached.get(id);
     if (anchor && anchor.documentHash === page.documentHash) {
-      resolved.set(row.id, anchorTarget(page, posted, anchor));
+      resolved.set(id, anchorTarget(page, node, anchor));
       continue;
     }
     stale.push({ row, page });
