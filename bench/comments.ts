@@ -17,19 +17,20 @@ import { createDatabase, createPool } from '../packages/server/src/db/database.j
 import type { SpaceRow } from '../packages/server/src/access/standing.repository.js';
 import { createLogger } from '../packages/server/src/logger.js';
 import { applySpaceChanges } from '../packages/server/src/areas/content/space-content.service.js';
-import { canPin, pin } from './lib/cpus.js';
+import { canPin, pin, processTreeCpuSeconds } from './lib/cpus.js';
+import { loadavg } from 'node:os';
 import { startBenchDatabase } from './lib/database.js';
 import { runScript, startScript, stop } from './lib/processes.js';
 import { seed } from './api/seed.js';
 
-type LoadResult = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number };
+type LoadResult = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number; cpuMicros?: number };
 
 export const COMMENTS = 10_000;
 const PAGES = 100;
 const PARAGRAPHS = 12;
 
 export type CommentsBenchmarkResult = {
-  rounds: Array<{ bare: LoadResult; list: LoadResult }>;
+  rounds: Array<{ bare: LoadResult; list: LoadResult; load: number }>;
   listP99Max: number;
   reanchor: { serviceMs: { median: number; p95: number }; firstReadMs: number[]; cachedReadMs: number[] };
 };
@@ -121,7 +122,9 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
     await sql`VACUUM ANALYZE`.execute(db);
     console.log(`seeded ${COMMENTS} comments on ${PAGES} pages of one space, ${tokens.length} commenting members; pinning ${canPin ? 'on (server: core 0; load + database: core 1)' : 'unavailable'}`);
 
-    const full = await startScript('api/full-server.ts', 0, { DATABASE_URL: database.url });
+    // COMMENTS_CPU_PROF=<folder>: the server under test writes a CPU profile there when it stops.
+    const profileDir = process.env.COMMENTS_CPU_PROF;
+    const full = await startScript('api/full-server.ts', 0, { DATABASE_URL: database.url }, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : undefined);
     const bare = await startScript('api/bare-server.ts', 0, { DATABASE_URL: database.url, ORGANIZATION_ID: seeded.organizationId });
     servers.push(full, bare);
     const fullUrl = `http://127.0.0.1:${full.port}`;
@@ -130,6 +133,13 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
     const barePaths = seeded.spaceIds.map((id) => `/bare/spaces/${id}`);
     const load = (url: string, paths: string[], withTokens: string[], seconds = options.seconds) =>
       runScript<LoadResult>('api/load.ts', 1, { url, paths, tokens: withTokens, connections: 16, seconds });
+    /** `load`, with the server's CPU time per request (the figure a shared machine moves least). */
+    const measured = async (pid: number | undefined, url: string, paths: string[], withTokens: string[]) => {
+      const before = pid === undefined ? undefined : processTreeCpuSeconds(pid);
+      const result = await load(url, paths, withTokens);
+      const after = pid === undefined ? undefined : processTreeCpuSeconds(pid);
+      return before === undefined || after === undefined || !result.total ? result : { ...result, cpuMicros: ((after - before) / result.total) * 1e6 };
+    };
 
     // 2. Re-anchoring after an edit, in process: edit a page (a paragraph revised, another moved), then
     // resolve the targets of its 100 comments with the anchor cache cold.
@@ -139,7 +149,7 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
       const blocks = pageBody(page, 1).split('\n\n');
       const moved = [blocks[0], blocks[5], ...blocks.slice(1, 5), ...blocks.slice(6)].join('\n\n');
       space = (await applySpaceChanges(app, space, authors[0]!, [{ type: 'update_page', page: pageIds[page]!, markdown: moved }])).space;
-      const ofPage = await commentsQuery(db, ctxOf(space.headRevisionId)).where('c.pageId', '=', pageIds[page]!).execute();
+      const ofPage = await commentsQuery(db, ctxOf(space.headRevisionId), authors[0]!).where('c.pageId', '=', pageIds[page]!).execute();
       const started = performance.now();
       await resolveTargets(db, ctxOf(space.headRevisionId), ofPage);
       serviceMs.push(performance.now() - started);
@@ -166,14 +176,16 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
 
     // 1. The first page of the whole list, in rounds, against the bare handler.
     const rounds: CommentsBenchmarkResult['rounds'] = [];
+    const line = (r: LoadResult) => `${r.requestsPerSecond.toFixed(0)} req/s (p50 ${r.p50} ms, p99 ${r.p99} ms${r.cpuMicros ? `, ${r.cpuMicros.toFixed(0)} µs CPU/req` : ''})`;
     for (let round = 1; round <= options.rounds; round++) {
-      const bareResult = await load(bareUrl, barePaths, []);
-      const list = await load(fullUrl, listPaths, tokens);
-      rounds.push({ bare: bareResult, list });
+      const loadAverage = loadavg()[0]!;
+      const bareResult = await measured(bare.child.pid, bareUrl, barePaths, []);
+      const list = await measured(full.child.pid, fullUrl, listPaths, tokens);
+      rounds.push({ bare: bareResult, list, load: loadAverage });
       console.log(
-        `round ${round}: bare ${bareResult.requestsPerSecond.toFixed(0)} req/s (p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms) · ` +
-          `first 100 of ${COMMENTS} comments ${list.requestsPerSecond.toFixed(0)} req/s (p50 ${list.p50} ms, p99 ${list.p99} ms) · ` +
+        `round ${round} (load ${loadAverage.toFixed(1)}): bare ${line(bareResult)} · first 100 of ${COMMENTS} comments ${line(list)} · ` +
           `throughput ratio ${(list.requestsPerSecond / bareResult.requestsPerSecond).toFixed(2)}` +
+          (list.cpuMicros && bareResult.cpuMicros ? `, CPU ratio ${(bareResult.cpuMicros / list.cpuMicros).toFixed(3)}` : '') +
           (list.non2xx + list.errors ? ` · NON-2XX/ERRORS ${list.non2xx}/${list.errors}` : ''),
       );
     }

@@ -26,7 +26,7 @@ async function list(input: Input & { query: ListQuery }) {
   const authors = query.authors && [...new Set(query.authors)].sort();
   // The count is served from the instance's cache while the list's version holds.
   const version = await listVersion(app.db, ctx);
-  const page = await keysetPage(app.db, filteredCommentsQuery(app.db, ctx, { status, targetPage: query.targetPage, authors }), {
+  const page = await keysetPage(app.db, filteredCommentsQuery(app.db, ctx, input.caller.user.id, { status, targetPage: query.targetPage, authors }), {
     keys: [
       { column: 'c.postedAt', direction: order, value: (row) => row.postedAt },
       { column: 'c.id', direction: order, value: (row) => row.id },
@@ -65,7 +65,7 @@ async function remove(input: { access: Access & { comment: CommentRow }; app: Ap
 
 async function listReplies(input: Input & { access: { comment: CommentRow }; query: { page?: string; limit?: number } }) {
   const { app, access, query } = input;
-  const page = await keysetPage(app.db, repliesQuery(app.db, commentContext(access).organizationId, access.comment.id), {
+  const page = await keysetPage(app.db, repliesQuery(app.db, commentContext(access).organizationId, access.comment.id, input.caller.user.id), {
     keys: [
       { column: 'r.postedAt', direction: 'asc', value: (row) => row.postedAt },
       { column: 'r.id', direction: 'asc', value: (row) => row.id },

@@ -6,7 +6,7 @@ import type { Schemas } from '../../schemas.js';
 import { toApiUser } from '../users/user.mapper.js';
 import type { Urls } from '../../urls.js';
 import { markdownToDocument } from '../../content/markdown-document.js';
-import type { CommentContext, CommentRow, ReactionRow, ReplyRow, UserSummary } from './comments.repository.js';
+import type { CommentContext, CommentRow, ReactionTuple, ReplyRow, UserSummary } from './comments.repository.js';
 import type { ResolvedTarget } from './targets.js';
 
 export type ApiComment = Schemas['Comment'];
@@ -15,13 +15,6 @@ export type BodyFormat = 'markdown' | 'document';
 
 /** Who is looking, and how they asked for bodies. */
 export type Viewer = { userId: string; role: Role; format: BodyFormat; urls: Urls };
-
-/** What the mapper needs besides the rows. */
-export type Loaded = {
-  /** Authors of replies (a comment's author and resolver come with its row). */
-  users: Map<string, UserSummary>;
-  reactions: Map<string, ReactionRow[]>;
-};
 
 /** The API path of the context's comments. */
 export function commentsPath(ctx: Pick<CommentContext, 'spaceId' | 'changeRequestId'>): string {
@@ -36,15 +29,12 @@ function user(users: Map<string, UserSummary>, id: string, urls: Urls) {
   return toApiUser(users.get(id)!, urls);
 }
 
-function toReactions(rows: ReactionRow[] | undefined, urls: Urls): Schemas['CommentReactions'] {
+function toReactions(tuples: ReactionTuple[] | null, urls: Urls): Schemas['CommentReactions'] {
   const groups = new Map<string, Schemas['CommentReaction']>();
-  for (const row of rows ?? []) {
-    let group = groups.get(row.emoji);
-    if (!group) groups.set(row.emoji, (group = { emoji: row.emoji, count: row.count, users: [] }));
-    group.users.push({
-      user: toApiUser({ id: row.userId, email: row.email, displayName: row.displayName, photoUrl: row.photoUrl }, urls),
-      reactedAt: row.reactedAt.toISOString(),
-    });
+  for (const [emoji, count, id, reactedAt, email, displayName, photoUrl] of tuples ?? []) {
+    let group = groups.get(emoji);
+    if (!group) groups.set(emoji, (group = { emoji, count, users: [] }));
+    group.users.push({ user: toApiUser({ id, email, displayName, photoUrl }, urls), reactedAt });
   }
   return [...groups.values()];
 }
@@ -74,7 +64,7 @@ function toTarget(ctx: CommentContext, row: CommentRow, target: ResolvedTarget |
   };
 }
 
-export function toApiComment(ctx: CommentContext, row: CommentRow, loaded: Pick<Loaded, 'reactions'>, target: ResolvedTarget | undefined, viewer: Viewer): ApiComment {
+export function toApiComment(ctx: CommentContext, row: CommentRow, target: ResolvedTarget | undefined, viewer: Viewer): ApiComment {
   const { urls } = viewer;
   return {
     object: 'comment',
@@ -82,7 +72,7 @@ export function toApiComment(ctx: CommentContext, row: CommentRow, loaded: Pick<
     postedBy: toApiUser({ id: row.postedBy, email: row.posterEmail!, displayName: row.posterName!, photoUrl: row.posterPhotoUrl }, urls),
     postedAt: row.postedAt.toISOString(),
     ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
-    reactions: toReactions(loaded.reactions.get(row.id), urls),
+    reactions: toReactions(row.reactions, urls),
     replies: row.repliesCount,
     body: toBody(row.bodyMarkdown, viewer.format),
     target: toTarget(ctx, row, target),
@@ -96,15 +86,16 @@ export function toApiComment(ctx: CommentContext, row: CommentRow, loaded: Pick<
   };
 }
 
-export function toApiReply(ctx: CommentContext, row: ReplyRow, loaded: Loaded, viewer: Viewer): ApiCommentReply {
+/** A reply; `users` holds its author. */
+export function toApiReply(ctx: CommentContext, row: ReplyRow, users: Map<string, UserSummary>, viewer: Viewer): ApiCommentReply {
   const { urls } = viewer;
   return {
     object: 'comment-reply',
     id: row.id,
-    postedBy: user(loaded.users, row.postedBy, urls),
+    postedBy: user(users, row.postedBy, urls),
     postedAt: row.postedAt.toISOString(),
     ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
-    reactions: toReactions(loaded.reactions.get(row.id), urls),
+    reactions: toReactions(row.reactions, urls),
     body: toBody(row.bodyMarkdown, viewer.format),
     urls: { location: urls.api(`${commentsPath(ctx)}/${row.commentId}/replies/${row.id}`) },
     permissions: commentPermissions(viewer.role, row.postedBy === viewer.userId),

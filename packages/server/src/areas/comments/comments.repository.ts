@@ -4,6 +4,7 @@
 import { sql, type Selectable } from 'kysely';
 import { PREPARED, type Executor } from '../../db/database.js';
 import type { CommentRepliesTable, CommentsTable, CommentStatus } from '../../db/schema.js';
+import { USERS_PER_EMOJI } from './reactions.js';
 
 /** Where comments live: a space's own, or one change request's. */
 export type CommentContext = {
@@ -29,11 +30,16 @@ export type CommentRow = Pick<Selectable<CommentsTable>, 'id' | 'revisionId' | '
   resolverEmail: string | null;
   resolverName: string | null;
   resolverPhotoUrl: string | null;
+  /** As the viewer sees them (reactionsOf). */
+  reactions: ReactionTuple[] | null;
 };
-export type ReplyRow = Selectable<CommentRepliesTable>;
+export type ReplyRow = Selectable<CommentRepliesTable> & { reactions: ReactionTuple[] | null };
 
-/** The comments of one context (no order, no limit): the list's base query, run as a prepared statement. */
-export function commentsQuery(db: Executor, ctx: CommentContext) {
+/**
+ * The comments of one context (no order, no limit) with their reactions as `viewerId` sees them: the
+ * list's base query, run as a prepared statement.
+ */
+export function commentsQuery(db: Executor, ctx: CommentContext, viewerId: string) {
   return (
     db
       .selectFrom('comments as c')
@@ -49,6 +55,8 @@ export function commentsQuery(db: Executor, ctx: CommentContext) {
         'r.email as resolverEmail',
         'r.displayName as resolverName',
         'r.photoUrl as resolverPhotoUrl',
+        // Evaluated for the rows returned only (a count over this query drops it).
+        reactionsOf('comment', 'c', viewerId).as('reactions'),
       ])
       .where('c.organizationId', '=', ctx.organizationId)
       .where('c.spaceId', '=', ctx.spaceId)
@@ -77,16 +85,16 @@ export async function findCommentTargets(db: Executor, organizationId: string, i
 
 export type CommentFilters = { status: 'all' | CommentStatus; targetPage?: string | undefined; authors?: string[] | undefined };
 
-export function filteredCommentsQuery(db: Executor, ctx: CommentContext, filters: CommentFilters) {
-  let query = commentsQuery(db, ctx);
+export function filteredCommentsQuery(db: Executor, ctx: CommentContext, viewerId: string, filters: CommentFilters) {
+  let query = commentsQuery(db, ctx, viewerId);
   if (filters.status !== 'all') query = query.where('c.status', '=', filters.status);
   if (filters.targetPage !== undefined) query = query.where('c.pageId', '=', filters.targetPage);
   if (filters.authors?.length) query = query.where('c.postedBy', '=', sql<string>`ANY(${filters.authors}::text[])`);
   return query;
 }
 
-export async function findComment(db: Executor, ctx: CommentContext, id: string): Promise<CommentRow | undefined> {
-  return commentsQuery(db, ctx).where('c.id', '=', id).executeTakeFirst();
+export async function findComment(db: Executor, ctx: CommentContext, id: string, viewerId: string): Promise<CommentRow | undefined> {
+  return commentsQuery(db, ctx, viewerId).where('c.id', '=', id).executeTakeFirst();
 }
 
 /** Locks the comment's row for the transaction (after the context's row: one lock order everywhere). */
@@ -182,16 +190,31 @@ export async function listVersion(db: Executor, ctx: CommentContext): Promise<nu
 
 // ---- Replies ----
 
-export function repliesQuery(db: Executor, organizationId: string, commentId: string) {
-  return db.selectFrom('commentReplies as r').selectAll('r').where('r.organizationId', '=', organizationId).where('r.commentId', '=', commentId);
+/** The replies of a comment with their reactions as `viewerId` sees them (no order, no limit). */
+export function repliesQuery(db: Executor, organizationId: string, commentId: string, viewerId: string) {
+  return db
+    .selectFrom('commentReplies as r')
+    .selectAll('r')
+    .select(reactionsOf('reply', 'r', viewerId).as('reactions'))
+    .where('r.organizationId', '=', organizationId)
+    .where('r.commentId', '=', commentId);
 }
 
-export async function findReply(db: Executor, organizationId: string, commentId: string, id: string): Promise<ReplyRow | undefined> {
-  return repliesQuery(db, organizationId, commentId).where('r.id', '=', id).executeTakeFirst();
+export async function findReply(db: Executor, organizationId: string, commentId: string, id: string, viewerId: string): Promise<ReplyRow | undefined> {
+  return repliesQuery(db, organizationId, commentId, viewerId).where('r.id', '=', id).executeTakeFirst();
 }
 
-export async function lockReply(trx: Executor, organizationId: string, commentId: string, id: string): Promise<ReplyRow | undefined> {
-  return repliesQuery(trx, organizationId, commentId).where('r.id', '=', id).forNoKeyUpdate().executeTakeFirst();
+/** Locks the reply's row for the transaction; false when it is gone. */
+export async function lockReply(trx: Executor, organizationId: string, commentId: string, id: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('commentReplies')
+    .select('id')
+    .where('organizationId', '=', organizationId)
+    .where('commentId', '=', commentId)
+    .where('id', '=', id)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Moves the comment's reply counter (and locks its row); false when the comment is gone. */
@@ -205,7 +228,7 @@ export async function moveRepliesCount(trx: Executor, organizationId: string, co
   return result.numUpdatedRows > 0n;
 }
 
-export async function insertReply(trx: Executor, values: Omit<ReplyRow, 'editedAt' | 'postedAt'>): Promise<void> {
+export async function insertReply(trx: Executor, values: Omit<Selectable<CommentRepliesTable>, 'editedAt' | 'postedAt'>): Promise<void> {
   await trx.insertInto('commentReplies').values(values).execute();
 }
 
@@ -231,38 +254,29 @@ const REACTIONS = {
   reply: { table: 'comment_reply_reactions', column: 'reply_id' },
 } as const;
 
-export type ReactionRow = {
-  targetId: string;
-  emoji: string;
-  count: number;
-  userId: string;
-  reactedAt: Date;
-  email: string;
-  displayName: string;
-  photoUrl: string | null;
-};
+/** One user's reaction as the database lists it: emoji, count of its emoji, user, reactedAt (ISO), email, name, photo. */
+export type ReactionTuple = [emoji: string, count: number, userId: string, reactedAt: string, email: string, displayName: string, photoUrl: string | null];
 
 /**
- * The reactions on `ids`, grouped by emoji in the order each emoji was first used, with at most
- * `usersPerEmoji` users each (the caller first when they reacted, then the earliest): one query.
+ * The reactions on the comment or reply of the row aliased `alias`, as one JSON array (null when
+ * none): grouped by emoji in the order each emoji was first used, at most USERS_PER_EMOJI users each
+ * (`viewerId` first when they reacted, then the earliest). Read with the row: no query of its own, and
+ * the whole array is parsed at once instead of a row per user.
  */
-export async function loadReactions(db: Executor, kind: ReactionTarget, organizationId: string, ids: string[], callerId: string, usersPerEmoji: number): Promise<ReactionRow[]> {
-  if (ids.length === 0) return [];
+function reactionsOf(kind: ReactionTarget, alias: 'c' | 'r', viewerId: string) {
   const { table, column } = REACTIONS[kind];
-  const { rows } = await sql<ReactionRow>`${PREPARED}
-    SELECT r.target_id, r.emoji, r.count::int AS count, r.user_id, r.reacted_at, u.email, u.display_name, u.photo_url
+  return sql<ReactionTuple[] | null>`(
+    SELECT json_agg(json_build_array(x.emoji, x.count, x.user_id, to_char(x.reacted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), u.email, u.display_name, u.photo_url)
+      ORDER BY x.first_at, x.emoji, x.rank)
     FROM (
-      SELECT ${sql.ref(column)} AS target_id, emoji, user_id, reacted_at,
-        count(*) OVER w AS count, min(reacted_at) OVER w AS first_at,
-        row_number() OVER (PARTITION BY ${sql.ref(column)}, emoji ORDER BY user_id = ${callerId} DESC, reacted_at, user_id) AS rank
+      SELECT emoji, user_id, reacted_at, count(*) OVER w AS count, min(reacted_at) OVER w AS first_at,
+        row_number() OVER (PARTITION BY emoji ORDER BY user_id = ${viewerId} DESC, reacted_at, user_id) AS rank
       FROM ${sql.table(table)}
-      WHERE organization_id = ${organizationId} AND ${sql.ref(column)} = ANY(${ids}::text[])
-      WINDOW w AS (PARTITION BY ${sql.ref(column)}, emoji)
-    ) r
-    JOIN users u ON u.id = r.user_id
-    WHERE r.rank <= ${usersPerEmoji}
-    ORDER BY r.target_id, r.first_at, r.emoji, r.rank`.execute(db);
-  return rows;
+      WHERE organization_id = ${sql.ref(`${alias}.organizationId`)} AND ${sql.ref(column)} = ${sql.ref(`${alias}.id`)}
+      WINDOW w AS (PARTITION BY emoji)
+    ) x
+    JOIN users u ON u.id = x.user_id
+    WHERE x.rank <= ${USERS_PER_EMOJI})`;
 }
 
 /** Adds the caller's reactions (an existing one keeps its time) and removes others; returns the number of distinct emojis after. */

@@ -32,14 +32,14 @@ export function commentContext(access: SpaceAccess | ChangeRequestAccess): Comme
 type Loaded = { comment: CommentRow; reply?: ReplyRow };
 
 async function loadComment(ctx: RuleContext): Promise<Loaded> {
-  const comment = await findComment(ctx.app.db, commentContext(ctx.access as SpaceAccess), ctx.params.commentId!);
+  const comment = await findComment(ctx.app.db, commentContext(ctx.access as SpaceAccess), ctx.params.commentId!, ctx.caller.user.id);
   if (!comment) throw notFound('Comment');
   return { comment };
 }
 
 async function loadReply(ctx: RuleContext): Promise<Loaded> {
   const { comment } = await loadComment(ctx);
-  const reply = await findReply(ctx.app.db, (ctx.access as SpaceAccess).space.organizationId, comment.id, ctx.params.commentReplyId!);
+  const reply = await findReply(ctx.app.db, (ctx.access as SpaceAccess).space.organizationId, comment.id, ctx.params.commentReplyId!, ctx.caller.user.id);
   if (!reply) throw notFound('Reply');
   return { comment, reply };
 }

@@ -88,7 +88,7 @@ export async function postComment(db: Database, ctx: CommentContext, userId: str
       postedBy: userId,
     });
     await bumpListVersion(trx, ctx);
-    return { comment: (await findComment(trx, ctx, id))!, ctx: at };
+    return { comment: (await findComment(trx, ctx, id, userId))!, ctx: at };
   });
 }
 
@@ -118,7 +118,7 @@ export async function changeComment(db: Database, ctx: CommentContext, id: strin
       await bumpListVersion(trx, ctx);
     }
     await applyReactions(trx, 'comment', ctx.organizationId, id, userId, reactions);
-    return (await findComment(trx, ctx, id))!;
+    return (await findComment(trx, ctx, id, userId))!;
   });
 }
 
@@ -140,7 +140,7 @@ export async function postReply(db: Database, ctx: CommentContext, comment: Comm
     if (!(await moveRepliesCount(trx, ctx.organizationId, comment.id, 1))) throw notFound('Comment');
     const id = newId();
     await insertReply(trx, { organizationId: ctx.organizationId, id, commentId: comment.id, bodyMarkdown: markdown, postedBy: userId });
-    return (await findReply(trx, ctx.organizationId, comment.id, id))!;
+    return (await findReply(trx, ctx.organizationId, comment.id, id, userId))!;
   });
 }
 
@@ -151,7 +151,7 @@ export async function changeReply(db: Database, ctx: CommentContext, reply: Repl
     if (!(await lockReply(trx, ctx.organizationId, reply.commentId, reply.id))) throw notFound('Reply');
     if (markdown !== undefined) await updateReply(trx, ctx.organizationId, reply.id, { bodyMarkdown: markdown, editedAt: new Date() });
     await applyReactions(trx, 'reply', ctx.organizationId, reply.id, userId, reactions);
-    return (await findReply(trx, ctx.organizationId, reply.commentId, reply.id))!;
+    return (await findReply(trx, ctx.organizationId, reply.commentId, reply.id, userId))!;
   });
 }
 
