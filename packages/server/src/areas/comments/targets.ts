@@ -9,10 +9,10 @@
 // - in the database (`comment_anchors`): the re-anchored block of (comment, page body hash), shared by
 //   instances and kept across restarts, so an edit of another page, or a head move that keeps the
 //   body, re-anchors nothing.
-// On a miss a page of comments costs a fixed number of queries whatever its size: the pages (the
-// space's materialised head, or the change request's tree through the tree cache) and the cached
-// anchors; only comments whose page body changed since their anchor was last computed cost more — the
-// bodies, once each, and one write of the new anchors.
+// On a miss a page of comments costs a fixed number of queries whatever its size, run together: the
+// pages (the space's materialised head, or the change request's tree through the tree cache), the
+// comments' anchors as posted and the cached anchors; only comments whose page body changed since
+// their anchor was last computed cost more — the bodies, once each, and one write of the new anchors.
 import { sql } from 'kysely';
 import { PREPARED, type Executor } from '../../db/database.js';
 import { loadDocuments } from '../../content/content-objects.repository.js';
