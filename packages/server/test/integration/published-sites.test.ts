@@ -6,6 +6,7 @@ import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../support/harness.js';
 import { edit } from '../support/content.js';
+import { createCr, editCr, mergeCr } from '../support/change-requests.js';
 import { solidPng } from '../support/images.js';
 import { SITE_CSP } from '../../src/areas/sites/published/site-router.js';
 import { addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, Visitor, type PublishedWorld } from '../support/published.js';
@@ -377,5 +378,39 @@ describe('caching', () => {
     // The structure is part of the key: a renamed site space changes the page.
     await patchSite(world, { title: 'Renamed' });
     expect((await visitor.get(`${root(world)}/welcome`, { headers: { 'if-none-match': changed.headers.etag as string } })).status).toBe(200);
+  });
+
+  it('keeps nothing past what decides it: a changed condition, a renamed section, a merged change request, unpublishing are seen by the next request', async () => {
+    const world = await guideSite();
+    const { t, admin, organizationId, siteId } = world;
+    const extra = await spaceWithPages(t, admin, organizationId, 'Extra', [{ type: 'insert_page', ref: 'notes', title: 'Notes', slug: 'notes', markdown: 'Extra notes.' } as never]);
+    const section = await addSection(admin.client, organizationId, siteId, extra.id, 'Extra');
+    const sectionPath = { params: { path: { organizationId, siteId, siteSectionId: section.id } } };
+    const visitor = new Visitor(t.url);
+    const notes = `${root(world)}/${section.path}/notes`;
+    expect((await visitor.get(notes)).status).toBe(200);
+    expect((await visitor.get(`${root(world)}/welcome`)).body).toContain('>Extra</a>');
+
+    // A condition now false for this visitor: the section is gone from navigation, its pages and search.
+    expect((await admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { ...sectionPath, body: { condition: 'visitor.claims.unsigned.beta === true' } })).response.status).toBe(200);
+    expect((await visitor.get(notes)).status).toBe(404);
+    expect((await visitor.get(`${root(world)}/welcome`)).body).not.toContain('>Extra</a>');
+    // Made true again by the visitor's claim, then renamed: the new title on the next view.
+    await visitor.follow(`${root(world)}/welcome?visitor.beta=true`);
+    expect((await visitor.get(notes)).status).toBe(200);
+    await admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { ...sectionPath, body: { title: 'Extras renamed' } });
+    expect((await visitor.get(`${root(world)}/welcome`)).body).toContain('>Extras renamed</a>');
+
+    // A merged change request.
+    const cr = await createCr(admin, extra.id);
+    await editCr(admin, extra.id, cr.id, [{ type: 'update_page', page: extra.refs.notes!, markdown: 'Merged notes.' } as never]);
+    expect((await visitor.get(notes)).body).toContain('Extra notes.');
+    await mergeCr(admin, extra.id, cr.id);
+    expect((await visitor.get(notes)).body).toContain('Merged notes.');
+
+    // Unpublished: absent at once, whatever was kept.
+    expect((await admin.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/unpublish', sitePath(organizationId, siteId))).response.status).toBe(200);
+    expect((await visitor.get(notes)).status).toBe(404);
+    expect((await visitor.get(`${root(world)}/welcome`)).status).toBe(404);
   });
 });
