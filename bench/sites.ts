@@ -4,7 +4,12 @@
 // - cached: the same 200 pages over and over (the rendered-page cache answers, after the per-request
 //   lookups: site, audience, structure, space heads);
 // - first render: pages never shown before, each requested once in order (Markdown → sanitized,
-//   highlighted HTML, navigation of the 10,000-page tree), until the time is up.
+//   highlighted HTML, navigation of the 10,000-page tree), until the time is up;
+// - cached, rate limits on: the cached view on a second server that charges every view to the address
+//   (limit high enough never to refuse): the cost of the charge;
+// - search: the site's search page for a few words of the pages' text (the search service over the
+//   site's one space, results linked to site addresses).
+// Rate limits are off on the main server (every request comes from one address).
 // Server under test on core 0; load generator and PostgreSQL on core 1 (where taskset exists).
 //
 //   pnpm bench sites [--rounds N] [--seconds S]
@@ -46,10 +51,12 @@ async function main() {
     await setPublished(app, organizationId, siteId, true);
     console.log(`seeded in ${(world.seededInMs / 1000).toFixed(0)} s; site ${siteId} published; pinning ${canPin ? 'on (server: core 0; load + database: core 1)' : 'unavailable'}`);
 
-    const full = await startScript('api/full-server.ts', 0, { DATABASE_URL: world.url });
+    const full = await startScript('api/full-server.ts', 0, { DATABASE_URL: world.url, RATE_LIMIT_ENABLED: 'false' });
+    const limited = await startScript('api/full-server.ts', 0, { DATABASE_URL: world.url, RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_ADDRESS: '1000000' });
     const bare = await startScript('api/bare-server.ts', 0, { DATABASE_URL: world.url, ORGANIZATION_ID: organizationId });
-    servers.push(full, bare);
+    servers.push(full, limited, bare);
     const fullUrl = `http://127.0.0.1:${full.port}`;
+    const limitedUrl = `http://127.0.0.1:${limited.port}`;
     const bareUrl = `http://127.0.0.1:${bare.port}`;
     const load = (url: string, paths: string[], seconds = SECONDS, sequential = false) =>
       runScript<LoadResult>('api/load.ts', 1, { url, paths, tokens: [], connections: 16, seconds, sequential });
@@ -68,28 +75,37 @@ async function main() {
     const bytes = (await probe.text()).length;
     const cached = allPaths.slice(0, 200);
     const barePaths = [`/bare/spaces/${space.id}`];
+    const searchPaths = ['water', 'oil people', 'topic', 'section 4521'].map((q) => `/s/${siteId}/search?q=${encodeURIComponent(q)}`);
 
     // Warm-up: the JIT, the page tree, and the 200 cached pages rendered once.
     await load(bareUrl, barePaths, 3);
     await load(fullUrl, cached, 5);
+    await load(limitedUrl, cached, 5);
+    await load(fullUrl, searchPaths, 3);
     let unseen = allPaths.slice(200);
-    const rounds: Array<{ bare: LoadResult; cached: LoadResult; first: LoadResult }> = [];
+    const rounds: Array<{ bare: LoadResult; cached: LoadResult; first: LoadResult; limited: LoadResult; search: LoadResult }> = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const bareResult = await load(bareUrl, barePaths);
       const cachedResult = await load(fullUrl, cached);
       // Pages this round has not seen: each requested once, in order.
       const first = await load(fullUrl, unseen, SECONDS, true);
       unseen = unseen.slice(Math.min(unseen.length - 1, first.total));
-      rounds.push({ bare: bareResult, cached: cachedResult, first });
+      const limitedResult = await load(limitedUrl, cached);
+      const search = await load(fullUrl, searchPaths);
+      rounds.push({ bare: bareResult, cached: cachedResult, first, limited: limitedResult, search });
       console.log(`round ${round}: bare ${bareResult.requestsPerSecond.toFixed(0)} req/s (p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms)`);
       console.log(`  ${line('cached page view', cachedResult, bareResult)}`);
       console.log(`  ${line('first render', first, bareResult)}`);
+      console.log(`  ${line('cached, rate limits on', limitedResult, bareResult)}`);
+      console.log(`  ${line('search', search, bareResult)}`);
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.log(
       `\nPublished site, 10,000-page space, 16 connections, page of ~${(bytes / 1024).toFixed(0)} KB: ` +
         `cached median ratio ${median(rounds.map((r) => r.cached.requestsPerSecond / r.bare.requestsPerSecond)).toFixed(2)}, ` +
         `first render median ratio ${median(rounds.map((r) => r.first.requestsPerSecond / r.bare.requestsPerSecond)).toFixed(2)}, ` +
+        `rate limits on ÷ off (cached) ${median(rounds.map((r) => r.limited.requestsPerSecond / r.cached.requestsPerSecond)).toFixed(2)}, ` +
+        `search median ${median(rounds.map((r) => r.search.requestsPerSecond)).toFixed(0)} req/s, ` +
         `worst p99 cached ${Math.max(...rounds.map((r) => r.cached.p99))} ms, first render ${Math.max(...rounds.map((r) => r.first.p99))} ms`,
     );
   } finally {
