@@ -73,6 +73,11 @@ describe('site search', () => {
     expect(long.body).toContain('at most 200 characters');
     expect((await visitor.get(`${root(world)}/search?q=a%00b`)).status).toBe(400);
     expect((await visitor.get(`${root(world)}/search?q=beacon&page=99`)).status).toBe(400);
+    // Whatever the words, an answer (the search's own parser takes them), never a 500.
+    for (const odd of ['"', '"unclosed phrase', '-beacon', '*', 'a:b & c | !d', "it's", '\\', '()', '\u{1F600}', 'ü'.repeat(200), '-']) {
+      expect((await visitor.get(`${root(world)}/search?q=${encodeURIComponent(odd)}`)).status, odd).toBe(200);
+    }
+    expect((await visitor.get(`${root(world)}/search?q=a&q=b`)).status).toBe(200);
     const empty = await visitor.get(`${root(world)}/search`);
     expect(empty.status).toBe(200);
     expect(empty.body).toContain('Type words to search this site.');
