@@ -171,7 +171,7 @@ describe('a published site in Chromium', () => {
       expect(await page.locator('h1.page-title').textContent()).toBe('Results for “Homebrew”');
       expect(await page.locator('#site-search').inputValue()).toBe('Homebrew');
       expect(await page.locator('.search-results li > a').allTextContents()).toEqual(['macOS']);
-      expect(await page.locator('.search-results .search-where').allTextContents()).toEqual(['Install']);
+      expect(await page.locator('.search-results .search-where').allTextContents()).toEqual(['Guide › Install']);
       await shoot(confined, 'search');
       await page.locator('.search-results a', { hasText: 'macOS' }).click();
       await page.waitForURL(`${root}/install#macos`);

@@ -125,7 +125,10 @@ h1:hover .heading-anchor,h2:hover .heading-anchor,h3:hover .heading-anchor,h4:ho
 .sidebar details{border:1px solid var(--border);border-radius:var(--radius);padding:.3rem .8rem}
 .sidebar details>summary{display:list-item;cursor:pointer;padding:.3rem 0;font-weight:600}
 .sidebar details:not([open])>:not(summary){display:none}
-.search input{width:min(10rem,32vw)}
+.site-header{flex-wrap:wrap;row-gap:.5rem}
+.search{order:3;flex:1 1 100%;margin-left:0}
+.search input{flex:1 1 auto;width:auto;min-width:0}
+.site-header .theme-toggle{margin-left:auto;white-space:nowrap}
 .site-title{font-size:1rem}
 .pagination{grid-template-columns:1fr}.pagination .next{grid-column:1}
 }
