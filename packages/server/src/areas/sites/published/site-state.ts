@@ -10,13 +10,12 @@
 // same statement, so a change is seen by the next request (the version is read before the structure is
 // resolved: a structure kept under a version is never older than that version).
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
 import type { Visitor } from '../condition.js';
 import { resolvePublishedStructure, type PublishedStructure } from '../published-structure.js';
 import type { SiteSpaceRow } from '../structure.repository.js';
 import { BoundedCache } from './bounded-cache.js';
-import type { PublishedSiteRow, SpaceHead } from './published.repository.js';
+import { findSiteState, type PublishedSiteRow, type SpaceHead } from './published.repository.js';
 
 export type SiteState = {
   site: PublishedSiteRow;
@@ -28,38 +27,9 @@ export type SiteState = {
   shareKeyHashes: readonly Buffer[];
 };
 
-type StateRow = PublishedSiteRow & {
-  sectionsVersion: string;
-  groupsVersion: string;
-  siteSpacesVersion: string;
-  stateHeads: Array<{ spaceId: string; revisionId: string; pagesRoot: string | null; filesRoot: string | null }> | null;
-  stateShareKeys: Buffer[] | null;
-};
-
 /** The site at `address` (`path:…` or `host:…`) and its state now; undefined when no site has it. */
 export async function loadSiteState(db: Executor, address: string): Promise<SiteState | undefined> {
-  const rowsOf = (table: string) => sql`(
-    SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t.id), '')) FROM ${sql.table(table)} t
-    WHERE t.organization_id = s.organization_id AND t.site_id = s.id)`;
-  const { rows } = await sql<StateRow>`
-    SELECT s.*,
-      ${rowsOf('site_sections')} AS sections_version,
-      ${rowsOf('site_section_groups')} AS groups_version,
-      (SELECT md5(coalesce(string_agg(t::text || sp.title || (sp.deleted_at IS NULL)::text, '|' ORDER BY t.id), ''))
-        FROM site_spaces t JOIN spaces sp ON sp.organization_id = t.organization_id AND sp.id = t.space_id
-        WHERE t.organization_id = s.organization_id AND t.site_id = s.id) AS site_spaces_version,
-      (SELECT json_agg(json_build_object('spaceId', sp.id, 'revisionId', sp.head_revision_id,
-          'pagesRoot', encode(r.pages_root, 'hex'), 'filesRoot', encode(r.files_root, 'hex')))
-        FROM spaces sp JOIN revisions r ON r.organization_id = sp.organization_id AND r.id = sp.head_revision_id
-        WHERE sp.organization_id = s.organization_id AND sp.deleted_at IS NULL
-          AND sp.id IN (SELECT ss.space_id FROM site_spaces ss WHERE ss.organization_id = s.organization_id AND ss.site_id = s.id)) AS state_heads,
-      CASE WHEN s.visibility = 'share-link' THEN
-        (SELECT coalesce(array_agg(l.key_hash), '{}') FROM site_share_links l WHERE l.organization_id = s.organization_id AND l.site_id = s.id)
-      END AS state_share_keys
-    FROM site_addresses a
-    JOIN sites s ON s.organization_id = a.organization_id AND s.id = a.site_id
-    WHERE a.address = ${address}`.execute(db);
-  const row = rows[0];
+  const row = await findSiteState(db, address);
   if (!row) return undefined;
   const { sectionsVersion, groupsVersion, siteSpacesVersion, stateHeads, stateShareKeys, ...site } = row;
   return {
