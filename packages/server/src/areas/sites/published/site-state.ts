@@ -49,7 +49,9 @@ const structures = new BoundedCache<VisibleStructure>({ maxEntries: 5_000 });
 /** The site's structure as `visitor` sees it, resolved by the API's own resolver once per version. */
 export function visibleStructure(db: Executor, state: SiteState, visitor: Visitor): Promise<VisibleStructure> {
   const { site } = state;
-  const key = `${site.id}:${state.structureVersion}:${JSON.stringify(visitor.claims)}`;
+  // The claims by their digest: a visitor token's claims may be kilobytes.
+  const claims = createHash('sha256').update(JSON.stringify(visitor.claims)).digest('base64url');
+  const key = `${site.id}:${state.structureVersion}:${claims}`;
   return structures.getOrLoad(key, async () => {
     const structure = await resolvePublishedStructure(db, site.organizationId, site.id, { visitor });
     return { value: { structure, fingerprint: fingerprint(structure) }, weight: 1 };
