@@ -4,11 +4,21 @@
 // - cached: the same 200 pages over and over (the rendered-page cache answers, after the per-request
 //   lookups: site, audience, structure, space heads);
 // - first render: pages never shown before, each requested once in order (Markdown → sanitized,
-//   highlighted HTML, navigation of the 10,000-page tree), until the time is up.
+//   highlighted HTML, navigation of the 10,000-page tree), until the time is up;
+// - cached, rate limits on: the cached view on a second server that charges every view to the address
+//   (limit high enough never to refuse): the cost of the charge;
+// - search: the site's search page for a few words of the pages' text (the search service over the
+//   site's one space, results linked to site addresses).
+// Rate limits are off on the main server (every request comes from one address).
 // Server under test on core 0; load generator and PostgreSQL on core 1 (where taskset exists).
 //
-//   pnpm bench sites [--rounds N] [--seconds S]
-import { dirname } from 'node:path';
+//   pnpm bench sites [--rounds N] [--seconds S] [--profile]
+//
+// --profile: instead of the rounds, a CPU profile (node --cpu-prof) of the server under the cached view,
+// summarised by self time (module and function); the .cpuprofile is kept in bench/results/.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Caller } from '../packages/server/src/auth/authenticate.js';
 import type { AppContext } from '../packages/server/src/context.js';
@@ -29,6 +39,38 @@ const option = (name: string, fallback: number) => {
 };
 const ROUNDS = option('rounds', 3);
 const SECONDS = option('seconds', 10);
+const PROFILE = args.includes('--profile');
+
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string } };
+
+/** Self time of the profile's last `seconds` (less a second at each end), by module and by function. */
+function summarise(file: string, seconds: number) {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const end = profile.timeDeltas.reduce((sum, delta) => sum + delta, 0);
+  const [from, to] = [end - (seconds - 1) * 1e6, end - 1e6];
+  const modules = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let busy = 0;
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (at < from || at > to) return;
+    const { functionName, url } = byId.get(id)!.callFrame;
+    if (functionName === '(idle)') return;
+    busy += delta;
+    const module = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? (url.includes('/packages/server/src/') ? `src/${url.replace(/.*\/packages\/server\/src\//, '').split('/').slice(0, -1).join('/')}` : url ? 'node core' : functionName);
+    modules.set(module, (modules.get(module) ?? 0) + delta);
+    const name = `${functionName || '(anonymous)'} ${url.replace(/.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '').replace(/.*\/packages\//, '')}`;
+    functions.set(name, (functions.get(name) ?? 0) + delta);
+  });
+  const share = (time: number) => `${((time / busy) * 100).toFixed(1)}%`.padStart(6);
+  console.log(`\nself time by module (idle excluded; busy ${((busy / (to - from)) * 100).toFixed(0)}% of the window):`);
+  for (const [name, time] of [...modules].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${share(time)}  ${name}`);
+  console.log('\ntop functions by self time:');
+  for (const [name, time] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${share(time)}  ${name}`);
+}
 
 const line = (label: string, r: LoadResult, bare: LoadResult) =>
   `${label} ${r.requestsPerSecond.toFixed(0)} req/s (p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.total} requests) · ratio to bare ${(r.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}` +
@@ -46,10 +88,13 @@ async function main() {
     await setPublished(app, organizationId, siteId, true);
     console.log(`seeded in ${(world.seededInMs / 1000).toFixed(0)} s; site ${siteId} published; pinning ${canPin ? 'on (server: core 0; load + database: core 1)' : 'unavailable'}`);
 
-    const full = await startScript('api/full-server.ts', 0, { DATABASE_URL: world.url });
+    if (PROFILE) return await profileCached(world.url, siteId, world);
+    const full = await startScript('api/full-server.ts', 0, { DATABASE_URL: world.url, RATE_LIMIT_ENABLED: 'false' });
+    const limited = await startScript('api/full-server.ts', 0, { DATABASE_URL: world.url, RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_ADDRESS: '1000000' });
     const bare = await startScript('api/bare-server.ts', 0, { DATABASE_URL: world.url, ORGANIZATION_ID: organizationId });
-    servers.push(full, bare);
+    servers.push(full, limited, bare);
     const fullUrl = `http://127.0.0.1:${full.port}`;
+    const limitedUrl = `http://127.0.0.1:${limited.port}`;
     const bareUrl = `http://127.0.0.1:${bare.port}`;
     const load = (url: string, paths: string[], seconds = SECONDS, sequential = false) =>
       runScript<LoadResult>('api/load.ts', 1, { url, paths, tokens: [], connections: 16, seconds, sequential });
@@ -68,33 +113,69 @@ async function main() {
     const bytes = (await probe.text()).length;
     const cached = allPaths.slice(0, 200);
     const barePaths = [`/bare/spaces/${space.id}`];
+    const searchPaths = ['water', 'oil people', 'topic', 'section 4521'].map((q) => `/s/${siteId}/search?q=${encodeURIComponent(q)}`);
 
     // Warm-up: the JIT, the page tree, and the 200 cached pages rendered once.
     await load(bareUrl, barePaths, 3);
     await load(fullUrl, cached, 5);
+    await load(limitedUrl, cached, 5);
+    await load(fullUrl, searchPaths, 3);
     let unseen = allPaths.slice(200);
-    const rounds: Array<{ bare: LoadResult; cached: LoadResult; first: LoadResult }> = [];
+    const rounds: Array<{ bare: LoadResult; cached: LoadResult; first: LoadResult; limited: LoadResult; search: LoadResult }> = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const bareResult = await load(bareUrl, barePaths);
       const cachedResult = await load(fullUrl, cached);
       // Pages this round has not seen: each requested once, in order.
       const first = await load(fullUrl, unseen, SECONDS, true);
       unseen = unseen.slice(Math.min(unseen.length - 1, first.total));
-      rounds.push({ bare: bareResult, cached: cachedResult, first });
+      const limitedResult = await load(limitedUrl, cached);
+      const search = await load(fullUrl, searchPaths);
+      rounds.push({ bare: bareResult, cached: cachedResult, first, limited: limitedResult, search });
       console.log(`round ${round}: bare ${bareResult.requestsPerSecond.toFixed(0)} req/s (p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms)`);
       console.log(`  ${line('cached page view', cachedResult, bareResult)}`);
       console.log(`  ${line('first render', first, bareResult)}`);
+      console.log(`  ${line('cached, rate limits on', limitedResult, bareResult)}`);
+      console.log(`  ${line('search', search, bareResult)}`);
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.log(
       `\nPublished site, 10,000-page space, 16 connections, page of ~${(bytes / 1024).toFixed(0)} KB: ` +
         `cached median ratio ${median(rounds.map((r) => r.cached.requestsPerSecond / r.bare.requestsPerSecond)).toFixed(2)}, ` +
         `first render median ratio ${median(rounds.map((r) => r.first.requestsPerSecond / r.bare.requestsPerSecond)).toFixed(2)}, ` +
+        `rate limits on ÷ off (cached) ${median(rounds.map((r) => r.limited.requestsPerSecond / r.cached.requestsPerSecond)).toFixed(2)}, ` +
+        `search median ${median(rounds.map((r) => r.search.requestsPerSecond)).toFixed(0)} req/s, ` +
         `worst p99 cached ${Math.max(...rounds.map((r) => r.cached.p99))} ms, first render ${Math.max(...rounds.map((r) => r.first.p99))} ms`,
     );
   } finally {
     for (const server of servers) await stop(server.child);
     await world.stop();
+  }
+}
+
+/** The cached view under a CPU profile (see --profile above). */
+async function profileCached(url: string, siteId: string, world: Awaited<ReturnType<typeof seedTenThousandPages>>) {
+  const directory = mkdtempSync(join(tmpdir(), 'cw-sites-profile-'));
+  const server = await startScript('api/full-server.ts', 0, { DATABASE_URL: url, RATE_LIMIT_ENABLED: 'false' }, ['--cpu-prof', `--cpu-prof-dir=${directory}`]);
+  try {
+    const slug = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const paths = world.children.slice(0, 200).map((child, index) => {
+      const t = world.tops.indexOf(child.parent);
+      return `/s/${siteId}/${slug(`Chapter ${t}`)}/${slug(`Topic ${t}.${index % 99}`)}`;
+    });
+    const load = (seconds: number) => runScript<LoadResult>('api/load.ts', 1, { url: `http://127.0.0.1:${server.port}`, paths, tokens: [], connections: 16, seconds, sequential: false });
+    await load(5);
+    const result = await load(SECONDS);
+    console.log(`cached page view (profiled, slower than unprofiled): ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}`);
+    await stop(server.child);
+    const file = readdirSync(directory).map((name) => join(directory, name))[0]!;
+    summarise(file, SECONDS);
+    mkdirSync('results', { recursive: true });
+    const kept = join('results', `profile-sites-cached-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+    renameSync(file, kept);
+    console.log(`\n(profile in bench/${kept})`);
+  } finally {
+    await stop(server.child);
+    rmSync(directory, { recursive: true, force: true });
   }
 }
 

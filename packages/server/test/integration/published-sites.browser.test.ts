@@ -158,6 +158,40 @@ describe('a published site in Chromium', () => {
     }
   });
 
+  it('search: type in the box, see the results in the site\'s layout, follow one to its section', async () => {
+    const world = await realSite();
+    const confined = await confinedPage(browser, origin());
+    const { page } = confined;
+    try {
+      const root = `${server().url}/s/${world.siteId}`;
+      await page.goto(`${root}/faq`);
+      await page.locator('#site-search').fill('Homebrew');
+      await page.locator('#site-search').press('Enter');
+      await page.waitForURL(`${root}/search?q=Homebrew`);
+      expect(await page.locator('h1.page-title').textContent()).toBe('Results for “Homebrew”');
+      expect(await page.locator('#site-search').inputValue()).toBe('Homebrew');
+      expect(await page.locator('.search-results li > a').allTextContents()).toEqual(['macOS']);
+      expect(await page.locator('.search-results .search-where').allTextContents()).toEqual(['Guide › Install']);
+      await shoot(confined, 'search');
+      await page.locator('.search-results a', { hasText: 'macOS' }).click();
+      await page.waitForURL(`${root}/install#macos`);
+      expect(await page.locator('h1.page-title').textContent()).toBe('Install');
+      expect(await page.locator('h2#macos').isVisible()).toBe(true);
+      // A hidden page is not found; the adaptive section is not searched without its claim.
+      await page.goto(`${root}/search?q=${encodeURIComponent('Try them')}`);
+      expect(await page.locator('.search-summary').textContent()).toBe('Nothing published matches your search.');
+      await page.goto(`${root}/?visitor.beta=true`);
+      await page.locator('#site-search').fill('Try them');
+      await page.locator('#site-search').press('Enter');
+      await page.waitForURL(/\/search\?q=Try\+them$/);
+      expect(await page.locator('.search-results li > a').allTextContents()).toEqual(['Beta features']);
+      expect(confined.offOrigin).toEqual([]);
+      expect(confined.errors).toEqual([]);
+    } finally {
+      await confined.context.close();
+    }
+  });
+
   it('the 404 page in the site\'s style; adaptive sections appear with the claim', async () => {
     const world = await realSite();
     const confined = await confinedPage(browser, origin());
@@ -229,7 +263,7 @@ describe('a published site in Chromium', () => {
     }
   });
 
-  it('axe-core: no serious or critical violation on a page, a section variant, the 404 page, at desktop and phone widths, light and dark', async () => {
+  it('axe-core: no serious or critical violation on a page, a section variant, the 404 page, the search results, at desktop and phone widths, light and dark', async () => {
     const world = await realSite();
     const confined = await confinedPage(browser, origin());
     const { page } = confined;
@@ -241,6 +275,8 @@ describe('a published site in Chromium', () => {
         [`/${world.sections.api}/`, { width: 1280, height: 900 }, 'dark'],
         ['/install/from-source', { width: 390, height: 844 }, 'light'],
         ['/nothing-here', { width: 1280, height: 900 }, 'light'],
+        ['/search?q=install', { width: 1280, height: 900 }, 'dark'],
+        ['/search?q=install', { width: 390, height: 844 }, 'light'],
       ] as const) {
         await page.setViewportSize(viewport);
         await page.emulateMedia({ colorScheme: scheme });

@@ -2,10 +2,13 @@
 // basename, custom hostname), sections, site spaces and page paths, the 404 page, redirects of moved
 // pages, rendering (sanitized, highlighted, anchors, links, GitBook blocks, files), every audience rule
 // (unpublished, public, unlisted, share-link, visitor-auth, adaptive content), ETag/304, headers.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../support/harness.js';
 import { edit } from '../support/content.js';
+import { createCr, editCr, mergeCr } from '../support/change-requests.js';
 import { solidPng } from '../support/images.js';
 import { SITE_CSP } from '../../src/areas/sites/published/site-router.js';
 import { addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, Visitor, type PublishedWorld } from '../support/published.js';
@@ -377,5 +380,101 @@ describe('caching', () => {
     // The structure is part of the key: a renamed site space changes the page.
     await patchSite(world, { title: 'Renamed' });
     expect((await visitor.get(`${root(world)}/welcome`, { headers: { 'if-none-match': changed.headers.etag as string } })).status).toBe(200);
+  });
+
+  it('keeps nothing past what decides it: a changed condition, a renamed section, a merged change request, unpublishing are seen by the next request', async () => {
+    const world = await guideSite();
+    const { t, admin, organizationId, siteId } = world;
+    const extra = await spaceWithPages(t, admin, organizationId, 'Extra', [{ type: 'insert_page', ref: 'notes', title: 'Notes', slug: 'notes', markdown: 'Extra notes.' } as never]);
+    const section = await addSection(admin.client, organizationId, siteId, extra.id, 'Extra');
+    const sectionPath = { params: { path: { organizationId, siteId, siteSectionId: section.id } } };
+    const visitor = new Visitor(t.url);
+    const notes = `${root(world)}/${section.path}/notes`;
+    expect((await visitor.get(notes)).status).toBe(200);
+    expect((await visitor.get(`${root(world)}/welcome`)).body).toContain('>Extra</a>');
+
+    // A condition now false for this visitor: the section is gone from navigation, its pages and search.
+    expect((await admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { ...sectionPath, body: { condition: 'visitor.claims.unsigned.beta === true' } })).response.status).toBe(200);
+    expect((await visitor.get(notes)).status).toBe(404);
+    expect((await visitor.get(`${root(world)}/welcome`)).body).not.toContain('>Extra</a>');
+    // Made true again by the visitor's claim, then renamed: the new title on the next view.
+    await visitor.follow(`${root(world)}/welcome?visitor.beta=true`);
+    expect((await visitor.get(notes)).status).toBe(200);
+    await admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { ...sectionPath, body: { title: 'Extras renamed' } });
+    expect((await visitor.get(`${root(world)}/welcome`)).body).toContain('>Extras renamed</a>');
+
+    // A merged change request.
+    const cr = await createCr(admin, extra.id);
+    await editCr(admin, extra.id, cr.id, [{ type: 'update_page', page: extra.refs.notes!, markdown: 'Merged notes.' } as never]);
+    expect((await visitor.get(notes)).body).toContain('Extra notes.');
+    await mergeCr(admin, extra.id, cr.id);
+    expect((await visitor.get(notes)).body).toContain('Merged notes.');
+
+    // Unpublished: absent at once, whatever was kept.
+    expect((await admin.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/unpublish', sitePath(organizationId, siteId))).response.status).toBe(200);
+    expect((await visitor.get(notes)).status).toBe(404);
+    expect((await visitor.get(`${root(world)}/welcome`)).status).toBe(404);
+  });
+});
+
+describe('favicon', () => {
+  /** A server elsewhere: an icon, a page that is no image, an icon too large, a redirect to the icon. */
+  async function iconHost(): Promise<{ base: string; hits: Map<string, number>; close: () => Promise<void> }> {
+    const icon = solidPng(16, 16);
+    const hits = new Map<string, number>();
+    const host: Server = createServer((req, res) => {
+      hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
+      if (req.url === '/icon.png') return res.writeHead(200, { 'Content-Type': 'text/plain' }).end(icon);
+      if (req.url === '/icon.svg') return res.writeHead(200, { 'Content-Type': 'image/svg+xml' }).end('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+      if (req.url === '/page.png') return res.writeHead(200, { 'Content-Type': 'image/png' }).end('<html><script>alert(1)</script></html>');
+      if (req.url === '/huge.png') return res.writeHead(200, { 'Content-Type': 'image/png' }).end(Buffer.concat([icon, Buffer.alloc(300 * 1024)]));
+      if (req.url === '/moved.png') return res.writeHead(302, { Location: '/icon.png' }).end();
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+    return { base, hits, close: () => new Promise((resolve) => host.close(() => resolve())) };
+  }
+
+  const setIcon = (world: PublishedWorld, light: string, dark: string) =>
+    world.admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/customization', { ...sitePath(world.organizationId, world.siteId), body: { favicon: { icon: { light, dark } } } as never });
+
+  it('an icon given by address is fetched by the server (outbound guard, bytes checked, size capped, kept) and served from the site; the page names no other origin', async () => {
+    const host = await iconHost();
+    try {
+      const world = await guideSite();
+      expect((await setIcon(world, `${host.base}/moved.png`, `${host.base}/icon.svg`)).response.status).toBe(200);
+      const visitor = new Visitor(world.t.url);
+      const page = await visitor.get(`${root(world)}/welcome`);
+      expect(page.body).not.toContain(host.base);
+      const icons = [...page.body.matchAll(/<link rel="icon" href="([^"]+)" media="\(prefers-color-scheme: (light|dark)\)">/g)].map((match) => match[1]!);
+      expect(icons).toHaveLength(2);
+      for (const icon of icons) expect(icon).toMatch(new RegExp(`^${root(world)}/_favicon/[0-9a-f]{16}$`));
+      expect(page.body).toContain(`<img class="site-icon" src="${icons[0]}" alt="" width="24" height="24">`);
+
+      const light = await visitor.get(icons[0]!);
+      expect(light.status).toBe(200);
+      // The type is read from the bytes, not from the other server's header.
+      expect(light.headers['content-type']).toBe('image/png');
+      expect(light.headers['content-security-policy']).toContain('sandbox');
+      expect(light.headers['cache-control']).toBe('public, max-age=86400');
+      const dark = await visitor.get(icons[1]!);
+      expect(dark.headers['content-type']).toBe('image/svg+xml');
+      expect((await visitor.get(icons[0]!, { headers: { 'if-none-match': light.headers.etag as string } })).status).toBe(304);
+      // Kept: the other server was asked once, whatever the views.
+      await visitor.get(icons[0]!);
+      expect(host.hits.get('/moved.png')).toBe(1);
+
+      // No image, too large, or an address the site does not name: 404, and nothing fetched for the last.
+      await setIcon(world, `${host.base}/page.png`, `${host.base}/huge.png`);
+      const [notImage, tooLarge] = [...(await visitor.get(`${root(world)}/welcome`)).body.matchAll(/<link rel="icon" href="([^"]+)"/g)].map((match) => match[1]!);
+      expect((await visitor.get(notImage!)).status).toBe(404);
+      expect((await visitor.get(tooLarge!)).status).toBe(404);
+      const before = [...host.hits.values()].reduce((a, b) => a + b, 0);
+      expect((await visitor.get(`${root(world)}/_favicon/0123456789abcdef`)).status).toBe(404);
+      expect([...host.hits.values()].reduce((a, b) => a + b, 0)).toBe(before);
+    } finally {
+      await host.close();
+    }
   });
 });

@@ -33,6 +33,13 @@ export class BoundedCache<V> {
     }
   }
 
+  delete(key: string): void {
+    const old = this.entries.get(key);
+    if (!old) return;
+    this.weight -= old.weight;
+    this.entries.delete(key);
+  }
+
   async getOrLoad(key: string, load: () => Promise<{ value: V; weight: number }>): Promise<V> {
     const hit = this.get(key);
     if (hit !== undefined) return hit;

@@ -1,34 +1,49 @@
-// SQL of the published sites: the site an address names, the head revisions of a site's spaces, and
-// the recent page trees of a space (for redirects of moved pages). Always within one organization
-// once the site is known.
+// SQL of the published sites: the one statement each request makes (site-state.ts keeps what it
+// allows), and the recent page trees of a space (for redirects of moved pages).
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../../db/database.js';
 import type { SitesTable } from '../../../db/schema.js';
 
 export type PublishedSiteRow = Selectable<SitesTable>;
 
-/** The site an address names (`path:…` or `host:…`), with what serving it needs; one indexed lookup. */
-export async function findSiteAtAddress(db: Executor, address: string): Promise<PublishedSiteRow | undefined> {
-  return db
-    .selectFrom('siteAddresses as a')
-    .innerJoin('sites as s', (join) => join.onRef('s.organizationId', '=', 'a.organizationId').onRef('s.id', '=', 'a.siteId'))
-    .selectAll('s')
-    .where('a.address', '=', address)
-    .executeTakeFirst();
-}
-
 export type SpaceHead = { spaceId: string; revisionId: string; pagesRoot: string | null; filesRoot: string | null };
 
-const hex = (value: Buffer | null) => (value ? value.toString('hex') : null);
+export type SiteStateRow = PublishedSiteRow & {
+  sectionsVersion: string;
+  groupsVersion: string;
+  siteSpacesVersion: string;
+  stateHeads: SpaceHead[] | null;
+  stateShareKeys: Buffer[] | null;
+};
 
-/** The head revision of each live space of `spaceIds`, in one query. */
-export async function spaceHeads(db: Executor, organizationId: string, spaceIds: readonly string[]): Promise<Map<string, SpaceHead>> {
-  if (spaceIds.length === 0) return new Map();
-  const { rows } = await sql<{ spaceId: string; revisionId: string; pagesRoot: Buffer | null; filesRoot: Buffer | null }>`
-    SELECT s.id AS space_id, s.head_revision_id AS revision_id, r.pages_root, r.files_root
-    FROM spaces s JOIN revisions r ON r.organization_id = s.organization_id AND r.id = s.head_revision_id
-    WHERE s.organization_id = ${organizationId} AND s.id = ANY(${[...new Set(spaceIds)]}::text[]) AND s.deleted_at IS NULL`.execute(db);
-  return new Map(rows.map((row) => [row.spaceId, { spaceId: row.spaceId, revisionId: row.revisionId, pagesRoot: hex(row.pagesRoot), filesRoot: hex(row.filesRoot) }]));
+/**
+ * The site at `address` (`path:…` or `host:…`) with what serving a request needs, in one statement:
+ * md5 versions of its sections, groups and site spaces (every column, and their spaces' titles and
+ * deletion), the head of each live space it holds, and the key hashes of a share-link site.
+ */
+export async function findSiteState(db: Executor, address: string): Promise<SiteStateRow | undefined> {
+  const rowsOf = (table: string) => sql`(
+    SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t.id), '')) FROM ${sql.table(table)} t
+    WHERE t.organization_id = s.organization_id AND t.site_id = s.id)`;
+  const { rows } = await sql<SiteStateRow>`
+    SELECT s.*,
+      ${rowsOf('site_sections')} AS sections_version,
+      ${rowsOf('site_section_groups')} AS groups_version,
+      (SELECT md5(coalesce(string_agg(t::text || sp.title || (sp.deleted_at IS NULL)::text, '|' ORDER BY t.id), ''))
+        FROM site_spaces t JOIN spaces sp ON sp.organization_id = t.organization_id AND sp.id = t.space_id
+        WHERE t.organization_id = s.organization_id AND t.site_id = s.id) AS site_spaces_version,
+      (SELECT json_agg(json_build_object('spaceId', sp.id, 'revisionId', sp.head_revision_id,
+          'pagesRoot', encode(r.pages_root, 'hex'), 'filesRoot', encode(r.files_root, 'hex')))
+        FROM spaces sp JOIN revisions r ON r.organization_id = sp.organization_id AND r.id = sp.head_revision_id
+        WHERE sp.organization_id = s.organization_id AND sp.deleted_at IS NULL
+          AND sp.id IN (SELECT ss.space_id FROM site_spaces ss WHERE ss.organization_id = s.organization_id AND ss.site_id = s.id)) AS state_heads,
+      CASE WHEN s.visibility = 'share-link' THEN
+        (SELECT coalesce(array_agg(l.key_hash), '{}') FROM site_share_links l WHERE l.organization_id = s.organization_id AND l.site_id = s.id)
+      END AS state_share_keys
+    FROM site_addresses a
+    JOIN sites s ON s.organization_id = a.organization_id AND s.id = a.site_id
+    WHERE a.address = ${address}`.execute(db);
+  return rows[0];
 }
 
 /** The page-tree roots of the space's last `limit` revisions on its primary line, newest first. */

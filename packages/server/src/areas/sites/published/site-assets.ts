@@ -106,6 +106,11 @@ h1:hover .heading-anchor,h2:hover .heading-anchor,h3:hover .heading-anchor,h4:ho
 .search-results li{margin:0 0 1.2rem}
 .search-results a{font-weight:600}
 .search-results p{margin:.2rem 0;color:var(--muted)}
+.search-layout>main{max-width:48rem;width:100%;margin:0 auto;padding:1.5rem 0 2rem}
+.search-summary{color:var(--muted)}
+.search-results .search-where{font-size:.85rem}
+.search-results a{overflow-wrap:anywhere}
+.site-icon{width:1.5rem;height:1.5rem;object-fit:contain}
 .site-footer{border-top:1px solid var(--border);padding:1rem clamp(1rem,3vw,2rem);font-size:.85rem;color:var(--muted);text-align:center}
 .hljs-comment,.hljs-quote{color:var(--muted);font-style:italic}
 .hljs-keyword,.hljs-selector-tag,.hljs-built_in,.hljs-type{color:var(--code-keyword)}
@@ -120,7 +125,10 @@ h1:hover .heading-anchor,h2:hover .heading-anchor,h3:hover .heading-anchor,h4:ho
 .sidebar details{border:1px solid var(--border);border-radius:var(--radius);padding:.3rem .8rem}
 .sidebar details>summary{display:list-item;cursor:pointer;padding:.3rem 0;font-weight:600}
 .sidebar details:not([open])>:not(summary){display:none}
-.search input{width:min(10rem,32vw)}
+.site-header{flex-wrap:wrap;row-gap:.5rem}
+.search{order:3;flex:1 1 100%;margin-left:0}
+.search input{flex:1 1 auto;width:auto;min-width:0}
+.site-header .theme-toggle{margin-left:auto;white-space:nowrap}
 .site-title{font-size:1rem}
 .pagination{grid-template-columns:1fr}.pagination .next{grid-column:1}
 }

@@ -7,6 +7,7 @@ import type { Element, ElementContent, RootContent } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
 import type { OutlineEntry } from './markdown-html.js';
+import { MAX_QUERY_LENGTH } from './site-search.js';
 
 export type Link = { title: string; href: string; current?: boolean };
 export type Tab = ({ kind: 'section' } & Link) | { kind: 'group'; title: string; sections: Link[] };
@@ -17,7 +18,8 @@ export type Chrome = {
   root: string;
   title: string;
   locale: string;
-  faviconEmoji?: string | undefined;
+  /** An emoji, or the icons' addresses on the site itself (light and dark theme). */
+  favicon?: { emoji: string } | { light: string; dark: string } | undefined;
   assets: { css: string; theme: string; js: string };
   tabs: Tab[];
   searchAction?: string | undefined;
@@ -43,7 +45,17 @@ export type PageView = {
 const favicon = (emoji: string) =>
   `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${emoji.replace(/[<>&"]/g, '')}</text></svg>`)}`;
 
-function document(chrome: Chrome, head: { title: string; description?: string | undefined; canonical?: string; noindex?: boolean }, body: ElementContent[]): string {
+function faviconLinks(chrome: Chrome): Element[] {
+  if (!chrome.favicon) return [];
+  if ('emoji' in chrome.favicon) return [h('link', { rel: 'icon', href: favicon(chrome.favicon.emoji) })];
+  if (chrome.favicon.light === chrome.favicon.dark) return [h('link', { rel: 'icon', href: chrome.favicon.light })];
+  return [
+    h('link', { rel: 'icon', href: chrome.favicon.light, media: '(prefers-color-scheme: light)' }),
+    h('link', { rel: 'icon', href: chrome.favicon.dark, media: '(prefers-color-scheme: dark)' }),
+  ];
+}
+
+function document(chrome: Chrome, head: { title: string; description?: string | undefined; canonical?: string; noindex?: boolean; query?: string }, body: ElementContent[]): string {
   const noindex = chrome.noindex || head.noindex;
   const tree = h('html', { lang: chrome.locale }, [
     h('head', [
@@ -53,24 +65,30 @@ function document(chrome: Chrome, head: { title: string; description?: string | 
       ...(head.description ? [h('meta', { name: 'description', content: head.description })] : []),
       ...(head.canonical ? [h('link', { rel: 'canonical', href: head.canonical })] : []),
       ...(noindex ? [h('meta', { name: 'robots', content: 'noindex' })] : []),
-      ...(chrome.faviconEmoji ? [h('link', { rel: 'icon', href: favicon(chrome.faviconEmoji) })] : []),
+      ...faviconLinks(chrome),
       h('link', { rel: 'stylesheet', href: chrome.assets.css }),
       h('link', { rel: 'stylesheet', href: chrome.assets.theme }),
       h('script', { src: chrome.assets.js, defer: true }),
     ]),
-    h('body', [h('a.skip-link', { href: '#content' }, 'Skip to content'), header(chrome), ...tabs(chrome), ...body, h('footer.site-footer', [h('p', `${chrome.title} · served by Content Workspace`)])]),
+    h('body', [h('a.skip-link', { href: '#content' }, 'Skip to content'), header(chrome, head.query), ...tabs(chrome), ...body, h('footer.site-footer', [h('p', `${chrome.title} · served by Content Workspace`)])]),
   ]);
   return `<!doctype html>\n${toHtml(tree)}`;
 }
 
-function header(chrome: Chrome): Element {
+function siteIcon(chrome: Chrome): Element[] {
+  if (!chrome.favicon) return [];
+  if ('emoji' in chrome.favicon) return [h('span', { ariaHidden: 'true' }, chrome.favicon.emoji)];
+  return [h('img.site-icon', { src: chrome.favicon.light, alt: '', width: 24, height: 24 })];
+}
+
+function header(chrome: Chrome, query?: string): Element {
   return h('header.site-header', [
-    h('a.site-title', { href: `${chrome.root}/` }, [...(chrome.faviconEmoji ? [h('span', { ariaHidden: 'true' }, chrome.faviconEmoji)] : []), h('span', chrome.title)]),
+    h('a.site-title', { href: `${chrome.root}/` }, [...siteIcon(chrome), h('span', chrome.title)]),
     ...(chrome.searchAction
       ? [
           h('form.search', { role: 'search', action: chrome.searchAction, method: 'get' }, [
             h('label.sr-only', { for: 'site-search' }, 'Search this site'),
-            h('input#site-search', { type: 'search', name: 'q', placeholder: 'Search…', maxLength: 200 }),
+            h('input#site-search', { type: 'search', name: 'q', placeholder: 'Search…', maxLength: MAX_QUERY_LENGTH, ...(query ? { value: query } : {}) }),
             h('button', { type: 'submit' }, 'Search'),
           ]),
         ]
@@ -154,14 +172,48 @@ export function renderMessage(chrome: Chrome, message: { title: string; text: st
 
 export type SearchHit = { title: string; href: string; snippet: string; where?: string };
 
-export function renderSearch(chrome: Chrome, query: string, hits: SearchHit[]): string {
-  return document(chrome, { title: query ? `Search: ${query}` : 'Search', noindex: true }, [
-    h('div.layout', [
-      h('main#content', { style: undefined }, [
-        h('h1.page-title', query ? `Results for “${query}”` : 'Search'),
-        hits.length === 0
-          ? h('p', query ? 'Nothing published matches your search.' : 'Type words to search this site.')
-          : h('ol.search-results', hits.map((hit) => h('li', [h('a', { href: hit.href }, hit.title), ...(hit.where ? [h('p', hit.where)] : []), h('p', hit.snippet)]))),
+export type SearchView = {
+  query: string;
+  /** Why the query could not be searched (the page is then a 400). */
+  problem?: string | undefined;
+  total: number;
+  hits: SearchHit[];
+  page: number;
+  previous?: string | undefined;
+  next?: string | undefined;
+};
+
+/** The results page: the query kept in the box, the results as links to the pages, and pages of results. */
+export function renderSearch(chrome: Chrome, view: SearchView): string {
+  const { query, hits } = view;
+  const summary = view.problem
+    ? view.problem
+    : query === ''
+      ? 'Type words to search this site.'
+      : view.total === 0
+        ? 'Nothing published matches your search.'
+        : `${view.total} ${view.total === 1 ? 'page matches' : 'pages match'} your search${view.page > 1 ? ` (results page ${view.page})` : ''}.`;
+  return document(chrome, { title: query ? `Search: ${query}` : 'Search', noindex: true, query }, [
+    h('div.layout.search-layout', [
+      h('main#content', [
+        h('h1.page-title', query && !view.problem ? `Results for “${query}”` : 'Search'),
+        h('p.search-summary', { role: 'status' }, summary),
+        ...(hits.length > 0
+          ? [
+              h(
+                'ol.search-results',
+                hits.map((hit) => h('li', [h('a', { href: hit.href }, hit.title), ...(hit.where ? [h('p.search-where', hit.where)] : []), ...(hit.snippet ? [h('p', hit.snippet)] : [])])),
+              ),
+            ]
+          : []),
+        ...(view.previous || view.next
+          ? [
+              h('nav.pagination', { ariaLabel: 'Result pages' }, [
+                ...(view.previous ? [h('a.previous', { href: view.previous, rel: 'prev' }, [h('small', 'Previous'), 'Earlier results'])] : []),
+                ...(view.next ? [h('a.next', { href: view.next, rel: 'next' }, [h('small', 'Next'), 'More results'])] : []),
+              ]),
+            ]
+          : []),
       ]),
     ]),
   ]);

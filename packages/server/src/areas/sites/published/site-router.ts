@@ -3,10 +3,13 @@
 // custom hostname (the request's Host, never the API's own host) and at {PUBLIC_URL}/s/{basename or
 // site id}/…; below the site's root: the section's path, the site space's path, the page's path.
 //
-// Per request: the site (one indexed lookup), the audience (visitor.ts), the structure the visitor may
-// see (published-structure.ts, the API's own resolver), the head revision of each visible space (one
-// query). The rendered page is kept by a key over all of that and the page (revisions are immutable),
-// which is also its ETag: a repeat visit answers 304, a new visitor of the same view a cached body.
+// Per request: one statement (site-state.ts) reads the site, a version of its structure, the head
+// revision of each of its spaces and its share keys; the audience is decided from it (visitor.ts); the
+// structure the visitor may see is resolved by the API's own resolver once per structure version and
+// visitor claims. The rendered page is kept by a key over all of that and the page (revisions are
+// immutable), which is also its ETag: a repeat visit answers 304, a new visitor of the same view a
+// cached body — one query per cached view. Every request but the shared assets is charged to the
+// visitor's address (RateLimits), and a refusal is a 429 page in the site's style.
 import { createHash } from 'node:crypto';
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../../../context.js';
@@ -15,22 +18,26 @@ import { blobStore } from '../../../content/blob-store.js';
 import type { PageEntry } from '../../../content/model.js';
 import { loadFileTree } from '../../../content/tree-store.js';
 import { siteAddress } from '../addresses.js';
-import { resolvePublishedStructure, type PublishedStructure } from '../published-structure.js';
+import { HttpError } from '../../../errors.js';
+import type { PublishedStructure } from '../published-structure.js';
 import { hostAddress, pathAddress } from '../sites.repository.js';
 import { toApiCustomization } from '../sites.mapper.js';
 import type { Schemas } from '../../../schemas.js';
 import type { SiteSpaceRow } from '../structure.repository.js';
 import { BoundedCache } from './bounded-cache.js';
 import { renderBody, type LinkResolver } from './markdown-html.js';
-import { findSiteAtAddress, spaceHeads, type PublishedSiteRow, type SpaceHead } from './published.repository.js';
+import type { PublishedSiteRow, SpaceHead } from './published.repository.js';
 import { SITE_ASSETS, themeCss, themeName } from './site-assets.js';
-import { renderMessage, renderPage, type Chrome, type Link, type Tab, type TreeItem } from './site-layout.js';
+import { favicon, faviconName } from './site-favicon.js';
+import { renderMessage, renderPage, renderSearch, type Chrome, type Link, type Tab, type TreeItem } from './site-layout.js';
+import { readSearchQuery, RESULTS_PER_PAGE, searchSite } from './site-search.js';
+import { loadSiteState, visibleStructure, type SiteState } from './site-state.js';
 import { locate, sectionPath, siteSpacePath, siteSpacesOf, type Located, type SectionEntry } from './site-navigation.js';
 import { movedPage, spaceModel, type SpaceModel } from './space-model.js';
 import { admit, type SetCookie } from './visitor.js';
 
 /** Bumped when the rendering changes, so pages rendered before are not served again. */
-const RENDER_VERSION = 1;
+const RENDER_VERSION = 2;
 /** Rendered pages kept in memory: at most this many bytes and entries (least recently used go first). */
 const PAGE_CACHE = { maxEntries: 20_000, maxWeight: 64 * 1024 * 1024 };
 /** Entries of one level of the page tree listed in navigation; the rest are counted. */
@@ -52,7 +59,7 @@ const UNKNOWN_HOST_TTL_MS = 10_000;
 /** The rendered-page cache's state (tests and the bench read it). */
 export const pageCache = { get size() { return pages.size; }, get bytes() { return pages.totalWeight; } };
 
-type Where = { site: PublishedSiteRow; root: string; segments: string[]; viaHost: boolean };
+type Where = { state: SiteState; site: PublishedSiteRow; root: string; segments: string[]; viaHost: boolean };
 
 const HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
 
@@ -71,10 +78,10 @@ async function findWhere(app: AppContext, req: Request, publicHost: string): Pro
   if (host && host !== publicHost && HOSTNAME.test(host)) {
     const seen = unknownHosts.get(host);
     if (seen === undefined || Date.now() - seen > UNKNOWN_HOST_TTL_MS) {
-      const site = await findSiteAtAddress(app.db, hostAddress(host));
-      if (site) {
+      const state = await loadSiteState(app.db, hostAddress(host));
+      if (state) {
         const segments = segmentsOf(req.path);
-        return segments ? { site, root: '', segments, viaHost: true } : 'malformed';
+        return segments ? { state, site: state.site, root: '', segments, viaHost: true } : 'malformed';
       }
       unknownHosts.set(host, Date.now());
     }
@@ -84,8 +91,8 @@ async function findWhere(app: AppContext, req: Request, publicHost: string): Pro
   if (!segments || segments.length < 2) return segments ? undefined : 'malformed';
   const name = segments[1]!;
   if (!/^[A-Za-z0-9-]{1,100}$/.test(name)) return undefined;
-  const site = await findSiteAtAddress(app.db, pathAddress(name));
-  return site ? { site, root: `/s/${name}`, segments: segments.slice(2), viaHost: false } : undefined;
+  const state = await loadSiteState(app.db, pathAddress(name));
+  return state ? { state, site: state.site, root: `/s/${name}`, segments: segments.slice(2), viaHost: false } : undefined;
 }
 
 function securityHeaders(res: Response) {
@@ -131,10 +138,22 @@ function themeOf(site: PublishedSiteRow): string {
 
 const indexable = (site: PublishedSiteRow) => site.visibility === 'public';
 
+/** The icon addresses of the site's customization (image addresses are served from `_favicon/`). */
+function faviconSources(site: PublishedSiteRow): { light: string; dark: string } | undefined {
+  const icon = customizationOf(site).favicon;
+  return icon && 'icon' in icon ? icon.icon : undefined;
+}
+
+function faviconOf(site: PublishedSiteRow, root: string): Chrome['favicon'] {
+  const icon = customizationOf(site).favicon;
+  if (!icon) return undefined;
+  if ('emoji' in icon) return { emoji: icon.emoji };
+  return { light: `${root}/_favicon/${faviconName(icon.icon.light)}`, dark: `${root}/_favicon/${faviconName(icon.icon.dark)}` };
+}
+
 /** What the chrome of every page of the site needs, for one visitor's structure. */
 function chromeOf(site: PublishedSiteRow, root: string, structure: PublishedStructure, located: Located | undefined): Chrome {
   const customization = customizationOf(site);
-  const favicon = customization.favicon && 'emoji' in customization.favicon ? customization.favicon.emoji : undefined;
   const sectionLink = (section: SectionEntry): Link => ({ title: section.title, href: `${root}${sectionPath(section)}/`, current: located?.section?.id === section.id });
   const tabs: Tab[] =
     structure.type === 'siteSpaces'
@@ -146,23 +165,12 @@ function chromeOf(site: PublishedSiteRow, root: string, structure: PublishedStru
     root,
     title: customization.title,
     locale: customization.internationalization.locale,
-    faviconEmoji: favicon,
+    favicon: faviconOf(site, root),
     assets: { css: `${root}/_assets/${SITE_ASSETS.css.name}`, js: `${root}/_assets/${SITE_ASSETS.js.name}`, theme: `${root}/_assets/${themeName(themeOf(site))}` },
     tabs,
-    searchAction: undefined,
+    searchAction: `${root}/search`,
     noindex: !indexable(site),
   };
-}
-
-/** A stable description of the visible structure (part of the cache key). */
-function fingerprint(structure: PublishedStructure): unknown {
-  const siteSpace = (row: SiteSpaceRow) => [row.id, row.path, row.spaceTitle, row.effectiveDefault, row.updatedAt.getTime()];
-  if (structure.type === 'siteSpaces') return structure.siteSpaces.map(siteSpace);
-  return structure.items.map((item) =>
-    item.kind === 'section'
-      ? [item.section.id, item.section.path, item.section.title, item.section.isDefault, item.section.updatedAt.getTime(), item.siteSpaces.map(siteSpace)]
-      : [item.group.id, item.group.title, item.sections.map((entry) => [entry.section.id, entry.section.path, entry.section.title, entry.section.isDefault, entry.section.updatedAt.getTime(), entry.siteSpaces.map(siteSpace)])],
-  );
 }
 
 function etagMatches(req: Request, etag: string): boolean {
@@ -176,7 +184,7 @@ type Rendering = {
   site: PublishedSiteRow;
   root: string;
   structure: PublishedStructure;
-  heads: Map<string, SpaceHead>;
+  heads: ReadonlyMap<string, SpaceHead>;
   located: Located;
   model: SpaceModel;
   page: PageEntry;
@@ -356,10 +364,10 @@ function sendAbsent(res: Response) {
   res.send('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>Not found</h1><p>There is nothing published at this address.</p></main></body></html>');
 }
 
-async function sitemap(app: AppContext, site: PublishedSiteRow, res: Response) {
-  const structure = await resolvePublishedStructure(app.db, site.organizationId, site.id, { visitor: { claims: {} } });
+async function sitemap(app: AppContext, state: SiteState, res: Response) {
+  const { site, heads } = state;
+  const { structure } = await visibleStructure(app.db, state, { claims: {} });
   const visible = siteSpacesOf(structure);
-  const heads = await spaceHeads(app.db, site.organizationId, visible.map((item) => item.siteSpace.spaceId));
   const base = siteAddress(app.urls, site);
   const urls: string[] = [];
   for (const { section, siteSpace } of visible) {
@@ -378,11 +386,12 @@ async function sitemap(app: AppContext, site: PublishedSiteRow, res: Response) {
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-async function serveFile(app: AppContext, site: PublishedSiteRow, structure: PublishedStructure, segments: string[], restricted: boolean, req: Request, res: Response): Promise<boolean> {
+async function serveFile(app: AppContext, state: SiteState, structure: PublishedStructure, segments: string[], restricted: boolean, req: Request, res: Response): Promise<boolean> {
+  const { site } = state;
   const [spaceId, fileId] = segments;
   if (!spaceId || !fileId || segments.length !== 2 || !ID.test(spaceId) || !ID.test(fileId)) return false;
   if (!siteSpacesOf(structure).some((item) => item.siteSpace.spaceId === spaceId)) return false;
-  const head = (await spaceHeads(app.db, site.organizationId, [spaceId])).get(spaceId);
+  const head = state.heads.get(spaceId);
   const file = head && (await loadFileTree(app.db, site.organizationId, head.filesRoot)).items.get(fileId);
   if (!file) return false;
   const etag = `"${file.blobHash}"`;
@@ -430,10 +439,10 @@ async function serve(app: AppContext, where: Where, req: Request, res: Response)
     res.status(200).set({ 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' }).send(body);
     return;
   }
-  if (first === 'sitemap.xml' && segments.length === 1 && indexable(site)) return sitemap(app, site, res);
+  if (first === 'sitemap.xml' && segments.length === 1 && indexable(site)) return sitemap(app, where.state, res);
 
   const url = new URL(req.originalUrl, 'http://site.invalid');
-  const admission = await admit(app.db, site, req, url.searchParams);
+  const admission = await admit(site, where.state.shareKeyHashes, req, url.searchParams);
   if (admission.kind === 'absent') return sendAbsent(res);
   if (admission.kind === 'reload') {
     setCookies(req, res, root, admission.cookies);
@@ -457,20 +466,81 @@ async function serve(app: AppContext, where: Where, req: Request, res: Response)
   res.set({ Vary: 'Cookie' });
   if (!indexable(site)) res.set('X-Robots-Tag', 'noindex');
 
-  const structure = await resolvePublishedStructure(app.db, site.organizationId, site.id, { visitor });
+  const visible = await visibleStructure(app.db, where.state, visitor);
+  const { structure } = visible;
   if (first === '_files') {
-    if (!(await serveFile(app, site, structure, segments.slice(1), restricted, req, res))) sendNotFound(res, site, root, structure, restricted);
+    if (!(await serveFile(app, where.state, structure, segments.slice(1), restricted, req, res))) sendNotFound(res, site, root, structure, restricted);
     return;
   }
-  await servePage(app, where, structure, restricted, url, req, res);
+  if (first === '_favicon' && segments.length === 2) return serveFavicon(app, where, segments[1]!, restricted, req, res);
+  // The search page: `search?q=` (the box's form); a page of its own at `search` answers without `q`.
+  const searching = segments.length === 1 && first === 'search';
+  if (searching && url.searchParams.has('q')) return serveSearch(app, where, structure, restricted, url, res);
+  const notFound = searching ? () => serveSearch(app, where, structure, restricted, url, res) : () => sendNotFound(res, site, root, structure, restricted);
+  await servePage(app, where, visible, restricted, url, req, res, notFound);
 }
 
-async function servePage(app: AppContext, where: Where, structure: PublishedStructure, restricted: boolean, url: URL, req: Request, res: Response) {
+async function serveFavicon(app: AppContext, where: Where, name: string, restricted: boolean, req: Request, res: Response) {
+  const { site, root } = where;
+  const sources = faviconSources(site);
+  const url = sources && [sources.light, sources.dark].find((source) => faviconName(source) === name);
+  const icon = url ? await favicon(url, app.config.outbound) : undefined;
+  if (!icon) return sendNotFound(res, site, root, undefined, restricted);
+  const headers = {
+    ETag: icon.etag,
+    'Cache-Control': `${restricted ? 'private' : 'public'}, max-age=86400`,
+    // An SVG icon opened on its own runs nothing.
+    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  };
+  if (etagMatches(req, icon.etag)) {
+    res.status(304).set(headers).end();
+    return;
+  }
+  res.status(200).set({ ...headers, 'Content-Type': icon.contentType }).send(icon.body);
+}
+
+async function serveSearch(app: AppContext, where: Where, structure: PublishedStructure, restricted: boolean, url: URL, res: Response) {
+  const { site, root } = where;
+  const chrome = chromeOf(site, root, structure, undefined);
+  const headers = { 'Cache-Control': restricted ? 'private, no-store' : 'no-cache', 'X-Robots-Tag': 'noindex' };
+  const query = readSearchQuery(url.searchParams);
+  if ('problem' in query) {
+    const text = (url.searchParams.get('q') ?? '').slice(0, 200);
+    return sendHtml(res, 400, renderSearch(chrome, { query: text, problem: query.problem, total: 0, hits: [], page: 1 }), headers);
+  }
+  const found = await searchSite(app.db, site.organizationId, root, structure, where.state.heads, query);
+  const pageAddress = (page: number) => `${root}/search?${new URLSearchParams({ q: query.text, ...(page > 1 ? { page: String(page) } : {}) }).toString()}`;
+  const pages = Math.ceil(found.total / RESULTS_PER_PAGE);
+  sendHtml(
+    res,
+    200,
+    renderSearch(chrome, {
+      query: query.text,
+      total: found.total,
+      hits: found.hits,
+      page: query.page,
+      previous: query.page > 1 ? pageAddress(query.page - 1) : undefined,
+      next: query.page < Math.min(pages, 10) ? pageAddress(query.page + 1) : undefined,
+    }),
+    headers,
+  );
+}
+
+async function servePage(
+  app: AppContext,
+  where: Where,
+  visible: { structure: PublishedStructure; fingerprint: string },
+  restricted: boolean,
+  url: URL,
+  req: Request,
+  res: Response,
+  notFound: () => unknown,
+) {
   const { site, root, segments } = where;
+  const { structure } = visible;
   const readings = locate(structure, segments);
-  if (readings.length === 0) return sendNotFound(res, site, root, structure, restricted);
-  const visible = siteSpacesOf(structure);
-  const heads = await spaceHeads(app.db, site.organizationId, visible.map((item) => item.siteSpace.spaceId));
+  if (readings.length === 0) return notFound();
+  const { heads } = where.state;
   const pageAt = async (reading: Located) => {
     const head = heads.get(reading.siteSpace.spaceId);
     if (!head) return undefined;
@@ -485,7 +555,7 @@ async function servePage(app: AppContext, where: Where, structure: PublishedStru
     const other = await pageAt(reading);
     if (other?.pageId) [located, found] = [reading, other];
   }
-  if (!found) return sendNotFound(res, site, root, structure, restricted);
+  if (!found) return notFound();
   const { model, pageId } = found;
   if (!pageId) {
     // A page that moved: under any reading of the address, its path in a recent revision.
@@ -499,7 +569,7 @@ async function servePage(app: AppContext, where: Where, structure: PublishedStru
       }
     }
   }
-  if (!pageId) return sendNotFound(res, site, root, structure, restricted);
+  if (!pageId) return notFound();
   if (model.tree.pages.get(pageId)!.type === 'group') {
     const target = firstDocumentUnder(model, pageId);
     if (!target) return sendNotFound(res, site, root, structure, restricted);
@@ -515,7 +585,7 @@ async function servePage(app: AppContext, where: Where, structure: PublishedStru
         site.id,
         site.updatedAt.getTime(),
         root,
-        fingerprint(structure),
+        visible.fingerprint,
         [...heads.values()].map((item) => [item.spaceId, item.revisionId]).sort(),
         located.siteSpace.id,
         pageId,
@@ -537,6 +607,34 @@ async function servePage(app: AppContext, where: Where, structure: PublishedStru
   sendHtml(res, 200, html, headers);
 }
 
+/**
+ * Charges the request to the visitor's address (the API's per-address budget, shared with the API's
+ * anonymous requests); false when refused, with the 429 page sent: in the site's style for a published
+ * site, bare otherwise. The shared assets (a few kilobytes from memory, cached for good by the browser)
+ * are not charged, so a page view costs one request of the budget plus its files and icon.
+ */
+async function charged(app: AppContext, where: Where | 'malformed', req: Request, res: Response): Promise<boolean> {
+  if (!app.rateLimits.enabled) return true;
+  if (where !== 'malformed' && where.segments[0] === '_assets' && where.segments.length === 2) return true;
+  try {
+    await app.rateLimits.chargeAddress(req, res);
+    return true;
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status !== 429) throw error;
+    securityHeaders(res);
+    const headers = { ...error.headers, 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
+    // Nothing of a site shows to whom it may be absent (unpublished; share-link before the key is checked).
+    if (where === 'malformed' || !where.site.published || where.site.visibility === 'share-link') {
+      sendHtml(res, 429, '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many requests</title></head><body><main><h1>Too many requests</h1><p>Try again in a moment.</p></main></body></html>', headers);
+      return false;
+    }
+    const seconds = Number(error.headers?.['Retry-After'] ?? 1);
+    const chrome = chromeOf(where.site, where.root, { type: 'siteSpaces', siteSpaces: [] }, undefined);
+    sendHtml(res, 429, renderMessage(chrome, { title: 'Too many requests', text: `This address has asked for many pages in a short time. Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.` }), headers);
+    return false;
+  }
+}
+
 /** Mounts the published sites before the API: requests for a site are answered here, anything else goes on. */
 export function mountPublishedSites(app: Express, context: AppContext) {
   const publicHost = new URL(context.config.publicUrl).hostname.toLowerCase();
@@ -548,11 +646,12 @@ export function mountPublishedSites(app: Express, context: AppContext) {
       return next(error);
     }
     if (where === undefined) return next();
-    if (where === 'malformed') {
-      securityHeaders(res);
-      return sendAbsent(res);
-    }
     try {
+      if (!(await charged(context, where, req, res))) return;
+      if (where === 'malformed') {
+        securityHeaders(res);
+        return sendAbsent(res);
+      }
       await serve(context, where, req, res);
     } catch (error) {
       req.log?.error({ err: error }, 'published site: unexpected error');

@@ -13,10 +13,8 @@
 //   `visitor.claims.unsigned`: they choose adaptive content, never access.
 import type { Request } from 'express';
 import { errors as joseErrors, jwtVerify } from 'jose';
-import type { Executor } from '../../../db/database.js';
 import { shareKeyMatches } from '../audience.js';
 import type { Visitor } from '../condition.js';
-import { shareKeyHashes } from '../sites.repository.js';
 import type { PublishedSiteRow } from './published.repository.js';
 
 export const COOKIES = { share: 'cw_site_share', visitor: 'cw_site_visitor', claims: 'cw_site_claims' } as const;
@@ -109,8 +107,11 @@ function readUnsignedCookie(value: string | undefined): Record<string, unknown> 
 
 const withoutParameters = (query: URLSearchParams, drop: (key: string) => boolean) => new URLSearchParams([...query].filter(([key]) => !drop(key)));
 
-/** Whether the request may see the site, and the visitor it sees it as. */
-export async function admit(db: Executor, site: PublishedSiteRow, req: Request, query: URLSearchParams): Promise<Admission> {
+/**
+ * Whether the request may see the site, and the visitor it sees it as. `shareKeyHashes`: the site's
+ * keys as stored now (read in the request's own statement, so a revoked key is refused at once).
+ */
+export async function admit(site: PublishedSiteRow, shareKeyHashes: readonly Buffer[], req: Request, query: URLSearchParams): Promise<Admission> {
   if (!site.published) return { kind: 'absent' };
   const cookies = readCookies(req);
   const set: SetCookie[] = [];
@@ -122,7 +123,7 @@ export async function admit(db: Executor, site: PublishedSiteRow, req: Request, 
   const unsignedParam = unsignedClaimsFrom(query, readUnsignedCookie(cookies.get(COOKIES.claims)));
   if (keyParam !== null || tokenParam !== null || unsignedParam) {
     if (keyParam !== null && site.visibility === 'share-link') {
-      if (!(await keyOpens(db, site, keyParam))) return { kind: 'absent' };
+      if (!(keyOpens(shareKeyHashes, keyParam))) return { kind: 'absent' };
       set.push({ name: COOKIES.share, value: keyParam, maxAgeSeconds: THIRTY_DAYS });
     }
     if (tokenParam !== null && site.visitorAuthSecret) {
@@ -143,7 +144,7 @@ export async function admit(db: Executor, site: PublishedSiteRow, req: Request, 
   let signed: Record<string, unknown> = {};
   if (site.visibility === 'share-link') {
     const key = cookies.get(COOKIES.share);
-    if (!key || !(await keyOpens(db, site, key))) return { kind: 'absent' };
+    if (!key || !(keyOpens(shareKeyHashes, key))) return { kind: 'absent' };
   }
   const tokenCookie = cookies.get(COOKIES.visitor);
   if (site.visitorAuthSecret && tokenCookie) {
@@ -159,7 +160,7 @@ export async function admit(db: Executor, site: PublishedSiteRow, req: Request, 
   };
 }
 
-async function keyOpens(db: Executor, site: PublishedSiteRow, key: string): Promise<boolean> {
+function keyOpens(hashes: readonly Buffer[], key: string): boolean {
   if (key.length === 0 || key.length > MAX_SHARE_KEY) return false;
-  return shareKeyMatches(key, await shareKeyHashes(db, site.organizationId, site.id));
+  return shareKeyMatches(key, hashes);
 }

@@ -1,0 +1,71 @@
+// The site's search box (issue 20): the project's search (content/search, called through its exported
+// service) over exactly what the visitor may read on the site — the site spaces of the visible
+// structure (published site, audience passed, adaptive conditions true for this visitor: the view the
+// navigation is built from), at their head revision (the index follows each space's head), hidden and
+// no-index pages left out (as from navigation and the sitemap: `publishedOnly`). Each result links to
+// the page's site address, and to the heading's anchor when the best match is a section of the page.
+import type { Database } from '../../../db/database.js';
+import { searchPages } from '../../../content/search/search.js';
+import type { PublishedStructure } from '../published-structure.js';
+import type { SpaceHead } from './published.repository.js';
+import type { SearchHit } from './site-layout.js';
+import { siteSpacePath, siteSpacesOf } from './site-navigation.js';
+import { spaceModel } from './space-model.js';
+
+/** Characters a query may have (the search's own parser bounds its terms too). */
+export const MAX_QUERY_LENGTH = 200;
+export const RESULTS_PER_PAGE = 20;
+/** Result pages a visitor may page through (the search ranks a bounded set of matches anyway). */
+export const MAX_RESULT_PAGES = 10;
+
+export type SiteSearchQuery = { text: string; page: number };
+
+/** The query of `?q=&page=`; a string saying what is wrong when it cannot be searched. */
+export function readSearchQuery(query: URLSearchParams): SiteSearchQuery | { problem: string } {
+  const text = (query.get('q') ?? '').trim();
+  if (text.length > MAX_QUERY_LENGTH) return { problem: `A search may have at most ${MAX_QUERY_LENGTH} characters.` };
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(text)) return { problem: 'A search may not contain control characters.' };
+  const raw = query.get('page');
+  const page = raw === null ? 1 : /^[1-9][0-9]{0,2}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(page >= 1 && page <= MAX_RESULT_PAGES)) return { problem: `Result pages go from 1 to ${MAX_RESULT_PAGES}.` };
+  return { text, page };
+}
+
+export type SiteSearchResult = { total: number; hits: SearchHit[] };
+
+export async function searchSite(
+  db: Database,
+  organizationId: string,
+  root: string,
+  structure: PublishedStructure,
+  heads: ReadonlyMap<string, SpaceHead>,
+  query: SiteSearchQuery,
+): Promise<SiteSearchResult> {
+  // Each space once, at the first place the site shows it.
+  const places = new Map<string, ReturnType<typeof siteSpacesOf>[number]>();
+  for (const place of siteSpacesOf(structure)) if (heads.has(place.siteSpace.spaceId) && !places.has(place.siteSpace.spaceId)) places.set(place.siteSpace.spaceId, place);
+  if (query.text === '' || places.size === 0) return { total: 0, hits: [] };
+  const scope = { kind: 'spaces' as const, spaces: [...places.keys()].map((spaceId) => ({ organizationId, spaceId })), publishedOnly: true };
+  const found = await searchPages(db, scope, query.text, { offset: (query.page - 1) * RESULTS_PER_PAGE, limit: RESULTS_PER_PAGE });
+  const several = places.size > 1;
+  const hits: SearchHit[] = [];
+  for (const page of found.pages) {
+    const place = places.get(page.spaceId)!;
+    const model = await spaceModel(db, organizationId, heads.get(page.spaceId)!.pagesRoot);
+    const path = model.pathById.get(page.pageId);
+    // The index follows the head in the head's own transaction; a page it does not know is skipped.
+    if (path === undefined) continue;
+    const href = `${root}${siteSpacePath(place.section, place.siteSpace)}/${path}`;
+    const best = page.sections[0];
+    const inSection = best && best.ordinal > 0 ? best : undefined;
+    const where = [...(several ? [place.section?.title, place.siteSpace.spaceTitle].filter((part): part is string => Boolean(part)) : []), ...(inSection ? [page.title] : [])];
+    hits.push({
+      title: inSection ? inSection.title : page.title,
+      href: inSection ? `${href}#${encodeURIComponent(inSection.id)}` : href,
+      snippet: best?.body ?? '',
+      ...(where.length > 0 ? { where: [...new Set(where)].join(' › ') } : {}),
+    });
+  }
+  return { total: found.total, hits };
+}

@@ -1,0 +1,56 @@
+// Rate limits on published sites (issue 20): every page, search, file and icon request of a site is
+// charged to the visitor's address (the API's per-address budget), the shared assets are not, and a
+// refusal is a 429 page in the site's style with Retry-After — bare for a share-link site, which shows
+// nothing of itself to a visitor without its key.
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/harness.js';
+import { publishedSite, Visitor, type PublishedWorld } from '../support/published.js';
+
+const PER_ADDRESS = 4;
+// Requests come from 127.0.0.1; trusting it as a proxy lets each visitor speak for an address of its own.
+const server = useTestServer({ env: { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_ADDRESS: String(PER_ADDRESS), RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: 'loopback' } });
+
+const site = (options: Parameters<typeof publishedSite>[2] = {}) =>
+  publishedSite(server(), [{ type: 'insert_page', title: 'Welcome', slug: 'welcome', markdown: 'Hello, visitor.' }] as never, options);
+const root = (world: PublishedWorld) => `/s/${world.siteId}`;
+const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+
+describe('rate limits on site pages', () => {
+  it('charges pages and searches to the address; the assets are free; beyond the limit a 429 page in the site\'s style with Retry-After', async () => {
+    const world = await site();
+    const visitor = new Visitor(world.t.url);
+    const page = await visitor.get(`${root(world)}/welcome`, from('203.0.113.10'));
+    expect(page.status).toBe(200);
+    expect(page.headers['x-ratelimit-limit']).toBe(String(PER_ADDRESS));
+    expect(page.headers['x-ratelimit-remaining']).toBe(String(PER_ADDRESS - 1));
+    const css = /<link rel="stylesheet" href="([^"]+\/_assets\/site-[^"]+)">/.exec(page.body)![1]!;
+    for (let i = 0; i < PER_ADDRESS + 2; i++) expect((await visitor.get(css, from('203.0.113.10'))).status).toBe(200);
+    expect((await visitor.get(`${root(world)}/search?q=hello`, from('203.0.113.10'))).status).toBe(200);
+    expect((await visitor.get(`${root(world)}/welcome`, from('203.0.113.10'))).status).toBe(200);
+    expect((await visitor.get(`${root(world)}/nowhere`, from('203.0.113.10'))).status).toBe(404);
+
+    for (const path of ['/welcome', '/search?q=hello']) {
+      const refused = await visitor.get(`${root(world)}${path}`, from('203.0.113.10'));
+      expect(refused.status, path).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(refused.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(refused.headers['cache-control']).toBe('no-store');
+      expect(refused.body).toContain('<h1 class="page-title">Too many requests</h1>');
+      expect(refused.body).toContain('<a class="site-title" href="/s/');
+      expect(refused.body).toContain('Acme Docs');
+    }
+    // Another address has its own budget; the assets are still served to the refused one.
+    expect((await visitor.get(`${root(world)}/welcome`, from('203.0.113.11'))).status).toBe(200);
+    expect((await visitor.get(css, from('203.0.113.10'))).status).toBe(200);
+  });
+
+  it('a share-link site refuses without showing anything of itself', async () => {
+    const world = await site({ visibility: 'share-link' });
+    const visitor = new Visitor(world.t.url);
+    for (let i = 0; i < PER_ADDRESS; i++) expect((await visitor.get(`${root(world)}/welcome`, from('203.0.113.20'))).status).toBe(404);
+    const refused = await visitor.get(`${root(world)}/welcome`, from('203.0.113.20'));
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(refused.body).not.toContain('Acme Docs');
+  });
+});
