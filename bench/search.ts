@@ -9,6 +9,12 @@
 // primary-key handler in the same run: requests/s, p50 and p99 at CONNECTIONS connections.
 //
 //   pnpm bench search          SPACES_PER_ORG=100 PAGES_PER_SPACE=100 RUNS=200 CONNECTIONS=4 SECONDS=10 (defaults)
+//
+// SEARCH_BENCH_DATA=/some/dir keeps the seeded database there and reuses it on the next runs (the
+// seed takes minutes; migrations added since are applied to it); SERVICE_ONLY=1 stops after the
+// service calls (no HTTP, no edits); SCENARIOS=organization,misspelt runs only the scenarios whose
+// names contain every one of the words.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +41,9 @@ import { applySpaceChanges } from '../packages/server/src/areas/content/space-co
 import { createSpace } from '../packages/server/src/areas/spaces/spaces.service.js';
 import { hashToken, newTokenSecret } from '../packages/server/src/auth/tokens.js';
 import { canPin, pin } from './lib/cpus.js';
-import { startBenchDatabase } from './lib/database.js';
+import { startBenchDatabase, type BenchDatabase } from './lib/database.js';
+import { startEmbeddedPostgres } from '../packages/server/src/db/embedded.js';
+import { migrate } from '../packages/server/src/server.js';
 import { runScript, startScript, stop } from './lib/processes.js';
 
 const ORGS = Number(process.env.ORGS ?? 10);
@@ -46,13 +54,38 @@ const EDITS = Number(process.env.EDITS ?? 50);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 4);
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const BUDGET_MS = 50;
+const DATA_DIR = process.env.SEARCH_BENCH_DATA;
+const SERVICE_ONLY = process.env.SERVICE_ONLY === '1';
+const SCENARIO_FILTER = process.env.SCENARIOS?.split(',').map((word) => word.trim()).filter(Boolean);
+
+/** The seeded database kept in DATA_DIR (not removed when the run ends), migrated to the latest. */
+async function keptDatabase(dir: string): Promise<BenchDatabase> {
+  mkdirSync(dir, { recursive: true });
+  chmodSync(dir, 0o755);
+  const log = createLogger({ logLevel: 'warn' });
+  const embedded = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), database: 'bench', log });
+  await migrate(embedded.url, log);
+  return {
+    url: embedded.url,
+    postmasterPid: () => {
+      try {
+        return Number(readFileSync(join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      } catch {
+        return undefined;
+      }
+    },
+    stop: () => embedded.stop(),
+  };
+}
+
+type Seeded = { orgs: Array<{ id: string; spaces: string[]; readerId: string }>; rare: Array<{ org: number; space: string; word: string }> };
 
 // ---- Synthetic text: a Zipf vocabulary of made-up words over a handful of real ones ----
 
-let seed = 42;
+let randomState = 42;
 const random = () => {
-  seed = (Math.imul(seed ^ (seed >>> 15), 2246822519) + 0x9e3779b9) >>> 0;
-  return seed / 2 ** 32;
+  randomState = (Math.imul(randomState ^ (randomState >>> 15), 2246822519) + 0x9e3779b9) >>> 0;
+  return randomState / 2 ** 32;
 };
 const SYLLABLES = 'ka lo mi ren sa tor vel qui dan bro ste pha nix gul ter ow am ix ul zen cor lat mun pre sic'.split(' ');
 const COMMON = 'server install configure space page content search index query user token change request merge revision file link'.split(' ');
@@ -138,9 +171,58 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
+/** Organizations, spaces and their search rows, written in bulk with the index's own SQL. */
+async function seed(db: Database): Promise<Seeded> {
+  const started = performance.now();
+  // The search tables' secondary indexes (whatever the migrations made) are built once after the rows.
+  const { rows: indexes } = await sql<{ indexname: string; indexdef: string }>`
+    SELECT i.indexname, i.indexdef FROM pg_indexes i
+    WHERE i.tablename IN ('search_sections', 'search_words')
+      AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`.execute(db);
+  for (const index of indexes) await sql`DROP INDEX ${sql.id(index.indexname)}`.execute(db);
+  const orgs: Array<{ id: string; spaces: string[]; readerId: string }> = [];
+  const rare: Array<{ org: number; space: string; word: string }> = [];
+  let seededSpaces = 0;
+  // Organizations are seeded three at a time (three connections of the pool).
+  const seedOrganization = async (o: number) => {
+    const admin = await insertUser(db, { email: `admin${o}@example.com`, displayName: `Admin ${o}` });
+    const reader = await insertUser(db, { email: `reader${o}@example.com`, displayName: `Reader ${o}` });
+    const organization = await insertOrganization(db, { title: `Organization ${o}` });
+    await insertMember(db, { organizationId: organization.id, userId: admin.id, role: 'admin' });
+    await insertMember(db, { organizationId: organization.id, userId: reader.id, role: 'read' });
+    const spaces: string[] = [];
+    for (let s = 0; s < SPACES_PER_ORG; s++) {
+      const space = await createSpace(db, { organizationId: organization.id, creatorId: admin.id, parentId: null, body: { title: `Space ${o}.${s}` } });
+      // One space in ten is closed to members without a grant: the reader's search must skip it.
+      if (s % 10 === 9) await updateSpace(db, organization.id, space.id, { defaultLevel: null });
+      spaces.push(space.id);
+      const rows = Array.from({ length: PAGES_PER_SPACE }, (_, p) => {
+        const extra = p % 10 === 3 && s % 10 === 1 ? `zorblax${o}q${s}` : undefined;
+        if (extra) rare.push({ org: o, space: space.id, word: extra });
+        return pageSectionRows(`page-${p}`, extra);
+      }).flat();
+      await insertSections(db, organization.id, space.id, rows);
+      await sql`INSERT INTO search_index_heads (organization_id, space_id, pages_root) VALUES (${organization.id}, ${space.id}, NULL)`.execute(db);
+      if (++seededSpaces % 50 === 0) process.stdout.write(`\rseeded ${seededSpaces} spaces`);
+    }
+    orgs[o] = { id: organization.id, spaces, readerId: reader.id };
+  };
+  let nextOrg = 0;
+  await Promise.all(Array.from({ length: 3 }, async () => {
+    while (nextOrg < ORGS) await seedOrganization(nextOrg++);
+  }));
+  for (const index of indexes) await sql.raw(index.indexdef).execute(db);
+  await sql`VACUUM ANALYZE`.execute(db);
+  const { rows: counts } = await sql<{ sections: number; pages: number }>`SELECT count(*)::int AS sections, count(DISTINCT page_id)::int AS pages FROM search_sections`.execute(db);
+  console.log(`\nseeded ${counts[0]!.pages} pages (${counts[0]!.sections} sections) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return { orgs, rare };
+
+}
+
 async function main() {
   const log = createLogger({ logLevel: 'warn' });
-  const database = await startBenchDatabase();
+  const database = DATA_DIR ? await keptDatabase(DATA_DIR) : await startBenchDatabase();
+  const statePath = DATA_DIR ? join(DATA_DIR, 'state.json') : undefined;
   const pool = createPool(database.url, 4, log);
   const db = createDatabase(pool);
   // The database on one core, this process (the queries' client) on the other; PIN=0 leaves them to
@@ -152,45 +234,16 @@ async function main() {
   }
   try {
     // ---- Seed: organizations, spaces, and their search rows (the index's own SQL, in bulk) ----
-    const started = performance.now();
-    await sql`DROP INDEX search_sections_tsv_idx`.execute(db);
-    await sql`DROP INDEX search_words_trgm_idx`.execute(db);
-    const orgs: Array<{ id: string; spaces: string[]; readerId: string }> = [];
-    const rare: Array<{ org: number; space: string; word: string }> = [];
-    let seededSpaces = 0;
-    // Organizations are seeded three at a time (three connections of the pool).
-    const seedOrganization = async (o: number) => {
-      const admin = await insertUser(db, { email: `admin${o}@example.com`, displayName: `Admin ${o}` });
-      const reader = await insertUser(db, { email: `reader${o}@example.com`, displayName: `Reader ${o}` });
-      const organization = await insertOrganization(db, { title: `Organization ${o}` });
-      await insertMember(db, { organizationId: organization.id, userId: admin.id, role: 'admin' });
-      await insertMember(db, { organizationId: organization.id, userId: reader.id, role: 'read' });
-      const spaces: string[] = [];
-      for (let s = 0; s < SPACES_PER_ORG; s++) {
-        const space = await createSpace(db, { organizationId: organization.id, creatorId: admin.id, parentId: null, body: { title: `Space ${o}.${s}` } });
-        // One space in ten is closed to members without a grant: the reader's search must skip it.
-        if (s % 10 === 9) await updateSpace(db, organization.id, space.id, { defaultLevel: null });
-        spaces.push(space.id);
-        const rows = Array.from({ length: PAGES_PER_SPACE }, (_, p) => {
-          const extra = p % 10 === 3 && s % 10 === 1 ? `zorblax${o}q${s}` : undefined;
-          if (extra) rare.push({ org: o, space: space.id, word: extra });
-          return pageSectionRows(`page-${p}`, extra);
-        }).flat();
-        await insertSections(db, organization.id, space.id, rows);
-        await sql`INSERT INTO search_index_heads (organization_id, space_id, pages_root) VALUES (${organization.id}, ${space.id}, NULL)`.execute(db);
-        if (++seededSpaces % 50 === 0) process.stdout.write(`\rseeded ${seededSpaces} spaces`);
-      }
-      orgs[o] = { id: organization.id, spaces, readerId: reader.id };
-    };
-    let nextOrg = 0;
-    await Promise.all(Array.from({ length: 3 }, async () => {
-      while (nextOrg < ORGS) await seedOrganization(nextOrg++);
-    }));
-    await sql`CREATE INDEX search_sections_tsv_idx ON search_sections USING gin (organization_id, tsv)`.execute(db);
-    await sql`CREATE INDEX search_words_trgm_idx ON search_words USING gin (organization_id, word gin_trgm_ops)`.execute(db);
-    await pool.query('VACUUM ANALYZE');
-    const { rows: counts } = await pool.query(`SELECT count(*)::int AS sections, count(DISTINCT page_id)::int AS pages FROM search_sections`);
-    console.log(`\nseeded ${counts[0].pages} pages (${counts[0].sections} sections) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    let seeded: Seeded;
+    if (statePath && existsSync(statePath)) {
+      seeded = JSON.parse(readFileSync(statePath, 'utf8')) as Seeded;
+      console.log(`reusing the database seeded in ${DATA_DIR}`);
+    } else {
+      seeded = await seed(db);
+      if (statePath) writeFileSync(statePath, JSON.stringify(seeded));
+    }
+    const { orgs, rare } = seeded;
+    randomState = 4242; // the same picks whether the database was seeded now or before
 
     // ---- Queries ----
     const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)]!;
@@ -211,7 +264,7 @@ async function main() {
       return { kind: 'spaces', spaces: [{ organizationId: org.id, spaceId: pick(org.spaces) }] };
     };
     const window = { offset: 0, limit: 20 };
-    const scenarios: Array<{ name: string; run: (d: Database) => Promise<number> }> = [
+    const allScenarios: Array<{ name: string; run: (d: Database) => Promise<number> }> = [
       { name: 'space, rare word', run: async (d) => { const r = pick(rare); return (await searchPages(d, { kind: 'spaces', spaces: [{ organizationId: orgs[r.org]!.id, spaceId: r.space }] }, r.word, window)).total; } },
       { name: 'space, common word', run: async (d) => (await searchPages(d, spaceScope(), commonWord, window)).total },
       { name: 'space, two words', run: async (d) => (await searchPages(d, spaceScope(), `${commonWord} ${COMMON[3]}`, window)).total },
@@ -221,6 +274,7 @@ async function main() {
       { name: 'organization, common word', run: async (d) => (await searchSpaces(d, pick(organizationScopes), commonWord, window)).total },
       { name: 'organization, misspelt word', run: async (d) => (await searchSpaces(d, pick(organizationScopes), `${misspelt} `, window)).total },
     ];
+    const scenarios = allScenarios.filter((scenario) => !SCENARIO_FILTER || SCENARIO_FILTER.every((word) => scenario.name.includes(word)));
     if (process.env.EXPLAIN === '1') {
       // The plans of each scenario's statements (EXPLAIN=1): the queries as the search sends them,
       // captured through Kysely's log, then explained with their parameters; nothing else is measured.
@@ -261,6 +315,10 @@ async function main() {
           `(avg ${(found / RUNS).toFixed(0)} matches) ${p95 < BUDGET_MS ? 'met' : 'MISSED'}`,
       );
       console.log(verdicts.at(-1));
+    }
+    if (SERVICE_ONLY) {
+      console.log(`\n== Search (budget p95 < ${BUDGET_MS} ms; load average ${loadavg().map((value) => value.toFixed(1)).join(', ')})\n${verdicts.join('\n')}`);
+      return;
     }
 
     const { rows: widths } = await pool.query(

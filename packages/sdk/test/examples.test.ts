@@ -43,6 +43,7 @@ describe('README', () => {
       'path-client.ts',
       'quick-start.ts',
       'retries.ts',
+      'search.ts',
     ]);
   });
 
@@ -109,6 +110,20 @@ describe('examples', () => {
   it('retries.ts creates and revokes a token', async () => {
     expect(await run('retries.ts')).toEqual(['Created and revoked token t3']);
     expect(sent()).toEqual(['POST /v1/user/tokens', 'DELETE /v1/user/tokens/t3']);
+  });
+
+  it('search.ts searches a space, then the organization across pages of results', async () => {
+    expect(await run('search.ts')).toEqual([
+      '2 pages match',
+      'Getting started (http://app.test/s/s1/getting-started)',
+      '  Install: Run the installer with the default options.',
+      'Upgrade (http://app.test/s/s1/upgrade)',
+      '  Upgrade: Stop the server, install the new version.',
+      'Guides: Install the server, Upgrade an installation',
+      'Operations: Back up an installation',
+      'Release notes: Installer 2.0',
+    ]);
+    expect(sent()).toEqual(['GET /v1/spaces/s1/search?query=install%20-docker', 'GET /v1/orgs/o1/search?query=instal', 'GET /v1/orgs/o1/search?query=instal&page=2']);
   });
 
   it('path-client.ts reads an organization and lists the tokens with the path-based client', async () => {

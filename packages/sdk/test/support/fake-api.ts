@@ -1,6 +1,6 @@
 // A small stand-in for the Content Workspace API, enough for the README examples to run end to end
-// over real HTTP: the user, organizations and spaces (paged), tokens, a content batch, and one change
-// request's life, with the API's error shape. Each request must match a route exactly.
+// over real HTTP: the user, organizations and spaces (paged), tokens, a content batch, one change
+// request's life, comments and search results, with the API's error shape. Each request must match a route exactly.
 import { apiError, json, organization, space, startServer, type TestServer } from './server.js';
 
 const TOKEN = 'cw_example';
@@ -138,6 +138,30 @@ export async function startFakeApi(): Promise<TestServer & { token: string }> {
     if (route === 'GET /v1/spaces/s1/comments') {
       const open = [comment, otherComment].filter((item) => url.searchParams.get('status') !== 'open' || item.status === 'open');
       return json(response, 200, paged(open, url));
+    }
+    if (route === 'GET /v1/spaces/s1/search') {
+      const section = { id: 'install', title: 'Install', path: 'getting-started#install', body: 'Run the installer with the default options.', urls: { app: `${gettingStarted.urls.app}#install` } };
+      const upgrade = { id: 'p3', title: 'Upgrade', path: 'upgrade', urls: { app: 'http://app.test/s/s1/upgrade' } };
+      return json(response, 200, {
+        items: [
+          { id: 'p1', title: 'Getting started', path: 'getting-started', urls: gettingStarted.urls, sections: [section] },
+          { ...upgrade, sections: [{ ...upgrade, id: 'p3', title: 'Upgrade', body: 'Stop the server, install the new version.' }] },
+        ],
+        count: 2,
+      });
+    }
+    if (route === 'GET /v1/orgs/o1/search') {
+      const page = (id: string, title: string, spaceId: string) => {
+        const urls = { app: `http://app.test/s/${spaceId}/${id}` };
+        return { id, title, path: id, urls, sections: [{ id, title, path: id, body: `How to ${title.toLowerCase()}.`, urls }] };
+      };
+      const results = [
+        { id: 's1', title: 'Guides', pages: [page('install', 'Install the server', 's1'), page('upgrade', 'Upgrade an installation', 's1')] },
+        { id: 's2', title: 'Operations', pages: [page('backups', 'Back up an installation', 's2')] },
+        { id: 's3', title: 'Release notes', pages: [page('v2', 'Installer 2.0', 's3')] },
+        { id: 's4', title: 'Archive', pages: [page('old', 'Install the old server', 's4')] },
+      ];
+      return json(response, 200, paged(results, url));
     }
     if (route === 'GET /v1/user/tokens') return json(response, 200, { items: tokens, count: tokens.length });
     if (route === 'POST /v1/user/tokens') {
