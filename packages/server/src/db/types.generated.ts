@@ -372,6 +372,15 @@ export interface SearchSections {
   tsv: string;
 }
 
+export interface SearchTitles {
+  hidden: boolean;
+  noIndex: boolean;
+  organizationId: string;
+  pageId: string;
+  spaceId: string;
+  title: string;
+}
+
 export interface SearchWords {
   organizationId: string;
   word: string;
@@ -621,6 +630,7 @@ export interface DB {
   samlProviders: SamlProviders;
   searchIndexHeads: SearchIndexHeads;
   searchSections: SearchSections;
+  searchTitles: SearchTitles;
   searchWords: SearchWords;
   serverKeys: ServerKeys;
   siteAddresses: SiteAddresses;

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { backfillSearchIndex } from '../../src/content/search/backfill.js';
+import { insertSections, type SectionRow } from '../../src/content/search/index.repository.js';
+import { MAX_MATCHED_SECTIONS } from '../../src/content/search/search.js';
 import { purgeExpiredSpaces } from '../../src/areas/spaces/purge-spaces.job.js';
 import { edit } from '../support/content.js';
 import { createCr, editCr, mergeCr } from '../support/change-requests.js';
@@ -160,6 +162,30 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
     expect(await found(admin, space.id, 'snake_case_name')).toEqual(['Install the server']);
     expect(await found(admin, space.id, '検索')).toEqual(['Install the server']);
     expect(await found(admin, space.id, 'エンジン')).toEqual(['Install the server']);
+  });
+
+  it('finds a page whose title matches first, even past the first matching sections of a very common word', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const space = await createSpace(t, admin, organization, { title: 'Large' });
+    // More sections mention the word in their text than a search ranks, all on pages before the one
+    // whose title has it in primary-key order (space, page, section): rows written in bulk, as the index does.
+    const row = (pageId: string, ordinal: number, pageTitle: string, text: string): SectionRow => ({
+      pageId, ordinal, documentHash: null, sectionId: ordinal === 0 ? pageId : `part-${ordinal}`, sectionTitle: ordinal === 0 ? pageTitle : `Part ${ordinal}`,
+      pageTitle, pagePath: pageId, hidden: false, noIndex: false, body: text, head: ordinal === 0 ? pageTitle : `Part ${ordinal}`,
+      headWeight: ordinal === 0 ? 'A' : 'B', description: '', text, headFallback: '', fallback: '',
+    });
+    const pages = Math.ceil(MAX_MATCHED_SECTIONS / 5) + 20;
+    const rows = Array.from({ length: pages }, (_, p) =>
+      Array.from({ length: 5 }, (_, ordinal) => row(`a${String(p).padStart(5, '0')}`, ordinal, `Notes ${p}`, 'The server restarts at night.')),
+    ).flat();
+    rows.push(row('zzzz', 0, 'Server guide', 'Read this first.'));
+    await insertSections(t.db, organization.id, space.id, rows);
+
+    const { data } = await spaceSearch(admin, space.id, 'server');
+    expect(data!.items[0]).toEqual(expect.objectContaining({ id: 'zzzz', title: 'Server guide' }));
+    const inOrganization = await orgSearch(admin, organization.id, 'server');
+    expect(inOrganization.data!.items[0]!.pages[0]).toEqual(expect.objectContaining({ id: 'zzzz', title: 'Server guide' }));
   });
 
   it('includes hidden pages (members read them through the API too)', async () => {

@@ -11,7 +11,7 @@ import { searchHandlers } from './search.handlers.js';
 export const searchArea = defineArea({
   name: 'search',
   handlers: searchHandlers,
-  tables: ['search_sections', 'search_index_heads', 'search_words'],
+  tables: ['search_sections', 'search_titles', 'search_index_heads', 'search_words'],
   transfer: [async (trx, s) => copySearchRows(trx, { organizationId: s.from, spaceIds: s.spaceIds }, { organizationId: s.to })],
   purge: 'none',
   // The copy has the same head content: its rows are the original's, not re-tokenised.

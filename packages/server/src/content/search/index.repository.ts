@@ -1,5 +1,7 @@
-// The search index's rows (migration 20261124T150300): sections of the pages at each space's primary
-// head, the words an organization's content holds, and which page tree a space's rows reflect.
+// The search index's rows (migrations 20261124T150300, 20261124T171000): sections of the pages at each
+// space's primary head, each page's title on its own (`search_titles`, written, moved and removed with
+// the page's section 0 by the functions below), the words an organization's content holds, and which
+// page tree a space's rows reflect.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 
@@ -57,6 +59,11 @@ export async function insertSections(db: Executor, organizationId: string, space
             || setweight(to_tsvector('cw_simple', r."headFallback"), r."headWeight"::"char")
             || setweight(to_tsvector('cw_simple', r.fallback), 'D')
         FROM r
+        RETURNING page_id, ordinal, hidden, no_index, tsv
+      ),
+      titles AS (
+        INSERT INTO search_titles (organization_id, space_id, page_id, hidden, no_index, title)
+        SELECT ${organizationId}, ${spaceId}, page_id, hidden, no_index, ts_filter(tsv, '{a}') FROM inserted WHERE ordinal = 0
       )
       INSERT INTO search_words (organization_id, word)
       SELECT DISTINCT ${organizationId}, w
@@ -72,10 +79,14 @@ export async function deletePageSections(db: Executor, organizationId: string, s
   await sql`
     DELETE FROM search_sections
     WHERE organization_id = ${organizationId} AND space_id = ${spaceId} AND page_id = ANY(${pageIds}::text[])`.execute(db);
+  await sql`
+    DELETE FROM search_titles
+    WHERE organization_id = ${organizationId} AND space_id = ${spaceId} AND page_id = ANY(${pageIds}::text[])`.execute(db);
 }
 
 export async function deleteSpaceSections(db: Executor, organizationId: string, spaceId: string): Promise<void> {
   await sql`DELETE FROM search_sections WHERE organization_id = ${organizationId} AND space_id = ${spaceId}`.execute(db);
+  await sql`DELETE FROM search_titles WHERE organization_id = ${organizationId} AND space_id = ${spaceId}`.execute(db);
 }
 
 /** New paths and flags of pages whose place changed but whose text did not (no re-tokenising). */
@@ -86,10 +97,15 @@ export async function updatePagePlaces(
   places: Array<{ pageId: string; pagePath: string; hidden: boolean; noIndex: boolean }>,
 ): Promise<void> {
   if (places.length === 0) return;
+  const rows = sql`jsonb_to_recordset(${JSON.stringify(places)}::jsonb) AS r("pageId" text, "pagePath" text, hidden boolean, "noIndex" boolean)`;
   await sql`
     UPDATE search_sections s SET page_path = r."pagePath", hidden = r.hidden, no_index = r."noIndex"
-    FROM jsonb_to_recordset(${JSON.stringify(places)}::jsonb) AS r("pageId" text, "pagePath" text, hidden boolean, "noIndex" boolean)
+    FROM ${rows}
     WHERE s.organization_id = ${organizationId} AND s.space_id = ${spaceId} AND s.page_id = r."pageId"`.execute(db);
+  await sql`
+    UPDATE search_titles t SET hidden = r.hidden, no_index = r."noIndex"
+    FROM ${rows}
+    WHERE t.organization_id = ${organizationId} AND t.space_id = ${spaceId} AND t.page_id = r."pageId"`.execute(db);
 }
 
 /** The page tree (root hash, hex) the space's rows reflect: null for an empty tree, undefined when never indexed. */
@@ -120,6 +136,10 @@ export async function copySearchRows(db: Executor, from: { organizationId: strin
     SELECT ${to.organizationId}, ${targetSpace}, page_id, ordinal, document_hash, section_id, section_title, page_title,
       page_path, hidden, no_index, body, tsv
     FROM search_sections WHERE organization_id = ${from.organizationId} AND space_id = ANY(${from.spaceIds}::text[])`.execute(db);
+  await sql`
+    INSERT INTO search_titles (organization_id, space_id, page_id, hidden, no_index, title)
+    SELECT ${to.organizationId}, ${targetSpace}, page_id, hidden, no_index, title
+    FROM search_titles WHERE organization_id = ${from.organizationId} AND space_id = ANY(${from.spaceIds}::text[])`.execute(db);
   await sql`
     INSERT INTO search_index_heads (organization_id, space_id, pages_root)
     SELECT ${to.organizationId}, ${targetSpace}, pages_root

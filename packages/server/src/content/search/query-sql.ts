@@ -12,6 +12,8 @@ import { fallbackPhrase, hasCjk } from './text-analysis.js';
 /** Words a prefix or a misspelling may widen into. */
 const PREFIX_WORDS = 20;
 const TYPO_WORDS = 3;
+/** Trigram similarity a word needs to stand in for a misspelt one (pg_trgm's default 0.3 misses "serach"). */
+const TYPO_SIMILARITY = 0.2;
 
 type Tsquery = RawBuilder<unknown>;
 
@@ -49,10 +51,13 @@ function termQuery(term: Term, organizationIds: string[], fuzzy: boolean): Tsque
     parts.push([...fallback].length === 1 ? sql`to_tsquery('cw_simple', ${`'${fallback}':*`})` : sql`phraseto_tsquery('cw_simple', ${fallback})`);
   }
   if (fuzzy && wordOnly && !term.phrase && !term.negated && [...plain].length >= 3) {
+    // The threshold of `%` is a setting: set for this statement only (its transaction), by a one-time
+    // filter that runs before the index scan, so that the search needs no transaction of its own.
     parts.push(
       fromWords(sql`
         SELECT word FROM search_words
-        WHERE ${inOrganizations(organizationIds)} AND word % unaccent(${plain})
+        WHERE (SELECT set_config('pg_trgm.similarity_threshold', ${String(TYPO_SIMILARITY)}, true)) IS NOT NULL
+          AND ${inOrganizations(organizationIds)} AND word % unaccent(${plain})
         ORDER BY similarity(word, unaccent(${plain})) DESC, word LIMIT ${TYPO_WORDS}`),
     );
   }

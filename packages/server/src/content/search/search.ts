@@ -1,22 +1,26 @@
-// Searching the index (design/content-model.md §8): sections matching the query within a scope of
-// spaces (one space, a list of (organization, space) pairs, or every space of an organization the
-// caller reads, listed in bulk by the access expression before the search statement), ranked with the title first (weights A title, B heading, C description,
-// D body), grouped by page — a page scores its best section, and a title match puts it before the
-// others — and, for an organization, by space. One statement answers the total and the window asked
-// for; snippets are built for the returned sections only. When nothing matches, a fuzzy pass widens
-// each word to the organization's closest words (typos).
+// Searching the index (design/content-model.md §8): pages matching the query within a scope of spaces
+// (one space, a list of (organization, space) pairs, or every space of an organization the caller
+// reads, listed in bulk by the access expression before the search statement). Pages whose title
+// matches come first, by how well the title matches (read from the small titles table, so none is
+// lost to a common word), then the others by their best section (weights A title, B heading, C
+// description, D body); for an organization, grouped by space. One statement answers the total and the
+// window asked for, and ranks the sections of the returned pages only; snippets are built for the
+// returned sections only. When nothing matches, a fuzzy pass widens each word to the organization's
+// closest words (typos).
 import { sql, type RawBuilder } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import { hasPositiveTerm, parseQuery } from './query-parser.js';
 import { canBeFuzzy, tsqueryOf } from './query-sql.js';
 import { lexemesOf, snippet } from './snippet.js';
 
+/** Pages whose title matches, per query: all of them unless a word is in more titles than this. */
+export const MAX_TITLE_MATCHES = 5_000;
 /** Matching sections considered per query: bounds the ranking work of very common words. */
 export const MAX_MATCHED_SECTIONS = 2_000;
 export const SECTIONS_PER_PAGE = 5;
 export const PAGES_PER_SPACE = 5;
-/** Trigram similarity a word needs to stand in for a misspelt one (pg_trgm's default 0.3 misses "serach"). */
-const TYPO_SIMILARITY = 0.2;
+/** ts_rank's weights of D (body), C (description), B (heading) and A (title). */
+const WEIGHTS = sql`'{0.1, 0.2, 0.4, 1.0}'::real[]`;
 
 export type SearchScope =
   /** These spaces (deleted ones are skipped); `publishedOnly` leaves out hidden and no-index pages. */
@@ -54,16 +58,21 @@ function scopeQuery(scope: SearchScope, resolved: Resolved): RawBuilder<unknown>
  * the rows until enough match. (With the readable spaces as a subquery the planner guessed a few
  * spaces and read every row of ninety to find a rare word: ~200 ms at 100,000 pages.)
  */
-function candidateFilter(scope: SearchScope, resolved: Resolved): RawBuilder<unknown> {
+function candidateFilter(scope: SearchScope, resolved: Resolved, table: 's' | 't'): RawBuilder<unknown> {
+  const t = sql.raw(table);
   if (scope.kind === 'organization') {
-    return sql`s.organization_id = ${scope.organizationId} AND s.space_id = ANY(${resolved.spaceIds ?? []}::text[])`;
+    return sql`${t}.organization_id = ${scope.organizationId} AND ${t}.space_id = ANY(${resolved.spaceIds ?? []}::text[])`;
   }
   // Constants, so that the planner sees how few rows a space has (the scope still drops a deleted one).
   if (scope.spaces.length === 1) {
-    return sql`s.organization_id = ${scope.spaces[0]!.organizationId} AND s.space_id = ${scope.spaces[0]!.spaceId} AND EXISTS (SELECT 1 FROM scope)`;
+    return sql`${t}.organization_id = ${scope.spaces[0]!.organizationId} AND ${t}.space_id = ${scope.spaces[0]!.spaceId} AND EXISTS (SELECT 1 FROM scope)`;
   }
-  return sql`(s.organization_id, s.space_id) IN (SELECT sc.organization_id, sc.space_id FROM scope sc)`;
+  return sql`(${t}.organization_id, ${t}.space_id) IN (SELECT sc.organization_id, sc.space_id FROM scope sc)`;
 }
+
+/** Published-site search leaves out hidden and no-index pages (both tables carry the flags). */
+const publishedFilter = (scope: SearchScope, table: 's' | 't' | 'x') =>
+  scope.kind === 'spaces' && scope.publishedOnly ? sql`AND NOT ${sql.raw(table)}.hidden AND NOT ${sql.raw(table)}.no_index` : sql``;
 
 const organizationsOf = (scope: SearchScope) =>
   scope.kind === 'organization' ? [scope.organizationId] : [...new Set(scope.spaces.map((s) => s.organizationId))];
@@ -81,63 +90,73 @@ type Row = {
   body: string;
 };
 
-/** The matching sections, ranked, as the CTEs both kinds of search start from. */
+/**
+ * The matching pages, as the CTEs both kinds of search start from: those whose title matches (up to
+ * MAX_TITLE_MATCHES, from `search_titles`) and those of the first MAX_MATCHED_SECTIONS matching
+ * sections, in primary-key order (the same sections for every window of a result, so a cursor's next
+ * page ranks what the first did; a very common word is read through that index until enough match).
+ * A page's `title_rank` is its title's (null: no title match), its `rank` its best section's among
+ * those read (null when only its title was read).
+ */
 function matches(scope: SearchScope, tsquery: Resolved): RawBuilder<unknown> {
-  const published = scope.kind === 'spaces' && scope.publishedOnly ? sql`AND NOT s.hidden AND NOT s.no_index` : sql``;
   const excluded = tsquery.exclude
     ? sql`WHERE NOT EXISTS (
-        SELECT 1 FROM search_sections x, q
-        WHERE x.organization_id = h.organization_id AND x.space_id = h.space_id AND x.page_id = h.page_id AND x.tsv @@ q.exclude)`
+        SELECT 1 FROM search_sections x
+        WHERE x.organization_id = h.organization_id AND x.space_id = h.space_id AND x.page_id = h.page_id AND x.tsv @@ ${tsquery.exclude}::tsquery)`
     : sql``;
   return sql`
-    q AS MATERIALIZED (SELECT ${tsquery.match}::tsquery AS query, ${tsquery.exclude}::tsquery AS exclude),
+    q AS MATERIALIZED (SELECT ${tsquery.match}::tsquery AS query),
     scope AS MATERIALIZED (${scopeQuery(scope, tsquery)}),
-    hits AS MATERIALIZED (
-      SELECT s.organization_id, s.space_id, s.page_id, s.ordinal,
-        ts_rank('{0.1, 0.2, 0.4, 1.0}', s.tsv, q.query) AS rank,
-        (s.ordinal = 0 AND ts_filter(s.tsv, '{a}') @@ q.query) AS title_hit
+    titled AS MATERIALIZED (
+      SELECT t.organization_id, t.space_id, t.page_id, ts_rank(${WEIGHTS}, t.title, q.query) AS title_rank
+      FROM q, search_titles t
+      WHERE ${candidateFilter(scope, tsquery, 't')} AND t.title @@ ${tsquery.match}::tsquery ${publishedFilter(scope, 't')}
+      ORDER BY t.organization_id, t.space_id, t.page_id
+      LIMIT ${MAX_TITLE_MATCHES}
+    ),
+    sections AS MATERIALIZED (
+      SELECT s.organization_id, s.space_id, s.page_id, ts_rank(${WEIGHTS}, s.tsv, q.query) AS rank
       FROM q, search_sections s
-      WHERE ${candidateFilter(scope, tsquery)} AND s.tsv @@ ${tsquery.match}::tsquery ${published}
-      -- The primary key's order: the same sections are ranked for every window of a result (a cursor's
-      -- next page ranks what the first did), and a common word is read through that index until enough
-      -- match (unordered, the planner chose to scan the table, whose rows mix organizations).
+      WHERE ${candidateFilter(scope, tsquery, 's')} AND s.tsv @@ ${tsquery.match}::tsquery ${publishedFilter(scope, 's')}
       ORDER BY s.organization_id, s.space_id, s.page_id, s.ordinal
       LIMIT ${MAX_MATCHED_SECTIONS}
     ),
     pages AS MATERIALIZED (
-      SELECT organization_id, space_id, page_id, bool_or(title_hit) AS title_hit, max(rank) AS rank
-      FROM hits h ${excluded}
-      GROUP BY organization_id, space_id, page_id
-    ),
-    best AS MATERIALIZED (
-      SELECT organization_id, space_id, page_id, ordinal, rank FROM (
-        SELECT h.organization_id, h.space_id, h.page_id, h.ordinal, h.rank,
-          row_number() OVER (PARTITION BY h.organization_id, h.space_id, h.page_id ORDER BY h.rank DESC, h.ordinal) AS n
-        FROM hits h
-      ) r
-      WHERE n <= ${SECTIONS_PER_PAGE}
+      SELECT * FROM (
+        SELECT organization_id, space_id, page_id, max(title_rank) AS title_rank, max(rank) AS rank
+        FROM (
+          SELECT organization_id, space_id, page_id, title_rank, NULL::real AS rank FROM titled
+          UNION ALL
+          SELECT organization_id, space_id, page_id, NULL::real, rank FROM sections
+        ) u
+        GROUP BY organization_id, space_id, page_id
+      ) h
+      ${excluded}
     )`;
 }
 
+/** Best first: title matches by their title's rank, then the others by their best section. */
+const pageOrder = (table: string) => {
+  const t = sql.raw(table);
+  return sql`${t}.title_rank DESC NULLS LAST, ${t}.rank DESC NULLS LAST, ${t}.space_id, ${t}.page_id`;
+};
+
 /**
- * The best sections of the chosen pages, with their texts: `best` ranks each page's sections once
- * (a window over the hits), so the chosen pages join it by hash instead of scanning every hit per page.
+ * The chosen pages (`chosen`, a CTE of `pages` rows) with their best matching sections and texts:
+ * each page's sections are read by primary key and ranked here, for the returned pages only.
  */
-const sectionsOf = (chosen: string) => sql`
-  SELECT p.*, sc.title AS space_title, s.ordinal, s.section_id, s.section_title, s.page_title, s.page_path, s.body, b.rank AS section_rank
+const sectionsOf = (scope: SearchScope, chosen: string) => sql`
+  SELECT p.*, sc.title AS space_title, s.ordinal, s.section_id, s.section_title, s.page_title, s.page_path, s.body, s.rank AS section_rank
   FROM ${sql.raw(chosen)} p
   JOIN scope sc ON sc.organization_id = p.organization_id AND sc.space_id = p.space_id
-  JOIN best b ON b.organization_id = p.organization_id AND b.space_id = p.space_id AND b.page_id = p.page_id
-  JOIN search_sections s
-    ON s.organization_id = b.organization_id AND s.space_id = b.space_id AND s.page_id = b.page_id AND s.ordinal = b.ordinal`;
-
-async function run<T>(db: Database, fuzzy: boolean, query: (trx: Executor) => Promise<T>): Promise<T> {
-  if (!fuzzy) return query(db);
-  return db.transaction().execute(async (trx) => {
-    await sql`SELECT set_config('pg_trgm.similarity_threshold', ${String(TYPO_SIMILARITY)}, true)`.execute(trx);
-    return query(trx);
-  });
-}
+  CROSS JOIN LATERAL (
+    SELECT x.ordinal, x.section_id, x.section_title, x.page_title, x.page_path, x.body, ts_rank(${WEIGHTS}, x.tsv, q.query) AS rank
+    FROM q, search_sections x
+    WHERE x.organization_id = p.organization_id AND x.space_id = p.space_id AND x.page_id = p.page_id
+      AND x.tsv @@ q.query ${publishedFilter(scope, 'x')}
+    ORDER BY rank DESC, x.ordinal
+    LIMIT ${SECTIONS_PER_PAGE}
+  ) s`;
 
 // The CamelCasePlugin renames the keys inside the aggregated JSON too.
 type Answer = { total: number; lexemes: string | null; rows: Row[] | null };
@@ -157,15 +176,13 @@ function toPages(rows: Row[], lexemes: string | null): SearchPageHit[] {
   return [...pages.values()];
 }
 
-const PAGE_ORDER = sql`title_hit DESC, rank DESC, space_id, page_id`;
-
 /** The query's tsqueries as text, computed first: the main statement then gets them as values, so
  * the planner estimates how many sections match (a rare word goes through the GIN index, a very
  * common one through the organization's rows) instead of guessing. For an organization, the same
  * statement lists the spaces the caller reads (the lists' access expression, evaluated in bulk). */
 type Resolved = { match: string; exclude: string | null; spaceIds: string[] | null };
 
-async function resolve(trx: Executor, scope: SearchScope, text: string, fuzzy: boolean): Promise<Resolved> {
+async function resolve(db: Executor, scope: SearchScope, text: string, fuzzy: boolean): Promise<Resolved> {
   const tsquery = tsqueryOf(parseQuery(text), organizationsOf(scope), fuzzy);
   const readable =
     scope.kind === 'organization'
@@ -173,48 +190,49 @@ async function resolve(trx: Executor, scope: SearchScope, text: string, fuzzy: b
           WHERE sp.organization_id = ${scope.organizationId} AND sp.deleted_at IS NULL AND (${scope.readable}))`
       : sql`NULL::text[]`;
   const { rows } = await sql<Resolved>`
-    SELECT (${tsquery.match})::text AS match, (${tsquery.exclude ?? sql`NULL::tsquery`})::text AS exclude, ${readable} AS space_ids`.execute(trx);
+    SELECT (${tsquery.match})::text AS match, (${tsquery.exclude ?? sql`NULL::tsquery`})::text AS exclude, ${readable} AS space_ids`.execute(db);
   return rows[0]!;
 }
 
 async function pagesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean) {
-  const answer = await run(db, fuzzy, async (trx) => {
-    const tsquery = await resolve(trx, scope, text, fuzzy);
-    const { rows } = await sql<Answer>`
-      WITH ${matches(scope, tsquery)},
-      chosen AS (SELECT * FROM pages ORDER BY ${PAGE_ORDER} OFFSET ${window.offset} LIMIT ${window.limit})
-      SELECT
-        (SELECT count(*)::int FROM pages) AS total,
-        (SELECT querytree(query) FROM q) AS lexemes,
-        (SELECT json_agg(t ORDER BY t.title_hit DESC, t.rank DESC, t.space_id, t.page_id, t.section_rank DESC, t.ordinal) FROM (${sectionsOf('chosen')}) t) AS rows`.execute(trx);
-    return rows[0]!;
-  });
+  const tsquery = await resolve(db, scope, text, fuzzy);
+  const { rows } = await sql<Answer>`
+    WITH ${matches(scope, tsquery)},
+    chosen AS MATERIALIZED (SELECT * FROM pages p ORDER BY ${pageOrder('p')} OFFSET ${window.offset} LIMIT ${window.limit})
+    SELECT
+      (SELECT count(*)::int FROM pages) AS total,
+      (SELECT querytree(query) FROM q) AS lexemes,
+      (SELECT json_agg(t ORDER BY ${pageOrder('t')}, t.section_rank DESC, t.ordinal) FROM (${sectionsOf(scope, 'chosen')}) t) AS rows`.execute(db);
+  const answer = rows[0]!;
   return { total: answer.total, pages: toPages(answer.rows ?? [], answer.lexemes) };
 }
 
 async function spacesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean) {
-  const answer = await run(db, fuzzy, async (trx) => {
-    const tsquery = await resolve(trx, scope, text, fuzzy);
-    const { rows } = await sql<Answer>`
-      WITH ${matches(scope, tsquery)},
-      spaces AS MATERIALIZED (
-        SELECT organization_id, space_id, bool_or(title_hit) AS title_hit, max(rank) AS rank FROM pages
-        GROUP BY organization_id, space_id
-      ),
-      chosen_spaces AS (SELECT *, row_number() OVER (ORDER BY title_hit DESC, rank DESC, space_id) AS space_order FROM spaces
-        ORDER BY title_hit DESC, rank DESC, space_id OFFSET ${window.offset} LIMIT ${window.limit}),
-      chosen AS (
-        SELECT p.*, cs.space_order FROM chosen_spaces cs CROSS JOIN LATERAL (
-          SELECT * FROM pages p WHERE p.organization_id = cs.organization_id AND p.space_id = cs.space_id
-          ORDER BY ${PAGE_ORDER} LIMIT ${PAGES_PER_SPACE}
-        ) p
-      )
-      SELECT
-        (SELECT count(*)::int FROM spaces) AS total,
-        (SELECT querytree(query) FROM q) AS lexemes,
-        (SELECT json_agg(t ORDER BY t.space_order, t.title_hit DESC, t.rank DESC, t.page_id, t.section_rank DESC, t.ordinal) FROM (${sectionsOf('chosen')}) t) AS rows`.execute(trx);
-    return rows[0]!;
-  });
+  const tsquery = await resolve(db, scope, text, fuzzy);
+  const spaceOrder = sql`title_rank DESC NULLS LAST, rank DESC NULLS LAST, space_id`;
+  const { rows: answers } = await sql<Answer>`
+    WITH ${matches(scope, tsquery)},
+    spaces AS MATERIALIZED (
+      SELECT organization_id, space_id, max(title_rank) AS title_rank, max(rank) AS rank FROM pages
+      GROUP BY organization_id, space_id
+    ),
+    chosen_spaces AS MATERIALIZED (
+      SELECT *, row_number() OVER (ORDER BY ${spaceOrder}) AS space_order FROM spaces
+      ORDER BY ${spaceOrder} OFFSET ${window.offset} LIMIT ${window.limit}
+    ),
+    -- Each chosen space's best pages: one window over their pages (not a scan of all pages per space).
+    chosen AS MATERIALIZED (
+      SELECT * FROM (
+        SELECT p.*, cs.space_order, row_number() OVER (PARTITION BY p.organization_id, p.space_id ORDER BY ${pageOrder('p')}) AS page_order
+        FROM pages p JOIN chosen_spaces cs ON cs.organization_id = p.organization_id AND cs.space_id = p.space_id
+      ) r
+      WHERE page_order <= ${PAGES_PER_SPACE}
+    )
+    SELECT
+      (SELECT count(*)::int FROM spaces) AS total,
+      (SELECT querytree(query) FROM q) AS lexemes,
+      (SELECT json_agg(t ORDER BY t.space_order, t.page_order, t.section_rank DESC, t.ordinal) FROM (${sectionsOf(scope, 'chosen')}) t) AS rows`.execute(db);
+  const answer = answers[0]!;
   const rows = answer.rows ?? [];
   const titles = new Map(rows.map((row) => [`${row.organizationId}/${row.spaceId}`, row.spaceTitle]));
   const spaces = new Map<string, SearchSpaceHit>();

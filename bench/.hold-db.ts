@@ -1,0 +1,10 @@
+import { join } from 'node:path';
+import { startEmbeddedPostgres } from '../packages/server/src/db/embedded.js';
+import { createLogger } from '../packages/server/src/logger.js';
+import { migrate } from '../packages/server/src/server.js';
+const log = createLogger({ logLevel: 'warn' });
+const pg = await startEmbeddedPostgres({ dataDir: join('/tmp/ss/data', 'pg'), database: 'bench', log });
+await migrate(pg.url, log);
+console.log('ready', pg.url);
+process.on('SIGTERM', async () => { await pg.stop(); process.exit(0); });
+setInterval(() => {}, 1 << 30);
