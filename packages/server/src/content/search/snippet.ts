@@ -24,15 +24,25 @@ function firstMatch(body: string, lexemes: Lexeme[]): number {
   };
   const words = lexemes.filter((lexeme) => /^[\p{L}\p{N}]+$/u.test(lexeme.text) && !hasCjk(lexeme.text));
   for (const lexeme of lexemes) if (!words.includes(lexeme)) take(body.indexOf(lexeme.text));
-  if (words.length > 0) {
-    for (const match of body.matchAll(/[\p{L}\p{N}]+/gu)) {
-      if (best >= 0 && match.index >= best) break;
-      const word = fold(match[0]);
-      for (const { text } of words) {
-        if (word.startsWith(text) || (text.length > 4 && word.startsWith(text.slice(0, -1)))) take(match.index);
-        // Inside an identifier ("space" in "getSpaceById"): about where it is (folding may shift it a little).
-        else if (word.includes(text)) take(match.index + word.indexOf(text));
-      }
+  if (words.length === 0) return best;
+  // A lexeme of letters and digits found anywhere lies inside one word, so the text is searched whole,
+  // folded once, when folding keeps every character in place (the usual case: a word at a time is ~10×
+  // slower over the sections of an organization's result page).
+  const folded = fold(body);
+  if (folded.length === body.length) {
+    for (const { text } of words) {
+      take(folded.indexOf(text));
+      if (text.length > 4) take(folded.search(new RegExp(`(?<![\\p{L}\\p{N}])${text.slice(0, -1)}`, 'u')));
+    }
+    return best;
+  }
+  for (const match of body.matchAll(/[\p{L}\p{N}]+/gu)) {
+    if (best >= 0 && match.index >= best) break;
+    const word = fold(match[0]);
+    for (const { text } of words) {
+      if (word.startsWith(text) || (text.length > 4 && word.startsWith(text.slice(0, -1)))) take(match.index);
+      // Inside an identifier ("space" in "getSpaceById"): about where it is (folding may shift it a little).
+      else if (word.includes(text)) take(match.index + word.indexOf(text));
     }
   }
   return best;
@@ -40,7 +50,9 @@ function firstMatch(body: string, lexemes: Lexeme[]): number {
 
 /** Up to SNIPPET_LENGTH characters of `body` around its first match (its start when none is found). */
 export function snippet(body: string, lexemes: Lexeme[]): string {
-  const text = body.replace(/\s+/g, ' ').trim();
+  // Whitespace runs become one space; a lone space (most of them) is not replaced, which makes this
+  // several times faster than replacing every run.
+  const text = body.replace(/\s{2,}|[^\S ]/g, ' ').trim();
   if (text.length <= SNIPPET_LENGTH) return text;
   const at = firstMatch(text, lexemes);
   let start = 0;
