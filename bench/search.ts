@@ -177,7 +177,7 @@ async function seed(db: Database): Promise<Seeded> {
   // The search tables' secondary indexes (whatever the migrations made) are built once after the rows.
   const { rows: indexes } = await sql<{ indexname: string; indexdef: string }>`
     SELECT i.indexname, i.indexdef FROM pg_indexes i
-    WHERE i.tablename IN ('search_sections', 'search_words')
+    WHERE i.tablename IN ('search_sections', 'search_titles', 'search_words')
       AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`.execute(db);
   for (const index of indexes) await sql`DROP INDEX ${sql.id(index.indexname)}`.execute(db);
   const orgs: Array<{ id: string; spaces: string[]; readerId: string }> = [];
