@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { backfillSearchIndex } from '../../src/content/search/backfill.js';
 import { insertSections, type SectionRow } from '../../src/content/search/index.repository.js';
-import { MAX_MATCHED_SECTIONS } from '../../src/content/search/search.js';
+import { MAX_MATCHED_SECTIONS, searchPages } from '../../src/content/search/search.js';
 import { purgeExpiredSpaces } from '../../src/areas/spaces/purge-spaces.job.js';
 import { edit } from '../support/content.js';
 import { createCr, editCr, mergeCr } from '../support/change-requests.js';
@@ -273,6 +273,43 @@ describe('search index maintenance', () => {
     await purgeExpiredSpaces(t.db, t.context.lifecycle);
     const left = await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_sections WHERE space_id = ${space.id}`.execute(t.db);
     expect(left.rows[0]!.n).toBe(0);
+  });
+
+  it('keeps page titles in step: renames, hiding (for published search), deletions, duplicates, transfers and purges', async () => {
+    const t = server();
+    const { admin, organization, space, ids } = await world(t);
+    const titled = async (spaceId: string) =>
+      (await sql<{ pageId: string; organizationId: string; hidden: boolean }>`
+        SELECT page_id, organization_id, hidden FROM search_titles WHERE space_id = ${spaceId} ORDER BY page_id`.execute(t.db)).rows;
+    expect((await titled(space.id)).map((row) => row.pageId)).toEqual([ids.guides, ids.install, ids.faq].sort());
+
+    // A stale title row would still list the page (with no section) for its old title.
+    await edit(admin, space.id, [{ type: 'update_page', page: ids.faq, title: 'Walrus answers' }]);
+    expect(await found(admin, space.id, 'walrus')).toEqual(['Walrus answers']);
+    expect(await found(admin, space.id, 'questions')).toEqual([]);
+
+    // Published-site search leaves hidden pages out, their titles included.
+    await edit(admin, space.id, [{ type: 'update_page', page: ids.faq, hidden: true }]);
+    expect((await titled(space.id)).find((row) => row.pageId === ids.faq)?.hidden).toBe(true);
+    const published = { kind: 'spaces' as const, spaces: [{ organizationId: organization.id, spaceId: space.id }], publishedOnly: true };
+    expect((await searchPages(t.db, published, 'walrus', { offset: 0, limit: 10 })).pages).toEqual([]);
+    expect((await searchPages(t.db, published, 'install', { offset: 0, limit: 10 })).pages.map((page) => page.title)).toEqual(['Install the server']);
+
+    await edit(admin, space.id, [{ type: 'delete_page', page: ids.faq }]);
+    expect((await titled(space.id)).map((row) => row.pageId)).toEqual([ids.guides, ids.install].sort());
+
+    const { data: copy } = await admin.client.POST('/v1/spaces/{spaceId}/duplicate', { params: { path: { spaceId: space.id } } });
+    expect((await titled(copy!.id)).length).toBe(2);
+    const target = await createOrganizationWithAdmin(t);
+    await addMember(t, target.organization, admin, 'admin');
+    await admin.client.POST('/v1/spaces/{spaceId}/transfer', { params: { path: { spaceId: copy!.id } }, body: { organization: target.organization.id } });
+    expect((await titled(copy!.id)).map((row) => row.organizationId)).toEqual([target.organization.id, target.organization.id]);
+    expect((await orgSearch(admin, target.organization.id, 'install')).data!.items[0]!.pages[0]!.title).toBe('Install the server');
+
+    await admin.client.DELETE('/v1/spaces/{spaceId}', { params: { path: { spaceId: space.id } } });
+    await sql`UPDATE spaces SET deleted_at = now() - interval '8 days' WHERE id = ${space.id}`.execute(t.db);
+    await purgeExpiredSpaces(t.db, t.context.lifecycle);
+    expect(await titled(space.id)).toEqual([]);
   });
 
   it('builds rows for spaces indexed before the index existed, then keeps them in step', async () => {
