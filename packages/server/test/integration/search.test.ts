@@ -115,6 +115,19 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
     });
   });
 
+  it('shows the text around a match deep in a long section', async () => {
+    const t = server();
+    const { admin, space } = await world(t);
+    const long = `${'Filler words about nothing. '.repeat(150)}The platypus crêperie opens at noon. ${'More filler here. '.repeat(100)}`;
+    await edit(admin, space.id, [{ type: 'insert_page', title: 'Long read', markdown: `Intro.\n\n## Deep\n\n${long}` }]);
+    for (const query of ['platypus', 'creperie']) {
+      const { data } = await spaceSearch(admin, space.id, query);
+      const body = data!.items[0]!.sections[0]!.body;
+      expect(body).toContain('The platypus crêperie opens at noon.');
+      expect(body).toMatch(/^….{0,300}…$/su);
+    }
+  });
+
   it('reads web-search syntax: phrases, exclusions, or', async () => {
     const t = server();
     const { admin, space } = await world(t);
