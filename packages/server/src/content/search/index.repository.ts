@@ -59,11 +59,11 @@ export async function insertSections(db: Executor, organizationId: string, space
             || setweight(to_tsvector('cw_simple', r."headFallback"), r."headWeight"::"char")
             || setweight(to_tsvector('cw_simple', r.fallback), 'D')
         FROM r
-        RETURNING page_id, ordinal, hidden, no_index, tsv
+        RETURNING page_id, hidden, no_index, CASE WHEN ordinal = 0 THEN ts_filter(tsv, '{a}') END AS title
       ),
       titles AS (
         INSERT INTO search_titles (organization_id, space_id, page_id, hidden, no_index, title)
-        SELECT ${organizationId}, ${spaceId}, page_id, hidden, no_index, ts_filter(tsv, '{a}') FROM inserted WHERE ordinal = 0
+        SELECT ${organizationId}, ${spaceId}, page_id, hidden, no_index, title FROM inserted WHERE title IS NOT NULL
       )
       INSERT INTO search_words (organization_id, word)
       SELECT DISTINCT ${organizationId}, w
@@ -77,16 +77,18 @@ export async function insertSections(db: Executor, organizationId: string, space
 export async function deletePageSections(db: Executor, organizationId: string, spaceId: string, pageIds: string[]): Promise<void> {
   if (pageIds.length === 0) return;
   await sql`
+    WITH titles AS (
+      DELETE FROM search_titles
+      WHERE organization_id = ${organizationId} AND space_id = ${spaceId} AND page_id = ANY(${pageIds}::text[])
+    )
     DELETE FROM search_sections
-    WHERE organization_id = ${organizationId} AND space_id = ${spaceId} AND page_id = ANY(${pageIds}::text[])`.execute(db);
-  await sql`
-    DELETE FROM search_titles
     WHERE organization_id = ${organizationId} AND space_id = ${spaceId} AND page_id = ANY(${pageIds}::text[])`.execute(db);
 }
 
 export async function deleteSpaceSections(db: Executor, organizationId: string, spaceId: string): Promise<void> {
-  await sql`DELETE FROM search_sections WHERE organization_id = ${organizationId} AND space_id = ${spaceId}`.execute(db);
-  await sql`DELETE FROM search_titles WHERE organization_id = ${organizationId} AND space_id = ${spaceId}`.execute(db);
+  await sql`
+    WITH titles AS (DELETE FROM search_titles WHERE organization_id = ${organizationId} AND space_id = ${spaceId})
+    DELETE FROM search_sections WHERE organization_id = ${organizationId} AND space_id = ${spaceId}`.execute(db);
 }
 
 /** New paths and flags of pages whose place changed but whose text did not (no re-tokenising). */
@@ -99,13 +101,14 @@ export async function updatePagePlaces(
   if (places.length === 0) return;
   const rows = sql`jsonb_to_recordset(${JSON.stringify(places)}::jsonb) AS r("pageId" text, "pagePath" text, hidden boolean, "noIndex" boolean)`;
   await sql`
+    WITH titles AS (
+      UPDATE search_titles t SET hidden = r.hidden, no_index = r."noIndex"
+      FROM ${rows}
+      WHERE t.organization_id = ${organizationId} AND t.space_id = ${spaceId} AND t.page_id = r."pageId"
+    )
     UPDATE search_sections s SET page_path = r."pagePath", hidden = r.hidden, no_index = r."noIndex"
     FROM ${rows}
     WHERE s.organization_id = ${organizationId} AND s.space_id = ${spaceId} AND s.page_id = r."pageId"`.execute(db);
-  await sql`
-    UPDATE search_titles t SET hidden = r.hidden, no_index = r."noIndex"
-    FROM ${rows}
-    WHERE t.organization_id = ${organizationId} AND t.space_id = ${spaceId} AND t.page_id = r."pageId"`.execute(db);
 }
 
 /** The page tree (root hash, hex) the space's rows reflect: null for an empty tree, undefined when never indexed. */
