@@ -13,8 +13,11 @@
 //   so a key seen again after a pause costs no round trip;
 // - at the store, synchronously (this hit and the pending ones in one write), otherwise: near the limit,
 //   every decision is exact against what every instance has written.
-// Pending hits are written in the background by `flush` (every half second: one statement for every key,
-// which also tells the instance each key's current count).
+// Pending hits are written in the background (one statement for every key due, which also tells the
+// instance each key's current count), every half second for a key whose window the store has not
+// confirmed yet or that has half its slack unwritten, and at least every WRITE_EVERY_MS otherwise: a
+// quiet key costs the database one row write every few seconds rather than two a second (a write of a
+// thousand keys twice a second slowed the requests' own queries).
 //
 // Bound: an instance admits locally only while fewer than `slack` of its hits are unwritten, and once a
 // write shows the count near the limit it decides at the store. So a decision at the store misses at most
@@ -47,7 +50,12 @@ type Window = {
   resetAt: number;
   /** Whether the store answered for this window yet: until then `known` and `resetAt` are this instance's guess. */
   heard: boolean;
+  /** When this instance's hits in the window were last written (0: never). */
+  writtenAt: number;
 };
+
+/** The longest a key's admitted hits wait to be written (see the background write above). */
+const WRITE_EVERY_MS = 5_000;
 
 /** Keys an instance tracks at most (a key is a token or a client address); the oldest go first. */
 const MAX_KEYS = 200_000;
@@ -57,6 +65,8 @@ export class SharedCounter {
   private readonly windows = new Map<string, Window>();
   private readonly store: RateLimiterPostgres;
   private readonly slack: number;
+  /** Unwritten hits of a key that make it due at the next background write (half the slack). */
+  private readonly writeAt: number;
   private readonly tolerance: number;
   private storeDownUntil = 0;
   private flushing?: Promise<void>;
@@ -81,6 +91,7 @@ export class SharedCounter {
       duration: windowMs / 1000,
     } as ConstructorParameters<typeof RateLimiterPostgres>[0]);
     this.slack = Math.max(1, Math.floor(limit / 40));
+    this.writeAt = Math.ceil(this.slack / 2);
     // Two answers for one window differ by their latency: within this, they are the same window.
     this.tolerance = Math.min(1_000, windowMs / 2);
   }
@@ -115,17 +126,19 @@ export class SharedCounter {
    * forgotten. One at a time: while one runs, a slow database must not pile more up.
    */
   flushInBackground(): Promise<void> {
-    this.flushing ??= this.writePending().finally(() => (this.flushing = undefined));
+    this.flushing ??= this.writePending(false).finally(() => (this.flushing = undefined));
     return this.flushing;
   }
 
   /** Writes every hit pending now (shutdown; tests), after the write that runs, which may not include them. */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing;
-    await this.flushInBackground();
+    this.flushing = this.writePending(true).finally(() => (this.flushing = undefined));
+    await this.flushing;
   }
 
-  private async writePending(): Promise<void> {
+  /** Writes the pending hits of the keys due (see the background write above), or of all when `all`. */
+  private async writePending(all: boolean): Promise<void> {
     const now = Date.now();
     if (now < this.storeDownUntil) return;
     const writing = new Map<string, { window: Window; points: number }>();
@@ -136,6 +149,8 @@ export class SharedCounter {
         continue;
       }
       if (window.pending === 0) continue;
+      const due = all || !window.heard || window.pending >= this.writeAt || now - window.writtenAt >= WRITE_EVERY_MS;
+      if (!due) continue;
       writing.set(`${this.name}:${key}`, { window, points: window.pending });
       window.sending += window.pending;
       window.pending = 0;
@@ -144,7 +159,10 @@ export class SharedCounter {
     const entries = [...writing.values()];
     try {
       const rows = await addRateLimitHits(this.db, { keys: [...writing.keys()], points: entries.map((entry) => entry.points) }, this.windowMs);
-      for (const entry of entries) entry.window.sending -= entry.points;
+      for (const entry of entries) {
+        entry.window.sending -= entry.points;
+        entry.window.writtenAt = now;
+      }
       for (const row of rows) this.learn(writing.get(row.key)!.window, { count: row.points, resetAt: row.expire });
     } catch (error) {
       this.storeFailed(error);
@@ -158,7 +176,7 @@ export class SharedCounter {
   /** A new window for `key`, opened here: the store's count and end come with the next write. */
   private open(key: string, now: number): Window {
     if (this.windows.size >= MAX_KEYS) this.windows.delete(this.windows.keys().next().value!);
-    const window: Window = { known: 0, pending: 0, sending: 0, resetAt: now + this.windowMs, heard: false };
+    const window: Window = { known: 0, pending: 0, sending: 0, resetAt: now + this.windowMs, heard: false, writtenAt: 0 };
     this.windows.delete(key); // re-inserted last: the map's order is the eviction order
     this.windows.set(key, window);
     return window;

@@ -4,8 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '@content-workspace/sdk';
+import pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import * as tokensRepository from '../../src/auth/tokens.repository.js';
+import { SharedCounter } from '../../src/http/rate-limit-store.js';
+import { createLogger } from '../../src/logger.js';
 import { startTestServer, type TestServer } from '../support/harness.js';
 import { postHeadersOnly } from '../support/raw-http.js';
 import { createUser } from '../support/factories.js';
@@ -221,6 +224,32 @@ describe('the in-memory front', () => {
     } finally {
       storeCalls.mockRestore();
       await roomy.close();
+    }
+  });
+});
+
+describe('background writes', () => {
+  it('write a quiet key every few seconds, and at once a key with half its slack unwritten or a window not confirmed', async () => {
+    // The library's store is not reached at this limit (far from it): a pool that connects nowhere.
+    const unused = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
+    const counter = new SharedCounter('background', 400, 60_000, first.db, unused, createLogger({ logLevel: 'silent' })); // slack 10
+    const written = async () =>
+      (await first.db.selectFrom('rateLimits').select('points').where('key', '=', 'background:k').executeTakeFirst())?.points ?? 0;
+    try {
+      counter.hit('k');
+      await counter.flushInBackground();
+      expect(await written()).toBe(1); // the window is not confirmed by the store yet: written at once
+      for (let i = 0; i < 4; i++) counter.hit('k');
+      await counter.flushInBackground();
+      expect(await written()).toBe(1); // four unwritten, under half the slack: they wait
+      counter.hit('k');
+      await counter.flushInBackground();
+      expect(await written()).toBe(6); // five: due
+      counter.hit('k');
+      await counter.flush(); // shutdown writes everything
+      expect(await written()).toBe(7);
+    } finally {
+      await unused.end();
     }
   });
 });
