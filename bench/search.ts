@@ -14,7 +14,7 @@
 // seed takes minutes; migrations added since are applied to it); SERVICE_ONLY=1 stops after the
 // service calls (no HTTP, no edits); SCENARIOS=organization,misspelt runs only the scenarios whose
 // names contain every one of the words.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,9 +41,7 @@ import { applySpaceChanges } from '../packages/server/src/areas/content/space-co
 import { createSpace } from '../packages/server/src/areas/spaces/spaces.service.js';
 import { hashToken, newTokenSecret } from '../packages/server/src/auth/tokens.js';
 import { canPin, pin } from './lib/cpus.js';
-import { startBenchDatabase, type BenchDatabase } from './lib/database.js';
-import { startEmbeddedPostgres } from '../packages/server/src/db/embedded.js';
-import { migrate } from '../packages/server/src/server.js';
+import { startBenchDatabase } from './lib/database.js';
 import { runScript, startScript, stop } from './lib/processes.js';
 
 const ORGS = Number(process.env.ORGS ?? 10);
@@ -57,26 +55,6 @@ const BUDGET_MS = 50;
 const DATA_DIR = process.env.SEARCH_BENCH_DATA;
 const SERVICE_ONLY = process.env.SERVICE_ONLY === '1';
 const SCENARIO_FILTER = process.env.SCENARIOS?.split(',').map((word) => word.trim()).filter(Boolean);
-
-/** The seeded database kept in DATA_DIR (not removed when the run ends), migrated to the latest. */
-async function keptDatabase(dir: string): Promise<BenchDatabase> {
-  mkdirSync(dir, { recursive: true });
-  chmodSync(dir, 0o755);
-  const log = createLogger({ logLevel: 'warn' });
-  const embedded = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), database: 'bench', log });
-  await migrate(embedded.url, log);
-  return {
-    url: embedded.url,
-    postmasterPid: () => {
-      try {
-        return Number(readFileSync(join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-      } catch {
-        return undefined;
-      }
-    },
-    stop: () => embedded.stop(),
-  };
-}
 
 type Seeded = { orgs: Array<{ id: string; spaces: string[]; readerId: string }>; rare: Array<{ org: number; space: string; word: string }> };
 
@@ -221,7 +199,7 @@ async function seed(db: Database): Promise<Seeded> {
 
 async function main() {
   const log = createLogger({ logLevel: 'warn' });
-  const database = DATA_DIR ? await keptDatabase(DATA_DIR) : await startBenchDatabase();
+  const database = await startBenchDatabase(DATA_DIR ? { keepIn: DATA_DIR } : {});
   const statePath = DATA_DIR ? join(DATA_DIR, 'state.json') : undefined;
   const pool = createPool(database.url, 4, log);
   const db = createDatabase(pool);

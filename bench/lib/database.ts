@@ -1,5 +1,6 @@
-// A PostgreSQL of the benchmark's own: the embedded server in a fresh temp folder, migrated.
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// A PostgreSQL of the benchmark's own: the embedded server in a fresh temp folder, migrated (or in a
+// folder that is kept, so that a costly seed can be reused by the next run).
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../../packages/server/src/db/embedded.js';
@@ -8,8 +9,10 @@ import { migrate } from '../../packages/server/src/server.js';
 
 export type BenchDatabase = { url: string; postmasterPid: () => number | undefined; stop(): Promise<void> };
 
-export async function startBenchDatabase(): Promise<BenchDatabase> {
-  const dir = mkdtempSync(join(tmpdir(), 'cw-bench-'));
+/** `keepIn`: the folder of a database kept after the run (created when missing), instead of a temporary one. */
+export async function startBenchDatabase(options: { keepIn?: string } = {}): Promise<BenchDatabase> {
+  const dir = options.keepIn ?? mkdtempSync(join(tmpdir(), 'cw-bench-'));
+  mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o755);
   const log = createLogger({ logLevel: 'warn' });
   const embedded = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), database: 'bench', log });
@@ -25,7 +28,7 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
     },
     async stop() {
       await embedded.stop();
-      rmSync(dir, { recursive: true, force: true });
+      if (!options.keepIn) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
