@@ -2,15 +2,17 @@
 // full stack (auth, validation, access resolution), each against its bare baseline on the same database,
 // in the same run, in paired rounds: a bare Express handler doing one primary-key query, and a bare
 // Kysely keyset page of the same rows (over 10,000 spaces and over 250). The server under test gets core
-// 0; the load generator and PostgreSQL share core 1. `GET /v1/spaces/{id}` runs twice per round, on a
-// server with rate limits off and on one with them on (the production default); each pair runs in
-// alternating order, so that neither side gains from the order (drift, caches). The limits are compared
-// on two twin servers that serve nothing else, each warmed up right before it is measured: a server
-// that also serves the other loads keeps its caches (token cache, viewer cache, JIT) warmer than one
-// that idles between its runs, which alone made the second of two identical servers 0.64–0.84 as fast.
-// The twins run twice per round in ABBA order (each side once first, once second; their two runs
-// averaged): whichever ran second in a pair measured 2–6% slower, so a plain alternation over an odd
-// number of rounds favoured one side.
+// 0; the load generator and PostgreSQL share core 1. Each pair of loads runs in alternating order, so
+// that neither side gains from the order (drift, caches).
+//
+// Rate limits on ÷ off is measured on two twin servers that serve nothing else, both warmed up at the
+// start of each round: a server that also serves the other loads keeps its caches (token cache, viewer
+// cache, JIT) warmer than one that idles between its runs, which alone made the second of two identical
+// servers 0.64–0.84 as fast. The twins then run TWIN_PAIRS pairs of half-length runs in ABBA order
+// (ABBA ABBA, each side's runs combined): whichever ran second in a pair measured 2–6% slower, so a
+// plain alternation over an odd number of rounds favoured one side; and a single run swings by ±5% on
+// this machine, as much as the effect measured (an A/A run of four identical servers put their medians
+// 4% apart), so a round pairs four runs per side rather than one.
 import { loadavg } from 'node:os';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -71,19 +73,23 @@ async function measured(serverPid: number, run: () => Promise<LoadResult>): Prom
   return before === undefined || after === undefined || !result.total ? result : { ...result, cpuMicros: ((after - before) / result.total) * 1e6 };
 }
 
-/** Two runs of one load as one result: rates and medians averaged, the worse p99, CPU per request over both. */
-function combined(a: LoadResult, b: LoadResult): LoadResult {
-  const total = a.total + b.total;
+/** Runs of one load as one result: rates and medians averaged, the worst p99, CPU per request over all. */
+function combined(runs: LoadResult[]): LoadResult {
+  const total = runs.reduce((sum, run) => sum + run.total, 0);
+  const mean = (value: (run: LoadResult) => number) => runs.reduce((sum, run) => sum + value(run), 0) / runs.length;
   return {
-    requestsPerSecond: (a.requestsPerSecond + b.requestsPerSecond) / 2,
-    p50: (a.p50 + b.p50) / 2,
-    p99: Math.max(a.p99, b.p99),
+    requestsPerSecond: mean((run) => run.requestsPerSecond),
+    p50: mean((run) => run.p50),
+    p99: Math.max(...runs.map((run) => run.p99)),
     total,
-    non2xx: a.non2xx + b.non2xx,
-    errors: a.errors + b.errors,
-    ...(a.cpuMicros && b.cpuMicros && total ? { cpuMicros: (a.cpuMicros * a.total + b.cpuMicros * b.total) / total } : {}),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    ...(runs.every((run) => run.cpuMicros) && total ? { cpuMicros: runs.reduce((sum, run) => sum + run.cpuMicros! * run.total, 0) / total } : {}),
   };
 }
+
+/** Pairs of twin runs per round (see the header). */
+const TWIN_PAIRS = 4;
 
 const loadAverage = () => loadavg().map((value) => value.toFixed(1)).join(' ');
 
@@ -151,15 +157,20 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
         () => measured(full.child.pid!, () => load(fullUrl, byIdPaths, seeded.tokens, 50)),
         () => measured(full.child.pid!, () => load(fullUrl, publishedPaths, seeded.tokens, 50)),
       ])) as [LoadResult, LoadResult, LoadResult];
-      /** The twins' load, after a warm-up of the same length for either. */
-      const twinLoad = async (server: typeof limited, url: string) => {
-        await load(url, byIdPaths, seeded.tokens, 50, 2);
-        return measured(server.child.pid!, () => load(url, byIdPaths, seeded.tokens, 50));
-      };
-      const [offFirst, onFirst] = (await alternating(round, [() => twinLoad(unlimited, unlimitedUrl), () => twinLoad(limited, limitedUrl)])) as [LoadResult, LoadResult];
-      const [offSecond, onSecond] = (await alternating(round + 1, [() => twinLoad(unlimited, unlimitedUrl), () => twinLoad(limited, limitedUrl)])) as [LoadResult, LoadResult];
-      const byIdUnlimited = combined(offFirst, offSecond);
-      const byIdLimited = combined(onFirst, onSecond);
+      // The twins: both warmed for the same time, then TWIN_PAIRS pairs of half-length runs, ABBA.
+      await load(unlimitedUrl, byIdPaths, seeded.tokens, 50, 2);
+      await load(limitedUrl, byIdPaths, seeded.tokens, 50, 2);
+      const twinRun = (server: typeof limited, url: string) => () =>
+        measured(server.child.pid!, () => load(url, byIdPaths, seeded.tokens, 50, Math.max(1, Math.round(options.seconds / 2))));
+      const offRuns: LoadResult[] = [];
+      const onRuns: LoadResult[] = [];
+      for (let pair = 0; pair < TWIN_PAIRS; pair++) {
+        const [off, on] = (await alternating(round + pair, [twinRun(unlimited, unlimitedUrl), twinRun(limited, limitedUrl)])) as [LoadResult, LoadResult];
+        offRuns.push(off);
+        onRuns.push(on);
+      }
+      const byIdUnlimited = combined(offRuns);
+      const byIdLimited = combined(onRuns);
       const [list, bareList] = (await alternating(round, [
         () => measured(full.child.pid!, () => load(fullUrl, listPaths, seeded.tokens, 16)),
         () => measured(bare.child.pid!, () => load(bareUrl, bareListPaths, [], 16)),
