@@ -5,14 +5,17 @@
 // 0; the load generator and PostgreSQL share core 1. Each pair of loads runs in alternating order, so
 // that neither side gains from the order (drift, caches).
 //
-// Rate limits on ÷ off is measured on two twin servers that serve nothing else, both warmed up at the
-// start of each round: a server that also serves the other loads keeps its caches (token cache, viewer
-// cache, JIT) warmer than one that idles between its runs, which alone made the second of two identical
-// servers 0.64–0.84 as fast. The twins then run TWIN_PAIRS pairs of half-length runs in ABBA order
-// (ABBA ABBA, each side's runs combined): whichever ran second in a pair measured 2–6% slower, so a
-// plain alternation over an odd number of rounds favoured one side; and a single run swings by ±5% on
-// this machine, as much as the effect measured (an A/A run of four identical servers put their medians
-// 4% apart), so a round pairs four runs per side rather than one.
+// Rate limits on ÷ off is measured on two twin servers that serve nothing else, started anew and warmed
+// up in each round:
+// - a server that also serves the other loads keeps its caches (token cache, viewer cache, JIT) warmer
+//   than one that idles between its runs, which alone made the second of two identical servers 0.64–0.84
+//   as fast;
+// - a server process keeps its own speed through a run: in an A/A run of four identical servers, their
+//   medians stayed up to 4% apart, and one pair of twins for the whole benchmark measured 0.953 in one
+//   run and 0.994 in the next with the same code, so each round compares a new pair;
+// - within a round the twins run TWIN_PAIRS pairs of half-length runs in ABBA order (ABBA ABBA, each
+//   side's runs combined): a single run swings by ±5% on this machine, and whichever ran second in a
+//   pair measured 2–6% slower, so a plain alternation favoured one side.
 import { loadavg } from 'node:os';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -107,13 +110,9 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     console.log(`seeded ${SPACES} spaces and ${seeded.tokens.length} tokens; pinning ${canPin ? 'on (server: core 0; load + database: core 1)' : 'unavailable'}`);
 
     const full = await startScript('api/full-server.ts', 0, { DATABASE_URL: database.url, RATE_LIMIT_ENABLED: 'false' });
-    const limited = await startScript('api/full-server.ts', 0, { DATABASE_URL: database.url, RATE_LIMIT_ENABLED: 'true' });
-    const unlimited = await startScript('api/full-server.ts', 0, { DATABASE_URL: database.url, RATE_LIMIT_ENABLED: 'false' });
     const bare = await startScript('api/bare-server.ts', 0, { DATABASE_URL: database.url, ORGANIZATION_ID: seeded.organizationId });
-    servers.push(full, limited, unlimited, bare);
+    servers.push(full, bare);
     const fullUrl = `http://127.0.0.1:${full.port}`;
-    const limitedUrl = `http://127.0.0.1:${limited.port}`;
-    const unlimitedUrl = `http://127.0.0.1:${unlimited.port}`;
     const bareUrl = `http://127.0.0.1:${bare.port}`;
     const byIdPaths = seeded.spaceIds.map((id) => `/v1/spaces/${id}`);
     const publishedPaths = seeded.publishedSpaceIds.map((id) => `/v1/spaces/${id}`);
@@ -130,8 +129,6 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     // Warm up both servers (JIT, connection pools, PostgreSQL caches).
     await load(bareUrl, barePaths, [], 50, 3);
     await load(fullUrl, byIdPaths, seeded.tokens, 50, 3);
-    await load(limitedUrl, byIdPaths, seeded.tokens, 50, 3);
-    await load(unlimitedUrl, byIdPaths, seeded.tokens, 50, 3);
     await load(fullUrl, publishedPaths, seeded.tokens, 50, 3);
     await load(fullUrl, listPaths, seeded.tokens, 16, 3);
     await load(fullUrl, smallListPaths, seeded.tokens, 16, 3);
@@ -140,8 +137,8 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
 
     const rounds: ApiBenchmarkResult['rounds'] = [];
     /** Runs the loads in turn, in reverse order on even rounds; results in the given order. */
-    const alternating = async (round: number, runs: Array<() => Promise<LoadResult>>): Promise<LoadResult[]> => {
-      const results: LoadResult[] = new Array(runs.length);
+    const alternating = async <T>(round: number, runs: Array<() => Promise<T>>): Promise<T[]> => {
+      const results: T[] = new Array(runs.length);
       const order = runs.map((_, i) => i);
       if (round % 2 === 0) order.reverse();
       for (const i of order) results[i] = await runs[i]!();
@@ -157,18 +154,24 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
         () => measured(full.child.pid!, () => load(fullUrl, byIdPaths, seeded.tokens, 50)),
         () => measured(full.child.pid!, () => load(fullUrl, publishedPaths, seeded.tokens, 50)),
       ])) as [LoadResult, LoadResult, LoadResult];
-      // The twins: both warmed for the same time, then TWIN_PAIRS pairs of half-length runs, ABBA.
-      await load(unlimitedUrl, byIdPaths, seeded.tokens, 50, 2);
-      await load(limitedUrl, byIdPaths, seeded.tokens, 50, 2);
-      const twinRun = (server: typeof limited, url: string) => () =>
-        measured(server.child.pid!, () => load(url, byIdPaths, seeded.tokens, 50, Math.max(1, Math.round(options.seconds / 2))));
+      // The twins, new in each round (see the header): started in alternating order and warmed for the
+      // same time, then TWIN_PAIRS pairs of half-length runs, ABBA.
+      const startTwin = (rateLimits: boolean) => async () => {
+        const twin = await startScript('api/full-server.ts', 0, { DATABASE_URL: database.url, RATE_LIMIT_ENABLED: String(rateLimits) });
+        servers.push(twin);
+        return { ...twin, url: `http://127.0.0.1:${twin.port}` };
+      };
+      const [unlimited, limited] = await alternating(round, [startTwin(false), startTwin(true)]);
+      for (const twin of [unlimited!, limited!]) await load(twin.url, byIdPaths, seeded.tokens, 50, 3);
+      const twinRun = (twin: typeof limited) => () => measured(twin!.child.pid!, () => load(twin!.url, byIdPaths, seeded.tokens, 50, Math.max(1, Math.round(options.seconds / 2))));
       const offRuns: LoadResult[] = [];
       const onRuns: LoadResult[] = [];
       for (let pair = 0; pair < TWIN_PAIRS; pair++) {
-        const [off, on] = (await alternating(round + pair, [twinRun(unlimited, unlimitedUrl), twinRun(limited, limitedUrl)])) as [LoadResult, LoadResult];
-        offRuns.push(off);
-        onRuns.push(on);
+        const [off, on] = await alternating(round + pair, [twinRun(unlimited), twinRun(limited)]);
+        offRuns.push(off!);
+        onRuns.push(on!);
       }
+      for (const twin of [unlimited!, limited!]) await stop(twin.child);
       const byIdUnlimited = combined(offRuns);
       const byIdLimited = combined(onRuns);
       const [list, bareList] = (await alternating(round, [
