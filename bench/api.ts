@@ -156,22 +156,23 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
       ])) as [LoadResult, LoadResult, LoadResult];
       // The twins, new in each round (see the header): started in alternating order and warmed for the
       // same time, then TWIN_PAIRS pairs of half-length runs, ABBA.
-      const startTwin = (rateLimits: boolean) => async () => {
+      type Twin = Awaited<ReturnType<typeof startScript>> & { url: string };
+      const startTwin = (rateLimits: boolean) => async (): Promise<Twin> => {
         const twin = await startScript('api/full-server.ts', 0, { DATABASE_URL: database.url, RATE_LIMIT_ENABLED: String(rateLimits) });
         servers.push(twin);
         return { ...twin, url: `http://127.0.0.1:${twin.port}` };
       };
-      const [unlimited, limited] = await alternating(round, [startTwin(false), startTwin(true)]);
-      for (const twin of [unlimited!, limited!]) await load(twin.url, byIdPaths, seeded.tokens, 50, 3);
-      const twinRun = (twin: typeof limited) => () => measured(twin!.child.pid!, () => load(twin!.url, byIdPaths, seeded.tokens, 50, Math.max(1, Math.round(options.seconds / 2))));
+      const [unlimited, limited] = (await alternating(round, [startTwin(false), startTwin(true)])) as [Twin, Twin];
+      for (const twin of [unlimited, limited]) await load(twin.url, byIdPaths, seeded.tokens, 50, 3);
+      const twinRun = (twin: Twin) => () => measured(twin.child.pid!, () => load(twin.url, byIdPaths, seeded.tokens, 50, Math.max(1, Math.round(options.seconds / 2))));
       const offRuns: LoadResult[] = [];
       const onRuns: LoadResult[] = [];
       for (let pair = 0; pair < TWIN_PAIRS; pair++) {
-        const [off, on] = await alternating(round + pair, [twinRun(unlimited), twinRun(limited)]);
-        offRuns.push(off!);
-        onRuns.push(on!);
+        const [off, on] = (await alternating(round + pair, [twinRun(unlimited), twinRun(limited)])) as [LoadResult, LoadResult];
+        offRuns.push(off);
+        onRuns.push(on);
       }
-      for (const twin of [unlimited!, limited!]) await stop(twin.child);
+      for (const twin of [unlimited, limited]) await stop(twin.child);
       const byIdUnlimited = combined(offRuns);
       const byIdLimited = combined(onRuns);
       const [list, bareList] = (await alternating(round, [
