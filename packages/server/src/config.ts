@@ -61,10 +61,8 @@ const accessLog = z
  * of another database says what the server needs instead of "Invalid URL".
  */
 const postgresUrl = z.string().superRefine((value, context) => {
-  let scheme: string;
-  try {
-    scheme = new URL(value).protocol.slice(0, -1);
-  } catch {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
+  if (!scheme || !URL.canParse(value)) {
     context.addIssue({ code: 'custom', message: 'must be a URL like postgres://user:password@host:5432/database' });
     return;
   }

@@ -429,7 +429,7 @@ class Postmaster {
       clearInterval(this.watchTimer);
       this.dropWatchdog();
       this.found = undefined;
-      this.died({ pid });
+      this.died({ postmasterPid: pid });
     }, 1000);
     this.watchTimer.unref();
   }

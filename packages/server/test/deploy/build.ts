@@ -79,7 +79,7 @@ export function run(command: string, args: string[], env: Record<string, string>
 
 const UNIT = join(repoRoot, 'deploy/systemd/content-workspace@.service');
 const INSTALLED_NODE = '/usr/bin/node';
-const INSTALLED_DIST = '/opt/content-workspace/packages/server/dist/';
+const INSTALLED_DIST = '/opt/content-workspace/current/dist/';
 
 /**
  * The command and environment of `content-workspace@<port>` as the unit file states them (ExecStart,

@@ -120,12 +120,19 @@ export function captureOutput(child: ChildProcess): CapturedOutput {
 }
 
 /**
- * Starts the server in a child process: `tsx src/main.ts` in the server package, the README's
- * `pnpm start` at the repository root, or the build's `main.js` in `dist` under plain node (see
- * test/deploy/build.ts). Resolves when it is ready, with the demo user's token.
+ * Starts the server in a child process: `tsx src/dev.ts` in the server package (the development
+ * entry), the README's `pnpm start` at the repository root, or the build's `main.js` in `dist` under
+ * plain node (see test/deploy/build.ts; production: on the embedded PostgreSQL by EMBEDDED_DATABASE).
+ * Resolves when it is ready, with the demo user's token. `dataDir` reuses a folder of an earlier server
+ * (removed by the last one's clean-up).
  */
-export async function startChildServer(options: { command: 'tsx' | 'pnpm start' | 'built'; dist?: string; env?: Record<string, string> }): Promise<ChildServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cw-fault-'));
+export async function startChildServer(options: {
+  command: 'tsx' | 'pnpm start' | 'built';
+  dist?: string;
+  env?: Record<string, string>;
+  dataDir?: string;
+}): Promise<ChildServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cw-fault-'));
   chmodSync(dataDir, 0o755); // as root, the embedded PostgreSQL runs as user postgres, which must enter it
   const port = await freePort();
   const env = {
@@ -136,13 +143,14 @@ export async function startChildServer(options: { command: 'tsx' | 'pnpm start' 
     LOG_LEVEL: 'info',
     BOOTSTRAP_DEMO: 'true',
     JOBS_ENABLED: 'true',
+    ...(options.command === 'built' ? { EMBEDDED_DATABASE: 'true' } : {}),
     ...options.env,
   };
   // A process group of its own, so cleaning up can reach every process of the chain.
   const spawnOptions: SpawnOptions = { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] };
   const child: ChildProcess =
     options.command === 'tsx'
-      ? spawn(join(serverDir, 'node_modules/.bin/tsx'), ['src/main.ts'], { cwd: serverDir, ...spawnOptions })
+      ? spawn(join(serverDir, 'node_modules/.bin/tsx'), ['src/dev.ts'], { cwd: serverDir, ...spawnOptions })
       : options.command === 'built'
         ? spawn(process.execPath, ['--enable-source-maps', join(options.dist ?? join(serverDir, 'dist'), 'main.js')], { cwd: tmpdir(), ...spawnOptions })
         : spawn('pnpm', ['start'], { cwd: repoRoot, ...spawnOptions });

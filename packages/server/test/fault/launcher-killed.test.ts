@@ -1,0 +1,44 @@
+// `pnpm start` is a chain — pnpm, pnpm (the server package's script), tsx, the server — and SIGKILL of
+// a launcher passes no signal on. The development entry (src/dev.ts, launchers.ts) watches the chain:
+// with either pnpm killed outright, the server stops gracefully within seconds, and its embedded
+// PostgreSQL with it. (The production entry never does this: test/deploy/process-lifetime.test.ts.)
+import { afterEach, describe, expect, it } from 'vitest';
+import { isRunning, processInfo } from '../../src/processes.js';
+import { sleep, startChildServer, type ChildServer } from './child-server.js';
+
+let server: ChildServer | undefined;
+afterEach(async () => {
+  await server?.cleanUp();
+  server = undefined;
+});
+
+async function until(condition: () => boolean, ms: number): Promise<boolean> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(100)) if (condition()) return true;
+  return condition();
+}
+
+/** The server's launchers, nearest first: tsx, the package script's pnpm, the outer pnpm (the process started). */
+function launchers(started: ChildServer): { serverPid: number; tsx: number; innerPnpm: number; outerPnpm: number } {
+  const serverPid = started.logs[0]!.pid as number;
+  const tsx = processInfo(serverPid)!.parent;
+  const innerPnpm = processInfo(tsx)!.parent;
+  return { serverPid, tsx, innerPnpm, outerPnpm: processInfo(innerPnpm)!.parent };
+}
+
+describe.skipIf(process.platform !== 'linux')('pnpm start, a launcher killed with SIGKILL', { timeout: 180_000 }, () => {
+  it.each(['outer', 'inner'] as const)('the %s pnpm: the server stops gracefully, its embedded PostgreSQL too', async (which) => {
+    server = await startChildServer({ command: 'pnpm start' });
+    const chain = launchers(server);
+    expect(chain.outerPnpm).toBe(server.process.pid);
+    expect(processInfo(chain.tsx)!.argv.join(' ')).toMatch(/tsx/);
+    expect(processInfo(chain.innerPnpm)!.argv.join(' ')).toMatch(/pnpm/);
+    const postmaster = server.postmasterPid();
+
+    const killed = which === 'outer' ? chain.outerPnpm : chain.innerPnpm;
+    process.kill(killed, 'SIGKILL');
+    const stopping = await server.waitForLog(/^shutting down$/, 10_000);
+    expect(stopping.reason).toMatch(/launched it/);
+    await server.waitForLog(/^stopped$/, 15_000);
+    expect(await until(() => !isRunning(chain.serverPid) && !isRunning(postmaster), 15_000)).toBe(true);
+  });
+});
