@@ -66,7 +66,7 @@ describe('loadConfig', () => {
 
   it('in production, needs DATABASE_URL, or EMBEDDED_DATABASE=true with DATA_DIR, and creates no demo account unless told', () => {
     expect(() => loadConfig({}, 'production')).toThrowError(
-      /^Invalid configuration:\n {2}DATABASE_URL: not set\. Set it to your PostgreSQL \(postgres:\/\/user:password@host:5432\/database\); or, .*EMBEDDED_DATABASE=true and DATA_DIR/,
+      /^Invalid configuration: DATABASE_URL: not set\. Set it to your PostgreSQL \(postgres:\/\/user:password@host:5432\/database\); or, .*EMBEDDED_DATABASE=true and DATA_DIR/,
     );
     expect(() => loadConfig({ EMBEDDED_DATABASE: 'true' }, 'production')).toThrowError(/DATA_DIR: EMBEDDED_DATABASE=true needs DATA_DIR/);
     expect(() => loadConfig({ DATABASE_URL: 'postgres://db/cw', EMBEDDED_DATABASE: 'true' }, 'production')).toThrowError(/EMBEDDED_DATABASE: set either DATABASE_URL or EMBEDDED_DATABASE=true, not both/);
@@ -85,7 +85,8 @@ describe('loadConfig', () => {
       try {
         loadConfig(env);
       } catch (error) {
-        return (error as Error).message.split('\n').slice(1);
+        const lines = (error as Error).message.split('\n');
+        return lines.length === 1 ? [lines[0]!.replace('Invalid configuration: ', '  ')] : lines.slice(1);
       }
       throw new Error(`accepted ${JSON.stringify(env)}`);
     };

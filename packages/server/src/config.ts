@@ -172,7 +172,12 @@ export type Config = {
 /** Every environment variable the configuration reads (the documentation's tables are checked against it). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  /** `issues`: `NAME: what is wrong`, one per variable. One issue is one line; several, a list under a heading. */
+  constructor(issues: string[]) {
+    super(issues.length === 1 ? `Invalid configuration: ${issues[0]}` : `Invalid configuration:\n${issues.map((issue) => `  ${issue}`).join('\n')}`);
+  }
+}
 
 /**
  * Variables in `env` that look like one of ours but are not (a typo, another case: `DATABSE_URL`,
@@ -228,14 +233,14 @@ function issueMessage(issue: z.core.$ZodRawIssue): string | undefined {
 
 /** Where the database comes from, by mode: one sentence saying what to set when nothing says it. */
 function databaseIssues(e: z.infer<typeof schema>, mode: Mode): string[] {
-  if (e.DATABASE_URL !== undefined) return e.EMBEDDED_DATABASE ? ['  EMBEDDED_DATABASE: set either DATABASE_URL or EMBEDDED_DATABASE=true, not both'] : [];
+  if (e.DATABASE_URL !== undefined) return e.EMBEDDED_DATABASE ? ['EMBEDDED_DATABASE: set either DATABASE_URL or EMBEDDED_DATABASE=true, not both'] : [];
   if (!(e.EMBEDDED_DATABASE ?? mode === 'development')) {
     return [
-      '  DATABASE_URL: not set. Set it to your PostgreSQL (postgres://user:password@host:5432/database); ' +
+      'DATABASE_URL: not set. Set it to your PostgreSQL (postgres://user:password@host:5432/database); ' +
         'or, to try the server on an embedded PostgreSQL instead, set EMBEDDED_DATABASE=true and DATA_DIR (`pnpm start` does this for development)',
     ];
   }
-  if (mode === 'production' && e.DATA_DIR === undefined) return ['  DATA_DIR: EMBEDDED_DATABASE=true needs DATA_DIR, a folder this user may write, to keep the database in'];
+  if (mode === 'production' && e.DATA_DIR === undefined) return ['DATA_DIR: EMBEDDED_DATABASE=true needs DATA_DIR, a folder this user may write, to keep the database in'];
   return [];
 }
 
@@ -246,17 +251,16 @@ function databaseIssues(e: z.infer<typeof schema>, mode: Mode): string[] {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: Mode = 'development'): Config {
   const parsed = schema.safeParse(env, { error: issueMessage });
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
   const database = databaseIssues(e, mode);
-  if (database.length > 0) throw new ConfigError(`Invalid configuration:\n${database.join('\n')}`);
+  if (database.length > 0) throw new ConfigError(database);
   // Imports and renderings run inside a request: they must end before the server gives up on it.
   const longest = e.REQUEST_TIMEOUT_MS - REQUEST_RESERVE_MS;
   const tooLong = (['IMPORT_TIME_LIMIT_MS', 'PDF_RENDER_TIMEOUT_MS'] as const).filter((name) => e[name] !== undefined && e[name] > longest);
   if (tooLong.length > 0) {
-    throw new ConfigError(`Invalid configuration:\n${tooLong.map((name) => `  ${name}: must be at most REQUEST_TIMEOUT_MS - ${REQUEST_RESERVE_MS} (${longest})`).join('\n')}`);
+    throw new ConfigError(tooLong.map((name) => `${name}: must be at most REQUEST_TIMEOUT_MS - ${REQUEST_RESERVE_MS} (${longest})`));
   }
   const withinRequest = (value: number | undefined) => value ?? Math.max(100, Math.min(20_000, longest));
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');

@@ -52,11 +52,11 @@ export function listenFailure(error: unknown, host: string, port: number): Start
 
 /**
  * Fails with the sentence when nothing could listen on `host:port` now (in use, not an address of this
- * machine): checked before the database starts, so a busy port is said at once. A race with another
- * process between this check and the real listen still gets the same sentence from that listen.
+ * machine; with port 0, any port of the address): checked before the database starts, so a busy port
+ * is said at once. A race with another process between this check and the real listen still gets the
+ * same sentence from that listen.
  */
 export async function checkListenAddress(host: string, port: number): Promise<void> {
-  if (port === 0) return;
   await new Promise<void>((resolve, reject) => {
     const probe = createServer();
     probe.unref();

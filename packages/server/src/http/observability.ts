@@ -53,7 +53,7 @@ function loggedPath(req: Request): string {
  * the spec's path (never the raw path: ids would explode the label set) and writes the request's one
  * access-log line (`request`: method, path, operation id, status, duration in ms, and the request id as
  * `reqId`) at `accessLog`'s level — `false` writes none — except that a 5xx is always logged, at
- * `error`, and a probe (/healthz, /readyz, /metrics) at `trace` when it succeeds, at the access level
+ * `error` (a 503 at `warn`), and a probe (/healthz, /readyz, /metrics) at `trace` when it succeeds, at the access level
  * when it does not.
  */
 export function observe(log: Logger, metrics: Metrics, accessLog: Config['accessLog'] = 'info'): RequestHandler {
@@ -68,6 +68,8 @@ export function observe(log: Logger, metrics: Metrics, accessLog: Config['access
   const levelOf = (path: string, status: number) => {
     // A probe that fails is an expected state (stopping, the database away), not a server error.
     if (PROBES.has(path)) return status < 400 ? 'trace' : accessLog || undefined;
+    // A 503 is a state the server rides out (the database away, too many uploads at once): a warning.
+    if (status === 503) return 'warn';
     return status >= 500 ? 'error' : accessLog || undefined;
   };
   const children = new WeakMap<object, Logger>();

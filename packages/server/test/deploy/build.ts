@@ -135,3 +135,31 @@ export async function startInstance(build: Build, port: number, env: Record<stri
   }
   return { ...output, port, url: `http://127.0.0.1:${port}`, process: child, exited, stop };
 }
+
+/**
+ * The keys that appear twice in one object of a JSON text (JSON.parse keeps the last silently: a log
+ * line `{"pid":1,…,"pid":2}` says two things and shows one).
+ */
+export function duplicateKeys(text: string): string[] {
+  const found: string[] = [];
+  const open: ({ keys: Set<string>; expectingKey: boolean } | undefined)[] = []; // undefined: an array
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const object = open.at(-1);
+      if (object?.expectingKey) {
+        const key = text.slice(i + 1, end);
+        if (object.keys.has(key)) found.push(key);
+        object.keys.add(key);
+        object.expectingKey = false;
+      }
+      i = end;
+    } else if (char === '{') open.push({ keys: new Set(), expectingKey: true });
+    else if (char === '[') open.push(undefined);
+    else if (char === '}' || char === ']') open.pop();
+    else if (char === ',' && open.at(-1)) open.at(-1)!.expectingKey = true;
+  }
+  return found;
+}

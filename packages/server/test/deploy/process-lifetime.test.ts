@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunning, processInfo } from '../../src/processes.js';
 import { sleep } from '../fault/child-server.js';
-import { buildServer, freePorts, serviceEnvironment, type Build } from './build.js';
+import { buildServer, duplicateKeys, freePorts, serviceEnvironment, type Build } from './build.js';
 
 /** Every process whose command line mentions `text`, with its command line. */
 function processesMentioning(text: string): { pid: number; argv: string[] }[] {
@@ -110,6 +110,7 @@ describe.skipIf(process.platform !== 'linux')('the built server, launched by a s
     // 4. The next start adopts it (one postmaster, not a second one beside it), and stops it at its end.
     const third = await launch(port!);
     expect(third.log()).toContain('adopting the embedded PostgreSQL left running by a process that exited');
+    expect(third.log().split('\n').filter((line) => duplicateKeys(line).length > 0)).toEqual([]);
     expect(processesMentioning(join(dir, 'data', 'postgres')).filter((found) => /postgres$/.test(found.argv[0]!)).map((found) => found.pid)).toEqual([orphan.pid]);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     process.kill(third.pid, 'SIGTERM');
