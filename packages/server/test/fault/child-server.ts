@@ -123,14 +123,16 @@ export function captureOutput(child: ChildProcess): CapturedOutput {
  * Starts the server in a child process: `tsx src/dev.ts` in the server package (the development
  * entry), the README's `pnpm start` at the repository root, or the build's `main.js` in `dist` under
  * plain node (see test/deploy/build.ts; production: on the embedded PostgreSQL by EMBEDDED_DATABASE).
- * Resolves when it is ready, with the demo user's token. `dataDir` reuses a folder of an earlier server
- * (removed by the last one's clean-up).
+ * Resolves when it is ready, with the demo user's token. `dataDir` runs it on the folder of an earlier
+ * server (the caller removes it), whose demo token is `demoToken`: this start's banner then shows the
+ * command that issues a new one instead.
  */
 export async function startChildServer(options: {
   command: 'tsx' | 'pnpm start' | 'built';
   dist?: string;
   env?: Record<string, string>;
   dataDir?: string;
+  demoToken?: string;
 }): Promise<ChildServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cw-fault-'));
   chmodSync(dataDir, 0o755); // as root, the embedded PostgreSQL runs as user postgres, which must enter it
@@ -157,8 +159,9 @@ export async function startChildServer(options: {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
   const { logs, output, stdout, waitForLog, stderr } = captureOutput(child);
-  // The demo token comes in a banner on stderr, after the `listening` line.
-  const demoToken = () => /API token[^\n]*\n\s*\n\s*(cw_\S+)\n/.exec(stderr())?.[1];
+  // The demo token comes in a banner on stderr, after the `listening` line (on a later start, the
+  // command that issues another).
+  const demoToken = () => (options.demoToken ? (/A new API token/.test(stderr()) ? options.demoToken : undefined) : /API token[^\n]*\n\s*\n\s*(cw_\S+)\n/.exec(stderr())?.[1]);
   let token: string | undefined;
 
   const pidFile = join(dataDir, 'postgres', 'postmaster.pid');
@@ -179,7 +182,7 @@ export async function startChildServer(options: {
       const pid = postmasterPid();
       if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 
   try {

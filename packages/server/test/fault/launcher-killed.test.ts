@@ -2,15 +2,24 @@
 // a launcher passes no signal on. The development entry (src/dev.ts, launchers.ts) watches the chain:
 // with either pnpm killed outright, the server stops gracefully within seconds, and its embedded
 // PostgreSQL with it. (The production entry never does this: test/deploy/process-lifetime.test.ts.)
-import { afterEach, describe, expect, it } from 'vitest';
+// And every later development start says how to get a new demo token.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isRunning, processInfo } from '../../src/processes.js';
 import { sleep, startChildServer, type ChildServer } from './child-server.js';
 
+// Both starts on one data folder: the second is a later development start of the same database.
+const dataDir = mkdtempSync(join(tmpdir(), 'cw-launchers-'));
+chmodSync(dataDir, 0o755); // as root, the embedded PostgreSQL runs as user postgres, which must enter it
+let demoToken: string | undefined;
 let server: ChildServer | undefined;
 afterEach(async () => {
   await server?.cleanUp();
   server = undefined;
 });
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function until(condition: () => boolean, ms: number): Promise<boolean> {
   for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(100)) if (condition()) return true;
@@ -26,8 +35,14 @@ function launchers(started: ChildServer): { serverPid: number; tsx: number; inne
 }
 
 describe.skipIf(process.platform !== 'linux')('pnpm start, a launcher killed with SIGKILL', { timeout: 180_000 }, () => {
-  it.each(['outer', 'inner'] as const)('the %s pnpm: the server stops gracefully, its embedded PostgreSQL too', async (which) => {
-    server = await startChildServer({ command: 'pnpm start' });
+  it.each(['outer', 'inner'] as const)('the %s pnpm: the server stops gracefully, its embedded PostgreSQL too (a later start tells how to get a new demo token)', async (which) => {
+    server = await startChildServer({ command: 'pnpm start', dataDir, ...(demoToken ? { demoToken } : {}) });
+    if (demoToken) {
+      // A later start of the same database: the token was shown once; the banner says how to get another.
+      expect(server.stderr()).toContain('A new API token (the first one was shown on the first start only):\n\n    pnpm cli admin token --email demo@example.com\n');
+      expect(server.stderr()).not.toContain(demoToken);
+    }
+    demoToken = server.token;
     const chain = launchers(server);
     expect(chain.outerPnpm).toBe(server.process.pid);
     expect(processInfo(chain.tsx)!.argv.join(' ')).toMatch(/tsx/);
