@@ -126,7 +126,8 @@ export async function startInstance(build: Build, port: number, env: Record<stri
   };
   try {
     await Promise.race([
-      output.waitForLog(/^listening$/, 60_000),
+      // Generous: on a busy two-core machine, loading the modules alone takes tens of seconds.
+      output.waitForLog(/^listening$/, 120_000),
       exited.then(({ code }) => Promise.reject(new Error(`instance ${port} exited (code ${code}) while starting:\n${output.output.slice(-30).join('\n')}`))),
     ]);
   } catch (error) {
