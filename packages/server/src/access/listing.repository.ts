@@ -8,7 +8,7 @@ import type { Role } from '../db/schema.js';
 
 /**
  * What decides which spaces a user sees in one organization: their standing (read with every request)
- * and their ranks (cached per listing version, see auth/viewer.ts).
+ * and their ranks (cached per listing version, see viewer.ts).
  */
 export type Viewer = {
   userId: string;
@@ -98,7 +98,7 @@ function arrayLiteral(values: readonly string[] | readonly number[]): string {
   return literal;
 }
 
-/** The viewer's rank on the space row `sp` (0: not visible), from the loaded viewer: DESIGN.md §6. */
+/** The viewer's rank on the space row `sp` (0: not visible), from the loaded viewer (docs/design/access-model.md, "The effective role"). */
 export function spaceRankExpression(viewer: Viewer): RawBuilder<number> {
   const role = viewer.memberRole ?? null;
   const isMember = viewer.memberRole !== undefined;

@@ -56,7 +56,7 @@ export function requireOrganizationRole(access: OrganizationAccess, minimum: Rol
 
 /**
  * A member is disabled when the organization enforces SSO and they are neither an SSO member nor an
- * admin (DESIGN.md §4). The item resolver (access.repository.ts) applies the same rule in SQL.
+ * admin (docs/design/access-model.md, "Standings"). Spaces and collections apply the same rule (viewer.ts `isSsoBlocked`).
  */
 export function isMemberDisabled(organization: Pick<OrganizationRow, 'sso'>, membership: MembershipRow): boolean {
   return organization.sso && !membership.sso && membership.role !== 'admin';

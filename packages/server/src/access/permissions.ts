@@ -1,4 +1,4 @@
-// Permissions objects: what the caller may do, from their roles (DESIGN.md §6). The one place that
+// Permissions objects: what the caller may do, from their roles (docs/design/access-model.md, "Permissions objects"). The one place that
 // turns roles into these booleans.
 import type { components } from '@content-workspace/contract';
 import { roleAtLeast, type Role } from './roles.js';
@@ -71,7 +71,7 @@ export function teamMemberEntryPermissions(role: OrganizationRole): components['
 
 /**
  * Permissions on a comment or reply for a caller with effective role `role` on its space, who is or is
- * not its author (DESIGN.md §6). The access rules of the comment operations decide with these too.
+ * not its author. The access rules of the comment operations decide with these too.
  */
 export function commentPermissions(role: Role | null, isAuthor: boolean): components['schemas']['CommentPermissions'] {
   return {
@@ -82,13 +82,13 @@ export function commentPermissions(role: Role | null, isAuthor: boolean): compon
   };
 }
 
-/** Permissions on a site (and its structure) for a caller with organization role `role` (DESIGN.md §6). */
+/** Permissions on a site (and its structure) for a caller with organization role `role`. */
 export function sitePermissions(role: OrganizationRole): components['schemas']['SitePermissions'] {
   const admin = role === 'admin';
   return { view: roleAtLeast(role, 'read'), edit: admin, publish: admin, delete: admin };
 }
 
-/** Permissions on an OpenAPI spec: members view, `create` and above edit (DESIGN.md §6, `createOpenAPISpec`). */
+/** Permissions on an OpenAPI spec: members view, `create` and above edit (as `createOpenAPISpec`). */
 export function openAPISpecPermissions(role: OrganizationRole): components['schemas']['OpenAPISpecPermissions'] {
   return { view: role != null, edit: roleAtLeast(role, 'create') };
 }

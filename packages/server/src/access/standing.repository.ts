@@ -1,6 +1,6 @@
 // The rows access decisions start from: an item together with the caller's standing in its
 // organization, in one simple query. The rank itself is computed from the caller's viewer (see
-// auth/viewer.ts and listing.repository.ts), which is cached per organization listing version.
+// viewer.ts and listing.repository.ts), which is cached per organization listing version.
 import { sql, type Selectable } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
 import { collectionRankExpression, spaceRankExpression, type Viewer } from './listing.repository.js';

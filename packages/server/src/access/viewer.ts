@@ -21,7 +21,7 @@ function cacheFor(db: Executor): Map<string, Entry> {
   return cache;
 }
 
-/** SSO enforcement: a member who is neither an SSO member nor an admin gets 403 on content (DESIGN.md §4). */
+/** SSO enforcement: a member who is neither an SSO member nor an admin gets 403 on content (docs/design/access-model.md, "Standings"). */
 export function isSsoBlocked(standing: Standing): boolean {
   return standing.organizationSso && standing.isMember && !standing.memberSso && standing.memberRole !== 'admin';
 }

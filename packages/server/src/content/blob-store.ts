@@ -1,5 +1,5 @@
 // Where file bytes live, behind a small interface so an S3-compatible store can replace PostgreSQL
-// (DESIGN.md §7). Bytes are content-addressed by sha256 within an organization. Operations take the
+// (docs/design/content-model.md, "Files and garbage collection"). Bytes are content-addressed by sha256 within an organization. Operations take the
 // caller's executor: the PostgreSQL store writes inside the content transaction (nothing is stored
 // when a batch fails); a remote store would ignore it, and leave unreferenced objects to the
 // garbage collection that also reclaims unreachable content objects.

@@ -1,4 +1,4 @@
-// Content-addressed objects (design/content-model.md §5.2): insert-only, `ON CONFLICT DO NOTHING`,
+// Content-addressed objects (docs/design/content-model.md, "Trees and content objects"): insert-only, `ON CONFLICT DO NOTHING`,
 // keyed by (organization_id, hash). Inserts go in hash order so concurrent writers take row locks in
 // the same order and never deadlock on shared objects.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';

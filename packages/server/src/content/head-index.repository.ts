@@ -1,4 +1,4 @@
-// The materialised primary head of each space (design/content-model.md §5.4): one row per page and per
+// The materialised primary head of each space (docs/design/content-model.md, "The materialised head"): one row per page and per
 // file of the space's head revision, kept current by the head-move diff.
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';

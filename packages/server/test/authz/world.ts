@@ -15,7 +15,7 @@ export type Standing = 'outsider' | 'guest' | 'sso-disabled' | Role;
 export const STANDINGS: Standing[] = ['outsider', 'guest', 'sso-disabled', 'read', 'comment', 'edit', 'review', 'create', 'admin'];
 
 /**
- * How a role on a space or collection is reached (DESIGN.md §6): a direct grant, a grant to one of the
+ * How a role on a space or collection is reached (docs/design/access-model.md, "The effective role on a space or collection"): a direct grant, a grant to one of the
  * caller's teams, a parent collection's `defaultLevel` inherited by the item, or the caller's own
  * organization role through `defaultLevel: inherit` at the top.
  */

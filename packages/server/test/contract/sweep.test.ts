@@ -78,7 +78,7 @@ async function call(operation: SpecOperation, init: { token?: string; url?: stri
   const url = init.url ?? urlFor(operation);
   const response = await fetch(url, { method: operation.method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) });
   const text = await response.text();
-  // Every answer's status is one its operation declares (DESIGN.md §3: the spec tells the truth).
+  // Every answer's status is one its operation declares (the spec tells the truth: docs/architecture.md, "Packages and the contract pipeline").
   expect(declaredStatuses(operation), `${operation.method.toUpperCase()} ${url} answered ${response.status}, undeclared`).toContain(String(response.status));
   return { status: response.status, text, json: text ? (JSON.parse(text) as any) : undefined };
 }

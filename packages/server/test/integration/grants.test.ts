@@ -1,5 +1,5 @@
 // Grants on spaces and collections through the API: the same operations for both kinds of item, and
-// their effect on the effective role (DESIGN.md §6), transfer and deletion.
+// their effect on the effective role (docs/design/access-model.md), transfer and deletion.
 import { describe, expect, it } from 'vitest';
 import type { Role } from '../../src/db/schema.js';
 import { useTestServer, type TestServer } from '../support/harness.js';

@@ -1,4 +1,4 @@
-// Change requests, their contributors and the conflicts merges recorded (design/content-model.md §5.3).
+// Change requests, their contributors and the conflicts merges recorded (docs/design/content-model.md, "Change requests", "Conflicts").
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { ChangeRequestsTable, ChangeRequestStatus, ConflictKind, ConflictResolution } from '../../db/schema.js';

@@ -1,4 +1,4 @@
-// The content's share of a cross-organization transfer (design/content-model.md §7): every content
+// The content's share of a cross-organization transfer (docs/design/data-lifecycle.md, "Transfer"): every content
 // object reachable from any revision of the moved spaces is copied under the target organization
 // (objects it already has are kept: `ON CONFLICT DO NOTHING`), then the head rows. The source's objects
 // stay, as other spaces may share them; the source is marked for garbage collection, which reclaims

@@ -12,7 +12,7 @@ export function toApiOrganization(row: OrganizationRow, role: OrganizationRole, 
     createdAt: row.createdAt.toISOString(),
     emailDomains: row.emailDomains,
     ...(row.hostname ? { hostname: row.hostname } : {}),
-    // A self-hosted server has no plans, trials or billing: fixed values (DESIGN.md §4).
+    // A self-hosted server has no plans, trials or billing: fixed values (docs/decisions.md, "Platform").
     type: 'business',
     ...(row.useCase ? { useCase: row.useCase as Schemas['OrganizationUseCase'] } : {}),
     ...(row.communityType ? { communityType: row.communityType as Schemas['OrganizationCommunityType'] } : {}),

@@ -1,4 +1,4 @@
-// Published addresses (DESIGN.md §5): a site at `https://{hostname}` (the scheme of PUBLIC_URL) when it
+// Published addresses (docs/decisions.md, "Sites"): a site at `https://{hostname}` (the scheme of PUBLIC_URL) when it
 // has a hostname, else `{PUBLIC_URL}/s/{basename or site id}`; a section at `{site}/{section path}`, a
 // site space at `{site}[/{section path}]/{site space path}` (addresses do not move when defaults
 // change: the site's and a section's own address show their default). A share-link key completes

@@ -1,4 +1,4 @@
-// `urls.published` of spaces (DESIGN.md §4): the space's address in the first published site holding
+// `urls.published` of spaces (docs/decisions.md, "Sites"): the space's address in the first published site holding
 // it (sites by creation; within a site, in its order). With a share-link key that opens a published
 // `share-link` site holding the space, that site's address carrying the key. One query for a whole page
 // of spaces, and none at all when no space of the page is in a published site (`in_published_site`).

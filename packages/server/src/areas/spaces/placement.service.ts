@@ -1,5 +1,5 @@
 // Where a space or collection goes when created or moved inside its organization: the parent's access
-// rule (DESIGN.md §6: `create` on the target collection, or the `create` organization role at the top
+// rule (docs/design/access-model.md, "Rules": `create` on the target collection, or the `create` organization role at the top
 // level) and its position among the parent's children.
 import type { components } from '@content-workspace/contract';
 import { requireCollection } from '../../access/items.js';

@@ -73,7 +73,7 @@ export async function findLiveSpaceOrganization(db: Executor, spaceId: string): 
 /** A transfer's copy of the moved spaces under the target organization (the top one placed in its new parent). */
 export async function copySpacesForTransfer(trx: Executor, s: TransferScope): Promise<void> {
   if (s.spaceIds.length === 0) return;
-  // The transferred space itself leaves its collection: `in-collection` becomes `private` (DESIGN.md §4).
+  // The transferred space itself leaves its collection: `in-collection` becomes `private` (docs/design/data-lifecycle.md, "Transfer").
   await sql`
     INSERT INTO spaces (organization_id, id, title, emoji, visibility, edit_mode, parent_collection_id, default_level, position,
       head_revision_id, cr_seq, comments_count, change_requests_count, change_requests_open_count, change_requests_draft_count,

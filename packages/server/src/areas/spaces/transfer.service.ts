@@ -1,7 +1,7 @@
 // Transfer of a space or a collection (with everything inside it) to another organization, or to
 // another collection of the same one (then it is a move). Across organizations every area copies its
 // rows under the target organization (its `transfer` steps, collected from the area descriptors into
-// `lifecycle.transfer`), then the originals are deleted (design/content-model.md §7: the distribution
+// `lifecycle.transfer`), then the originals are deleted (docs/design/data-lifecycle.md, "Tenancy": the distribution
 // column is never updated), in one transaction.
 import type { components } from '@content-workspace/contract';
 import { requireCollection } from '../../access/items.js';

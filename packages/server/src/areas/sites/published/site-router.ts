@@ -253,7 +253,7 @@ async function renderSitePage(r: Rendering): Promise<string> {
         return { broken: true };
       }
       // A path to a page: from the space's root, or relative to the page's folder — its parent's, or its
-      // own when it has subpages (GitBook's `page/README.md`); `.md` and README.md name the page.
+      // own when it has subpages (GitBook's 'page/README.md'); `.md` and README.md name the page.
       const resolve = (base: string[]) => {
         const folder = path.startsWith('/') ? [] : [...base];
         for (const part of parts) {
