@@ -155,6 +155,8 @@ export function findCitations(text, roots) {
   const found = [];
   const word = new RegExp(`[^${SEPARATORS.source.slice(1, -2)}]+`, 'g');
   for (const match of scanned.matchAll(word)) {
+    // Only a word with a slash or a dot can cite anything.
+    if (!match[0].includes('/') && !match[0].includes('.')) continue;
     const path = citedPath(match[0], roots);
     if (path !== undefined) found.push({ path, index: match.index ?? 0 });
   }
@@ -174,6 +176,8 @@ export class PathResolver {
     this.names = undefined;
     /** @type {Map<string, boolean>} */
     this.ignored = new Map();
+    /** @type {Map<string, boolean>} Answers of `exists` by citing folder and path: citations repeat. */
+    this.known = new Map();
   }
 
   /**
@@ -193,6 +197,14 @@ export class PathResolver {
    */
   exists(path, file) {
     const from = dirname(isAbsolute(file) ? file : join(this.root, file));
+    const key = `${from}\0${path}`;
+    let known = this.known.get(key);
+    if (known === undefined) this.known.set(key, (known = this.lookUp(path, from)));
+    return known;
+  }
+
+  /** @param {string} path @param {string} from the citing file's folder (absolute) */
+  lookUp(path, from) {
     const names = [path, ...sourcesOf(path)];
     const candidates = names.flatMap((name) => this.candidates(name, from));
     if (candidates.some((candidate) => existsSync(candidate))) return true;
