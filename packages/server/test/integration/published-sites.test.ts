@@ -316,6 +316,21 @@ describe('audience', () => {
     expect(nowhere.body).toContain('Sign-in required');
   });
 
+  it('visitor-auth: a validly signed token with a far-future exp keeps its cookie 400 days at most (not a 500)', async () => {
+    const world = await guideSite({ visibility: 'visitor-auth' });
+    const { data: auth } = await world.admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', { ...sitePath(world.organizationId, world.siteId), body: { fallbackURL: 'https://login.example.com/start' } });
+    const secret = new TextEncoder().encode(auth!.secret!);
+    // Past the largest date (8.64e15 ms), and far past it: both are valid `exp` values of a JWT.
+    for (const exp of [8.64e12 + 1, 1e300]) {
+      const visitor = new Visitor(world.t.url);
+      const token = await new SignJWT({ sub: 'forever' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(exp).sign(secret);
+      const signedIn = await visitor.get(`${root(world)}/welcome?jwt_token=${token}`);
+      expect(signedIn.status, String(exp)).toBe(303);
+      expect(signedIn.headers['set-cookie']).toEqual([expect.stringMatching(new RegExp(`^cw_site_visitor=[^;]+; Max-Age=34560000; Path=${root(world)}; Expires=[^;]+; HttpOnly; SameSite=Lax$`))]);
+      expect((await visitor.get(`${root(world)}/welcome`)).status).toBe(200);
+    }
+  });
+
   it('adaptive content: sections whose condition is false are absent (navigation and 404); unsigned claims from visitor.* parameters, signed ones from the visitor token', async () => {
     const world = await guideSite({ visibility: 'visitor-auth' });
     const { t, admin, organizationId, siteId } = world;
