@@ -5,15 +5,20 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TestDnsServer } from '../support/dns-server.js';
 import { useTestServer } from '../support/harness.js';
 import { edit } from '../support/content.js';
 import { createCr, editCr, mergeCr } from '../support/change-requests.js';
 import { solidPng } from '../support/images.js';
 import { SITE_CSP } from '../../src/areas/sites/published/site-router.js';
 import { addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, Visitor, type PublishedWorld } from '../support/published.js';
+import { claimHostname } from '../support/sites.js';
 
-const server = useTestServer();
+// Custom hostnames are served once their DNS proves control: this DNS server answers the check.
+const dns = await TestDnsServer.start();
+afterAll(() => dns.close());
+const server = useTestServer({ env: { SITE_DNS_SERVERS: dns.address } });
 
 const GUIDE_BODY = [
   'Read the [FAQ](/pages/{faq}#answers), the [install page](./install.md), [nowhere](/pages/missing) and [the web](https://example.com/x).',
@@ -72,7 +77,8 @@ describe('addresses', () => {
     expect(home.body).toContain('<h1 class="page-title"><span aria-hidden="true">👋 </span>Welcome</h1>');
     expect(home.body).toContain('<title>Welcome · Acme Docs</title>');
 
-    await world.admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath(world.organizationId, world.siteId), body: { basename: 'acme', hostname: 'docs.acme.test' } });
+    await world.admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath(world.organizationId, world.siteId), body: { basename: 'acme' } });
+    await claimHostname(world.admin.client, world.organizationId, world.siteId, 'docs.acme.test', dns);
     const byName = await visitor.get('/s/acme/guide/install');
     expect(byName.status).toBe(200);
     expect(byName.body).toContain('<h1 class="page-title">Install</h1>');
@@ -187,6 +193,27 @@ describe('rendering', () => {
     const hidden = await visitor.get(`${root(world)}/hidden`);
     expect(hidden.status).toBe(200);
     expect(html).not.toContain('/hidden"');
+  });
+
+  it('serves the authors\' SVG and HTML files as downloads (sandboxed, nosniff): only raster images open at their address', async () => {
+    const world = await guideSite();
+    const { guide } = world.spaces;
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>';
+    const { refs } = await edit(world.admin, guide!.id, [
+      { type: 'insert_file', ref: 'svg', name: 'diagram.svg', contentType: 'image/svg+xml', base64: Buffer.from(svg).toString('base64') },
+      { type: 'insert_file', ref: 'html', name: 'page.html', contentType: 'text/html', base64: Buffer.from('<script>alert(1)</script>').toString('base64') },
+    ] as never);
+    const visitor = new Visitor(world.t.url);
+    for (const [ref, type] of [['svg', 'image/svg+xml'], ['html', 'text/html']] as const) {
+      const file = await visitor.get(`${root(world)}/_files/${guide!.id}/${(refs as Record<string, string>)[ref]}`);
+      expect(file.status, ref).toBe(200);
+      expect(file.headers['content-type'], ref).toMatch(new RegExp(`^${type}`));
+      expect(file.headers['content-disposition'], ref).toMatch(/^attachment; filename\*=UTF-8''/);
+      expect(file.headers['content-security-policy'], ref).toContain('sandbox');
+      expect(file.headers['x-content-type-options'], ref).toBe('nosniff');
+    }
+    const png = await visitor.get(`${root(world)}/_files/${guide!.id}/${guide!.refs.chart}`);
+    expect(png.headers['content-disposition']).toBe("inline; filename*=UTF-8''chart.png");
   });
 
   it('sets a strict policy (script-src self, no inline script) and the security headers', async () => {
@@ -473,8 +500,13 @@ describe('favicon', () => {
       expect(light.headers['content-type']).toBe('image/png');
       expect(light.headers['content-security-policy']).toContain('sandbox');
       expect(light.headers['cache-control']).toBe('public, max-age=86400');
+      expect(light.headers['content-disposition']).toBeUndefined();
       const dark = await visitor.get(icons[1]!);
       expect(dark.headers['content-type']).toBe('image/svg+xml');
+      // An SVG (a document that may carry script) is never shown at its own address: pages load it, opening it downloads it.
+      expect(dark.headers['content-disposition']).toBe('attachment');
+      expect(dark.headers['content-security-policy']).toContain('sandbox');
+      expect(dark.headers['x-content-type-options']).toBe('nosniff');
       expect((await visitor.get(icons[0]!, { headers: { 'if-none-match': light.headers.etag as string } })).status).toBe(304);
       // Kept: the other server was asked once, whatever the views.
       await visitor.get(icons[0]!);

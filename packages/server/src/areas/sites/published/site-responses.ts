@@ -11,6 +11,18 @@ export const SITE_CSP =
 /** The policy of the authors' bytes (files, icons): never a page of the site's origin, nothing runs. */
 export const FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
+/** Raster images: the only authors' bytes a browser opened on them shows rather than downloads. */
+const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/x-icon', 'image/vnd.microsoft.icon']);
+
+/**
+ * Whether a file of this (declared) type opens in the browser at its address: raster images only. An
+ * SVG or an HTML file is a document that can carry script and links; under the `sandbox` policy it
+ * would run nothing, but it is not shown on the site's origin at all (pages still load SVG images:
+ * `Content-Disposition` only decides what opening the address does). With `nosniff`, bytes declared as
+ * a raster image are never taken for anything else.
+ */
+export const opensInline = (contentType: string) => INLINE_TYPES.has(contentType.split(';')[0]!.trim().toLowerCase());
+
 export function securityHeaders(res: Response) {
   // The API's CORS headers do not apply: a site's pages are for its visitors' browsers only.
   res.removeHeader('Access-Control-Allow-Origin');

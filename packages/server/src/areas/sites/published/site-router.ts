@@ -31,10 +31,10 @@ import { SITE_ASSETS, themeCss } from './site-assets.js';
 import { chargeVisit, rememberChrome, refuseSpentVisit } from './site-charge.js';
 import { favicon, faviconName } from './site-favicon.js';
 import { renderMessage, renderPage, renderSearch, type Chrome, type Link, type Tab, type TreeItem } from './site-layout.js';
-import { FILE_CSP, securityHeaders, sendAbsent, sendHtml } from './site-responses.js';
+import { FILE_CSP, opensInline, securityHeaders, sendAbsent, sendHtml } from './site-responses.js';
 import { readSearchQuery, RESULTS_PER_PAGE, searchSite } from './site-search.js';
 import { loadSiteState, visibleStructure, type SiteState } from './site-state.js';
-import { hostTarget, pathTarget, serverHostnames, type SiteTarget } from './site-target.js';
+import { hostTarget, pathTarget, recentlyUnknown, rememberUnknownHost, serverHostnames, type SiteTarget } from './site-target.js';
 import { locate, sectionPath, siteSpacePath, siteSpacesOf, type Located, type SectionEntry } from './site-navigation.js';
 import { movedPage, spaceModel, type SpaceModel } from './space-model.js';
 import { admit, type SetCookie } from './visitor.js';
@@ -52,9 +52,6 @@ const MAX_SITEMAP_URLS = 50_000;
 export { SITE_CSP } from './site-responses.js';
 
 const pages = new BoundedCache<string>(PAGE_CACHE);
-/** Hosts that named no site a moment ago: odd Host headers do not cost a query each. */
-const unknownHosts = new BoundedCache<number>({ maxEntries: 10_000 });
-const UNKNOWN_HOST_TTL_MS = 10_000;
 
 /** The rendered-page cache's state (tests and the bench read it). */
 export const pageCache = { get size() { return pages.size; }, get bytes() { return pages.totalWeight; } };
@@ -343,7 +340,7 @@ async function serveFile(app: AppContext, state: SiteState, structure: Published
     'Cache-Control': restricted ? 'private, no-cache' : 'public, no-cache',
     // Files are the authors' bytes: never a page of this origin.
     'Content-Security-Policy': FILE_CSP,
-    'Content-Disposition': `${file.contentType.startsWith('image/') ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+    'Content-Disposition': `${opensInline(file.contentType) ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`,
   };
   if (etagMatches(req, etag)) {
     res.status(304).set(headers).end();
@@ -433,8 +430,9 @@ async function serveFavicon(app: AppContext, where: Where, name: string, restric
   const headers = {
     ETag: icon.etag,
     'Cache-Control': `${restricted ? 'private' : 'public'}, max-age=86400`,
-    // An SVG icon opened on its own runs nothing.
+    // An SVG icon opened on its own runs nothing, and is not even shown: pages load it, nobody opens it.
     'Content-Security-Policy': FILE_CSP,
+    ...(opensInline(icon.contentType) ? {} : { 'Content-Disposition': 'attachment' }),
   };
   if (etagMatches(req, icon.etag)) {
     res.status(304).set(headers).end();
@@ -557,11 +555,6 @@ async function answer(app: AppContext, target: SiteTarget & { address: string },
   await serve(app, { state, site: state.site, root: target.root, segments: target.segments, viaHost: target.via === 'host', address: target.address }, req, res);
 }
 
-const recentlyUnknown = (address: string) => {
-  const seen = unknownHosts.get(address);
-  return seen !== undefined && Date.now() - seen <= UNKNOWN_HOST_TTL_MS;
-};
-
 /**
  * Mounts the published sites before the API: requests for a site are answered here, anything else goes
  * on. Each step costs nothing the previous one has not paid for (issue 25, F7):
@@ -591,7 +584,7 @@ export function mountPublishedSites(app: Express, context: AppContext) {
           if (await chargeVisit(context, req, res, host.address)) await answer(context, host, state, req, res);
           return;
         }
-        unknownHosts.set(host.address, Date.now());
+        rememberUnknownHost(host.address);
       }
       if (!path) return next();
       if (serveSharedAsset(path.segments, res)) return;

@@ -6,6 +6,7 @@ import type { Request } from 'express';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../../../config.js';
 import { hostAddress, pathAddress } from '../sites.repository.js';
+import { BoundedCache } from './bounded-cache.js';
 
 export type SiteTarget = {
   /** `path`: below `{PUBLIC_URL}/s/`; `host`: on a custom hostname. */
@@ -42,6 +43,20 @@ export function serverHostnames(config: Pick<Config, 'publicUrl' | 'appUrl' | 's
 
 /** Whether `host` has the shape of a site's hostname (three labels or more; no IP address). */
 export const isSiteHostnameShape = (host: string) => HOSTNAME.test(host) && !ipaddr.isValid(host);
+
+/** Hosts that named no site a moment ago: odd Host headers do not cost a query each. */
+const unknownHosts = new BoundedCache<number>({ maxEntries: 10_000 });
+const UNKNOWN_HOST_TTL_MS = 10_000;
+
+export const rememberUnknownHost = (address: string) => unknownHosts.set(address, Date.now());
+
+export function recentlyUnknown(address: string): boolean {
+  const seen = unknownHosts.get(address);
+  return seen !== undefined && Date.now() - seen <= UNKNOWN_HOST_TTL_MS;
+}
+
+/** A hostname just verified here answers at once on this instance (others within UNKNOWN_HOST_TTL_MS). */
+export const forgetUnknownHost = (hostname: string) => unknownHosts.delete(hostAddress(hostname));
 
 /** The custom hostname `req` may be for: a Host of a site's shape that is none of the server's own. */
 export function hostTarget(req: Request, ownHosts: ReadonlySet<string>): (SiteTarget & { address: string }) | undefined {
