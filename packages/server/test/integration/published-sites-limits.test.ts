@@ -4,14 +4,20 @@
 // nothing of itself to a visitor without its key. Issue 25, F7: only the real asset files are free, a
 // request is charged before it costs a query, and a refusal over the limit runs no query at all
 // (counted on the database driver).
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TestDnsServer } from '../support/dns-server.js';
 import { useTestServer } from '../support/harness.js';
 import { publishedSite, Visitor, type PublishedWorld } from '../support/published.js';
 import { countQueries } from '../support/queries.js';
+import { claimHostname } from '../support/sites.js';
 
 const PER_ADDRESS = 4;
 // Requests come from 127.0.0.1; trusting it as a proxy lets each visitor speak for an address of its own.
-const server = useTestServer({ env: { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_ADDRESS: String(PER_ADDRESS), RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: 'loopback' } });
+const dns = await TestDnsServer.start();
+afterAll(() => dns.close());
+const server = useTestServer({
+  env: { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_ADDRESS: String(PER_ADDRESS), RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: 'loopback', SITE_DNS_SERVERS: dns.address },
+});
 
 const site = (options: Parameters<typeof publishedSite>[2] = {}) =>
   publishedSite(server(), [{ type: 'insert_page', title: 'Welcome', slug: 'welcome', markdown: 'Hello, visitor.' }] as never, options);
@@ -84,8 +90,9 @@ describe('rate limits on site pages', () => {
     expect((await visitor.get(`${root(world)}/_assets/one-more.css`, from('203.0.113.30'))).status).toBe(429);
   });
 
-  it('over the limit a refusal runs no query: pages, searches, unknown and malformed names, unseen hosts', async () => {
+  it('over the limit a refusal runs no query: pages, searches, unknown and malformed names, the site\'s hostname, unseen hosts', async () => {
     const world = await site();
+    await claimHostname(world.admin.client, world.organizationId, world.siteId, 'docs.limits.test', dns);
     const visitor = new Visitor(world.t.url);
     // Within the budget, a page costs queries, and a Host naming no site goes on to the API, charged there.
     const counter = countQueries();
@@ -110,6 +117,7 @@ describe('rate limits on site pages', () => {
         [`${root(world)}/_assets/made-up.css`, undefined],
         ['/s/no-such-site/welcome', undefined],
         ['/s/%E0%A4%A/welcome', undefined],
+        ['/welcome', 'docs.limits.test'],
         ['/welcome', 'never-seen-1.example.test'],
         ['/s/no-such-site/', 'never-seen-2.example.test'],
       ] as const) {
