@@ -1,7 +1,8 @@
 // Published sites served as HTML by the server itself (issue 20): mounted in app.ts before the API's
 // request path (outside /v1, outside the OpenAPI contract and its validator). A site answers on its
-// custom hostname (the request's Host, never the API's own host) and at {PUBLIC_URL}/s/{basename or
-// site id}/…; below the site's root: the section's path, the site space's path, the page's path.
+// custom hostname once its DNS proved control (the request's Host, never one of the server's own:
+// hostnames.service.ts) and at {PUBLIC_URL}/s/{basename or site id}/…; below the site's root: the
+// section's path, the site space's path, the page's path.
 //
 // Per request: one statement (site-state.ts) reads the site, a version of its structure, the head
 // revision of each of its spaces and its share keys; the audience is decided from it (visitor.ts); the
