@@ -72,6 +72,8 @@ export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWor
   const { data: section } = await owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/sections', { ...sitePath, body: { spaceId: space!.id, title: 'Sweep' } });
   const { data: group } = await owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/section-groups', { ...sitePath, body: { title: 'Sweep', sections: [section!.id] } });
   const { data: shareLink } = await owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath, body: { label: 'Sweep' } });
+  // A hostname pending verification: its check (verifySiteHostname) asks the harness's DNS, which refuses.
+  await owner.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath, body: { hostname: `docs-${site!.id.toLowerCase()}.sweep.test` } });
   if (!section || !group || !shareLink) throw new Error('the sweep site could not be built');
   // Organization settings: an OpenAPI spec processed into a version, translation settings, a custom field.
   const { data: openAPISpec } = await owner.client.POST('/v1/orgs/{organizationId}/openapi', {

@@ -1,7 +1,9 @@
 // The sites area: sites, their structure (sections, groups, site spaces), adaptive schema,
-// customization, publication and audience (share links, visitor authentication).
+// customization, publication, audience (share links, visitor authentication) and custom hostnames
+// (verified by their DNS, checked by a job).
 import type { PurgeStep, TransferStep } from '../area.js';
 import { defineArea } from '../area.js';
+import { verifyHostnamesWorker } from './hostnames.jobs.js';
 import { sitesRules } from './rules.js';
 import { siteHandlers } from './sites.handlers.js';
 import { structureHandlers } from './structure.handlers.js';
@@ -25,6 +27,7 @@ export const sitesArea = defineArea({
   // A duplicate starts in no site.
   duplicate: 'none',
   rules: sitesRules,
+  jobs: (context) => [verifyHostnamesWorker(context)],
   // A space purged or transferred between the access check and the insert of its site space.
   conflicts: { site_spaces_organization_id_space_id_fkey: 'The space was removed meanwhile' },
 });
