@@ -6,9 +6,9 @@ import { defineArea } from '../area.js';
 export const openAPISpecsArea = defineArea({
   name: 'openapi-specs',
   handlers: openAPISpecHandlers,
-  tables: ['openapi_specs', 'openapi_spec_versions'],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: {
+    openapiSpecs: { stays: 'An organization’s own specs, never tied to spaces or collections' },
+    openapiSpecVersions: { stays: 'Versions of an organization’s own specs' },
+  },
   jobs: (context) => [processSpecWorker(context), refreshSpecsWorker(context)],
 });

@@ -6,9 +6,9 @@ import { defineArea } from '../area.js';
 export const samlArea = defineArea({
   name: 'saml',
   handlers: { ...samlHandlers, ...ssoHandlers },
-  tables: ['saml_providers', 'saml_consumed_assertions'],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: {
+    samlProviders: { stays: 'The organization’s identity providers' },
+    samlConsumedAssertions: { stays: 'Replay protection of the organization’s identity providers' },
+  },
   conflicts: { saml_providers_organization_id_default_team_id_fkey: 'The default team was deleted meanwhile' },
 });

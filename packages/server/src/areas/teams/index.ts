@@ -7,10 +7,10 @@ import { teamRules } from './teams.rules.js';
 export const teamsArea = defineArea({
   name: 'teams',
   handlers: { ...teamHandlers, ...teamMemberHandlers },
-  tables: ['teams', 'team_members'],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: {
+    teams: { stays: 'Teams belong to their organization (their grants on a transferred space are dropped: see the permissions area)' },
+    teamMembers: { stays: 'Teams belong to their organization, with their members' },
+  },
   rules: teamRules,
   conflicts: {
     team_members_organization_id_user_id_fkey: 'The member was removed from the organization meanwhile',
