@@ -1,6 +1,7 @@
 // Site rows → API objects (the only place that builds them).
 import type { Selectable } from 'kysely';
-import { sitePermissions, type OrganizationRole } from '../../access/permissions.js';
+import type { OrganizationRole } from '../../access/permissions.js';
+import { permissions } from '../index.js';
 import type { Role } from '../../access/roles.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import type { SiteSectionGroupsTable, SiteSectionsTable, SiteSpacesTable } from '../../db/schema.js';
@@ -42,7 +43,7 @@ export function toApiSite(site: SiteRow, role: OrganizationRole, urls: Urls): Ap
       app: urls.app(`/o/${site.organizationId}/sites/${site.id}`),
       ...(site.published ? { published: address } : {}),
     },
-    permissions: sitePermissions(role),
+    permissions: permissions.site(role),
   };
 }
 
