@@ -58,7 +58,7 @@ export const areas = [
  * Tables that belong to the server rather than to an area: no organization's data, nothing to transfer.
  * Every other table of the database belongs to exactly one area (with its fate: areas/area.ts).
  */
-const SERVER_TABLES = {
+export const SERVER_TABLES = {
   rateLimits: 'http/rate-limit-store.ts: request counters by key, expiring',
   serverKeys: 'keys.ts: the server’s signing and encryption keys',
 } as const satisfies Partial<Record<TableName, string>>;

@@ -6,8 +6,8 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineArea, type Area } from '../../src/areas/area.js';
-import { areas } from '../../src/areas/index.js';
-import { analyseLifecycle } from '../../src/areas/lifecycle.js';
+import { areas, SERVER_TABLES } from '../../src/areas/index.js';
+import { analyseLifecycle, snakeCase } from '../../src/areas/lifecycle.js';
 import { readCatalogue } from '../../src/db/catalogue.js';
 import { useTestServer } from '../support/harness.js';
 
@@ -36,6 +36,15 @@ it('follows foreign keys through other tables: every table reachable from spaces
   ];
   for (const [later, earlier] of pairs) {
     expect(names.indexOf(later), `${later} after ${earlier}`).toBeGreaterThan(names.indexOf(earlier));
+  }
+});
+
+it('the server’s own tables exist and hold nothing of a space or a collection', async () => {
+  const catalogue = await readCatalogue(server().db);
+  const following = new Set(analyseLifecycle(catalogue, areas as readonly Area[]).following.map((entry) => entry.table.name));
+  for (const name of Object.keys(SERVER_TABLES).map(snakeCase)) {
+    expect(catalogue.tables.has(name), name).toBe(true);
+    expect(following.has(name), name).toBe(false);
   }
 });
 
