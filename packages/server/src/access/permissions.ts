@@ -19,38 +19,23 @@ export type OrganizationRole = Role | null | undefined;
 type Sources<P> = { readonly [K in keyof P]: Source };
 
 export const ORGANIZATION_PERMISSIONS = {
-  view: 'getOrganizationById',
-  admin: 'updateOrganizationById',
-  ownTeam: 'createTeam',
+  view: 'getOrganizationById', admin: 'updateOrganizationById', ownTeam: 'createTeam',
   // At the top level, where the organization role decides (inside a collection, the collection's `create`).
   createContent: 'createSpace',
-  createOpenAPISpec: 'createOpenAPISpec',
-  // A self-hosted server has no billing operation: billing is the organization's admins' (as changing it).
-  viewBilling: 'updateOrganizationById',
-  listMembers: 'listOrganizationMembers',
-  listTeams: 'listTeams',
-  // The organization's integrations are its identity providers.
-  listIntegrations: 'listSamlProviders',
+  createOpenAPISpec: 'createOpenAPISpec', listMembers: 'listOrganizationMembers', listTeams: 'listTeams',
+  // A self-hosted server has no billing operation: billing is the organization's admins' (as changing it);
+  // its integrations are its identity providers.
+  viewBilling: 'updateOrganizationById', listIntegrations: 'listSamlProviders',
 } as const satisfies Sources<Schemas['OrganizationPermissions']>;
 
 export const SPACE_PERMISSIONS = {
-  view: 'getSpaceById',
-  access: 'getSpaceContent',
-  admin: 'updateSpaceById',
-  viewInviteLinks: 'listSpacePermissions',
-  edit: 'applySpaceContentChanges',
+  view: 'getSpaceById', access: 'getSpaceContent', admin: 'updateSpaceById', viewInviteLinks: 'listSpacePermissions',
   // A Git sync writes the space's content.
-  triggerGitSync: 'applySpaceContentChanges',
-  comment: 'postCommentInSpace',
-  merge: 'mergeChangeRequest',
-  review: 'updateChangeRequestById',
+  edit: 'applySpaceContentChanges', triggerGitSync: 'applySpaceContentChanges',
+  comment: 'postCommentInSpace', merge: 'mergeChangeRequest', review: 'updateChangeRequestById',
 } as const satisfies Sources<Schemas['SpacePermissions']>;
 
-export const COLLECTION_PERMISSIONS = {
-  view: 'getCollectionById',
-  admin: 'updateCollectionById',
-  viewInviteLinks: 'listCollectionPermissions',
-} as const satisfies Sources<Omit<Schemas['CollectionPermissions'], 'create'>>;
+export const COLLECTION_PERMISSIONS = { view: 'getCollectionById', admin: 'updateCollectionById', viewInviteLinks: 'listCollectionPermissions' } as const satisfies Sources<Omit<Schemas['CollectionPermissions'], 'create'>>;
 
 export const TEAM_PERMISSIONS = { view: 'getTeamById', admin: 'updateTeamMembers' } as const satisfies Sources<Schemas['TeamPermissions']>;
 export const TEAM_MEMBER_ENTRY_PERMISSIONS = { view: 'listTeamMembers' } as const satisfies Sources<Schemas['TeamMemberEntry']['permissions']>;

@@ -5,7 +5,7 @@ import { commentHandlers } from './comments.handlers.js';
 import { commentRules } from './comments.rules.js';
 
 // A duplicate starts a new discussion: comments stay with the original space (as change requests do).
-const NEW_DISCUSSION = { dropped: 'A duplicate starts a new discussion: comments stay with the original space' };
+const DISCUSSION = { transfer: 'moves', duplicate: { dropped: 'A duplicate starts a new discussion: comments stay with the original space' } } as const;
 
 /**
  * A transferred space's comments follow it with their replies, reactions and anchors (the counters
@@ -15,11 +15,8 @@ export const commentsArea = defineArea({
   name: 'comments',
   handlers: commentHandlers,
   tables: {
-    comments: { transfer: 'moves', duplicate: NEW_DISCUSSION },
-    commentReplies: { transfer: 'moves', duplicate: NEW_DISCUSSION },
-    commentReactions: { transfer: 'moves', duplicate: NEW_DISCUSSION },
-    commentReplyReactions: { transfer: 'moves', duplicate: NEW_DISCUSSION },
-    commentAnchors: { transfer: 'moves', duplicate: NEW_DISCUSSION },
+    comments: DISCUSSION, commentReplies: DISCUSSION, commentReactions: DISCUSSION,
+    commentReplyReactions: DISCUSSION, commentAnchors: DISCUSSION,
     commentListVersions: { transfer: 'moves', duplicate: { dropped: 'The copy has no comments: its lists start at version 0' } },
   },
   rules: commentRules,

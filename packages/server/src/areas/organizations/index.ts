@@ -4,8 +4,6 @@ import { defineArea } from '../area.js';
 export const organizationsArea = defineArea({
   name: 'organizations',
   handlers: organizationHandlers,
-  tables: {
-    organizations: { stays: 'The organization itself' },
-  },
+  tables: { organizations: { stays: 'The organization itself' } },
   conflicts: { organizations_hostname_key: 'This hostname was taken meanwhile' },
 });

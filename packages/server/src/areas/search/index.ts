@@ -4,7 +4,7 @@ import { defineArea } from '../area.js';
 import { searchHandlers } from './search.handlers.js';
 
 // A copied space has the same head content: its rows are the original's, not tokenised again.
-const SAME_HEAD = { copied: { why: 'The copy has the same head content: its rows are the original’s, not tokenised again' } } as const;
+const HEAD_ROWS = { transfer: 'moves', duplicate: { copied: { why: 'The copy has the same head content: its rows are the original’s, not tokenised again' } } } as const;
 
 /**
  * Search: the sections of every space's head (kept in step with head moves by the content engine,
@@ -15,9 +15,7 @@ export const searchArea = defineArea({
   name: 'search',
   handlers: searchHandlers,
   tables: {
-    searchSections: { transfer: 'moves', duplicate: SAME_HEAD },
-    searchTitles: { transfer: 'moves', duplicate: SAME_HEAD },
-    searchIndexHeads: { transfer: 'moves', duplicate: SAME_HEAD },
+    searchSections: HEAD_ROWS, searchTitles: HEAD_ROWS, searchIndexHeads: HEAD_ROWS,
     searchWords: { stays: 'The words of all an organization’s content (typo suggestions): the target learns the moved content’s (a transfer step)' },
   },
   steps: {

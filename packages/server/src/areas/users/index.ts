@@ -5,8 +5,5 @@ import { defineArea } from '../area.js';
 export const usersArea = defineArea({
   name: 'users',
   handlers: userHandlers,
-  tables: {
-    users: { stays: 'A person, across organizations' },
-    apiTokens: { stays: 'A user’s own credentials' },
-  },
+  tables: { users: { stays: 'A person, across organizations' }, apiTokens: { stays: 'A user’s own credentials' } },
 });
