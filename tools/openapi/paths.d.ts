@@ -1,2 +1,0 @@
-export declare const repoRoot: string;
-export declare const contractDir: string;
