@@ -4,7 +4,7 @@
 import type { AccessRuleRegistry } from '../access/rules.js';
 import type { ScopeLookups } from '../access/scopes.js';
 import { coreRules } from '../access/rules.js';
-import { createPermissions } from '../access/permissions.js';
+import { decidePermissionsWith } from './permissions-objects.js';
 import type { AppContext } from '../context.js';
 import type { HandlerMap } from '../http/handler.js';
 import type { JobWorker } from '../jobs/queue.js';
@@ -84,8 +84,8 @@ export const lifecycle = collectLifecycle(areas as readonly Area[]);
 /** The access rules operations may name: the core ones and the areas'. */
 export const accessRules = Object.assign({}, coreRules, ...areas.map((area) => area.rules ?? {})) as AccessRuleRegistry;
 
-/** The permissions objects, decided by the same rules (access/permissions.ts). */
-export const permissions = createPermissions(accessRules);
+// The permissions objects are decided by the same rules (access/permissions.ts).
+decidePermissionsWith(accessRules);
 
 /** Constraint violations that mean a concurrent change (answered 409), named by the areas owning the tables. */
 export const knownConflicts = Object.assign({}, ...areas.map((area) => area.conflicts ?? {})) as Readonly<Record<string, string>>;

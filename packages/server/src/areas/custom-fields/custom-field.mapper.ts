@@ -1,5 +1,5 @@
 import type { OrganizationRole } from '../../access/permissions.js';
-import { permissions } from '../index.js';
+import { permissions } from '../permissions-objects.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 import type { CustomFieldDefinitionRow, SpaceValueRow } from './custom-fields.repository.js';
@@ -17,7 +17,7 @@ export function toApiCustomFieldDefinition(organizationId: string, row: CustomFi
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     urls: { location: urls.api(`/v1/orgs/${organizationId}/custom-fields/${row.name}`) },
-    permissions: permissions.customField(role),
+    permissions: permissions().customField(role),
   };
 }
 

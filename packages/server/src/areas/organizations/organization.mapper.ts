@@ -1,5 +1,5 @@
 import type { MembershipRow, OrganizationRow } from './organizations.repository.js';
-import { permissions } from '../index.js';
+import { permissions } from '../permissions-objects.js';
 import type { ApiOrganization, Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 
@@ -31,6 +31,6 @@ export function toApiOrganization(row: OrganizationRow, membership: MembershipRo
       app: urls.app(`/o/${row.id}`),
       ...(row.logoUrl ? { logo: row.logoUrl } : {}),
     },
-    permissions: permissions.organization({ organization: row, membership }),
+    permissions: permissions().organization({ organization: row, membership }),
   };
 }

@@ -1,7 +1,7 @@
 // Site rows → API objects (the only place that builds them).
 import type { Selectable } from 'kysely';
 import type { OrganizationRole } from '../../access/permissions.js';
-import { permissions } from '../index.js';
+import { permissions } from '../permissions-objects.js';
 import type { Role } from '../../access/roles.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import type { SiteSectionGroupsTable, SiteSectionsTable, SiteSpacesTable } from '../../db/schema.js';
@@ -43,7 +43,7 @@ export function toApiSite(site: SiteRow, role: OrganizationRole, urls: Urls): Ap
       app: urls.app(`/o/${site.organizationId}/sites/${site.id}`),
       ...(site.published ? { published: address } : {}),
     },
-    permissions: permissions.site(role),
+    permissions: permissions().site(role),
   };
 }
 

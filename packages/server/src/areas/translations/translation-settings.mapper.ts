@@ -1,5 +1,5 @@
 import type { OrganizationRole } from '../../access/permissions.js';
-import { permissions } from '../index.js';
+import { permissions } from '../permissions-objects.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 import type { TranslationSettingsRow } from './translations.repository.js';
@@ -12,7 +12,7 @@ export function toApiTranslationSettings(organizationId: string, row: Translatio
     languages: row.languages,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    permissions: permissions.translationSettings(role),
+    permissions: permissions().translationSettings(role),
     urls: { location: urls.api(`/v1/orgs/${organizationId}/translations/${row.id}`) },
   };
 }
