@@ -6,7 +6,7 @@
 // store the install filled: no network), `package.json`, `deploy/` (the systemd unit, the nginx
 // example), CHANGELOG.md and LICENSE. The version is the server package's; CHANGELOG.md must have
 // its section. `--tag` then tags the commit `v<version>` (the tree must be clean). `--fast`
-// compresses less (tests). docs/deploy.md §1 says how operators install it; the test
+// compresses less (tests). docs/deploy.md, "Install a release", says how operators install it; the test
 // packages/server/test/deploy/artifact.test.ts unpacks it in a fresh folder and runs it.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';

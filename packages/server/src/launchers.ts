@@ -1,5 +1,5 @@
 // The development server's tie to what launched it. `pnpm start` is a chain — pnpm, pnpm (the
-// package's script), tsx, then this process — and a launcher killed outright (SIGKILL) passes no
+// package's script), then this process (node with tsx's loader; `pnpm cli`: tsx, then this process) — and a launcher killed outright (SIGKILL) passes no
 // signal on: its children are re-parented and would serve on with nobody to stop them. So the
 // development entry watches the chain and stops when a link of it is gone. The production entry
 // (main.ts) never does: it runs until signalled.

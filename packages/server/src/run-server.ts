@@ -49,7 +49,7 @@ export async function runServer(mode: Mode, options: RunOptions = {}): Promise<v
   }
   let stopping = false;
   const stop = (reason: string) => {
-    // A Ctrl+C reaches this process twice (from the terminal and relayed by tsx): once is enough.
+    // A Ctrl+C may reach this process twice (from the terminal and relayed by pnpm): once is enough.
     if (stopping) return;
     stopping = true;
     log.info({ reason, timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
