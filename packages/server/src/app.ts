@@ -9,7 +9,7 @@ import { createBodyParser } from './http/body.js';
 import { createErrorMiddleware, notFoundMiddleware } from './http/error-middleware.js';
 import { acceptRawSubDelimsInQuery, BODY_METHODS, enforceInputRules } from './http/input-rules.js';
 import type { HandlerMap } from './http/handler.js';
-import { apiHeaders, createMetrics, mountHealth, observe, type Metrics } from './http/observability.js';
+import { apiHeaders, mountHealth, observe, type Metrics } from './http/observability.js';
 import { loadSpec } from './http/operations.js';
 import { rateLimit } from './http/rate-limit.js';
 import { mountReference } from './http/reference.js';
@@ -27,7 +27,7 @@ export type AppOptions = {
 
 export function createApp(context: AppContext, options: AppOptions = {}): { app: Express; metrics: Metrics } {
   const app = express();
-  const metrics = createMetrics();
+  const { metrics } = context;
   app.disable('x-powered-by');
   // Express's automatic ETag hashes every body (~35 µs a request, more on lists): off for the API.
   app.set('etag', false);

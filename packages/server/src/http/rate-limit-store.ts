@@ -31,6 +31,7 @@
 import type pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Database } from '../db/database.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { addRateLimitHits } from './rate-limits.repository.js';
 import type { Logger } from '../logger.js';
 
@@ -210,7 +211,11 @@ export class SharedCounter {
   }
 
   private storeFailed(error: unknown): void {
-    if (Date.now() >= this.storeDownUntil) this.log.warn({ err: error, limiter: this.name }, 'rate limit store unavailable; counting in this instance only');
+    if (Date.now() >= this.storeDownUntil) {
+      // The database away is logged once per outage by the pool's availability (db/availability.ts).
+      if (isDatabaseUnavailable(error)) this.log.debug({ limiter: this.name }, 'rate limit store unavailable; counting in this instance only');
+      else this.log.warn({ err: error, limiter: this.name }, 'rate limit store unavailable; counting in this instance only');
+    }
     this.storeDownUntil = Date.now() + this.retryMs;
   }
 

@@ -292,5 +292,5 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
     expect(kept.logs.some((line) => line.msg === 'request' && line.status === 200)).toBe(true);
     // nginx saw the stopped instance refuse connections (and went to the other), never no instance at all.
     expect(nginx.errors()).not.toMatch(/no live upstreams|\[(crit|alert|emerg)\]/);
-  });
+  }, 240_000); // an instance's restart inside
 });
