@@ -112,21 +112,30 @@ function parseUrl(input: string, base?: string): URL {
 
 type Hop = { response: IncomingMessage; request: http.ClientRequest };
 
-function requestOnce(url: URL, allowed: (address: string) => boolean, signal: AbortSignal): Promise<Hop> {
+type Sent = { method: 'GET' } | { method: 'POST'; headers: Record<string, string>; body: string };
+
+function requestOnce(url: URL, allowed: (address: string) => boolean, signal: AbortSignal, sent: Sent = { method: 'GET' }): Promise<Hop> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && !allowed(host)) return Promise.reject(new OutboundError('FORBIDDEN_ADDRESS', `${host} is an address that may not be fetched`));
   const client = url.protocol === 'https:' ? https : http;
+  const body = sent.method === 'POST' ? Buffer.from(sent.body) : undefined;
   return new Promise((resolve, reject) => {
     const request = client.request(url, {
-      method: 'GET',
+      method: sent.method,
+      // No connection reuse: each request resolves and checks the address again.
       agent: false,
       lookup: guardedLookup(allowed),
       signal,
-      headers: { 'user-agent': 'content-workspace', accept: '*/*', 'accept-encoding': 'identity' },
+      headers: {
+        'user-agent': 'content-workspace',
+        accept: '*/*',
+        'accept-encoding': 'identity',
+        ...(sent.method === 'POST' ? { ...sent.headers, 'content-length': String(body!.length) } : {}),
+      },
     });
     request.on('response', (response) => resolve({ response, request }));
     request.on('error', reject);
-    request.end();
+    request.end(body);
   });
 }
 
@@ -191,6 +200,55 @@ export async function fetchGuarded(input: string, policy: OutboundPolicy): Promi
     const cause = (error as { cause?: unknown }).cause;
     if (cause instanceof OutboundError) throw cause;
     throw new OutboundError('NETWORK', `the fetch failed: ${(error as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export type PostResponse = { status: number; headers: IncomingHttpHeaders; /** At most the policy's `maxBytes` of the body. */ body: Buffer };
+
+/** Reads at most `maxBytes` of the body, then closes the connection (the rest is never read). */
+function readPrefix(hop: Hop, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    const done = () => resolve(Buffer.concat(parts).subarray(0, maxBytes));
+    hop.response.on('data', (chunk: Buffer) => {
+      parts.push(chunk);
+      size += chunk.length;
+      if (size >= maxBytes) {
+        hop.request.destroy();
+        done();
+      }
+    });
+    hop.response.on('end', done);
+    hop.response.on('error', reject);
+    hop.response.on('close', () => {
+      if (!hop.response.complete && size < maxBytes) reject(new OutboundError('NETWORK', 'the connection closed before the end of the response'));
+    });
+  });
+}
+
+/**
+ * POSTs `body` to `input` under `policy` (webhook deliveries): the address rule as for fetches, no
+ * redirect followed (a 3xx is an answer like any other), one deadline for the exchange, and at most
+ * `maxBytes` of the answer read. Answers whatever status came; a failure without an answer is an
+ * OutboundError.
+ */
+export async function postGuarded(input: string, body: string, headers: Record<string, string>, policy: OutboundPolicy): Promise<PostResponse> {
+  const allowed = addressRule(policy);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), policy.timeoutMs);
+  try {
+    const hop = await requestOnce(parseUrl(input), allowed, controller.signal, { method: 'POST', headers, body });
+    const answer = await readPrefix(hop, policy.maxBytes);
+    return { status: hop.response.statusCode ?? 0, headers: hop.response.headers, body: answer };
+  } catch (error) {
+    if (controller.signal.aborted) throw new OutboundError('TIMEOUT', `no complete answer within ${policy.timeoutMs} ms`);
+    if (error instanceof OutboundError) throw error;
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof OutboundError) throw cause;
+    throw new OutboundError('NETWORK', `the request failed: ${(error as Error).message}`);
   } finally {
     clearTimeout(timer);
   }

@@ -1,0 +1,18 @@
+// Webhooks: an organization's addresses that receive its events (areas/events), signed as Standard
+// Webhooks says, sent at least once by a loop on every instance (delivery-worker.ts) from the
+// deliveries queue the dispatcher fills (dispatch.ts).
+import { defineArea } from '../area.js';
+import { webhookDeliveryWorker } from './delivery-worker.js';
+import { webhookHandlers } from './webhooks.handlers.js';
+
+export const webhooksArea = defineArea({
+  name: 'webhooks',
+  handlers: webhookHandlers,
+  tables: ['webhooks', 'webhook_deliveries', 'webhook_delivery_attempts'],
+  // Webhooks belong to the organization, not to its spaces: a transferred space leaves them behind
+  // (a space list naming it then matches nothing more).
+  transfer: 'none',
+  purge: 'none',
+  duplicate: 'none',
+  jobs: (context) => [webhookDeliveryWorker(context)],
+});
