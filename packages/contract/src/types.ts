@@ -9324,7 +9324,7 @@ export interface components {
         EventType: "organization.created" | "organization.updated" | "collection.created" | "collection.updated" | "collection.deleted" | "collection.moved" | "collection.transferred" | "space.created" | "space.updated" | "space.deleted" | "space.restored" | "space.moved" | "space.transferred" | "space.content-updated" | "change-request.opened" | "change-request.updated" | "change-request.review-requested" | "change-request.merged" | "change-request.closed" | "change-request.reopened" | "comment.created" | "comment.edited" | "comment.resolved" | "comment.reopened" | "comment.deleted" | "comment-reply.created" | "comment-reply.edited" | "comment-reply.deleted" | "site.created" | "site.updated" | "site.published" | "site.unpublished" | "site.deleted" | "member.added" | "member.role-changed" | "member.removed" | "team.members-changed" | "openapi-spec.processed" | "import.finished" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.ping";
         /**
          * EventUserActor
-         * @description A user, acting through the API token `token`.
+         * @description A user, acting through the API token `token` (absent when the request carried none, as a single sign-on does).
          */
         EventUserActor: {
             /**
@@ -9334,7 +9334,7 @@ export interface components {
             type: "user";
             user: components["schemas"]["User"];
             /** @description Id of the API token the request was made with. */
-            token: components["schemas"]["Id"];
+            token?: components["schemas"]["Id"];
         };
         /**
          * EventSystemActor

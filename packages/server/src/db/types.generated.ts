@@ -202,6 +202,7 @@ export interface Events {
   data: JsonText;
   id: string;
   organizationId: string;
+  seq: GeneratedAlways<number>;
   spaceId: string | null;
   type: EventType;
   undispatched: Generated<boolean>;

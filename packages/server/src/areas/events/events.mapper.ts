@@ -3,7 +3,7 @@ import type { EventRow } from './events.repository.js';
 
 /**
  * The event as the API (and every webhook delivery) shows it. `actor` and `data` were written from API
- * objects of their type's schema (record.ts): they are read back as they are.
+ * objects of their type's schema (record.ts): they are read back as they are (see eventJson).
  */
 export function toApiEvent(row: EventRow): ApiEvent {
   return {
@@ -13,8 +13,8 @@ export function toApiEvent(row: EventRow): ApiEvent {
     createdAt: row.createdAt.toISOString(),
     organization: row.organizationId,
     ...(row.spaceId !== null ? { space: row.spaceId } : {}),
-    actor: row.actor,
-    data: row.data,
+    actor: JSON.parse(row.actor),
+    data: JSON.parse(row.data),
   } as ApiEvent;
 }
 

@@ -9,14 +9,25 @@ export type EventRow = {
   id: string;
   type: EventType;
   spaceId: string | null;
-  actor: unknown;
-  data: unknown;
+  /** The JSON text stored (read as text: the camel-casing row mapping would rename nested keys). */
+  actor: string;
+  data: string;
   createdAt: Date;
+  seq: number;
 };
 
 export type EventFilters = { types?: readonly EventType[] | undefined; spaceId?: string | undefined; since?: string | undefined; until?: string | undefined };
 
-const COLUMNS = ['e.organizationId', 'e.id', 'e.type', 'e.spaceId', 'e.actor', 'e.data', 'e.createdAt'] as const;
+const COLUMNS = [
+  'e.organizationId',
+  'e.id',
+  'e.type',
+  'e.spaceId',
+  sql<string>`e.actor::text`.as('actor'),
+  sql<string>`e.data::text`.as('data'),
+  'e.createdAt',
+  'e.seq',
+] as const;
 
 /** The organization's events matching `filters` (each filter has its index: see the migration). */
 export function eventsQuery(db: Executor, organizationId: string, filters: EventFilters) {

@@ -17,14 +17,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       actor jsonb NOT NULL,
       data jsonb NOT NULL,
       created_at timestamptz(3) NOT NULL DEFAULT now(),
+      -- Insertion order: the events of one change share their transaction's time, and list in the
+      -- order they were recorded (the list sorts by time, then by this).
+      seq bigint GENERATED ALWAYS AS IDENTITY,
       undispatched boolean NOT NULL DEFAULT false,
       PRIMARY KEY (organization_id, id)
     )`.execute(db);
   // The list, newest first, and its filters (a type, a space); time bounds ride on each. Retention
   // prunes per organization through the first.
-  await sql`CREATE INDEX events_list_idx ON events (organization_id, created_at DESC, id DESC)`.execute(db);
-  await sql`CREATE INDEX events_type_idx ON events (organization_id, type, created_at DESC, id DESC)`.execute(db);
-  await sql`CREATE INDEX events_space_idx ON events (organization_id, space_id, created_at DESC, id DESC) WHERE space_id IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX events_list_idx ON events (organization_id, created_at DESC, seq DESC)`.execute(db);
+  await sql`CREATE INDEX events_type_idx ON events (organization_id, type, created_at DESC, seq DESC)`.execute(db);
+  await sql`CREATE INDEX events_space_idx ON events (organization_id, space_id, created_at DESC, seq DESC) WHERE space_id IS NOT NULL`.execute(db);
   // The outbox: small, since the dispatcher clears the flag within moments of the commit.
   await sql`CREATE INDEX events_undispatched_idx ON events (created_at) WHERE undispatched`.execute(db);
 
