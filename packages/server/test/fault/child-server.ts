@@ -124,8 +124,14 @@ export function captureOutput(child: ChildProcess): CapturedOutput {
  * `pnpm start` at the repository root, or the build's `main.js` in `dist` under plain node (see
  * test/deploy/build.ts). Resolves when it is ready, with the demo user's token.
  */
-export async function startChildServer(options: { command: 'tsx' | 'pnpm start' | 'built'; dist?: string; env?: Record<string, string> }): Promise<ChildServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cw-fault-'));
+export async function startChildServer(options: {
+  command: 'tsx' | 'pnpm start' | 'built';
+  dist?: string;
+  env?: Record<string, string>;
+  /** Starts again on an earlier server's data folder (after it was killed), with its demo user's token. */
+  restartOf?: Pick<ChildServer, 'dataDir' | 'token'>;
+}): Promise<ChildServer> {
+  const dataDir = options.restartOf?.dataDir ?? mkdtempSync(join(tmpdir(), 'cw-fault-'));
   chmodSync(dataDir, 0o755); // as root, the embedded PostgreSQL runs as user postgres, which must enter it
   const port = await freePort();
   const env = {
@@ -179,7 +185,9 @@ export async function startChildServer(options: { command: 'tsx' | 'pnpm start' 
       waitForLog(/^listening$/, 90_000),
       exited.then(({ code }) => Promise.reject(new Error(`the server exited (code ${code}) while starting:\n${output.slice(-40).join('\n')}`))),
     ]);
-    for (let waited = 0; !(token = demoToken()) && waited < 2000; waited += 50) await sleep(50);
+    // A restart prints no token: the demo user exists already.
+    token = options.restartOf?.token;
+    for (let waited = 0; !token && !(token = demoToken()) && waited < 2000; waited += 50) await sleep(50);
     if (!token) throw new Error(`the server printed no demo token:\n${output.slice(-40).join('\n')}`);
   } catch (error) {
     await cleanUp();

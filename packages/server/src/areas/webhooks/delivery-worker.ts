@@ -40,10 +40,16 @@ export const DISABLE_AFTER_MS = 5 * 86_400_000;
 /** How long a claim holds: an attempt's timeout with room for writing its answer. */
 export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 10_000;
 
+/** Waits `ms`, or less when `signal` aborts (its listener removed either way). */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const wake = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    signal.addEventListener('abort', wake, { once: true });
   });
 
 /** Text as PostgreSQL stores it (no U+0000), at most RESPONSE_EXCERPT_BYTES of it. */

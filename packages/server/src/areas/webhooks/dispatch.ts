@@ -11,11 +11,12 @@ import { enabledSubscriptions, insertDeliveries, takeUndispatchedEvents, type Su
 const INSERT_CHUNK = 5000;
 
 /**
- * Whether `webhook` takes `event`: it existed when the event was recorded, subscribes to its type, and
- * (with a space list) the event is about one of its spaces.
+ * Whether `webhook` takes `event`: it was created before the event was recorded (not by the same
+ * change: its own `webhook.created` is not sent to it), subscribes to its type, and (with a space
+ * list) the event is about one of its spaces.
  */
 export function subscribes(webhook: Subscription, event: UndispatchedEvent): boolean {
-  if (webhook.createdAt > event.createdAt) return false;
+  if (webhook.createdAt >= event.createdAt) return false;
   if (webhook.eventTypes !== null && !webhook.eventTypes.includes(event.type)) return false;
   return webhook.spaceIds === null || (event.spaceId !== null && webhook.spaceIds.includes(event.spaceId));
 }
