@@ -10589,9 +10589,8 @@ export interface components {
              * @description How long the current secret keeps signing deliveries beside the new one (both signatures are sent),
              *     so receivers can switch without missing one. Default 86,400 (a day); 0 stops it at once (a leaked
              *     secret); at most 7 days.
-             * @default 86400
              */
-            gracePeriodSeconds: number;
+            gracePeriodSeconds?: number;
         };
         /**
          * WebhookSecret

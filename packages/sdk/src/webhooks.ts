@@ -49,12 +49,16 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : (value as string | undefined);
 }
 
-function base64Bytes(text: string): Uint8Array | undefined {
+function base64Bytes(text: string): Uint8Array<ArrayBuffer> | undefined {
+  let binary: string;
   try {
-    return Uint8Array.from(atob(text), (character) => character.charCodeAt(0));
+    binary = atob(text);
   } catch {
     return undefined;
   }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }
 
 async function hmacKey(secret: string) {
@@ -91,7 +95,7 @@ async function verify(payload: string | Uint8Array, headers: WebhookHeaders, sec
     .split(' ')
     .map((entry) => entry.split(','))
     .flatMap(([version, signature]) => (version === 'v1' && signature ? [base64Bytes(signature)] : []))
-    .filter((bytes): bytes is Uint8Array => bytes !== undefined);
+    .filter((bytes): bytes is Uint8Array<ArrayBuffer> => bytes !== undefined);
   for (const candidate of typeof secret === 'string' ? [secret] : secret) {
     const key = await hmacKey(candidate);
     // crypto.subtle.verify compares in constant time.

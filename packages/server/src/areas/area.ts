@@ -5,7 +5,7 @@
 // silently left behind by a transfer or a purge.
 import type { AnyAccessRule } from '../access/rules.js';
 import type { ScopeLookups } from '../access/scopes.js';
-import type { AccessRuleName } from '@content-workspace/contract';
+import type { AccessRuleName, components } from '@content-workspace/contract';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
 import type { AreaHandlers } from '../http/handler.js';
@@ -53,6 +53,11 @@ export type Area<H extends AreaHandlers = AreaHandlers> = {
   purge: readonly PurgeStep[] | 'none';
   /** Copy steps for a duplicated space; 'none' when a duplicate starts without the area's rows. */
   duplicate: readonly DuplicateStep[] | 'none';
+  /**
+   * The event types the area records (the contract's catalogue, spec/components/schemas/EventType.yaml),
+   * in the transaction of the change each describes (areas/events/record.ts). Each type has one owner.
+   */
+  events?: readonly components['schemas']['EventType'][];
   /** Background workers the area runs. */
   jobs?: (context: Omit<AppContext, 'jobs'>) => JobWorker[];
   /** Access rules the area brings (named in its operations' `x-access`). */

@@ -105,7 +105,7 @@ describe('GET /v1/orgs/{organizationId}/events', () => {
     }
     await admin.client.PATCH('/v1/spaces/{spaceId}', { ...spacePath(created[0]!), body: { title: 'Renamed' } });
     // Distinct times, so newest first is a fact of the data and not of ids.
-    await t.db.updateTable('events').set({ createdAt: sql<Date>`created_at + (random() * interval '1 second')` }).where('organizationId', '=', organization.id).execute();
+    await sql`UPDATE events SET created_at = created_at + random() * interval '1 second' WHERE organization_id = ${organization.id}`.execute(t.db);
     const all = await listEvents(admin, organization.id);
     expect(all.count).toBe(6);
     const times = all.items.map((event) => event.createdAt);

@@ -2,6 +2,7 @@
 // the database catalogue: a new table with a foreign key to organizations, collections, spaces,
 // revisions or change requests that no area descriptor lists fails here, so it can never be
 // silently left behind by a transfer (which deletes the originals by cascade) or a purge.
+import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { areas } from '../../src/areas/index.js';
@@ -51,4 +52,13 @@ it('every area says what a transfer, a purge and a duplicate do with its rows', 
       expect(area[step] === 'none' || Array.isArray(area[step]), `${area.name}.${step}`).toBe(true);
     }
   }
+});
+
+it('each event type of the contract is declared by exactly one area, and every type an area declares is in the contract', () => {
+  const catalogue: string[] = JSON.parse(readFileSync(new URL('../../../contract/openapi.json', import.meta.url), 'utf8')).components.schemas.EventType.enum;
+  const declared = areas.flatMap((area) => (area.events ?? []).map((type) => ({ type, area: area.name })));
+  const owners = new Map<string, string[]>();
+  for (const { type, area } of declared) owners.set(type, [...(owners.get(type) ?? []), area]);
+  expect([...owners.keys()].sort(), 'declared event types').toEqual([...catalogue].sort());
+  expect([...owners].filter(([, names]) => names.length > 1), 'types declared by more than one area').toEqual([]);
 });

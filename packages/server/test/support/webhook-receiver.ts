@@ -2,7 +2,7 @@
 // body), answers as the test tells it (a status, a body, a delay, a redirect), and can go down and come
 // back on the same port.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export type Delivery = { headers: IncomingHttpHeaders; body: string; path: string; at: number };
 
@@ -28,7 +28,7 @@ export async function startReceiver(): Promise<Receiver> {
   const waiters: Array<() => void> = [];
   let port = 0;
   let server: Server | undefined;
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {

@@ -12,6 +12,7 @@ export const changeRequestsArea = defineArea({
   transfer: changeRequestTransferSteps,
   purge: 'none',
   duplicate: 'none',
+  events: ['change-request.opened', 'change-request.updated', 'change-request.review-requested', 'change-request.merged', 'change-request.closed', 'change-request.reopened'],
   conflicts: { change_requests_organization_id_space_id_fkey: 'The space was removed meanwhile' },
   scopeLookups: {
     changeRequest: (db, space, ref) => findChangeRequest(db, space.organizationId, space.id, ref),

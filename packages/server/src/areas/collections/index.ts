@@ -10,5 +10,6 @@ export const collectionsArea = defineArea({
   // Collections are never purged: only spaces are (their deleted collections go at once).
   purge: 'none',
   duplicate: 'none',
+  events: ['collection.created', 'collection.updated', 'collection.deleted', 'collection.moved', 'collection.transferred'],
   conflicts: { collections_organization_id_parent_collection_id_fkey: 'The parent collection was deleted meanwhile' },
 });

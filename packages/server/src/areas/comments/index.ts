@@ -58,5 +58,6 @@ export const commentsArea = defineArea({
   purge: 'none',
   // A duplicate starts a new discussion: comments stay with the original space (as change requests do).
   duplicate: 'none',
+  events: ['comment.created', 'comment.edited', 'comment.resolved', 'comment.reopened', 'comment.deleted', 'comment-reply.created', 'comment-reply.edited', 'comment-reply.deleted'],
   rules: commentRules,
 });

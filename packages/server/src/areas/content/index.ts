@@ -33,6 +33,7 @@ export const contentArea = defineArea({
     async (trx, { organizationId, sourceSpaceId, copySpaceId }) =>
       copyHeadRows(trx, { organizationId, spaceIds: [sourceSpaceId] }, { organizationId, spaceId: copySpaceId }),
   ],
+  events: ['space.content-updated'],
   jobs: (context) => [collectContentGarbageWorker(context.db)],
   conflicts: { revisions_organization_id_space_id_fkey: 'The space was removed meanwhile' },
 });

@@ -9,4 +9,5 @@ export const importArea = defineArea({
   transfer: 'none',
   purge: 'none',
   duplicate: 'none',
+  events: ['import.finished'],
 });

@@ -9,4 +9,5 @@ export const membersArea = defineArea({
   transfer: 'none',
   purge: 'none',
   duplicate: 'none',
+  events: ['member.added', 'member.role-changed', 'member.removed'],
 });

@@ -10,5 +10,6 @@ export const openAPISpecsArea = defineArea({
   transfer: 'none',
   purge: 'none',
   duplicate: 'none',
+  events: ['openapi-spec.processed'],
   jobs: (context) => [processSpecWorker(context), refreshSpecsWorker(context)],
 });

@@ -8,5 +8,6 @@ export const organizationsArea = defineArea({
   transfer: 'none',
   purge: 'none',
   duplicate: 'none',
+  events: ['organization.created', 'organization.updated'],
   conflicts: { organizations_hostname_key: 'This hostname was taken meanwhile' },
 });

@@ -24,6 +24,7 @@ export const sitesArea = defineArea({
   purge: [purgeSiteSpaces],
   // A duplicate starts in no site.
   duplicate: 'none',
+  events: ['site.created', 'site.updated', 'site.published', 'site.unpublished', 'site.deleted'],
   rules: sitesRules,
   // A space purged or transferred between the access check and the insert of its site space.
   conflicts: { site_spaces_organization_id_space_id_fkey: 'The space was removed meanwhile' },

@@ -13,6 +13,7 @@ export const spacesArea = defineArea({
   purge: 'none',
   // The duplicate service writes the copy's space row.
   duplicate: 'none',
+  events: ['space.created', 'space.updated', 'space.deleted', 'space.restored', 'space.moved', 'space.transferred'],
   jobs: (context) => [purgeSpacesWorker(context.db, context.lifecycle)],
   rules: placementRules,
   conflicts: { spaces_organization_id_parent_collection_id_fkey: 'The collection was deleted meanwhile' },

@@ -11,6 +11,7 @@ export const teamsArea = defineArea({
   transfer: 'none',
   purge: 'none',
   duplicate: 'none',
+  events: ['team.members-changed'],
   rules: teamRules,
   conflicts: {
     team_members_organization_id_user_id_fkey: 'The member was removed from the organization meanwhile',

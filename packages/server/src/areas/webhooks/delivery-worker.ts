@@ -162,7 +162,7 @@ export function startDelivery(deps: Deps, tuning: DeliveryTuning = DEFAULT_TUNIN
   const loop = (async () => {
     let failures = 0;
     while (!stopping.signal.aborted) {
-      let busy = false;
+      let busy: boolean;
       try {
         busy = (await dispatchEvents(deps.db, tuning.dispatchBatch)) > 0;
         const free = tuning.concurrency - inFlight.size;

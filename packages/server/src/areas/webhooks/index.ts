@@ -14,5 +14,6 @@ export const webhooksArea = defineArea({
   transfer: 'none',
   purge: 'none',
   duplicate: 'none',
+  events: ['webhook.created', 'webhook.updated', 'webhook.deleted', 'webhook.disabled', 'webhook.ping'],
   jobs: (context) => [webhookDeliveryWorker(context)],
 });
