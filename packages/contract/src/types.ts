@@ -10352,6 +10352,24 @@ export interface components {
          * @description An address that receives the organization's events as they happen, signed as the Standard Webhooks
          *     specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature`). Its signing secret is
          *     shown only when it is created and when it is rotated.
+         * @example {
+         *       "object": "webhook",
+         *       "id": "Kp2sT7qWm9XyZa3BcD4e",
+         *       "url": "https://hooks.example.com/content-workspace",
+         *       "description": "Search index",
+         *       "enabled": true,
+         *       "eventTypes": [
+         *         "space.content-updated",
+         *         "change-request.merged"
+         *       ],
+         *       "spaces": null,
+         *       "createdAt": "2026-11-28T09:58:10.402Z",
+         *       "updatedAt": "2026-11-28T09:58:10.402Z",
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e",
+         *         "deliveries": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e/deliveries"
+         *       }
+         *     }
          */
         Webhook: {
             /** @constant */
@@ -10500,16 +10518,188 @@ export interface components {
          *     that is not committed has no event). Selected by `type`; `data` holds the resource as the API returns
          *     it to an organization admin (for content, the revision's id and address with the pages it changed).
          *     A webhook delivery's body is the event exactly as this schema describes it.
+         * @example {
+         *       "object": "event",
+         *       "id": "Ev7kP2qRs9TuVw3XyZ1a",
+         *       "type": "space.content-updated",
+         *       "createdAt": "2026-11-28T10:15:02.113Z",
+         *       "organization": "PBifsGYSqrl0NCy7tAjg",
+         *       "space": "qMa6kNgsqjxQjwCLFGuh",
+         *       "actor": {
+         *         "type": "user",
+         *         "user": {
+         *           "object": "user",
+         *           "id": "GcWPo28SuVGFWz4goVQi",
+         *           "displayName": "Ada Lovelace",
+         *           "email": "ada@acme.example",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/users/GcWPo28SuVGFWz4goVQi"
+         *           }
+         *         },
+         *         "token": "Ydw06AD0LAjQolOOWxmK"
+         *       },
+         *       "data": {
+         *         "revision": "Rv4mN8pQ2sT6vX0zB3dF",
+         *         "previousRevision": "Rv1aC5eG9iK3mO7qS1uW",
+         *         "revisionType": "edits",
+         *         "pages": {
+         *           "added": [
+         *             {
+         *               "id": "Pg2bD6fH0jL4nP8rT2vX",
+         *               "title": "Install",
+         *               "path": "guides/install"
+         *             }
+         *           ],
+         *           "edited": [
+         *             {
+         *               "id": "Pg9cE3gI7kM1oQ5sU9wY",
+         *               "title": "Overview",
+         *               "path": "overview"
+         *             }
+         *           ],
+         *           "moved": [],
+         *           "removed": []
+         *         },
+         *         "truncated": false,
+         *         "urls": {
+         *           "revision": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh/revisions/Rv4mN8pQ2sT6vX0zB3dF",
+         *           "space": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh"
+         *         }
+         *       }
+         *     }
          */
         Event: components["schemas"]["OrganizationCreatedEvent"] | components["schemas"]["OrganizationUpdatedEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionTransferredEvent"] | components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceTransferredEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestOpenedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestReviewRequestedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestClosedEvent"] | components["schemas"]["ChangeRequestReopenedEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentEditedEvent"] | components["schemas"]["CommentResolvedEvent"] | components["schemas"]["CommentReopenedEvent"] | components["schemas"]["CommentDeletedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["CommentReplyEditedEvent"] | components["schemas"]["CommentReplyDeletedEvent"] | components["schemas"]["SiteCreatedEvent"] | components["schemas"]["SiteUpdatedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteDeletedEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamMembersChangedEvent"] | components["schemas"]["OpenAPISpecProcessedEvent"] | components["schemas"]["ImportFinishedEvent"] | components["schemas"]["WebhookCreatedEvent"] | components["schemas"]["WebhookUpdatedEvent"] | components["schemas"]["WebhookDeletedEvent"] | components["schemas"]["WebhookDisabledEvent"] | components["schemas"]["WebhookPingEvent"];
-        /** EventList */
+        /**
+         * EventList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "event",
+         *           "id": "Ev7kP2qRs9TuVw3XyZ1a",
+         *           "type": "space.content-updated",
+         *           "createdAt": "2026-11-28T10:15:02.113Z",
+         *           "organization": "PBifsGYSqrl0NCy7tAjg",
+         *           "space": "qMa6kNgsqjxQjwCLFGuh",
+         *           "actor": {
+         *             "type": "user",
+         *             "user": {
+         *               "object": "user",
+         *               "id": "GcWPo28SuVGFWz4goVQi",
+         *               "displayName": "Ada Lovelace",
+         *               "email": "ada@acme.example",
+         *               "urls": {
+         *                 "location": "http://localhost:8080/v1/users/GcWPo28SuVGFWz4goVQi"
+         *               }
+         *             },
+         *             "token": "Ydw06AD0LAjQolOOWxmK"
+         *           },
+         *           "data": {
+         *             "revision": "Rv4mN8pQ2sT6vX0zB3dF",
+         *             "previousRevision": "Rv1aC5eG9iK3mO7qS1uW",
+         *             "revisionType": "edits",
+         *             "pages": {
+         *               "added": [
+         *                 {
+         *                   "id": "Pg2bD6fH0jL4nP8rT2vX",
+         *                   "title": "Install",
+         *                   "path": "guides/install"
+         *                 }
+         *               ],
+         *               "edited": [
+         *                 {
+         *                   "id": "Pg9cE3gI7kM1oQ5sU9wY",
+         *                   "title": "Overview",
+         *                   "path": "overview"
+         *                 }
+         *               ],
+         *               "moved": [],
+         *               "removed": []
+         *             },
+         *             "truncated": false,
+         *             "urls": {
+         *               "revision": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh/revisions/Rv4mN8pQ2sT6vX0zB3dF",
+         *               "space": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh"
+         *             }
+         *           }
+         *         },
+         *         {
+         *           "object": "event",
+         *           "id": "Ev2hJ6kL0mN4pQ8rS2tU",
+         *           "type": "member.role-changed",
+         *           "createdAt": "2026-11-28T10:12:44.870Z",
+         *           "organization": "PBifsGYSqrl0NCy7tAjg",
+         *           "actor": {
+         *             "type": "user",
+         *             "user": {
+         *               "object": "user",
+         *               "id": "GcWPo28SuVGFWz4goVQi",
+         *               "displayName": "Ada Lovelace",
+         *               "email": "ada@acme.example",
+         *               "urls": {
+         *                 "location": "http://localhost:8080/v1/users/GcWPo28SuVGFWz4goVQi"
+         *               }
+         *             },
+         *             "token": "Ydw06AD0LAjQolOOWxmK"
+         *           },
+         *           "data": {
+         *             "object": {
+         *               "object": "member",
+         *               "id": "Us5gH9jK3lM7nP1qR5sT",
+         *               "role": "edit",
+         *               "user": {
+         *                 "object": "user",
+         *                 "id": "Us5gH9jK3lM7nP1qR5sT",
+         *                 "displayName": "Grace Hopper",
+         *                 "email": "grace@acme.example",
+         *                 "urls": {
+         *                   "location": "http://localhost:8080/v1/users/Us5gH9jK3lM7nP1qR5sT"
+         *                 }
+         *               },
+         *               "disabled": false,
+         *               "joinedAt": "2026-11-24T03:58:53.449Z",
+         *               "sso": false,
+         *               "spaces": 2,
+         *               "teams": 1
+         *             },
+         *             "previousRole": "read"
+         *           }
+         *         }
+         *       ],
+         *       "count": 2
+         *     }
+         */
         EventList: {
             items: components["schemas"]["Event"][];
             /** @description Total number of matching items. */
             count: number;
             next?: components["schemas"]["Next"];
         };
-        /** WebhookList */
+        /**
+         * WebhookList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "webhook",
+         *           "id": "Kp2sT7qWm9XyZa3BcD4e",
+         *           "url": "https://hooks.example.com/content-workspace",
+         *           "description": "Search index",
+         *           "enabled": true,
+         *           "eventTypes": [
+         *             "space.content-updated",
+         *             "change-request.merged"
+         *           ],
+         *           "spaces": null,
+         *           "createdAt": "2026-11-28T09:58:10.402Z",
+         *           "updatedAt": "2026-11-28T09:58:10.402Z",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e",
+         *             "deliveries": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e/deliveries"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         WebhookList: {
             items: components["schemas"]["Webhook"][];
             /** @description Total number of matching items. */
@@ -10544,6 +10734,25 @@ export interface components {
         /**
          * CreatedWebhook
          * @description A new webhook, with its signing secret (shown only in this answer).
+         * @example {
+         *       "object": "webhook",
+         *       "id": "Kp2sT7qWm9XyZa3BcD4e",
+         *       "url": "https://hooks.example.com/content-workspace",
+         *       "description": "Search index",
+         *       "enabled": true,
+         *       "eventTypes": [
+         *         "space.content-updated",
+         *         "change-request.merged"
+         *       ],
+         *       "spaces": null,
+         *       "createdAt": "2026-11-28T09:58:10.402Z",
+         *       "updatedAt": "2026-11-28T09:58:10.402Z",
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e",
+         *         "deliveries": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e/deliveries"
+         *       },
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw2Fz7hL9pXkY="
+         *     }
          */
         CreatedWebhook: {
             /** @constant */
@@ -10639,6 +10848,34 @@ export interface components {
          * @description One event sent to one webhook, with its attempts (the 50 latest, newest last). A failed attempt is
          *     retried after 5 seconds, 5 minutes, 30 minutes, 2, 5, 10 and 10 hours (about a day in all), unless
          *     the server is configured otherwise; a success for the webhook sends its other pending deliveries at once.
+         * @example {
+         *       "object": "webhook-delivery",
+         *       "id": "Dv8qLm2RtY5wXz1NbC3e",
+         *       "webhook": "Kp2sT7qWm9XyZa3BcD4e",
+         *       "event": "Ev7kP2qRs9TuVw3XyZ1a",
+         *       "eventType": "space.content-updated",
+         *       "status": "succeeded",
+         *       "attempts": [
+         *         {
+         *           "attempt": 1,
+         *           "startedAt": "2026-11-28T10:15:02.161Z",
+         *           "durationMs": 5021,
+         *           "error": "no complete answer within 5000 ms"
+         *         },
+         *         {
+         *           "attempt": 2,
+         *           "startedAt": "2026-11-28T10:15:07.520Z",
+         *           "durationMs": 38,
+         *           "statusCode": 200,
+         *           "response": "ok"
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-28T10:15:02.140Z",
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e/deliveries/Dv8qLm2RtY5wXz1NbC3e",
+         *         "event": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/events/Ev7kP2qRs9TuVw3XyZ1a"
+         *       }
+         *     }
          */
         WebhookDelivery: {
             /** @constant */
@@ -10663,7 +10900,42 @@ export interface components {
                 event: string;
             };
         };
-        /** WebhookDeliveryList */
+        /**
+         * WebhookDeliveryList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "webhook-delivery",
+         *           "id": "Dv8qLm2RtY5wXz1NbC3e",
+         *           "webhook": "Kp2sT7qWm9XyZa3BcD4e",
+         *           "event": "Ev7kP2qRs9TuVw3XyZ1a",
+         *           "eventType": "space.content-updated",
+         *           "status": "succeeded",
+         *           "attempts": [
+         *             {
+         *               "attempt": 1,
+         *               "startedAt": "2026-11-28T10:15:02.161Z",
+         *               "durationMs": 5021,
+         *               "error": "no complete answer within 5000 ms"
+         *             },
+         *             {
+         *               "attempt": 2,
+         *               "startedAt": "2026-11-28T10:15:07.520Z",
+         *               "durationMs": 38,
+         *               "statusCode": 200,
+         *               "response": "ok"
+         *             }
+         *           ],
+         *           "createdAt": "2026-11-28T10:15:02.140Z",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e/deliveries/Dv8qLm2RtY5wXz1NbC3e",
+         *             "event": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/events/Ev7kP2qRs9TuVw3XyZ1a"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
         WebhookDeliveryList: {
             items: components["schemas"]["WebhookDelivery"][];
             /** @description Total number of matching items. */
