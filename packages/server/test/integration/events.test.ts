@@ -476,14 +476,16 @@ describe('a change that rolls back records nothing', () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const space = await createSpace(t, admin, organization, { title: 'Kept' });
-    // A check at commit that fails for one event: the whole transaction — the change too — rolls back.
+    // Checks at commit that fail for a marked change — of the space row, of the head's pages — after
+    // its event was recorded: an event recorded outside the change's transaction would remain.
     await sql`
-      CREATE FUNCTION refuse_marked_event() RETURNS trigger LANGUAGE plpgsql AS $$
+      CREATE FUNCTION refuse_marked_change() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF NEW.data::text LIKE '%Rolled back%' THEN RAISE EXCEPTION 'refused at commit'; END IF;
+        IF NEW.title = 'Rolled back' THEN RAISE EXCEPTION 'refused at commit'; END IF;
         RETURN NULL;
       END $$`.execute(t.db);
-    await sql`CREATE CONSTRAINT TRIGGER refuse_marked_event AFTER INSERT ON events DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_marked_event()`.execute(t.db);
+    await sql`CREATE CONSTRAINT TRIGGER refuse_marked_space AFTER UPDATE ON spaces DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_marked_change()`.execute(t.db);
+    await sql`CREATE CONSTRAINT TRIGGER refuse_marked_page AFTER INSERT ON space_head_pages DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_marked_change()`.execute(t.db);
     try {
       const before = await listEvents(admin, organization.id);
       const renamed = await admin.client.PATCH('/v1/spaces/{spaceId}', { ...spacePath(space.id), body: { title: 'Rolled back' } });
@@ -495,9 +497,11 @@ describe('a change that rolls back records nothing', () => {
       expect((await listEvents(admin, organization.id)).count).toBe(before.count);
       // Without the mark, the same operations commit with their events.
       await admin.client.PATCH('/v1/spaces/{spaceId}', { ...spacePath(space.id), body: { title: 'Renamed' } });
-      expect((await listEvents(admin, organization.id)).items[0]!.type).toBe('space.updated');
+      await admin.client.POST('/v1/spaces/{spaceId}/content', { ...spacePath(space.id), body: { changes: [{ type: 'insert_page', title: 'Kept page' }] } });
+      expect((await listEvents(admin, organization.id)).items.slice(0, 2).map((event) => event.type)).toEqual(['space.content-updated', 'space.updated']);
     } finally {
-      await sql`DROP TRIGGER refuse_marked_event ON events`.execute(t.db);
+      await sql`DROP TRIGGER refuse_marked_space ON spaces`.execute(t.db);
+      await sql`DROP TRIGGER refuse_marked_page ON space_head_pages`.execute(t.db);
     }
   });
 });
