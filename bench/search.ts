@@ -364,7 +364,7 @@ async function main() {
       let space = await createSpace(db, { organizationId: org.id, creatorId: adminId, parentId: null, body: { title: name } });
       const pageIds: string[] = [];
       for (let b = 0; b < 20; b++) {
-        const applied = await applySpaceChanges(app, space, adminId, Array.from({ length: 50 }, (_, i) => ({ type: 'insert_page' as const, title: title(), markdown: markdown(), ref: `p${i}` })));
+        const applied = await applySpaceChanges(app, space, adminId, Array.from({ length: 50 }, (_, i) => ({ type: 'insert_page' as const, title: title(), markdown: markdown(), ref: `p${i}` })), { actor: SYSTEM_ACTOR });
         space = applied.space;
         for (let i = 0; i < 50; i++) pageIds.push(applied.refs[`p${i}`]!);
       }
