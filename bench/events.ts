@@ -11,6 +11,7 @@
 //
 //   npx tsx bench/events.ts                     (from the repository root)
 //   EDITS=100 MERGES=12 EVENTS=10000 npx tsx bench/events.ts
+//   ONLY=delivery npx tsx bench/events.ts       (the delivery throughput alone)
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -30,6 +31,8 @@ import { loadServerKeys } from '../packages/server/src/keys.js';
 import { createLogger } from '../packages/server/src/logger.js';
 import { BATCH, body, quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
 
+/** `delivery`: only the delivery throughput, on a space of its own (no 10,000-page seeding). */
+const ONLY = process.env.ONLY;
 const EDITS = Number(process.env.EDITS ?? 60);
 const MERGES = Number(process.env.MERGES ?? 8);
 const EVENTS = Number(process.env.EVENTS ?? 5000);
@@ -65,7 +68,7 @@ function startReceiver(): Promise<{ port: number; count(): Promise<number>; stop
 
 export async function runEventsBenchmark(options: { log?: (line: string) => void } = {}) {
   const say = options.log ?? ((line: string) => console.log(line));
-  const world = await seedTenThousandPages();
+  const world = ONLY === 'delivery' ? await seedTenThousandPages({ pages: 0 }) : await seedTenThousandPages();
   const { pool, db, app, user, actor, children, organizationId } = world;
   let { space } = world;
   const config = loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'true' });
@@ -86,8 +89,11 @@ export async function runEventsBenchmark(options: { log?: (line: string) => void
       recordingMs += performance.now() - begin;
     };
 
-    // ---- One-page edits, alternating without and with recording (ABBA) ----
     const edits = { without: [] as number[], with: [] as number[], recording: [] as number[] };
+    const merges = { without: [] as number[], with: [] as number[], recording: [] as number[] };
+    let [editCost, editShare, mergeCost, mergeShare] = [NaN, NaN, NaN, NaN];
+    if (ONLY !== 'delivery') {
+    // ---- One-page edits, alternating without and with recording (ABBA) ----
     for (let i = 0; i < EDITS; i++) {
       const recording = i % 4 === 1 || i % 4 === 2;
       const target = children[(i * 7919) % children.length]!;
@@ -101,8 +107,8 @@ export async function runEventsBenchmark(options: { log?: (line: string) => void
       (recording ? edits.with : edits.without).push(performance.now() - started);
       if (recording) edits.recording.push(recordingMs);
     }
-    const editCost = median(edits.with) / median(edits.without) - 1;
-    const editShare = median(edits.recording) / median(edits.with);
+    editCost = median(edits.with) / median(edits.without) - 1;
+    editShare = median(edits.recording) / median(edits.with);
     say(
       `\nOne-page edit, 10,000-page space (${EDITS / 2} each): without events median ${ms(median(edits.without))} (p95 ${ms(p95(edits.without))}), ` +
         `with median ${ms(median(edits.with))} (p95 ${ms(p95(edits.with))}): ${(editCost * 100).toFixed(1)}%; recording itself median ${ms(median(edits.recording))}, ` +
@@ -110,7 +116,6 @@ export async function runEventsBenchmark(options: { log?: (line: string) => void
     );
 
     // ---- Merges of a change request touching 100 pages (3-way), alternating ABBA ----
-    const merges = { without: [] as number[], with: [] as number[], recording: [] as number[] };
     for (let run = 0; run < MERGES; run++) {
       const recording = run % 4 === 1 || run % 4 === 2;
       const pick = (offset: number) => children[(run * 7919 + offset * 97 + 13) % children.length]!;
@@ -135,13 +140,15 @@ export async function runEventsBenchmark(options: { log?: (line: string) => void
       if (merged.result !== 'merge') throw new Error(`run ${run}: expected a clean merge, got ${merged.result}`);
       space = (await db.selectFrom('spaces').selectAll().where('id', '=', space.id).executeTakeFirstOrThrow()) as typeof space;
     }
-    const mergeCost = median(merges.with) / median(merges.without) - 1;
-    const mergeShare = median(merges.recording) / median(merges.with);
+    mergeCost = median(merges.with) / median(merges.without) - 1;
+    mergeShare = median(merges.recording) / median(merges.with);
     say(
       `Merge of a change request touching ${TOUCHED} pages (${MERGES / 2} each): without events median ${ms(median(merges.without))}, with median ${ms(median(merges.with))}: ` +
         `${(mergeCost * 100).toFixed(1)}%; recording itself median ${ms(median(merges.recording))}, ${(mergeShare * 100).toFixed(1)}% of the merge ` +
         `(budget ≤ ${RECORDING_BUDGET * 100}%): ${Math.min(mergeCost, mergeShare) <= RECORDING_BUDGET ? 'met' : 'MISSED'}`,
     );
+
+    }
 
     // ---- Delivery throughput: EVENTS events recorded, then one instance's sender drains them ----
     // Only these events: what the writes above recorded is set aside.

@@ -71,7 +71,9 @@ export type TenThousandPages = {
   stop(): Promise<void>;
 };
 
-export async function seedTenThousandPages(): Promise<TenThousandPages> {
+/** Seeds the space with TOP × (CHILDREN + 1) pages, or none (`pages: 0`) for benchmarks that need only the world. */
+export async function seedTenThousandPages(options: { pages?: 0 } = {}): Promise<TenThousandPages> {
+  const topCount = options.pages === 0 ? 0 : TOP;
   const log = createLogger({ logLevel: 'warn' });
   const dir = mkdtempSync(join(tmpdir(), 'cw-bench-'));
   chmodSync(dir, 0o755); // embedded PostgreSQL runs as user postgres when we are root
@@ -97,7 +99,7 @@ export async function seedTenThousandPages(): Promise<TenThousandPages> {
 
     const started = performance.now();
     const tops: string[] = [];
-    for (let i = 0; i < TOP; i += BATCH) {
+    for (let i = 0; i < topCount; i += BATCH) {
       const applied = await applySpaceChanges(app, space, user.id, Array.from({ length: BATCH }, (_, j) => page(`Chapter ${i + j}`, i + j, { ref: `t${j}` })), events);
       space = applied.space;
       for (let j = 0; j < BATCH; j++) tops.push(applied.refs[`t${j}`]!);

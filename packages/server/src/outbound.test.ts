@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchGuarded, isPublicAddress, OutboundError, postGuarded, type OutboundPolicy } from './outbound.js';
+import { createConnectionPool, fetchGuarded, isPublicAddress, OutboundError, postGuarded, type OutboundPolicy } from './outbound.js';
 
 let server: Server;
 let base: string;
 const hits: string[] = [];
+let connections = 0;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -31,6 +32,7 @@ beforeAll(async () => {
     if (url.pathname === '/missing') return res.writeHead(404).end();
     res.writeHead(500).end();
   });
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -136,6 +138,20 @@ describe('postGuarded', () => {
     const answer = await postGuarded(`${base}/to?target=${encodeURIComponent(`${base}/ok`)}`, '{}', {}, open);
     expect(answer.status).toBe(301);
     expect(hits).toEqual([`/to?target=${encodeURIComponent(`${base}/ok`)}`]);
+  });
+
+  it('with a pool, reuses a kept-alive connection to the address checked, and still checks every request', async () => {
+    const pool = createConnectionPool();
+    try {
+      const before = connections;
+      for (let i = 0; i < 5; i++) expect((await postGuarded(`${base}/echo`, `{"n":${i}}`, {}, open, pool)).body.toString()).toBe(`{"n":${i}}`);
+      expect(connections - before).toBe(1);
+      // The same receiver refused by another policy, pooled connection or not.
+      expect((await failure(postGuarded(`${base}/echo`, '{}', {}, guarded, pool))).code).toBe('FORBIDDEN_ADDRESS');
+      expect((await failure(postGuarded(`http://localhost:${new URL(base).port}/echo`, '{}', {}, guarded, pool))).code).toBe('FORBIDDEN_ADDRESS');
+    } finally {
+      pool.destroy();
+    }
   });
 
   it('refuses private addresses unless allowed, and gives up after the timeout', async () => {

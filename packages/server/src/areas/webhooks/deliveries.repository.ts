@@ -98,6 +98,16 @@ export async function failWaitingDeliveries(db: Executor, organizationId: string
     .execute();
 }
 
+/**
+ * Lets the delivery machinery's own transaction (dispatch, claim, answers) commit without waiting for
+ * its WAL flush. A database crash may then forget its last fraction of a second of them, which only
+ * makes deliveries go again (their flags and leases come back): nothing is lost, and no request waits
+ * on these commits. The changes and their events always commit synchronously.
+ */
+export async function commitAsynchronously(trx: Executor): Promise<void> {
+  await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+}
+
 // ---- The dispatcher: committed events into deliveries -------------------------------------------
 
 export type UndispatchedEvent = { organizationId: string; id: string; type: EventType; spaceId: string | null; createdAt: Date };

@@ -7,9 +7,9 @@
 import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/database.js';
 import type { LoopWorker } from '../../jobs/queue.js';
-import { OutboundError, postGuarded } from '../../outbound.js';
+import { createConnectionPool, OutboundError, postGuarded, type ConnectionPool } from '../../outbound.js';
 import { eventJson, recordEvents, SYSTEM_ACTOR } from '../events/index.js';
-import { claimDueDeliveries, markFailing, markRecovered, writeAttemptResults, type AttemptResult, type ClaimedDelivery } from './deliveries.repository.js';
+import { claimDueDeliveries, commitAsynchronously, markFailing, markRecovered, writeAttemptResults, type AttemptResult, type ClaimedDelivery } from './deliveries.repository.js';
 import { dispatchEvents } from './dispatch.js';
 import { signedHeaders } from './signing.js';
 import { openSecret, secretKeyBytes } from './webhook-secrets.js';
@@ -65,8 +65,8 @@ function signingKeys(deps: Deps, delivery: ClaimedDelivery, now: Date): Buffer[]
   return keys;
 }
 
-/** One attempt: the signed POST, and what came of it. */
-export async function attemptDelivery(deps: Deps, delivery: ClaimedDelivery): Promise<AttemptResult> {
+/** One attempt: the signed POST (on a kept-alive connection of `pool` when given), and what came of it. */
+export async function attemptDelivery(deps: Deps, delivery: ClaimedDelivery, pool?: ConnectionPool): Promise<AttemptResult> {
   const startedAt = new Date();
   const body = eventJson({ ...delivery, id: delivery.eventId, type: delivery.eventType, createdAt: delivery.eventCreatedAt });
   let statusCode: number | null = null;
@@ -74,7 +74,8 @@ export async function attemptDelivery(deps: Deps, delivery: ClaimedDelivery): Pr
   let response: string | null = null;
   try {
     const headers = { 'content-type': 'application/json', ...signedHeaders(signingKeys(deps, delivery, startedAt), delivery.eventId, Math.floor(startedAt.getTime() / 1000), body) };
-    const answer = await postGuarded(delivery.url, body, headers, { allowPrivate: deps.config.outbound.allowPrivate, timeoutMs: deps.config.webhooks.timeoutMs, maxBytes: RESPONSE_EXCERPT_BYTES });
+    const policy = { allowPrivate: deps.config.outbound.allowPrivate, timeoutMs: deps.config.webhooks.timeoutMs, maxBytes: RESPONSE_EXCERPT_BYTES };
+    const answer = await postGuarded(delivery.url, body, headers, policy, pool);
     statusCode = answer.status;
     response = excerpt(answer.body);
     if (statusCode >= 300 && statusCode < 400) error = `the receiver answered ${statusCode}: redirects are not followed`;
@@ -107,6 +108,7 @@ const uniqueWebhooks = (results: readonly AttemptResult[]) => [...new Map(result
  */
 export async function writeResults(deps: Deps, results: readonly AttemptResult[]): Promise<void> {
   await inTransaction(deps.db, async (trx) => {
+    await commitAsynchronously(trx);
     await writeAttemptResults(trx, results);
     await markRecovered(trx, uniqueWebhooks(results.filter((r) => r.succeeded)));
     const disabled = await markFailing(trx, uniqueWebhooks(results.filter((r) => !r.succeeded)), DISABLE_AFTER_MS);
@@ -127,11 +129,16 @@ export function webhookDeliveryWorker(deps: Deps, tuning: DeliveryTuning = DEFAU
 export function startDelivery(deps: Deps, tuning: DeliveryTuning = DEFAULT_TUNING): { stop(timeoutMs: number): Promise<void> } {
   const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
+  // Receivers' connections kept alive between deliveries (each host name still checked every time).
+  const pool = createConnectionPool();
   let answers: AttemptResult[] = [];
   let writeTimer: NodeJS.Timeout | undefined;
   let writing = Promise.resolve();
-  /** Resolves when a sending slot frees up (or on stop). */
-  let slotFreed: () => void = () => {};
+  // Claims are made for a quarter of the slots at least: one claim per finished attempt would cost a
+  // round trip per delivery.
+  const refill = Math.max(1, Math.floor(tuning.concurrency / 4));
+  /** Resolves when enough sending slots are free to claim again (or on stop). */
+  let slotsFreed: () => void = () => {};
 
   const writeAnswers = () => {
     clearTimeout(writeTimer);
@@ -149,11 +156,11 @@ export function startDelivery(deps: Deps, tuning: DeliveryTuning = DEFAULT_TUNIN
     else writeTimer ??= setTimeout(() => void writeAnswers(), tuning.writeDelayMs);
   };
   const send = (delivery: ClaimedDelivery) => {
-    const attempt = attemptDelivery(deps, delivery)
+    const attempt = attemptDelivery(deps, delivery, pool)
       .then(answered)
       .finally(() => {
         inFlight.delete(attempt);
-        slotFreed();
+        if (tuning.concurrency - inFlight.size >= refill) slotsFreed();
       });
     inFlight.add(attempt);
   };
@@ -161,13 +168,21 @@ export function startDelivery(deps: Deps, tuning: DeliveryTuning = DEFAULT_TUNIN
   const lease = leaseMs(deps.config.webhooks.timeoutMs);
   const loop = (async () => {
     let failures = 0;
+    // Events are dispatched while there are some, then looked for once per idle period.
+    let dispatchDue = 0;
     while (!stopping.signal.aborted) {
-      let busy: boolean;
+      let busy = false;
       try {
-        busy = (await dispatchEvents(deps.db, tuning.dispatchBatch)) > 0;
+        if (Date.now() >= dispatchDue) {
+          busy = (await dispatchEvents(deps.db, tuning.dispatchBatch)) > 0;
+          if (!busy) dispatchDue = Date.now() + tuning.idleMs;
+        }
         const free = tuning.concurrency - inFlight.size;
-        if (free > 0) {
-          const claimed = await claimDueDeliveries(deps.db, free, lease);
+        if (free >= refill) {
+          const claimed = await inTransaction(deps.db, async (trx) => {
+            await commitAsynchronously(trx);
+            return claimDueDeliveries(trx, free, lease);
+          });
           claimed.forEach(send);
           busy ||= claimed.length > 0;
         }
@@ -178,7 +193,7 @@ export function startDelivery(deps: Deps, tuning: DeliveryTuning = DEFAULT_TUNIN
         await sleep(Math.min(30_000, 250 * 2 ** failures), stopping.signal);
         continue;
       }
-      if (inFlight.size >= tuning.concurrency) await Promise.race([new Promise<void>((resolve) => (slotFreed = resolve)), sleep(tuning.idleMs, stopping.signal)]);
+      if (tuning.concurrency - inFlight.size < refill) await Promise.race([new Promise<void>((resolve) => (slotsFreed = resolve)), sleep(tuning.idleMs, stopping.signal)]);
       else if (!busy) await sleep(tuning.idleMs, stopping.signal);
     }
   })();
@@ -186,11 +201,12 @@ export function startDelivery(deps: Deps, tuning: DeliveryTuning = DEFAULT_TUNIN
   return {
     async stop(timeoutMs) {
       stopping.abort();
-      slotFreed();
+      slotsFreed();
       await loop;
       // Attempts under way get the time left to finish and be written; the rest go when their lease ends.
       await Promise.race([Promise.all(inFlight), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
       await writeAnswers();
+      pool.destroy();
     },
   };
 }

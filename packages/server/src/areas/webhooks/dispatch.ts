@@ -5,7 +5,7 @@
 // one that rolled back never is.
 import { inTransaction, type Executor } from '../../db/database.js';
 import { newId } from '../../ids.js';
-import { enabledSubscriptions, insertDeliveries, takeUndispatchedEvents, type Subscription, type UndispatchedEvent } from './deliveries.repository.js';
+import { commitAsynchronously, enabledSubscriptions, insertDeliveries, takeUndispatchedEvents, type Subscription, type UndispatchedEvent } from './deliveries.repository.js';
 
 /** Deliveries inserted by one statement (4 parameters each, well within PostgreSQL's 65,535). */
 const INSERT_CHUNK = 5000;
@@ -24,6 +24,7 @@ export function subscribes(webhook: Subscription, event: UndispatchedEvent): boo
 /** Dispatches up to `limit` waiting events (the oldest first); returns how many were taken. */
 export async function dispatchEvents(db: Executor, limit: number): Promise<number> {
   return inTransaction(db, async (trx) => {
+    await commitAsynchronously(trx);
     const events = await takeUndispatchedEvents(trx, limit);
     if (events.length === 0) return 0;
     const subscriptions = await enabledSubscriptions(trx, [...new Set(events.map((event) => event.organizationId))]);
