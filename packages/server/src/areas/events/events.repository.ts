@@ -1,7 +1,7 @@
 // The events of an organization: the list (newest first, filtered by type, space and time), one event,
 // and the retention job's deletes. Events are written by record.ts only.
 import { sql } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import { PREPARED, type Executor } from '../../db/database.js';
 import type { EventType } from '../../db/schema.js';
 
 export type EventRow = {
@@ -17,6 +17,24 @@ export type EventRow = {
 };
 
 export type EventFilters = { types?: readonly EventType[] | undefined; spaceId?: string | undefined; since?: string | undefined; until?: string | undefined };
+
+/** An event as stored: `actor` and `data` are JSON text. */
+export type NewEventRow = { organizationId: string; id: string; type: EventType; spaceId: string | null; actor: string; data: string };
+
+/**
+ * Inserts the events in one statement; `dispatch`: marked for the dispatcher when their organization
+ * has an enabled webhook (decided inside the INSERT).
+ */
+export async function insertEvents(db: Executor, rows: readonly NewEventRow[], dispatch: boolean): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows.map((row) => sql`(${row.organizationId}, ${row.id}, ${row.type}, ${row.spaceId}, ${row.actor}::jsonb, ${row.data}::jsonb)`);
+  const waits = dispatch ? sql`EXISTS (SELECT 1 FROM webhooks w WHERE w.organization_id = v.organization_id AND w.enabled)` : sql`false`;
+  // A single event (the usual case) runs as a prepared statement: one text, planned once per connection.
+  await sql`${rows.length === 1 ? PREPARED : sql``}
+    INSERT INTO events (organization_id, id, type, space_id, actor, data, undispatched)
+    SELECT v.organization_id, v.id, v.type, v.space_id, v.actor, v.data, ${waits}
+    FROM (VALUES ${sql.join(values)}) AS v (organization_id, id, type, space_id, actor, data)`.execute(db);
+}
 
 const COLUMNS = [
   'e.organizationId',

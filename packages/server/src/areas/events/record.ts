@@ -1,17 +1,18 @@
 // Recording events (the transactional outbox, docs/decisions.md "Events and webhooks"): a change's
 // events are written by the executor that writes the change — its transaction — so a change that
 // commits has its events and one that rolls back has none. One INSERT per call, whatever the number
-// of events; the dispatcher (areas/webhooks/dispatch.ts) turns the committed ones into deliveries.
+// of events (events.repository.ts); the dispatcher (areas/webhooks/dispatch.ts) turns the committed
+// ones into deliveries.
 //
 // What an event carries is typed by the contract: `data` must be the schema of its `type`
 // (spec/components/schemas/<Name>Event.yaml), so a payload that drifts from the spec fails `tsc`.
-import { sql } from 'kysely';
 import type { Caller } from '../../auth/authenticate.js';
-import { PREPARED, type Executor } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
 import { newId } from '../../ids.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 import { toApiUser } from '../users/user.mapper.js';
+import { insertEvents } from './events.repository.js';
 
 export type ApiEvent = Schemas['Event'];
 export type EventType = ApiEvent['type'];
@@ -45,19 +46,16 @@ export const SYSTEM_ACTOR: EventActor = { type: 'system' };
  * caller (a ping queues its one delivery itself). Returns the events' ids.
  */
 export async function recordEvents(db: Executor, events: readonly NewEvent[], options: { dispatch?: boolean } = {}): Promise<string[]> {
-  if (events.length === 0) return [];
-  const ids = events.map(() => newId());
-  const rows = events.map(
-    (event, i) =>
-      sql`(${event.organizationId}, ${ids[i]}, ${event.type}, ${event.spaceId ?? null}, ${JSON.stringify(event.actor)}::jsonb, ${JSON.stringify(event.data)}::jsonb)`,
-  );
-  // A single event (the usual case) runs as a prepared statement: one text, planned once per connection.
-  await sql`${events.length === 1 ? PREPARED : sql``}
-    INSERT INTO events (organization_id, id, type, space_id, actor, data, undispatched)
-    SELECT v.organization_id, v.id, v.type, v.space_id, v.actor, v.data,
-           ${options.dispatch === false ? sql`false` : sql`EXISTS (SELECT 1 FROM webhooks w WHERE w.organization_id = v.organization_id AND w.enabled)`}
-    FROM (VALUES ${sql.join(rows)}) AS v (organization_id, id, type, space_id, actor, data)`.execute(db);
-  return ids;
+  const rows = events.map((event) => ({
+    organizationId: event.organizationId,
+    id: newId(),
+    type: event.type,
+    spaceId: event.spaceId ?? null,
+    actor: JSON.stringify(event.actor),
+    data: JSON.stringify(event.data),
+  }));
+  await insertEvents(db, rows, options.dispatch !== false);
+  return rows.map((row) => row.id);
 }
 
 /** Records one event with `db` (the change's transaction); returns its id. */

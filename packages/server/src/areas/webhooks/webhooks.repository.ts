@@ -50,6 +50,11 @@ export async function lockWebhook(db: Executor, organizationId: string, id: stri
   return webhooksQuery(db, organizationId).where('w.id', '=', id).forUpdate().executeTakeFirst();
 }
 
+/** Serializes creations of the organization's webhooks until the end of the transaction (the limit holds). */
+export async function lockWebhookCreation(trx: Executor, organizationId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`webhooks:${organizationId}`}))`.execute(trx);
+}
+
 export async function countWebhooks(db: Executor, organizationId: string): Promise<number> {
   const row = await db.selectFrom('webhooks').where('organizationId', '=', organizationId).select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow();
   return row.count;

@@ -1,7 +1,6 @@
 // Webhook writes, one transaction each, each recording its event in it: create (the secret shown once),
 // change, delete, secret rotation (the previous secret signs beside the new one for a grace period), a
 // test ping, and redelivery.
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/database.js';
 import { conflict, invalidField, notFound } from '../../errors.js';
@@ -19,6 +18,7 @@ import {
   findWebhook,
   insertWebhook,
   lockWebhook,
+  lockWebhookCreation,
   MAX_WEBHOOKS,
   readSealedSecret,
   updateWebhookRow,
@@ -61,7 +61,7 @@ export async function createWebhook(app: App, organizationId: string, actor: Eve
   const secret = newSigningSecret();
   const row = await inTransaction(app.db, async (trx) => {
     // One creation at a time per organization, so the limit holds under concurrent requests.
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`webhooks:${organizationId}`}))`.execute(trx);
+    await lockWebhookCreation(trx, organizationId);
     if ((await countWebhooks(trx, organizationId)) >= MAX_WEBHOOKS) throw conflict(`An organization has at most ${MAX_WEBHOOKS} webhooks`);
     const id = newId();
     const created = await insertWebhook(trx, {
