@@ -1,4 +1,4 @@
-// Events and webhooks figures (DESIGN.md §9): what recording events adds to a one-page edit and to the
+// Events and webhooks figures (docs/design/budgets.md): what recording events adds to a one-page edit and to the
 // merge of a change request touching 100 pages, in a 10,000-page space (budget: ≤ 10% over the same
 // write without recording, measured in this run), and webhook delivery throughput from one instance
 // to a local receiver (budget ≥ 500 events/s). The organization has a webhook, so every event is

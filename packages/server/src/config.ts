@@ -51,6 +51,30 @@ const accessLog = z
   .enum(['true', 'false', 'off', 'trace', 'debug', 'info'])
   .transform((value) => (value === 'true' ? 'info' : value === 'false' || value === 'off' ? false : value));
 
+// Published sites' custom hostnames (areas/sites/hostnames.service.ts): the DNS servers their proofs
+// are looked up on (`ip`, `ip:port`, `[ipv6]:port`; none: the system's), the domain whose wildcard names
+// may prove one by CNAME, and the server's own names besides PUBLIC_URL's and APP_URL's (never a site's).
+const DNS_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const dnsServer = (item: string) => {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(item);
+  const [address, port] = bracketed ? [bracketed[1]!, bracketed[2]] : item.split(':').length === 2 ? item.split(':') : [item, undefined];
+  return ipaddr.isValid(address!) && (port === undefined || (Number(port) >= 1 && Number(port) <= 65535));
+};
+const listOf = (valid: (item: string) => boolean, expected: string) =>
+  z
+    .string()
+    .transform((value, context) => {
+      const items = value.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean);
+      const invalid = items.filter((item) => !valid(item));
+      if (invalid.length) context.addIssue({ code: 'custom', message: `expected ${expected}, separated by commas; invalid: ${invalid.join(', ')}` });
+      return items;
+    });
+const siteHostnameSettings = {
+  SITE_DNS_SERVERS: listOf(dnsServer, 'DNS server addresses (ip, ip:port or [ipv6]:port)').default([]),
+  SITE_CNAME_DOMAIN: z.string().trim().toLowerCase().regex(DNS_NAME, 'expected a domain name').optional(),
+  SERVER_HOSTNAMES: listOf((item) => DNS_NAME.test(item), 'hostnames').default([]),
+};
+
 /**
  * `WEBHOOK_RETRY_SCHEDULE`: the waits after each failed delivery attempt, comma-separated durations
  * (`500ms`, `5s`, `5m`, `2h`), in milliseconds; its length is the number of retries.
@@ -109,6 +133,7 @@ const schema = z.object({
     .default(0),
   OPENAPI_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(100),
   OPENAPI_PROCESS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  ...siteHostnameSettings,
   EVENTS_RETENTION_DAYS: z.coerce.number().int().min(2).max(3650).default(30),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_RETRY_SCHEDULE: retrySchedule.default(retrySchedule.parse('5s,5m,30m,2h,5h,10h,10h')),
@@ -153,6 +178,8 @@ export type Config = {
    * within `processTimeoutMs` in all; the files together within `outbound.maxBytes`.
    */
   openapi: { refreshMinutes: number; maxFiles: number; processTimeoutMs: number };
+  /** Published sites: see siteHostnameSettings above. */
+  sites: { dnsServers: string[]; cnameDomain: string | undefined; serverHostnames: string[] };
   /** Events are kept `retentionDays`; a webhook attempt waits `timeoutMs` for an answer, failures are retried after each wait of `retryScheduleMs`. */
   events: { retentionDays: number };
   webhooks: { timeoutMs: number; retryScheduleMs: number[] };
@@ -219,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     pdf: { maxPages: e.PDF_MAX_PAGES, renderTimeoutMs: withinRequest(e.PDF_RENDER_TIMEOUT_MS), cacheMaxBytes: e.PDF_CACHE_MAX_BYTES },
     openapi: { refreshMinutes: e.OPENAPI_REFRESH_MINUTES, maxFiles: e.OPENAPI_MAX_FILES, processTimeoutMs: e.OPENAPI_PROCESS_TIMEOUT_MS },
+    sites: { dnsServers: e.SITE_DNS_SERVERS, cnameDomain: e.SITE_CNAME_DOMAIN, serverHostnames: e.SERVER_HOSTNAMES },
     events: { retentionDays: e.EVENTS_RETENTION_DAYS },
     webhooks: { timeoutMs: e.WEBHOOK_TIMEOUT_MS, retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE },
   };

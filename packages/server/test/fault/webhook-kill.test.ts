@@ -38,7 +38,7 @@ describe('kill -9 between a commit and its delivery', () => {
     receiver.answer({ status: 200 });
     second = await startChildServer({ command: 'tsx', env: ENV, restartOf: first });
     // Both sent again after the restart (the one the receiver held unanswered included), and answered.
-    const afterRestart = (all: typeof receiver.received) => all.slice(beforeRestart);
+    const afterRestart = (all: Receiver['received']) => all.slice(beforeRestart);
     await receiver.waitFor(
       (all) => ['Committed, being sent', 'Committed, then killed'].every((title) => bodies<{ data: { object: { title: string } } }>(afterRestart(all)).some((event) => event.data.object.title === title)),
       90_000,

@@ -10,7 +10,7 @@ import type { BodyFormat, Viewer } from './comments.mapper.js';
 import { commentContext } from './comments.rules.js';
 import { changeComment, changeReply, postComment, postReply, removeComment, removeReply, requireOpenDiscussion } from './comments.service.js';
 import { commentViews, replyViews } from './comments.views.js';
-import { commentPermissions } from '../../access/permissions.js';
+import { permissions } from '../permissions-objects.js';
 import { inTransaction, type Executor } from '../../db/database.js';
 import type { ApiComment, ApiCommentReply } from './comments.mapper.js';
 import { actorOf, recordEvents, type EventType, type NewEvent } from '../events/index.js';
@@ -54,7 +54,9 @@ const oneReply = async (input: Input, row: ReplyRow, db: Executor = input.app.db
  */
 async function recordCommentEvents(trx: Executor, input: Input, types: EventType[], object: ApiComment | ApiCommentReply, markdown: string, reply?: { comment: string }) {
   const ctx = commentContext(input.access);
-  const data = { object: { ...object, body: { markdown }, permissions: commentPermissions('admin', false) }, ...reply, ...(reply && ctx.changeRequestId !== null ? { changeRequest: ctx.changeRequestId } : {}) };
+  // '' is no user's id: the admin is not the author.
+  const asAdmin = permissions().comment('', 'admin', { postedBy: input.caller.user.id });
+  const data = { object: { ...object, body: { markdown }, permissions: asAdmin }, ...reply, ...(reply && ctx.changeRequestId !== null ? { changeRequest: ctx.changeRequestId } : {}) };
   const actor = actorOf(input.caller, input.app.urls);
   await recordEvents(trx, types.map((type) => ({ type, organizationId: ctx.organizationId, spaceId: ctx.spaceId, actor, data }) as NewEvent));
 }

@@ -11,12 +11,11 @@ export { eventJson, toApiEvent } from './events.mapper.js';
 export const eventsArea = defineArea({
   name: 'events',
   handlers: eventHandlers,
-  tables: ['events'],
-  // The audit log stays with the organization it happened in: a transferred space's earlier events
-  // remain its former organization's (the transfer itself is recorded in both).
-  transfer: 'none',
-  // Events outlive the spaces they are about (no foreign key to spaces); retention prunes them.
-  purge: 'none',
-  duplicate: 'none',
+  tables: {
+    // The audit log stays with the organization it happened in: a transferred space's earlier events
+    // remain its former organization's (the transfer itself is recorded in both). Events outlive the
+    // spaces they are about (no foreign key to spaces); retention prunes them.
+    events: { stays: 'The organization’s audit log: what happened there stays there' },
+  },
   jobs: (context) => [pruneEventsWorker(context.db, context.config.events.retentionDays)],
 });

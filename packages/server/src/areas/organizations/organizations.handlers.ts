@@ -29,22 +29,22 @@ export const organizationHandlers = {
     });
     return {
       status: 200,
-      body: { ...page, items: page.items.map(({ memberRole, ...row }) => toApiOrganization(row, memberRole, app.urls)) },
+      body: { ...page, items: page.items.map(({ memberRole, memberSso, ...row }) => toApiOrganization(row, { role: memberRole, sso: memberSso }, app.urls)) },
     };
   },
 
   async createOrganization({ caller, body, app }) {
     const organization = await inTransaction(app.db, async (trx) => {
       const created = await createOrganization(trx, caller.user, body);
-      const data = { object: toApiOrganization(created, 'admin', app.urls) };
+      const data = { object: toApiOrganization(created, { role: 'admin', sso: false }, app.urls) };
       await recordEvent(trx, { type: 'organization.created', organizationId: created.id, actor: actorOf(caller, app.urls), data });
       return created;
     });
-    return { status: 201, body: toApiOrganization(organization, 'admin', app.urls) };
+    return { status: 201, body: toApiOrganization(organization, { role: 'admin', sso: false }, app.urls) };
   },
 
   async getOrganizationById({ access, app }) {
-    return { status: 200, body: toApiOrganization(access.organization, access.role, app.urls) };
+    return { status: 200, body: toApiOrganization(access.organization, access.membership, app.urls) };
   },
 
   async updateOrganizationById({ caller, access, body, app }) {
@@ -71,7 +71,7 @@ export const organizationHandlers = {
     try {
       updated = await inTransaction(app.db, async (trx) => {
         const row = await updateOrganization(trx, organizationId, patch);
-        const data = row && { object: toApiOrganization(row, 'admin', app.urls) };
+        const data = row && { object: toApiOrganization(row, { role: 'admin', sso: false }, app.urls) };
         if (data && Object.keys(patch).length > 0) await recordEvent(trx, { type: 'organization.updated', organizationId, actor: actorOf(caller, app.urls), data });
         return row;
       });
@@ -82,7 +82,7 @@ export const organizationHandlers = {
       throw error;
     }
     if (!updated) throw notFound('Organization');
-    return { status: 200, body: toApiOrganization(updated, access.role, app.urls) };
+    return { status: 200, body: toApiOrganization(updated, access.membership, app.urls) };
   },
 
   async listOrganizationsForEmailDomain({ caller, params, app }) {
@@ -92,7 +92,7 @@ export const organizationHandlers = {
     return {
       status: 200,
       body: {
-        organizations: rows.map(({ memberRole, isMember, ...row }) => toApiOrganization(row, isMember ? memberRole : undefined, app.urls)),
+        organizations: rows.map(({ memberRole, memberSso, isMember, ...row }) => toApiOrganization(row, isMember ? { role: memberRole, sso: memberSso ?? false } : undefined, app.urls)),
       },
     };
   },

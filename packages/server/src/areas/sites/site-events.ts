@@ -11,7 +11,7 @@ import { toApiSite } from './sites.mapper.js';
 type SiteEventType = 'site.updated' | 'site.published' | 'site.unpublished' | 'site.deleted';
 
 /** The site as events show it: as an organization admin sees it (their audience). */
-export const siteData = (site: SiteRow, app: Pick<AppContext, 'urls'>) => ({ object: toApiSite(site, 'admin', app.urls) });
+export const siteData = (site: SiteRow, app: Pick<AppContext, 'urls' | 'config'>) => ({ object: toApiSite(site, 'admin', app.urls, app.config.sites) });
 
 /**
  * Runs `change` (given the transaction as its database) and records the site's event in the same

@@ -5,15 +5,18 @@ import { defineArea } from '../area.js';
 import { webhookDeliveryWorker } from './delivery-worker.js';
 import { webhookHandlers } from './webhooks.handlers.js';
 
+const WEBHOOK_OWN = 'An organization’s webhooks and their deliveries: they never follow a space';
+
 export const webhooksArea = defineArea({
   name: 'webhooks',
   handlers: webhookHandlers,
-  tables: ['webhooks', 'webhook_deliveries', 'webhook_delivery_attempts'],
   // Webhooks belong to the organization, not to its spaces: a transferred space leaves them behind
   // (a space list naming it then matches nothing more).
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: {
+    webhooks: { stays: WEBHOOK_OWN },
+    webhookDeliveries: { stays: WEBHOOK_OWN },
+    webhookDeliveryAttempts: { stays: WEBHOOK_OWN },
+  },
   events: ['webhook.created', 'webhook.updated', 'webhook.deleted', 'webhook.disabled', 'webhook.ping'],
   jobs: (context) => [webhookDeliveryWorker(context)],
 });
