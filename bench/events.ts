@@ -93,60 +93,60 @@ export async function runEventsBenchmark(options: { log?: (line: string) => void
     const merges = { without: [] as number[], with: [] as number[], recording: [] as number[] };
     let [editCost, editShare, mergeCost, mergeShare] = [NaN, NaN, NaN, NaN];
     if (ONLY !== 'delivery') {
-    // ---- One-page edits, alternating without and with recording (ABBA) ----
-    for (let i = 0; i < EDITS; i++) {
-      const recording = i % 4 === 1 || i % 4 === 2;
-      const target = children[(i * 7919) % children.length]!;
-      const changes: ContentChange[] = [{ type: 'update_page', page: target.id, title: `Edited topic ${i}`, markdown: body(2_000_000 + i) }];
-      const batch = () => ({ changes, files: new Map() });
-      recordingMs = 0;
-      const started = performance.now();
-      const listener = timed(recordingContentUpdates(space, { actor, urls: app.urls, revisionType: 'edits' }));
-      const pointer = spaceHeadPointer(space, recording ? listener : undefined);
-      space = (await writeBatch(app, pointer, user.id, batch)).moved;
-      (recording ? edits.with : edits.without).push(performance.now() - started);
-      if (recording) edits.recording.push(recordingMs);
-    }
-    editCost = median(edits.with) / median(edits.without) - 1;
-    editShare = median(edits.recording) / median(edits.with);
-    say(
-      `\nOne-page edit, 10,000-page space (${EDITS / 2} each): without events median ${ms(median(edits.without))} (p95 ${ms(p95(edits.without))}), ` +
-        `with median ${ms(median(edits.with))} (p95 ${ms(p95(edits.with))}): ${(editCost * 100).toFixed(1)}%; recording itself median ${ms(median(edits.recording))}, ` +
-        `${(editShare * 100).toFixed(1)}% of the edit (budget ≤ ${RECORDING_BUDGET * 100}%): ${Math.min(editCost, editShare) <= RECORDING_BUDGET ? 'met' : 'MISSED'}`,
-    );
+      // ---- One-page edits, alternating without and with recording (ABBA) ----
+      for (let i = 0; i < EDITS; i++) {
+        const recording = i % 4 === 1 || i % 4 === 2;
+        const target = children[(i * 7919) % children.length]!;
+        const changes: ContentChange[] = [{ type: 'update_page', page: target.id, title: `Edited topic ${i}`, markdown: body(2_000_000 + i) }];
+        const batch = () => ({ changes, files: new Map() });
+        recordingMs = 0;
+        const started = performance.now();
+        const listener = timed(recordingContentUpdates(space, { actor, urls: app.urls, revisionType: 'edits' }));
+        const pointer = spaceHeadPointer(space, recording ? listener : undefined);
+        space = (await writeBatch(app, pointer, user.id, batch)).moved;
+        (recording ? edits.with : edits.without).push(performance.now() - started);
+        if (recording) edits.recording.push(recordingMs);
+      }
+      editCost = median(edits.with) / median(edits.without) - 1;
+      editShare = median(edits.recording) / median(edits.with);
+      say(
+        `\nOne-page edit, 10,000-page space (${EDITS / 2} each): without events median ${ms(median(edits.without))} (p95 ${ms(p95(edits.without))}), ` +
+          `with median ${ms(median(edits.with))} (p95 ${ms(p95(edits.with))}): ${(editCost * 100).toFixed(1)}%; recording itself median ${ms(median(edits.recording))}, ` +
+          `${(editShare * 100).toFixed(1)}% of the edit (budget ≤ ${RECORDING_BUDGET * 100}%): ${Math.min(editCost, editShare) <= RECORDING_BUDGET ? 'met' : 'MISSED'}`,
+      );
 
-    // ---- Merges of a change request touching 100 pages (3-way), alternating ABBA ----
-    for (let run = 0; run < MERGES; run++) {
-      const recording = run % 4 === 1 || run % 4 === 2;
-      const pick = (offset: number) => children[(run * 7919 + offset * 97 + 13) % children.length]!;
-      const requested = Array.from({ length: TOUCHED }, (_, i) => pick(i));
-      const direct = Array.from({ length: TOUCHED }, (_, i) => pick(TOUCHED + i));
-      const changeRequest = await createChangeRequest(db, space, user.id, { subject: `Run ${run}` }, { actor, urls: app.urls });
-      for (let i = 0; i < TOUCHED; i += BATCH) {
-        const slice = requested.slice(i, i + BATCH).map((target): ContentChange => ({ type: 'update_page', page: target.id, title: `Topic ${target.seed}, run ${run}`, markdown: body(target.seed, { 1: `Request, run ${run}.` }) }));
-        await applyChangeRequestChanges(app, space, changeRequest.id, user.id, slice, { actor });
+      // ---- Merges of a change request touching 100 pages (3-way), alternating ABBA ----
+      for (let run = 0; run < MERGES; run++) {
+        const recording = run % 4 === 1 || run % 4 === 2;
+        const pick = (offset: number) => children[(run * 7919 + offset * 97 + 13) % children.length]!;
+        const requested = Array.from({ length: TOUCHED }, (_, i) => pick(i));
+        const direct = Array.from({ length: TOUCHED }, (_, i) => pick(TOUCHED + i));
+        const changeRequest = await createChangeRequest(db, space, user.id, { subject: `Run ${run}` }, { actor, urls: app.urls });
+        for (let i = 0; i < TOUCHED; i += BATCH) {
+          const slice = requested.slice(i, i + BATCH).map((target): ContentChange => ({ type: 'update_page', page: target.id, title: `Topic ${target.seed}, run ${run}`, markdown: body(target.seed, { 1: `Request, run ${run}.` }) }));
+          await applyChangeRequestChanges(app, space, changeRequest.id, user.id, slice, { actor });
+        }
+        for (let i = 0; i < TOUCHED; i += BATCH) {
+          const slice = direct.slice(i, i + BATCH).map((target): ContentChange => ({ type: 'update_page', page: target.id, markdown: body(target.seed, { 3: `Primary, run ${run}.` }) }));
+          space = (await applySpaceChanges(app, space, user.id, slice, { actor })).space;
+        }
+        const recording_ = recordingMerges({ actor, urls: app.urls }, changeRequest.id, space);
+        const recorder: MergeRecorder = recording ? { contentMoved: timed(recording_.contentMoved), merged: timed(recording_.merged), updated: timed(recording_.updated) } : NOTHING_RECORDED;
+        recordingMs = 0;
+        const started = performance.now();
+        const merged = await mergeChangeRequest(db, space, changeRequest.id, user.id, recorder);
+        (recording ? merges.with : merges.without).push(performance.now() - started);
+        if (recording) merges.recording.push(recordingMs);
+        if (merged.result !== 'merge') throw new Error(`run ${run}: expected a clean merge, got ${merged.result}`);
+        space = (await db.selectFrom('spaces').selectAll().where('id', '=', space.id).executeTakeFirstOrThrow()) as typeof space;
       }
-      for (let i = 0; i < TOUCHED; i += BATCH) {
-        const slice = direct.slice(i, i + BATCH).map((target): ContentChange => ({ type: 'update_page', page: target.id, markdown: body(target.seed, { 3: `Primary, run ${run}.` }) }));
-        space = (await applySpaceChanges(app, space, user.id, slice, { actor })).space;
-      }
-      const recording_ = recordingMerges({ actor, urls: app.urls }, changeRequest.id, space);
-      const recorder: MergeRecorder = recording ? { contentMoved: timed(recording_.contentMoved), merged: timed(recording_.merged), updated: timed(recording_.updated) } : NOTHING_RECORDED;
-      recordingMs = 0;
-      const started = performance.now();
-      const merged = await mergeChangeRequest(db, space, changeRequest.id, user.id, recorder);
-      (recording ? merges.with : merges.without).push(performance.now() - started);
-      if (recording) merges.recording.push(recordingMs);
-      if (merged.result !== 'merge') throw new Error(`run ${run}: expected a clean merge, got ${merged.result}`);
-      space = (await db.selectFrom('spaces').selectAll().where('id', '=', space.id).executeTakeFirstOrThrow()) as typeof space;
-    }
-    mergeCost = median(merges.with) / median(merges.without) - 1;
-    mergeShare = median(merges.recording) / median(merges.with);
-    say(
-      `Merge of a change request touching ${TOUCHED} pages (${MERGES / 2} each): without events median ${ms(median(merges.without))}, with median ${ms(median(merges.with))}: ` +
-        `${(mergeCost * 100).toFixed(1)}%; recording itself median ${ms(median(merges.recording))}, ${(mergeShare * 100).toFixed(1)}% of the merge ` +
-        `(budget ≤ ${RECORDING_BUDGET * 100}%): ${Math.min(mergeCost, mergeShare) <= RECORDING_BUDGET ? 'met' : 'MISSED'}`,
-    );
+      mergeCost = median(merges.with) / median(merges.without) - 1;
+      mergeShare = median(merges.recording) / median(merges.with);
+      say(
+        `Merge of a change request touching ${TOUCHED} pages (${MERGES / 2} each): without events median ${ms(median(merges.without))}, with median ${ms(median(merges.with))}: ` +
+          `${(mergeCost * 100).toFixed(1)}%; recording itself median ${ms(median(merges.recording))}, ${(mergeShare * 100).toFixed(1)}% of the merge ` +
+          `(budget ≤ ${RECORDING_BUDGET * 100}%): ${Math.min(mergeCost, mergeShare) <= RECORDING_BUDGET ? 'met' : 'MISSED'}`,
+      );
 
     }
 
