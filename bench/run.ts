@@ -1,4 +1,4 @@
-// `pnpm bench [api|cold-start|comments|content|merge|search|sites|all] [--rounds N] [--seconds S]`: the benchmarks of docs/design/budgets.md, each
+// `pnpm bench [api|cold-start|comments|content|merge|events|search|sites|all] [--rounds N] [--seconds S]`: the benchmarks of docs/design/budgets.md, each
 // against its budget. Results are printed and written to bench/results/.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -64,6 +64,7 @@ function runStandalone(script: string): Promise<number> {
 for (const [name, script] of [
   ['content', 'content-store.ts'],
   ['merge', 'merge.ts'],
+  ['events', 'events.ts'],
   ['search', 'search.ts'],
   ['sites', 'sites.ts'],
 ] as const) {

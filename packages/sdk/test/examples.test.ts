@@ -44,6 +44,8 @@ describe('README', () => {
       'quick-start.ts',
       'retries.ts',
       'search.ts',
+      // Run against the real server by packages/server/test/integration/sdk-webhook-receiver.test.ts.
+      'webhook-receiver.ts',
     ]);
   });
 

@@ -115,4 +115,20 @@ describe('loadConfig', () => {
     // No variable of ours looks like another of ours (each warning would then fire on a correct setting).
     expect(lookAlikeVariables(Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, 'x'])))).toEqual([]);
   });
+
+  it('events are kept 30 days; a webhook attempt has 10 s; retries follow a schedule that ends before the events do', () => {
+    expect(loadConfig({})).toMatchObject({
+      events: { retentionDays: 30 },
+      webhooks: { timeoutMs: 10_000, retryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] },
+    });
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '500ms, 2s,1m,3h' }).webhooks.retryScheduleMs).toEqual([500, 2000, 60_000, 10_800_000]);
+    for (const schedule of ['', '5', '5d', '5s,,5s', 'soon', Array.from({ length: 21 }, () => '1s').join(',')]) {
+      expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: schedule }), schedule).toThrowError(/WEBHOOK_RETRY_SCHEDULE/);
+    }
+    // A delivery must end before its event is pruned: retention 2 days leaves one day of retries.
+    expect(() => loadConfig({ EVENTS_RETENTION_DAYS: '2' })).toThrowError(/WEBHOOK_RETRY_SCHEDULE: its waits must add up to less than EVENTS_RETENTION_DAYS - 1 days/);
+    expect(loadConfig({ EVENTS_RETENTION_DAYS: '2', WEBHOOK_RETRY_SCHEDULE: '5s,5m,30m,2h,5h,10h' }).events.retentionDays).toBe(2);
+    expect(() => loadConfig({ EVENTS_RETENTION_DAYS: '1' })).toThrowError(/EVENTS_RETENTION_DAYS/);
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '60001' })).toThrowError(/WEBHOOK_TIMEOUT_MS/);
+  });
 });

@@ -102,6 +102,23 @@ const siteHostnameSettings = {
   SERVER_HOSTNAMES: listOf((item) => DNS_NAME.test(item), 'hostnames').default([]),
 };
 
+/**
+ * `WEBHOOK_RETRY_SCHEDULE`: the waits after each failed delivery attempt, comma-separated durations
+ * (`500ms`, `5s`, `5m`, `2h`), in milliseconds; its length is the number of retries.
+ */
+const retrySchedule = z
+  .string()
+  .trim()
+  .transform((value, context): number[] => {
+    const units = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+    const waits = value.split(',').map((item) => /^(\d{1,7})(ms|s|m|h)$/.exec(item.trim()));
+    if (waits.length > 20 || waits.some((match) => !match)) {
+      context.addIssue({ code: 'custom', message: 'expected 1 to 20 comma-separated durations such as 5s, 5m, 2h or 500ms' });
+      return z.NEVER;
+    }
+    return waits.map((match) => Number(match![1]) * units[match![2] as keyof typeof units]);
+  });
+
 const schema = z.object({
   DATABASE_URL: postgresUrl.optional(),
   EMBEDDED_DATABASE: booleanString.optional(),
@@ -145,6 +162,9 @@ const schema = z.object({
   OPENAPI_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(100),
   OPENAPI_PROCESS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
   ...siteHostnameSettings,
+  EVENTS_RETENTION_DAYS: z.coerce.number().int().min(2).max(3650).default(30),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule.default(retrySchedule.parse('5s,5m,30m,2h,5h,10h,10h')),
 });
 
 /** Time an import or a PDF rendering leaves the rest of its request (the write, the answer). */
@@ -194,6 +214,9 @@ export type Config = {
   openapi: { refreshMinutes: number; maxFiles: number; processTimeoutMs: number };
   /** Published sites: see siteHostnameSettings above. */
   sites: { dnsServers: string[]; cnameDomain: string | undefined; serverHostnames: string[] };
+  /** Events are kept `retentionDays`; a webhook attempt waits `timeoutMs` for an answer, failures are retried after each wait of `retryScheduleMs`. */
+  events: { retentionDays: number };
+  webhooks: { timeoutMs: number; retryScheduleMs: number[] };
 };
 
 /** Every environment variable the configuration reads (the documentation's tables are checked against it). */
@@ -289,6 +312,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: Mode = 'd
   if (tooLong.length > 0) {
     throw new ConfigError(tooLong.map((name) => `${name}: must be at most REQUEST_TIMEOUT_MS - ${REQUEST_RESERVE_MS} (${longest})`));
   }
+  // A delivery must end before its event is pruned (deliveries go with their event).
+  const retryingMs = e.WEBHOOK_RETRY_SCHEDULE.reduce((sum, wait) => sum + wait, 0);
+  if (retryingMs >= (e.EVENTS_RETENTION_DAYS - 1) * 86_400_000) {
+    throw new ConfigError(['WEBHOOK_RETRY_SCHEDULE: its waits must add up to less than EVENTS_RETENTION_DAYS - 1 days']);
+  }
   const withinRequest = (value: number | undefined) => value ?? Math.max(100, Math.min(20_000, longest));
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const embedded = e.DATABASE_URL === undefined;
@@ -330,5 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: Mode = 'd
     pdf: { maxPages: e.PDF_MAX_PAGES, renderTimeoutMs: withinRequest(e.PDF_RENDER_TIMEOUT_MS), cacheMaxBytes: e.PDF_CACHE_MAX_BYTES },
     openapi: { refreshMinutes: e.OPENAPI_REFRESH_MINUTES, maxFiles: e.OPENAPI_MAX_FILES, processTimeoutMs: e.OPENAPI_PROCESS_TIMEOUT_MS },
     sites: { dnsServers: e.SITE_DNS_SERVERS, cnameDomain: e.SITE_CNAME_DOMAIN, serverHostnames: e.SERVER_HOSTNAMES },
+    events: { retentionDays: e.EVENTS_RETENTION_DAYS },
+    webhooks: { timeoutMs: e.WEBHOOK_TIMEOUT_MS, retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE },
   };
 }

@@ -5,13 +5,26 @@ import { databaseAddress } from '../db/unreachable.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 
-export type JobWorker = {
+/** Work taken from the queue: jobs sent to `name`, or run on a cron schedule. */
+export type QueueWorker = {
   /** Queue name. */
   name: string;
   /** Cron schedule (UTC), for periodic work. */
   schedule?: string;
   handle(data: unknown): Promise<void>;
 };
+
+/**
+ * Work that runs on every instance beside the queue, polling the database by itself: for work the
+ * queue's polling (seconds) would make too slow, such as sending webhook deliveries. Started with the
+ * queue's workers, stopped with them.
+ */
+export type LoopWorker = {
+  name: string;
+  start(): { stop(timeoutMs: number): Promise<void> };
+};
+
+export type JobWorker = QueueWorker | LoopWorker;
 
 export type Jobs = {
   send(name: string, data?: object): Promise<string | null>;
@@ -58,7 +71,12 @@ export async function startJobs(connectionString: string, workers: JobWorker[], 
   });
   if (options.metrics) registerQueueGauge(options.metrics, boss, workers.map((worker) => worker.name));
   await boss.start();
+  const loops: Array<{ stop(timeoutMs: number): Promise<void> }> = [];
   for (const worker of workers) {
+    if ('start' in worker) {
+      loops.push(worker.start());
+      continue;
+    }
     await retryOnDeadlock(() => boss.createQueue(worker.name));
     if (worker.schedule) await retryOnDeadlock(() => boss.schedule(worker.name, worker.schedule!));
     await boss.work(worker.name, async (jobs: PgBoss.Job[]) => {
@@ -77,7 +95,9 @@ export async function startJobs(connectionString: string, workers: JobWorker[], 
   return {
     send: (name, data) => boss.send(name, data ?? {}),
     // Stops fetching at once; running jobs get up to `timeoutMs` (pg-boss waits at least 1 s).
-    stop: (timeoutMs = 10_000) => boss.stop({ graceful: true, timeout: timeoutMs }),
+    stop: async (timeoutMs = 10_000) => {
+      await Promise.all([boss.stop({ graceful: true, timeout: timeoutMs }), ...loops.map((loop) => loop.stop(timeoutMs))]);
+    },
   };
 }
 

@@ -24,9 +24,10 @@ const OPEN_TO_ANY_USER = new Set(Object.entries(operationAccess).filter(([, acce
 
 const server = useTestServer();
 let world: SweepWorld;
+// The world is some forty requests: on two loaded cores that can take over a minute.
 beforeAll(async () => {
   world = await buildSweepWorld(server());
-});
+}, 180_000);
 
 function pathParams(operation: SpecOperation): Array<Record<string, any>> {
   return operation.definition.parameters.map((p: Record<string, any>) => resolve(spec, p)).filter((p: any) => p.in === 'path');

@@ -9,6 +9,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type ContentWorkspaceClient } from '@content-workspace/sdk';
@@ -17,6 +18,7 @@ import { createLogger } from '../../src/logger.js';
 import { sleep } from '../fault/child-server.js';
 import { TestDnsServer } from '../support/dns-server.js';
 import { Visitor } from '../support/published.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 import { claimHostname } from '../support/sites.js';
 import { zip } from '../support/zip.js';
 import { buildServer, freePorts, runCli, startInstance, type Build, type Instance } from './build.js';
@@ -64,6 +66,8 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
       TRUST_PROXY: 'loopback',
       RATE_LIMIT_PER_TOKEN: String(TOKEN_BUDGET),
       RATE_LIMIT_WINDOW_SECONDS: '3600',
+      // Webhooks are delivered to a receiver on this machine.
+      OUTBOUND_ALLOW_PRIVATE: 'true',
       SITE_DNS_SERVERS: dns.address,
     };
     // docs/deploy.md's order: migrate, create the first administrator, start the instances.
@@ -168,6 +172,38 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
       const address = `127.0.0.1:${instance.port}`;
       expect(admitted.filter((outcome) => outcome.upstream === address).length).toBeLessThan(TOKEN_BUDGET);
       expect(refused.filter((outcome) => outcome.upstream === address).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('both instances deliver webhooks, each event once per webhook between them', async () => {
+    const { token } = await newToken('webhooks across instances');
+    const organizationId = (await api(token).GET('/v1/orgs')).data!.items[0]!.id;
+    const receiver = await startReceiver();
+    try {
+      const hooks = await Promise.all(
+        [0, 1].map(async () => (await api(token).POST('/v1/orgs/{organizationId}/webhooks', { params: { path: { organizationId } }, body: { url: receiver.url, eventTypes: ['space.created'] } })).data!),
+      );
+      const spaces = await Promise.all(
+        Array.from({ length: 40 }, async (_, i) => (await api(token).POST('/v1/orgs/{organizationId}/spaces', { params: { path: { organizationId } }, body: { title: `Delivered once ${i}` } })).data!.id),
+      );
+      // Each event to each of the two webhooks: 80 deliveries, told apart by event and signature.
+      const key = (delivery: { headers: Record<string, unknown> }) => `${delivery.headers['webhook-id']} ${delivery.headers['webhook-signature']}`;
+      await receiver.waitFor((received) => new Set(received.map(key)).size === 80, 60_000);
+      await sleep(3000); // a second delivery of any of them would have come by now
+      expect(receiver.received).toHaveLength(80);
+      const events = new Set(receiver.received.map((delivery) => (JSON.parse(delivery.body) as { space: string }).space));
+      expect(events).toEqual(new Set(spaces));
+      const verifies = (secret: string, delivery: (typeof receiver.received)[number]) => {
+        try {
+          new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      for (const hook of hooks) expect(receiver.received.filter((delivery) => verifies(hook.secret, delivery))).toHaveLength(40);
+    } finally {
+      await receiver.stop();
     }
   });
 

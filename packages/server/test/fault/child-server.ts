@@ -190,7 +190,7 @@ export async function startChildServer(options: {
       waitForLog(/^listening$/, 90_000),
       exited.then(({ code }) => Promise.reject(new Error(`the server exited (code ${code}) while starting:\n${output.slice(-40).join('\n')}`))),
     ]);
-    for (let waited = 0; !(token = demoToken()) && waited < 2000; waited += 50) await sleep(50);
+    for (let waited = 0; !token && !(token = demoToken()) && waited < 2000; waited += 50) await sleep(50);
     if (!token) throw new Error(`the server printed no demo token:\n${output.slice(-40).join('\n')}`);
   } catch (error) {
     await cleanUp();

@@ -4,11 +4,16 @@
 import { sql } from 'kysely';
 import { addContributor, swapChangeRequestHead } from './change-requests.repository.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
-import type { HeadPointer } from '../../content/revision-writer.js';
+import type { HeadPointer, HeadRevisions, Trx } from '../../content/revision-writer.js';
 
 const hexOrNull = (hash: Buffer | null) => (hash ? hash.toString('hex') : null);
 
-export function changeRequestHeadPointer(changeRequest: { organizationId: string; spaceId: string; id: string }, writerId: string): HeadPointer<true> {
+/** `onMove` runs in the transaction of each move of the request's head (its event is recorded there). */
+export function changeRequestHeadPointer(
+  changeRequest: { organizationId: string; spaceId: string; id: string },
+  writerId: string,
+  onMove?: (trx: Trx, revisions: HeadRevisions) => Promise<void>,
+): HeadPointer<true> {
   const { organizationId, spaceId, id } = changeRequest;
   return {
     organizationId,
@@ -34,8 +39,9 @@ export function changeRequestHeadPointer(changeRequest: { organizationId: string
     async swap(trx, from, to) {
       return (await swapChangeRequestHead(trx, organizationId, id, from, to)) ? true : undefined;
     },
-    async afterMove(trx) {
+    async afterMove(trx, _before, _after, revisions) {
       await addContributor(trx, organizationId, id, writerId);
+      await onMove?.(trx, revisions);
     },
   };
 }

@@ -36,6 +36,10 @@ export async function updateCollection(
     .executeTakeFirstOrThrow()) as CollectionRow;
 }
 
+export async function findCollectionRow(db: Executor, organizationId: string, id: string): Promise<CollectionRow | undefined> {
+  return (await db.selectFrom('collections').selectAll().where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst()) as CollectionRow | undefined;
+}
+
 /** The collection and every collection nested under it, at any depth. */
 export async function collectionSubtreeIds(db: Executor, organizationId: string, collectionId: string): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`

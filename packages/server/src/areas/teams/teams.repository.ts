@@ -68,6 +68,12 @@ export async function findTeam(db: Executor, organizationId: string, teamId: str
   return teamsQuery(db, organizationId, callerId).where('t.id', '=', teamId).executeTakeFirst();
 }
 
+/** The team's members and their roles in it. */
+export async function teamMemberRoles(db: Executor, organizationId: string, teamId: string): Promise<Map<string, TeamMemberRole>> {
+  const rows = await db.selectFrom('teamMembers').where('organizationId', '=', organizationId).where('teamId', '=', teamId).select(['userId', 'role']).execute();
+  return new Map(rows.map((row) => [row.userId, row.role]));
+}
+
 /** The teams `userId` belongs to, with their role in each (`memberTeamRole`). */
 export function teamsOfMemberQuery(db: Executor, organizationId: string, userId: string, callerId: string, title?: string) {
   return teamsQuery(db, organizationId, callerId)
