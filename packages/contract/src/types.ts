@@ -9152,6 +9152,23 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The request conflicts with the current state. On a write sent with an `Idempotency-Key`, also: the
+         *     first request with that key is still running (`Idempotency-Key-Status: in-progress`); retry after
+         *     `Retry-After` seconds to get its answer. Only that case carries the header.
+         */
+        Conflict: {
+            headers: {
+                /** @description `in-progress`: the first request with this `Idempotency-Key` is still running. Absent on a conflict with the state. */
+                "Idempotency-Key-Status"?: "in-progress";
+                /** @description With `Idempotency-Key-Status`, seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request body is too large. */
         PayloadTooLarge: {
             headers: {
@@ -9170,17 +9187,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Absent, or not visible to the caller. */
-        NotFound: {
+        /**
+         * @description The `Idempotency-Key` was used with another request (another operation, parameters or body) in the
+         *     last 24 hours (`Idempotency-Key-Status: mismatch`). Nothing was done: send a new key with a new request.
+         */
+        IdempotencyKeyReused: {
             headers: {
+                /** @description `mismatch`: the key belongs to another request. */
+                "Idempotency-Key-Status"?: "mismatch";
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the current state. */
-        Conflict: {
+        /** @description Absent, or not visible to the caller. */
+        NotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -9208,10 +9230,14 @@ export interface components {
         };
         /**
          * @description The request was well-formed but its content could not be used: an import source that could not be
-         *     fetched, read or converted (the message says what failed), or a PDF too large to render.
+         *     fetched, read or converted (the message says what failed), or a PDF too large to render. On a write
+         *     sent with an `Idempotency-Key`, also: the key was used with another request in the last 24 hours
+         *     (`Idempotency-Key-Status: mismatch`); send a new key with a new request.
          */
         UnprocessableContent: {
             headers: {
+                /** @description `mismatch`: the key belongs to another request. Absent on the other cases. */
+                "Idempotency-Key-Status"?: "mismatch";
                 [name: string]: unknown;
             };
             content: {
@@ -9224,6 +9250,16 @@ export interface components {
         Page: string;
         /** @description Maximum number of items in the page. */
         Limit: number;
+        /**
+         * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+         *     URL and body) is answered with the first answer — status and body, with the header
+         *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+         *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+         *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+         *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+         *     one by itself.
+         */
+        IdempotencyKey: string;
         /** @description The token's id. */
         TokenId: components["schemas"]["Id"];
         /** @description The user's id. */
@@ -9395,7 +9431,18 @@ export interface operations {
     createUserToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9417,8 +9464,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9427,7 +9476,18 @@ export interface operations {
     deleteUserToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The token's id. */
                 tokenId: components["parameters"]["TokenId"];
@@ -9447,6 +9507,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9514,7 +9576,18 @@ export interface operations {
     createOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9539,6 +9612,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9577,7 +9651,18 @@ export interface operations {
     updateOrganizationById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -9606,6 +9691,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9679,7 +9765,18 @@ export interface operations {
     createCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -9705,8 +9802,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9750,7 +9849,18 @@ export interface operations {
     createSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -9776,8 +9886,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9816,7 +9928,18 @@ export interface operations {
     deleteCollectionById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -9836,6 +9959,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9844,7 +9969,18 @@ export interface operations {
     updateCollectionById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -9870,8 +10006,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9915,7 +10053,18 @@ export interface operations {
     moveCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -9941,9 +10090,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9952,7 +10103,18 @@ export interface operations {
     transferCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -9982,6 +10144,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10023,7 +10186,18 @@ export interface operations {
     deleteSpaceById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10043,6 +10217,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10051,7 +10227,18 @@ export interface operations {
     updateSpaceById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10077,8 +10264,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10087,7 +10276,18 @@ export interface operations {
     restoreSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10112,6 +10312,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10120,7 +10321,18 @@ export interface operations {
     moveSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10146,9 +10358,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10157,7 +10371,18 @@ export interface operations {
     transferSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10187,6 +10412,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10230,7 +10456,18 @@ export interface operations {
     grantSpacePermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10259,6 +10496,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10267,7 +10505,18 @@ export interface operations {
     revokeSpaceUserPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10289,6 +10538,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10297,7 +10548,18 @@ export interface operations {
     updateSpaceUserPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10325,8 +10587,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10335,7 +10599,18 @@ export interface operations {
     revokeSpaceTeamPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10357,6 +10632,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10365,7 +10642,18 @@ export interface operations {
     updateSpaceTeamPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10393,8 +10681,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10438,7 +10728,18 @@ export interface operations {
     grantCollectionPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -10467,6 +10768,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10475,7 +10777,18 @@ export interface operations {
     revokeCollectionUserPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -10497,6 +10810,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10505,7 +10820,18 @@ export interface operations {
     updateCollectionUserPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -10533,8 +10859,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10543,7 +10871,18 @@ export interface operations {
     revokeCollectionTeamPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -10565,6 +10904,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10573,7 +10914,18 @@ export interface operations {
     updateCollectionTeamPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -10601,8 +10953,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10686,7 +11040,18 @@ export interface operations {
     removeOrganizationMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -10709,6 +11074,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10717,7 +11083,18 @@ export interface operations {
     updateOrganizationMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -10748,6 +11125,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10756,7 +11134,18 @@ export interface operations {
     setOrganizationMemberSso: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -10780,8 +11169,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10868,7 +11259,18 @@ export interface operations {
     pingOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -10890,8 +11292,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10942,7 +11346,18 @@ export interface operations {
     createTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -10968,8 +11383,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11010,7 +11427,18 @@ export interface operations {
     deleteTeamById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11032,6 +11460,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11040,7 +11470,18 @@ export interface operations {
     updateTeamById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11068,8 +11509,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11115,7 +11558,18 @@ export interface operations {
     updateTeamMembers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11141,8 +11595,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11151,7 +11607,18 @@ export interface operations {
     putTeamMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11179,8 +11646,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11189,7 +11658,18 @@ export interface operations {
     removeTeamMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11213,6 +11693,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11256,7 +11738,18 @@ export interface operations {
     createLinkInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11282,8 +11775,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11324,7 +11819,18 @@ export interface operations {
     deleteLinkInviteById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11346,6 +11852,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11354,7 +11862,18 @@ export interface operations {
     updateLinkInviteById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11382,8 +11901,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11392,7 +11913,18 @@ export interface operations {
     joinWithLinkInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11425,8 +11957,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11435,7 +11969,18 @@ export interface operations {
     joinOrganizationByEmailDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11465,8 +12010,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11475,7 +12022,18 @@ export interface operations {
     duplicateSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -11497,8 +12055,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11548,7 +12108,18 @@ export interface operations {
     applySpaceContentChanges: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -11577,6 +12148,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11895,7 +12467,18 @@ export interface operations {
     createChangeRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -11921,8 +12504,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11963,7 +12548,18 @@ export interface operations {
     updateChangeRequestById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -11994,6 +12590,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12002,7 +12599,18 @@ export interface operations {
     mergeChangeRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12029,6 +12637,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12037,7 +12646,18 @@ export interface operations {
     updateChangeRequestFromSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12064,6 +12684,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12115,7 +12736,18 @@ export interface operations {
     applyChangeRequestContentChanges: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12146,6 +12778,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12466,7 +13099,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12548,8 +13192,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12670,7 +13316,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12782,8 +13439,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12792,7 +13451,18 @@ export interface operations {
     deleteCommentInSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12814,6 +13484,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12906,7 +13578,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12970,8 +13653,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13057,7 +13742,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13124,8 +13820,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13134,7 +13832,18 @@ export interface operations {
     deleteCommentReplyInSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13158,6 +13867,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13296,7 +14007,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13384,6 +14106,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13507,7 +14230,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13622,8 +14356,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13632,7 +14368,18 @@ export interface operations {
     deleteCommentInChangeRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13656,6 +14403,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13750,7 +14499,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13819,6 +14579,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13906,7 +14667,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13975,8 +14747,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13985,7 +14759,18 @@ export interface operations {
     deleteCommentReplyInChangeRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14011,6 +14796,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14048,7 +14835,18 @@ export interface operations {
     importSpaceContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14102,7 +14900,18 @@ export interface operations {
     importChangeRequestContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14273,7 +15082,18 @@ export interface operations {
     createSamlProvider: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14299,8 +15119,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14341,7 +15163,18 @@ export interface operations {
     deleteSamlProviderById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14363,6 +15196,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14371,7 +15206,18 @@ export interface operations {
     updateSamlProviderById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14399,8 +15245,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14549,7 +15397,18 @@ export interface operations {
     createSite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14575,8 +15434,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14617,7 +15478,18 @@ export interface operations {
     deleteSiteById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14639,6 +15511,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14647,7 +15521,18 @@ export interface operations {
     updateSiteById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14678,6 +15563,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14718,7 +15604,18 @@ export interface operations {
     updateSiteAdaptiveSchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14749,6 +15646,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14791,7 +15689,18 @@ export interface operations {
     publishSite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14815,8 +15724,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14825,7 +15736,18 @@ export interface operations {
     unpublishSite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14849,8 +15771,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14891,7 +15815,18 @@ export interface operations {
     updateSiteCustomization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14919,8 +15854,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14966,7 +15903,18 @@ export interface operations {
     createSiteShareLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14997,6 +15945,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15005,7 +15954,18 @@ export interface operations {
     deleteSiteShareLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15029,6 +15989,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15069,7 +16031,18 @@ export interface operations {
     updateSiteVisitorAuth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15097,8 +16070,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15107,7 +16082,18 @@ export interface operations {
     rotateSiteVisitorAuthSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15131,8 +16117,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15180,7 +16168,18 @@ export interface operations {
     addSiteSection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15211,6 +16210,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15219,7 +16219,18 @@ export interface operations {
     deleteSiteSection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15243,6 +16254,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15251,7 +16264,18 @@ export interface operations {
     updateSiteSection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15284,6 +16308,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15292,7 +16317,18 @@ export interface operations {
     moveSiteSection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15322,8 +16358,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15369,7 +16407,18 @@ export interface operations {
     createSiteSectionGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15400,6 +16449,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15408,7 +16458,18 @@ export interface operations {
     deleteSiteSectionGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15432,6 +16493,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15440,7 +16503,18 @@ export interface operations {
     updateSiteSectionGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15470,8 +16544,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15480,7 +16556,18 @@ export interface operations {
     addSiteSectionToGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15510,8 +16597,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15520,7 +16609,18 @@ export interface operations {
     removeSiteSectionFromGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15546,6 +16646,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15554,7 +16656,18 @@ export interface operations {
     moveSiteSectionGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15584,8 +16697,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15635,7 +16750,18 @@ export interface operations {
     addSiteSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15666,6 +16792,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15674,7 +16801,18 @@ export interface operations {
     deleteSiteSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15698,6 +16836,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15706,7 +16846,18 @@ export interface operations {
     updateSiteSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15739,6 +16890,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15747,7 +16899,18 @@ export interface operations {
     moveSiteSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15777,8 +16940,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15822,7 +16987,18 @@ export interface operations {
     createOpenAPISpec: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15851,6 +17027,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15891,7 +17068,18 @@ export interface operations {
     createOrUpdateOpenAPISpecBySlug: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15919,8 +17107,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15929,7 +17119,18 @@ export interface operations {
     deleteOpenAPISpecBySlug: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15951,6 +17152,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16192,7 +17395,18 @@ export interface operations {
     createTranslationSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16218,8 +17432,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16260,7 +17476,18 @@ export interface operations {
     updateTranslationSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16288,8 +17515,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16298,7 +17527,18 @@ export interface operations {
     deleteTranslationSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16320,6 +17560,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16358,7 +17600,18 @@ export interface operations {
     updateSpaceCustomFields: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -16382,8 +17635,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16427,7 +17682,18 @@ export interface operations {
     createOrganizationCustomField: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16456,6 +17722,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16496,7 +17763,18 @@ export interface operations {
     deleteOrganizationCustomField: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16518,6 +17796,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16526,7 +17806,18 @@ export interface operations {
     updateOrganizationCustomField: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16554,8 +17845,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
