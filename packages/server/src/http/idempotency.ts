@@ -201,13 +201,14 @@ export function createIdempotency(context: AppContext, options: IdempotencyOptio
     return 'answered';
   };
 
+  // Not an async function: a request it does not claim (every read) passes at once, without a promise.
   const claimed =
     (applies: (method: string) => boolean): RequestHandler =>
-    async (req, res, next) => {
+    (req, res, next) => {
       if (!applies(req.method)) return next();
       const key = keyOf(req);
       if (key === undefined) return next();
-      if ((await claimOrAnswer(req, res, key)) === 'claimed') next();
+      claimOrAnswer(req, res, key).then((outcome) => outcome === 'claimed' && next(), next);
     };
 
   return {

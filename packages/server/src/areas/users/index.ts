@@ -1,4 +1,5 @@
 import { userHandlers } from './users.handlers.js';
+import { purgeIdempotencyKeysWorker } from '../../http/idempotency-purge.job.js';
 import { defineArea } from '../area.js';
 
 /** The authenticated user, other users, and personal API tokens. Users are global: nothing moves with a space. */
@@ -9,4 +10,7 @@ export const usersArea = defineArea({
   transfer: 'none',
   purge: 'none',
   duplicate: 'none',
+  // A token's idempotency keys (http/idempotency.ts, table idempotency_keys) go with it by cascade;
+  // the job removes those over 24 hours old.
+  jobs: (context) => [purgeIdempotencyKeysWorker(context.db)],
 });
