@@ -26,9 +26,11 @@ const OPEN_TO_ANY_USER = new Set(Object.entries(operationAccess).filter(([, acce
 
 const server = useTestServer();
 let world: SweepWorld;
+// The world calls some thirty operations for the first time (each compiles its validators): on a loaded
+// two-core machine that is past the default minute, as for the fuzz suite's world.
 beforeAll(async () => {
   world = await buildSweepWorld(server());
-});
+}, 240_000);
 
 function pathParams(operation: SpecOperation): Array<Record<string, any>> {
   return operation.definition.parameters.map((p: Record<string, any>) => resolve(spec, p)).filter((p: any) => p.in === 'path');
