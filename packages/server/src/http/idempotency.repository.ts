@@ -1,8 +1,10 @@
 // Idempotency keys (http/idempotency.ts explains the rules): one row per API token and key, claimed by
 // the request that runs, then holding its answer until the key is 24 hours old. Times are the
 // database's (`now()`), so instances with different clocks agree on leases and expiry.
+// Every keyed write runs the claim and the store: both are named prepared statements (db/database.ts),
+// planned once per connection.
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
+import { PREPARED, type Executor } from '../db/database.js';
 
 /**
  * An answer as it is replayed: status, the headers kept (name and value pairs: a jsonb array, which the
@@ -51,7 +53,7 @@ type ClaimRow = {
  * it reads nothing (`earlier` undefined), which means running.
  */
 export async function claimIdempotencyKey(db: Executor, claim: Claim): Promise<ClaimResult> {
-  const { rows } = await sql<ClaimRow>`
+  const { rows } = await sql<ClaimRow>`${PREPARED}
     WITH claimed AS (
       INSERT INTO idempotency_keys AS k (token_id, key, fingerprint, operation, lease_id, locked_until, expires_at)
       VALUES (${claim.tokenId}, ${claim.key}, ${claim.fingerprint}, ${claim.operation}, ${claim.leaseId},
@@ -88,29 +90,23 @@ type Held = { tokenId: string; key: string; leaseId: string };
 
 /** Stores the answer of the attempt holding the key; it is replayed from now on. */
 export async function storeIdempotentAnswer(db: Executor, held: Held, answer: StoredAnswer): Promise<void> {
-  await db
-    .updateTable('idempotencyKeys')
-    .set({ leaseId: null, lockedUntil: null, status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body })
-    .where('tokenId', '=', held.tokenId)
-    .where('key', '=', held.key)
-    .where('leaseId', '=', held.leaseId)
-    .execute();
+  await sql`${PREPARED}
+    UPDATE idempotency_keys
+    SET lease_id = NULL, locked_until = NULL, status = ${answer.status}, headers = ${JSON.stringify(answer.headers)}::jsonb, body = ${answer.body}
+    WHERE token_id = ${held.tokenId} AND key = ${held.key} AND lease_id = ${held.leaseId}`.execute(db);
 }
 
 /** Gives the key up (the request failed): a retry runs it again. */
 export async function releaseIdempotencyKey(db: Executor, held: Held): Promise<void> {
-  await db.deleteFrom('idempotencyKeys').where('tokenId', '=', held.tokenId).where('key', '=', held.key).where('leaseId', '=', held.leaseId).execute();
+  await sql`${PREPARED}
+    DELETE FROM idempotency_keys WHERE token_id = ${held.tokenId} AND key = ${held.key} AND lease_id = ${held.leaseId}`.execute(db);
 }
 
 /** Extends the lease of a request still running. */
 export async function renewIdempotencyLease(db: Executor, held: Held, leaseSeconds: number): Promise<void> {
-  await db
-    .updateTable('idempotencyKeys')
-    .set({ lockedUntil: sql<Date>`now() + make_interval(secs => ${leaseSeconds})` })
-    .where('tokenId', '=', held.tokenId)
-    .where('key', '=', held.key)
-    .where('leaseId', '=', held.leaseId)
-    .execute();
+  await sql`
+    UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => ${leaseSeconds})
+    WHERE token_id = ${held.tokenId} AND key = ${held.key} AND lease_id = ${held.leaseId}`.execute(db);
 }
 
 /** Deletes up to `batch` keys past their expiry; answers how many went. */

@@ -23,12 +23,11 @@
 //   retried DELETE gets its 204/205 rather than a 404); a write with a body once the body is read and
 //   valid (`beforeHandler`: the body is part of the request compared), after the gate decided again.
 //   A DELETE's replay carries no content (an empty 204/205), only to the token that was answered.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Ajv } from 'ajv';
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../errors.js';
-import { newId } from '../ids.js';
 import {
   claimIdempotencyKey,
   releaseIdempotencyKey,
@@ -175,7 +174,7 @@ export function createIdempotency(context: AppContext, options: IdempotencyOptio
 
   const claimOrAnswer = async (req: Request, res: Response, key: string): Promise<'claimed' | 'answered'> => {
     const fingerprint = fingerprintOf(req);
-    const held = { tokenId: req.caller!.tokenId, key, leaseId: newId() };
+    const held = { tokenId: req.caller!.tokenId, key, leaseId: randomUUID() };
     const operation = matchedOperationKey(req) ?? `${req.method} ${req.path}`;
     const result = await claimIdempotencyKey(db, { ...held, fingerprint, operation, leaseSeconds, keepSeconds: KEEP_SECONDS });
     if (result.claimed) {
