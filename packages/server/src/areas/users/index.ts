@@ -6,11 +6,11 @@ import { defineArea } from '../area.js';
 export const usersArea = defineArea({
   name: 'users',
   handlers: userHandlers,
-  tables: ['users', 'api_tokens'],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
-  // A token's idempotency keys (http/idempotency.ts, table idempotency_keys) go with it by cascade;
-  // the job removes those over 24 hours old.
+  tables: {
+    users: { stays: 'A person, across organizations' },
+    apiTokens: { stays: 'A user’s own credentials' },
+    idempotencyKeys: { stays: 'A token’s writes of the last 24 hours and their answers (http/idempotency.ts), removed with the token' },
+  },
+  // The job removes the idempotency keys over 24 hours old.
   jobs: (context) => [purgeIdempotencyKeysWorker(context.db)],
 });
