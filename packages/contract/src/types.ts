@@ -11108,6 +11108,23 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The request conflicts with the current state. On a write sent with an `Idempotency-Key`, also: the
+         *     first request with that key is still running (`Idempotency-Key-Status: in-progress`); retry after
+         *     `Retry-After` seconds to get its answer. Only that case carries the header.
+         */
+        Conflict: {
+            headers: {
+                /** @description `in-progress`: the first request with this `Idempotency-Key` is still running. Absent on a conflict with the state. */
+                "Idempotency-Key-Status"?: "in-progress";
+                /** @description With `Idempotency-Key-Status`, seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request body is too large. */
         PayloadTooLarge: {
             headers: {
@@ -11126,17 +11143,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Absent, or not visible to the caller. */
-        NotFound: {
+        /**
+         * @description The `Idempotency-Key` was used with another request (another operation, parameters or body) in the
+         *     last 24 hours (`Idempotency-Key-Status: mismatch`). Nothing was done: send a new key with a new request.
+         */
+        IdempotencyKeyReused: {
             headers: {
+                /** @description `mismatch`: the key belongs to another request. */
+                "Idempotency-Key-Status"?: "mismatch";
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the current state. */
-        Conflict: {
+        /** @description Absent, or not visible to the caller. */
+        NotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -11164,10 +11186,14 @@ export interface components {
         };
         /**
          * @description The request was well-formed but its content could not be used: an import source that could not be
-         *     fetched, read or converted (the message says what failed), or a PDF too large to render.
+         *     fetched, read or converted (the message says what failed), or a PDF too large to render. On a write
+         *     sent with an `Idempotency-Key`, also: the key was used with another request in the last 24 hours
+         *     (`Idempotency-Key-Status: mismatch`); send a new key with a new request.
          */
         UnprocessableContent: {
             headers: {
+                /** @description `mismatch`: the key belongs to another request. Absent on the other cases. */
+                "Idempotency-Key-Status"?: "mismatch";
                 [name: string]: unknown;
             };
             content: {
@@ -11180,6 +11206,16 @@ export interface components {
         Page: string;
         /** @description Maximum number of items in the page. */
         Limit: number;
+        /**
+         * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+         *     URL and body) is answered with the first answer — status and body, with the header
+         *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+         *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+         *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+         *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+         *     one by itself.
+         */
+        IdempotencyKey: string;
         /** @description The token's id. */
         TokenId: components["schemas"]["Id"];
         /** @description The user's id. */
@@ -11367,7 +11403,18 @@ export interface operations {
     createUserToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11389,8 +11436,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11399,7 +11448,18 @@ export interface operations {
     deleteUserToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The token's id. */
                 tokenId: components["parameters"]["TokenId"];
@@ -11419,6 +11479,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11486,7 +11548,18 @@ export interface operations {
     createOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11511,6 +11584,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11549,7 +11623,18 @@ export interface operations {
     updateOrganizationById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11578,6 +11663,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11651,7 +11737,18 @@ export interface operations {
     createCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11677,8 +11774,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11722,7 +11821,18 @@ export interface operations {
     createSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11748,8 +11858,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11788,7 +11900,18 @@ export interface operations {
     deleteCollectionById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -11808,6 +11931,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11816,7 +11941,18 @@ export interface operations {
     updateCollectionById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -11842,8 +11978,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11887,7 +12025,18 @@ export interface operations {
     moveCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -11913,9 +12062,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11924,7 +12075,18 @@ export interface operations {
     transferCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -11954,6 +12116,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11995,7 +12158,18 @@ export interface operations {
     deleteSpaceById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12015,6 +12189,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12023,7 +12199,18 @@ export interface operations {
     updateSpaceById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12049,8 +12236,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12059,7 +12248,18 @@ export interface operations {
     restoreSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12084,6 +12284,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12092,7 +12293,18 @@ export interface operations {
     moveSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12118,9 +12330,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12129,7 +12343,18 @@ export interface operations {
     transferSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12159,6 +12384,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12202,7 +12428,18 @@ export interface operations {
     grantSpacePermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12231,6 +12468,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12239,7 +12477,18 @@ export interface operations {
     revokeSpaceUserPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12261,6 +12510,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12269,7 +12520,18 @@ export interface operations {
     updateSpaceUserPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12297,8 +12559,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12307,7 +12571,18 @@ export interface operations {
     revokeSpaceTeamPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12329,6 +12604,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12337,7 +12614,18 @@ export interface operations {
     updateSpaceTeamPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12365,8 +12653,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12410,7 +12700,18 @@ export interface operations {
     grantCollectionPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -12439,6 +12740,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12447,7 +12749,18 @@ export interface operations {
     revokeCollectionUserPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -12469,6 +12782,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12477,7 +12792,18 @@ export interface operations {
     updateCollectionUserPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -12505,8 +12831,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12515,7 +12843,18 @@ export interface operations {
     revokeCollectionTeamPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -12537,6 +12876,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12545,7 +12886,18 @@ export interface operations {
     updateCollectionTeamPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -12573,8 +12925,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12658,7 +13012,18 @@ export interface operations {
     removeOrganizationMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -12681,6 +13046,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12689,7 +13055,18 @@ export interface operations {
     updateOrganizationMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -12720,6 +13097,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12728,7 +13106,18 @@ export interface operations {
     setOrganizationMemberSso: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -12752,8 +13141,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12840,7 +13231,18 @@ export interface operations {
     pingOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -12862,8 +13264,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12914,7 +13318,18 @@ export interface operations {
     createTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -12940,8 +13355,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12982,7 +13399,18 @@ export interface operations {
     deleteTeamById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -13004,6 +13432,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13012,7 +13442,18 @@ export interface operations {
     updateTeamById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -13040,8 +13481,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13087,7 +13530,18 @@ export interface operations {
     updateTeamMembers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -13113,8 +13567,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13123,7 +13579,18 @@ export interface operations {
     putTeamMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -13151,8 +13618,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13161,7 +13630,18 @@ export interface operations {
     removeTeamMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -13185,6 +13665,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13228,7 +13710,18 @@ export interface operations {
     createLinkInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -13254,8 +13747,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13296,7 +13791,18 @@ export interface operations {
     deleteLinkInviteById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -13318,6 +13824,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13326,7 +13834,18 @@ export interface operations {
     updateLinkInviteById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -13354,8 +13873,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13364,7 +13885,18 @@ export interface operations {
     joinWithLinkInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -13397,8 +13929,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13407,7 +13941,18 @@ export interface operations {
     joinOrganizationByEmailDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -13437,8 +13982,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13447,7 +13994,18 @@ export interface operations {
     duplicateSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13469,8 +14027,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13520,7 +14080,18 @@ export interface operations {
     applySpaceContentChanges: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13549,6 +14120,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13867,7 +14439,18 @@ export interface operations {
     createChangeRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13893,8 +14476,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13935,7 +14520,18 @@ export interface operations {
     updateChangeRequestById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13966,6 +14562,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13974,7 +14571,18 @@ export interface operations {
     mergeChangeRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14001,6 +14609,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14009,7 +14618,18 @@ export interface operations {
     updateChangeRequestFromSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14036,6 +14656,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14087,7 +14708,18 @@ export interface operations {
     applyChangeRequestContentChanges: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14118,6 +14750,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14438,7 +15071,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14520,8 +15164,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14642,7 +15288,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14754,8 +15411,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14764,7 +15423,18 @@ export interface operations {
     deleteCommentInSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14786,6 +15456,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14878,7 +15550,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14942,8 +15625,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15029,7 +15714,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -15096,8 +15792,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15106,7 +15804,18 @@ export interface operations {
     deleteCommentReplyInSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -15130,6 +15839,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15268,7 +15979,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -15356,6 +16078,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15479,7 +16202,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -15594,8 +16328,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15604,7 +16340,18 @@ export interface operations {
     deleteCommentInChangeRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -15628,6 +16375,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15722,7 +16471,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -15791,6 +16551,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15878,7 +16639,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -15947,8 +16719,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15957,7 +16731,18 @@ export interface operations {
     deleteCommentReplyInChangeRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -15983,6 +16768,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16020,7 +16807,18 @@ export interface operations {
     importSpaceContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -16074,7 +16872,18 @@ export interface operations {
     importChangeRequestContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -16245,7 +17054,18 @@ export interface operations {
     createSamlProvider: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16271,8 +17091,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16313,7 +17135,18 @@ export interface operations {
     deleteSamlProviderById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16335,6 +17168,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16343,7 +17178,18 @@ export interface operations {
     updateSamlProviderById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16371,8 +17217,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16521,7 +17369,18 @@ export interface operations {
     createSite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16547,8 +17406,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16589,7 +17450,18 @@ export interface operations {
     deleteSiteById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16611,6 +17483,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16619,7 +17493,18 @@ export interface operations {
     updateSiteById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16650,6 +17535,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16690,7 +17576,18 @@ export interface operations {
     updateSiteAdaptiveSchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16721,6 +17618,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16763,7 +17661,18 @@ export interface operations {
     publishSite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16787,8 +17696,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16797,7 +17708,18 @@ export interface operations {
     unpublishSite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16821,8 +17743,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16831,7 +17755,18 @@ export interface operations {
     verifySiteHostname: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16858,6 +17793,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16898,7 +17834,18 @@ export interface operations {
     updateSiteCustomization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16926,8 +17873,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16973,7 +17922,18 @@ export interface operations {
     createSiteShareLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17004,6 +17964,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17012,7 +17973,18 @@ export interface operations {
     deleteSiteShareLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17036,6 +18008,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17076,7 +18050,18 @@ export interface operations {
     updateSiteVisitorAuth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17104,8 +18089,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17114,7 +18101,18 @@ export interface operations {
     rotateSiteVisitorAuthSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17138,8 +18136,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17187,7 +18187,18 @@ export interface operations {
     addSiteSection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17218,6 +18229,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17226,7 +18238,18 @@ export interface operations {
     deleteSiteSection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17250,6 +18273,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17258,7 +18283,18 @@ export interface operations {
     updateSiteSection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17291,6 +18327,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17299,7 +18336,18 @@ export interface operations {
     moveSiteSection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17329,8 +18377,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17376,7 +18426,18 @@ export interface operations {
     createSiteSectionGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17407,6 +18468,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17415,7 +18477,18 @@ export interface operations {
     deleteSiteSectionGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17439,6 +18512,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17447,7 +18522,18 @@ export interface operations {
     updateSiteSectionGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17477,8 +18563,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17487,7 +18575,18 @@ export interface operations {
     addSiteSectionToGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17517,8 +18616,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17527,7 +18628,18 @@ export interface operations {
     removeSiteSectionFromGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17553,6 +18665,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17561,7 +18675,18 @@ export interface operations {
     moveSiteSectionGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17591,8 +18716,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17642,7 +18769,18 @@ export interface operations {
     addSiteSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17673,6 +18811,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17681,7 +18820,18 @@ export interface operations {
     deleteSiteSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17705,6 +18855,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17713,7 +18865,18 @@ export interface operations {
     updateSiteSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17746,6 +18909,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17754,7 +18918,18 @@ export interface operations {
     moveSiteSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17784,8 +18959,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17829,7 +19006,18 @@ export interface operations {
     createOpenAPISpec: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17858,6 +19046,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17898,7 +19087,18 @@ export interface operations {
     createOrUpdateOpenAPISpecBySlug: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17926,8 +19126,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -17936,7 +19138,18 @@ export interface operations {
     deleteOpenAPISpecBySlug: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -17958,6 +19171,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18199,7 +19414,18 @@ export interface operations {
     createTranslationSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -18225,8 +19451,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18267,7 +19495,18 @@ export interface operations {
     updateTranslationSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -18295,8 +19534,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18305,7 +19546,18 @@ export interface operations {
     deleteTranslationSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -18327,6 +19579,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18365,7 +19619,18 @@ export interface operations {
     updateSpaceCustomFields: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -18389,8 +19654,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18434,7 +19701,18 @@ export interface operations {
     createOrganizationCustomField: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -18463,6 +19741,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18503,7 +19782,18 @@ export interface operations {
     deleteOrganizationCustomField: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -18525,6 +19815,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18533,7 +19825,18 @@ export interface operations {
     updateOrganizationCustomField: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -18561,8 +19864,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -18995,7 +20300,18 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -19024,6 +20340,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -19064,7 +20381,18 @@ export interface operations {
     deleteWebhookById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -19086,6 +20414,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -19094,7 +20424,18 @@ export interface operations {
     updateWebhookById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -19122,8 +20463,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -19132,7 +20475,18 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -19160,8 +20514,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -19170,7 +20526,18 @@ export interface operations {
     pingWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -19194,8 +20561,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -19277,7 +20646,18 @@ export interface operations {
     redeliverWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -19303,8 +20683,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

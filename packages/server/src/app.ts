@@ -7,6 +7,7 @@ import type { AppContext } from './context.js';
 import { createAccessGate } from './http/access-gate.js';
 import { createBodyParser } from './http/body.js';
 import { createErrorMiddleware, notFoundMiddleware } from './http/error-middleware.js';
+import { createIdempotency } from './http/idempotency.js';
 import { acceptRawSubDelimsInQuery, BODY_METHODS, enforceInputRules } from './http/input-rules.js';
 import type { HandlerMap } from './http/handler.js';
 import { apiHeaders, mountHealth, observe, type Metrics } from './http/observability.js';
@@ -55,6 +56,11 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   app.use(acceptRawSubDelimsInQuery);
   const validator = createValidator(loadSpec(), { validateResponses: context.config.validateResponses, onResponseError: options.onResponseError });
   app.use(validator.match);
+  // Writes sent with an Idempotency-Key run once (http/idempotency.ts): a DELETE is claimed or replayed
+  // before its access is decided (its own success removes what the gate resolves), a write with a body
+  // once the body is read and valid, just before its handler.
+  const idempotency = createIdempotency(context);
+  app.use(idempotency.beforeAccess);
   const access = createAccessResolver(context, accessRules, scopeLookups);
   app.use(createAccessGate(access));
   app.use(
@@ -72,6 +78,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
       forms: { consumeSamlResponse: DEFAULT_BODY_BYTES },
       largeBodyConcurrency: context.config.largeBodyConcurrency,
       registry: metrics.registry,
+      onRawBody: idempotency.digestBody,
     }),
   );
   // A JSON request with an empty body counts as `{}`.
@@ -84,6 +91,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   });
   app.use(validator.validate);
   app.use(enforceInputRules);
+  app.use(idempotency.beforeHandler);
   app.use(createApiDispatcher(context, options.handlers ?? allHandlers, access));
   app.use(notFoundMiddleware);
   app.use(createErrorMiddleware(knownConflicts));

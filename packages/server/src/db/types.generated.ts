@@ -224,6 +224,20 @@ export interface FileNodes {
   organizationId: string;
 }
 
+export interface IdempotencyKeys {
+  body: Buffer | null;
+  createdAt: Generated<Timestamp>;
+  expiresAt: Timestamp;
+  fingerprint: Buffer;
+  headers: Json | null;
+  key: string;
+  leaseId: string | null;
+  lockedUntil: Timestamp | null;
+  operation: string;
+  status: number | null;
+  tokenId: string;
+}
+
 export interface LinkInvites {
   createdAt: Generated<CreatedAt>;
   createdBy: string | null;
@@ -675,6 +689,7 @@ export interface DB {
   events: Events;
   fileBlobs: FileBlobs;
   fileNodes: FileNodes;
+  idempotencyKeys: IdempotencyKeys;
   linkInvites: LinkInvites;
   openapiSpecs: OpenapiSpecs;
   openapiSpecVersions: OpenapiSpecVersions;

@@ -133,12 +133,14 @@ const API_HEADERS = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
   // Bearer tokens, not cookies: any origin may call the API.
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After, WWW-Authenticate, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+  'Access-Control-Expose-Headers':
+    'X-Request-Id, Retry-After, WWW-Authenticate, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotent-Replayed, Idempotency-Key-Status',
 };
 
 const PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Methods': 'GET, HEAD, PUT, POST, PATCH, DELETE',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Request-Id',
+  // Idempotency-Key: the SDK sends one with every write (http/idempotency.ts).
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Request-Id, Idempotency-Key',
   'Access-Control-Max-Age': '86400',
 };
 
