@@ -5,6 +5,7 @@
 // group's sections, or the site spaces of one section (or of the root).
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { positionBesideReference } from '../../db/positions.js';
 import { rawQuery, value } from '../../db/raw-query.js';
 
 export type Siblings = RawBuilder<unknown>;
@@ -53,18 +54,11 @@ const positionAtEndQuery = rawQuery({
 const positionBesideQuery = rawQuery({
   name: 'sitePositionBeside',
   columns: { position: value('text').neverNull("the reference's position, or the midpoint with its neighbour") },
-  statement: (siblings: Siblings, referenceId: string, side: 'before' | 'after', movingId?: string) => {
-    const neighbour =
-      side === 'before'
-        ? sql`(SELECT max(position) FROM others WHERE position < ref.position)`
-        : sql`(SELECT min(position) FROM others WHERE position > ref.position)`;
-    const step = side === 'before' ? sql`- 1` : sql`+ 1`;
-    return sql`
-      WITH others AS (SELECT id, position FROM (${siblings}) s WHERE id IS DISTINCT FROM ${movingId ?? null}),
-      ref AS (SELECT position FROM others WHERE id = ${referenceId})
-      SELECT (CASE WHEN ${neighbour} IS NULL THEN ref.position ${step} ELSE (ref.position + ${neighbour}) * 0.5 END)::text AS position
-      FROM ref`;
-  },
+  statement: (siblings: Siblings, referenceId: string, side: 'before' | 'after', movingId?: string) => sql`
+    WITH others AS (SELECT id, position FROM (${siblings}) s WHERE id IS DISTINCT FROM ${movingId ?? null}),
+    ref AS (SELECT position FROM others WHERE id = ${referenceId})
+    SELECT ${positionBesideReference('others', side)} AS position
+    FROM ref`,
   shapes: SIBLING_SETS.flatMap((siblings) => [
     [siblings, '', 'before'] as const,
     [siblings, '', 'after', ''] as const,

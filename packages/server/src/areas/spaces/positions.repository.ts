@@ -3,6 +3,7 @@
 // inserts at one spot never run out of room).
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { positionBesideReference } from '../../db/positions.js';
 import { rawQuery, value } from '../../db/raw-query.js';
 
 export type SiblingRef = { type: 'space'; id: string } | { type: 'collection'; id: string };
@@ -52,11 +53,6 @@ const positionNextToQuery = rawQuery({
   statement: (organizationId: string, parentId: string | null, reference: SiblingRef, side: 'before' | 'after', movingId?: string) => {
     const table = reference.type === 'space' ? sql`spaces` : sql`collections`;
     const liveOnly = reference.type === 'space' ? sql`AND deleted_at IS NULL` : sql``;
-    const neighbour =
-      side === 'before'
-        ? sql`(SELECT max(position) FROM siblings WHERE position < ref.position)`
-        : sql`(SELECT min(position) FROM siblings WHERE position > ref.position)`;
-    const step = side === 'before' ? sql`- 1` : sql`+ 1`;
     return sql`
       WITH siblings AS (${siblingsOf(organizationId, parentId, movingId)}),
       ref AS (
@@ -64,8 +60,7 @@ const positionNextToQuery = rawQuery({
         WHERE organization_id = ${organizationId} AND id = ${reference.id}
           AND parent_collection_id IS NOT DISTINCT FROM ${parentId} ${liveOnly}
       )
-      SELECT (CASE WHEN ${neighbour} IS NULL THEN ref.position ${step}
-                   ELSE (ref.position + ${neighbour}) * 0.5 END)::text AS position
+      SELECT ${positionBesideReference('siblings', side)} AS position
       FROM ref`;
   },
   shapes: [
