@@ -164,7 +164,11 @@ export class SharedCounter {
         entry.window.sending -= entry.points;
         entry.window.writtenAt = now;
       }
-      for (const row of rows) this.learn(writing.get(row.key)!.window, { count: row.points, resetAt: row.expire });
+      for (const row of rows) {
+        const { window } = writing.get(row.key)!;
+        // A row without an end (none of ours; the column allows it) keeps the window's own.
+        this.learn(window, { count: row.points, resetAt: row.expire ?? window.resetAt });
+      }
     } catch (error) {
       this.storeFailed(error);
       for (const entry of entries) {

@@ -78,8 +78,12 @@ const hex = (hash: Buffer | null) => (hash ? hash.toString('hex') : null);
 
 /** The content of several revisions of the space (one query for their roots; trees from the cache). */
 async function loadStates(db: Executor, organizationId: string, ids: string[]): Promise<Map<string, ContentState>> {
-  const { rows } = await sql<{ id: string; pagesRoot: Buffer | null; filesRoot: Buffer | null; reusableRoot: Buffer | null }>`
-    SELECT id, pages_root, files_root, reusable_root FROM revisions WHERE organization_id = ${organizationId} AND id = ANY(${[...new Set(ids)]}::text[])`.execute(db);
+  const rows = await db
+    .selectFrom('revisions')
+    .select(['id', 'pagesRoot', 'filesRoot', 'reusableRoot'])
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', sql<string>`ANY(${[...new Set(ids)]}::text[])`)
+    .execute();
   const states = new Map<string, ContentState>();
   for (const row of rows) {
     const roots: ContentRoots = { pages: hex(row.pagesRoot), files: hex(row.filesRoot), reusables: hex(row.reusableRoot) };

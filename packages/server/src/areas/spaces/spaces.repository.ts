@@ -97,13 +97,15 @@ export async function lockSpaceHeadRevision(trx: Executor, organizationId: strin
 }
 
 /** Spaces deleted more than `retentionDays` ago, up to `limit`, locked (skipping those another purge holds). */
-export async function lockExpiredSpaces(trx: Executor, retentionDays: number, limit: number): Promise<Array<{ organizationId: string; id: string }>> {
-  const { rows } = await sql<{ organizationId: string; id: string }>`
-    SELECT organization_id, id FROM spaces
-    WHERE deleted_at < now() - make_interval(days => ${retentionDays})
-    LIMIT ${limit}
-    FOR UPDATE SKIP LOCKED`.execute(trx);
-  return rows;
+export async function lockExpiredSpaces(trx: Executor, retentionDays: number, limit: number) {
+  return trx
+    .selectFrom('spaces')
+    .select(['organizationId', 'id'])
+    .where('deletedAt', '<', sql<Date>`now() - make_interval(days => ${retentionDays})`)
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
 }
 
 /** Deletes the spaces for good (their dependent rows go by cascade) and their locators. */
