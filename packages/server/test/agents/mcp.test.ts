@@ -111,7 +111,7 @@ describe('the API MCP server (/mcp)', () => {
     const spaces = json(await call(client, 'list_spaces', { organizationId: organization.id }));
     expect(spaces.items.map((item: { id: string }) => item.id)).toEqual([space.id]);
     const found = json(await call(client, 'search', { organizationId: organization.id, query: 'fastest route' }));
-    expect(found.items.map((item: { page?: { id: string }; id?: string }) => item.page?.id ?? item.id)).toContain(pageId);
+    expect(found.items.map((item: { id: string; pages: { id: string }[] }) => [item.id, item.pages.map((page) => page.id)])).toEqual([[space.id, [pageId]]]);
 
     const page = textOf(await call(client, 'read_page', { spaceId: space.id, pageId }));
     expect(page).toBe('# Install\n\n> Get the server running.\n\nRun it:\n\n> [!WARNING]\n> Node 20 first.\n\nThe fastest route to a running server.\n');
@@ -124,7 +124,7 @@ describe('the API MCP server (/mcp)', () => {
       await call(client, 'create_page', { spaceId: space.id, changeRequestId, document: '# Upgrade\n\n<!-- tabs -->\n#### Linux\napt upgrade\n#### macOS\nbrew upgrade\n<!-- /tabs -->\n' }),
     );
     expect(created.refs.page).toEqual(expect.any(String));
-    json(await call(client, 'comment_on_change_request', { spaceId: space.id, changeRequestId, markdown: 'Ready for a look.' }));
+    json(await call(client, 'comment_on_change_request', { spaceId: space.id, changeRequestId, body: { markdown: 'Ready for a look.' } }));
     expect(json(await call(client, 'request_review', { spaceId: space.id, changeRequestId })).status).toBe('open');
     // In the change request, not yet in the space.
     expect(textOf(await call(client, 'read_page', { spaceId: space.id, changeRequestId, pageId }))).toBe(edited);
