@@ -56,7 +56,8 @@ async function world(t: TestServer) {
   return { admin, organization, space, pageId };
 }
 
-describe('the API MCP server (/mcp)', () => {
+// A dozen calls, each two requests (MCP, then the operation): seconds each when every file runs at once.
+describe('the API MCP server (/mcp)', { timeout: 180_000 }, () => {
   it('lists its tools with input schemas taken from the contract and truthful annotations', async () => {
     const t = server();
     const { admin } = await world(t);
