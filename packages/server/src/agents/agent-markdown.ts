@@ -88,7 +88,7 @@ export function bodyToAgentMarkdown(markdown: string): string {
   const out: string[] = [];
   // The quote prefixes of the hints open around the current line.
   const quotes: string[] = [];
-  let fence: Fence | null = null;
+  let fence: (Fence & { quoteDepth: number }) | null = null;
   let pendingCodeAttributes: [string, string][] | null = null;
   // After a hint closes, the next non-blank line needs a blank line before it (or it would continue the quote).
   let needsBlank = false;
@@ -100,6 +100,8 @@ export function bodyToAgentMarkdown(markdown: string): string {
     out.push(line === '' ? prefix.trimEnd() : prefix + line);
   };
   for (const line of tagsOnTheirOwnLines(markdown)) {
+    // A fence left open in a hint ends with it, as a fence in a quote ends with the quote.
+    if (fence && fence.quoteDepth > 0 && fence.quoteDepth === quotes.length && /^\s*\{%-?\s*endhint\s*-?%\}\s*$/.test(line)) fence = null;
     if (fence) {
       if (closesFence(line, fence)) fence = null;
       emit(line);
@@ -108,7 +110,7 @@ export function bodyToAgentMarkdown(markdown: string): string {
     const opening = FENCE.exec(line);
     if (opening) {
       hintJustOpened = false;
-      fence = { marker: opening[2]! };
+      fence = { marker: opening[2]!, quoteDepth: quotes.length };
       if (pendingCodeAttributes) {
         const info = opening[3]!.trim();
         emit(`${opening[1]}${opening[2]}${info}${writeAttributes(pendingCodeAttributes)}`);
@@ -155,6 +157,8 @@ export function bodyToAgentMarkdown(markdown: string): string {
       // Unknown tags are dropped, their content kept, as the published pages do (gitbook-blocks.ts).
     }
   }
+  // Hints left open at the end close there, without their trailing blank quote lines.
+  while (out.length > 0 && /^[>\s]*$/.test(out.at(-1)!)) out.pop();
   return trimBlankLines(out).join('\n');
 }
 
