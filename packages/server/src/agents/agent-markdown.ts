@@ -94,6 +94,7 @@ export function bodyToAgentMarkdown(markdown: string): string {
   let needsBlank = false;
   let hintJustOpened = false;
   const emit = (line: string) => {
+    hintJustOpened = false;
     const prefix = quotes.join('');
     if (needsBlank && line.trim() !== '') out.push(prefix.trimEnd());
     needsBlank = false;
@@ -109,7 +110,6 @@ export function bodyToAgentMarkdown(markdown: string): string {
     }
     const opening = FENCE.exec(line);
     if (opening) {
-      hintJustOpened = false;
       fence = { marker: opening[2]!, quoteDepth: quotes.length };
       if (pendingCodeAttributes) {
         const info = opening[3]!.trim();
@@ -119,11 +119,9 @@ export function bodyToAgentMarkdown(markdown: string): string {
       continue;
     }
     const tag = TAG_LINE.exec(line);
-    if (tag) hintJustOpened = false;
     if (!tag) {
       // A hint's content starts right under its alert line.
       if (line.trim() === '' && hintJustOpened) continue;
-      hintJustOpened = false;
       emit(line);
       continue;
     }
