@@ -38,15 +38,30 @@ async function documentPages(client: Client, spaceId: string): Promise<TreePage[
   return all(pages).filter((page) => page.type === 'document');
 }
 
-/** Each document page of the space read, written back unchanged in one change request, merged, read again. */
-async function roundTrip(client: Client, spaceId: string): Promise<{ before: string[]; after: string[]; inChangeRequest: string[] }> {
+/** The GitBook tags of each page's stored body (REST `markdown`), in order. */
+async function storedTags(user: TestUser, spaceId: string, pages: TreePage[]): Promise<string[][]> {
+  return Promise.all(
+    pages.map(async (page) => {
+      const { data } = await user.client.GET('/v1/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId, pageId: page.id } } });
+      return (data as { markdown?: string }).markdown?.match(/\{%[^%]*%\}/g) ?? [];
+    }),
+  );
+}
+
+/**
+ * Each document page of the space read, written back unchanged in one change request, merged, read
+ * again; the stored bodies keep GitBook's tags (the agent form is turned back, not stored as is).
+ */
+async function roundTrip(client: Client, user: TestUser, spaceId: string): Promise<{ before: string[]; after: string[]; inChangeRequest: string[] }> {
   const pages = await documentPages(client, spaceId);
+  const tagsBefore = await storedTags(user, spaceId, pages);
   const before = await Promise.all(pages.map((page) => call(client, 'read_page', { spaceId, pageId: page.id })));
   const changeRequestId = String(JSON.parse(await call(client, 'open_change_request', { spaceId, subject: 'Round trip' })).number);
   for (const [index, page] of pages.entries()) await call(client, 'update_page', { spaceId, changeRequestId, page: page.id, document: before[index] });
   const inChangeRequest = await Promise.all(pages.map((page) => call(client, 'read_page', { spaceId, changeRequestId, pageId: page.id })));
   await call(client, 'merge_change_request', { spaceId, changeRequestId });
   const after = await Promise.all(pages.map((page) => call(client, 'read_page', { spaceId, pageId: page.id })));
+  expect(await storedTags(user, spaceId, pages)).toEqual(tagsBefore);
   return { before, after, inChangeRequest };
 }
 
@@ -82,7 +97,7 @@ describe('agent Markdown round trip through the API MCP server', { timeout: 300_
     const client = await connect(t, admin.token);
     const { items } = JSON.parse(await call(client, 'list_spaces', { organizationId: organization.id })) as { items: { id: string }[] };
     expect(items).toHaveLength(1);
-    const { before, after, inChangeRequest } = await roundTrip(client, items[0]!.id);
+    const { before, after, inChangeRequest } = await roundTrip(client, admin, items[0]!.id);
     expect(before.length).toBeGreaterThan(0);
     expect(inChangeRequest).toEqual(before);
     expect(after).toEqual(before);
@@ -95,8 +110,9 @@ describe('agent Markdown round trip through the API MCP server', { timeout: 300_
     const imported = await importZip(admin, space.id);
     expect(imported).toBe(201);
     const client = await connect(t, admin.token);
-    const { before, after, inChangeRequest } = await roundTrip(client, space.id);
+    const { before, after, inChangeRequest } = await roundTrip(client, admin, space.id);
     expect(before).toHaveLength(4);
+    expect((await storedTags(admin, space.id, await documentPages(client, space.id))).flat()).toHaveLength(21);
     const install = before.find((page) => page.startsWith('# Install'))!;
     expect(install).toContain('> [!NOTE]\n> Kept as written.\n\n> [!TIP]\n> Done in a minute.\n\n> [!WARNING]\n> **Careful:** the database must be empty.\n>\n> ```sh\n> dropdb content\n> ```\n\n> [!CAUTION]\n> Never in production.');
     expect(install).toContain('```bash title="install.sh" lineNumbers="true"\npnpm install --frozen-lockfile\n```');
