@@ -31,7 +31,12 @@ const HINT_ALERT: Record<string, string> = { info: 'NOTE', success: 'TIP', warni
 const ALERT_HINT: Record<string, string> = { NOTE: 'info', TIP: 'success', IMPORTANT: 'info', WARNING: 'warning', CAUTION: 'danger' };
 /** Blocks written as HTML comments in the agent form: they have no Markdown of their own. */
 const COMMENT_BLOCKS = new Set(['content-ref', 'embed']);
-/** Deeper quotes than this are left as quotes on writes (the content gate refuses such bodies anyway). */
+/**
+ * Tags and fence info strings are short; longer lines are never read as either, which keeps the
+ * patterns' backtracking on adversarial lines (runs of spaces, thousands of attributes) bounded.
+ */
+const MAX_TAG_LINE = 4_096;
+/** Hints nest at most this deep in the agent form; deeper alerts stay quotes on writes (the content gate refuses such bodies anyway). */
 const MAX_HINT_NESTING = 16;
 
 export type AgentPage = { title: string; description?: string | null; markdown: string };
@@ -66,7 +71,7 @@ function tagsOnTheirOwnLines(markdown: string): string[] {
       out.push(line);
       continue;
     }
-    if (!line.includes('{%') || TAG_LINE.test(line)) {
+    if (!line.includes('{%') || line.length > MAX_TAG_LINE || TAG_LINE.test(line)) {
       out.push(line);
       continue;
     }
@@ -93,6 +98,8 @@ export function bodyToAgentMarkdown(markdown: string): string {
   // After a hint closes, the next non-blank line needs a blank line before it (or it would continue the quote).
   let needsBlank = false;
   let hintJustOpened = false;
+  // Hints opened beyond MAX_HINT_NESTING (dropped), whose ends are dropped with them.
+  let openedBeyond = 0;
   const emit = (line: string) => {
     hintJustOpened = false;
     const prefix = quotes.join('');
@@ -118,7 +125,7 @@ export function bodyToAgentMarkdown(markdown: string): string {
       } else emit(line);
       continue;
     }
-    const tag = TAG_LINE.exec(line);
+    const tag = line.length <= MAX_TAG_LINE ? TAG_LINE.exec(line) : null;
     if (!tag) {
       // A hint's content starts right under its alert line.
       if (line.trim() === '' && hintJustOpened) continue;
@@ -130,16 +137,20 @@ export function bodyToAgentMarkdown(markdown: string): string {
     switch (name) {
       case 'hint':
         if (end) {
-          if (quotes.length === 0) break;
+          if (quotes.length === 0 || openedBeyond > 0) {
+            if (openedBeyond > 0) openedBeyond--;
+            break;
+          }
           while (out.length > 0 && out.at(-1) === quotes.join('').trimEnd()) out.pop();
           quotes.pop();
           needsBlank = true;
-        } else {
+        } else if (quotes.length < MAX_HINT_NESTING) {
+          // Deeper hints are dropped as unknown tags are (their content kept): each level quotes every line again.
           const style = attributes.find(([key]) => key === 'style')?.[1] ?? 'info';
           emit(`> [!${HINT_ALERT[style] ?? 'NOTE'}]`);
           quotes.push('> ');
           hintJustOpened = true;
-        }
+        } else openedBeyond++;
         break;
       case 'tabs':
         emit(end ? '<!-- /tabs -->' : '<!-- tabs -->');
@@ -183,7 +194,7 @@ function fromAgentLines(lines: string[], nesting: number): string[] {
     const opening = FENCE.exec(line);
     if (opening) {
       const info = opening[3]!;
-      const attributes = attributesOf(info);
+      const attributes = info.length <= MAX_TAG_LINE ? attributesOf(info) : [];
       if (attributes.length > 0) {
         const language = info.replace(ATTRIBUTE, '').trim();
         out.push(`{% code${writeAttributes(attributes)} %}`, `${opening[1]}${opening[2]}${language}`);
@@ -204,7 +215,7 @@ function fromAgentLines(lines: string[], nesting: number): string[] {
       out.push(`{% hint style="${ALERT_HINT[alert[1]!]}" %}`, ...trimBlankLines(fromAgentLines(inner, nesting + 1)), '{% endhint %}');
       continue;
     }
-    const comment = COMMENT_TAG.exec(line.trim());
+    const comment = line.length <= MAX_TAG_LINE ? COMMENT_TAG.exec(line.trim()) : null;
     if (comment) {
       const [, end, name, rawAttributes] = comment;
       if (name === 'tabs') {
@@ -218,7 +229,7 @@ function fromAgentLines(lines: string[], nesting: number): string[] {
       } else out.push(end ? `{% end${name} %}` : `{% ${name}${writeAttributes(attributesOf(rawAttributes ?? ''))} %}`);
       continue;
     }
-    const tab = tabs.length > 0 ? TAB_HEADING.exec(line) : null;
+    const tab = tabs.length > 0 && line.length <= MAX_TAG_LINE ? TAB_HEADING.exec(line) : null;
     if (tab) {
       if (tabs.at(-1)) out.push('{% endtab %}');
       tabs[tabs.length - 1] = true;
@@ -255,8 +266,9 @@ export function pageToAgentMarkdown(page: AgentPage, rewriteLink?: LinkRewriter)
 export function pageFromAgentMarkdown(text: string): AgentPage | undefined {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const titleLine = lines.findIndex((line) => line.trim() !== '');
-  const title = /^# (.+?)\s*$/.exec(lines[titleLine] ?? '')?.[1];
-  if (title === undefined) return undefined;
+  const first = lines[titleLine] ?? '';
+  const title = first.startsWith('# ') ? first.slice(2).trim() : '';
+  if (title === '') return undefined;
   let index = titleLine + 1;
   while (index < lines.length && lines[index]!.trim() === '') index++;
   const description: string[] = [];
