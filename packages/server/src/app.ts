@@ -18,6 +18,7 @@ import { createApiDispatcher } from './http/router.js';
 import { createValidator } from './http/validator.js';
 import { accessRules, handlers as allHandlers, knownConflicts, scopeLookups } from './areas/index.js';
 import { mountPublishedSites } from './areas/sites/published/site-router.js';
+import { mountAgentMcp } from './agents/mcp/agent-server.js';
 
 export type AppOptions = {
   handlers?: HandlerMap;
@@ -53,6 +54,9 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   // before any body is read; then the body, the validation of the whole request, the handler.
   app.use(resolveCaller(context));
   app.use(rateLimit(context.rateLimits));
+  // The MCP server for agents (agents/mcp): outside the spec, its tools call the API's operations back
+  // with the caller's token, so they pass every step below as REST calls.
+  mountAgentMcp(app);
   app.use(acceptRawSubDelimsInQuery);
   const validator = createValidator(loadSpec(), { validateResponses: context.config.validateResponses, onResponseError: options.onResponseError });
   app.use(validator.match);
