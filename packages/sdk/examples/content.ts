@@ -11,7 +11,7 @@ const diagram = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 
 
 // One batch is one new revision, all or nothing: here a file and a page that shows it as its
 // cover. A `ref` names an object inserted earlier in the same batch; the answer maps refs to ids.
-const { data } = await cw.content.applySpaceContentChanges({
+const { data } = await cw.spaces.content.apply({
   spaceId,
   body: {
     changes: [

@@ -11,5 +11,5 @@ for await (const organization of paginate(cw.organizations.list, { query: { limi
 }
 
 // At most 10 items: no page beyond the one holding the 10th is requested.
-const spaces = await collect(paginate(cw.spaces.listSpacesInOrganization, { organizationId: 'o1' }), 10);
+const spaces = await collect(paginate(cw.spaces.list, { organizationId: 'o1' }), 10);
 console.log(`Spaces of o1: ${spaces.map((space) => space.title).join(', ')}`);
