@@ -6,7 +6,7 @@ import type { paths } from '@content-workspace/contract';
 import type { HeadersOptions, ParseAs, RequestBodyOption } from 'openapi-fetch';
 import { createClient, type ClientOptions } from './client.js';
 import { operationRoutes, type Operations } from './generated/operations.js';
-import type { CallOptions, ContentWorkspaceClient, HttpMethod, ResultOf, ThrowingClient } from './types.js';
+import type { CallOptions, CallPromise, ContentWorkspaceClient, HttpMethod, ResultOf, ThrowingClient } from './types.js';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type RequiredKeysOf<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
@@ -60,7 +60,7 @@ export type OperationParameters<Path extends keyof paths, Method extends HttpMet
  * `METHOD path` through the path-based client and resolves to the same result.
  */
 export interface Operation<Path extends keyof paths, Method extends HttpMethod, Throwing extends boolean> {
-  <As extends ParseAs = 'json'>(...parameters: OperationParameters<Path, Method, As>): Promise<ResultOf<Path, Method, As, Throwing>>;
+  <As extends ParseAs = 'json'>(...parameters: OperationParameters<Path, Method, As>): CallPromise<ResultOf<Path, Method, As, Throwing>>;
   /** The operation's HTTP method, e.g. `'GET'`. */
   readonly method: Uppercase<Method>;
   /** The operation's path in the contract, e.g. `'/v1/spaces/{spaceId}'`. */
@@ -83,9 +83,9 @@ export type ContentWorkspace<Throwing extends boolean = false> = Operations<Thro
  * retries are those of {@link createClient}, whose client is `cw.client`.
  */
 export function createContentWorkspace(options: ClientOptions & { throwOnError: true }): ContentWorkspace<true>;
-export function createContentWorkspace(options: ClientOptions & { throwOnError?: false }): ContentWorkspace<false>;
+export function createContentWorkspace(options?: ClientOptions & { throwOnError?: false }): ContentWorkspace<false>;
 export function createContentWorkspace(options: ClientOptions): ContentWorkspace<true> | ContentWorkspace<false>;
-export function createContentWorkspace(options: ClientOptions): ContentWorkspace<true> | ContentWorkspace<false> {
+export function createContentWorkspace(options: ClientOptions = {}): ContentWorkspace<true> | ContentWorkspace<false> {
   const client = createClient(options);
   const workspace = { client, ...bindGroup(client, operationRoutes) };
   return workspace as unknown as ContentWorkspace<true> | ContentWorkspace<false>;
