@@ -6,7 +6,7 @@ const cw = createContentWorkspace({
   throwOnError: true,
 });
 
-const spaceId = 's1';
+const spaceId = process.env.SPACE_ID!;
 const { data: page } = await cw.spaces.pages.getByPath({ spaceId, pagePath: 'getting-started' });
 
 // Open a change request and edit its own line of revisions: the space is untouched until the merge.

@@ -6,7 +6,7 @@ const cw = createContentWorkspace({
   throwOnError: true,
 });
 
-const spaceId = 's1';
+const spaceId = process.env.SPACE_ID!;
 const { data: page } = await cw.spaces.pages.getByPath({ spaceId, pagePath: 'getting-started' });
 
 // A comment on the page (add `node` for one block of its body), a reply, a reaction, then resolved.

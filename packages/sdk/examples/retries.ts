@@ -24,7 +24,7 @@ console.log(`Created and revoked token ${token.id}`);
 const jobId = 'nightly-2026-11-28';
 for (const run of [1, 2]) {
   const { data: space, response } = await cw.spaces.create(
-    { organizationId: 'o1', body: { title: 'Nightly report' } },
+    { organizationId: process.env.ORGANIZATION_ID!, body: { title: 'Nightly report' } },
     { idempotencyKey: `report-space-${jobId}` },
   );
   const replayed = response.headers.get('idempotent-replayed') === 'true';

@@ -15,6 +15,10 @@ beforeEach(async () => {
   api = await startFakeApi();
   vi.stubEnv('CONTENT_WORKSPACE_URL', api.url);
   vi.stubEnv('CONTENT_WORKSPACE_TOKEN', api.token);
+  // The ids of the stand-in's organization and space; packages/server/test/integration/sdk-readme.test.ts
+  // runs the same examples against the real server with ids it made.
+  vi.stubEnv('ORGANIZATION_ID', 'o1');
+  vi.stubEnv('SPACE_ID', 's1');
 });
 afterEach(async () => {
   vi.unstubAllEnvs();
