@@ -31,6 +31,16 @@ async function setUp() {
   return { t, ada, organization, space, example };
 }
 
+/** The page the change-request and comment examples work on: `getting-started`. */
+async function gettingStarted(t: ReturnType<typeof server>, token: string, spaceId: string) {
+  const { data, error } = await t.client(token).POST('/v1/spaces/{spaceId}/content', {
+    params: { path: { spaceId } },
+    body: { changes: [{ type: 'insert_page', title: 'Getting started', markdown: '# Getting started\n\nRun the installer.\n' }] },
+  });
+  expect(error).toBeUndefined();
+  return data!;
+}
+
 describe('the SDK README examples against the server', { timeout: 120_000 }, () => {
   it('quick-start.ts reads the user, creates an organization and a space, and reads the space back', async () => {
     const { example } = await setUp();
@@ -52,6 +62,25 @@ describe('the SDK README examples against the server', { timeout: 120_000 }, () 
     expect(revision).toBeTruthy();
     const { data: page } = await t.client(ada.token).GET('/v1/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: space.id, pageId: pageId! } } });
     expect(page).toMatchObject({ title: 'Architecture', cover: { ref: { kind: 'file', file: fileId } } });
+  });
+
+  it('change-requests.ts opens, edits, renames and merges a change request', async () => {
+    const { example, t, ada, space } = await setUp();
+    await gettingStarted(t, ada.token, space.id);
+
+    expect(await example('change-requests.ts')).toEqual([expect.stringMatching(/^Merged #1 "Getting started: install first" as revision \S+ \(\S+\)$/)]);
+    const { data: page } = await t.client(ada.token).GET('/v1/spaces/{spaceId}/content/path/{pagePath}', {
+      params: { path: { spaceId: space.id, pagePath: 'getting-started' }, query: { format: 'markdown' } },
+    });
+    expect(JSON.stringify(page)).toContain('Run `pnpm install` first.');
+  });
+
+  it('comments.ts comments on a page, replies, reacts and resolves', async () => {
+    const { example, t, ada, space } = await setUp();
+    await gettingStarted(t, ada.token, space.id);
+
+    // The only comment is resolved, so the list of open ones prints nothing.
+    expect(await example('comments.ts')).toEqual(['resolved by Ada, 1 reply, 👍']);
   });
 
   it('errors.ts handles a 404 and reports the issues of a 400', async () => {
