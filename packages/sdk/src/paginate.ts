@@ -86,7 +86,7 @@ export async function* paginate(source: object, ...rest: unknown[]): AsyncGenera
   let page = firstPage;
   do {
     const { data, error, response } = await fetchPage(page);
-    if (!data || !response.ok) throw createApiError(response, error);
+    if (!data || !response.ok) throw createApiError(response, error, { method: 'GET' });
     yield* data.items;
     page = data.next?.page;
   } while (page);
