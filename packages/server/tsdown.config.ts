@@ -2,7 +2,9 @@
 import { defineConfig } from 'tsdown';
 
 export default defineConfig({
-  entry: { main: 'src/main.ts', cli: 'src/cli/main.ts' },
+  // The parse pool's worker is an entry of its own, beside main.js: src/parsing/parse-pool.ts loads
+  // `./parse.worker.js` by address from the bundle (and its task modules are chunks loaded on first use).
+  entry: { main: 'src/main.ts', cli: 'src/cli/main.ts', 'parse.worker': 'src/parsing/parse.worker.ts' },
   format: 'esm',
   platform: 'node',
   target: 'node20.19',

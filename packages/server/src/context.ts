@@ -8,6 +8,7 @@ import type { RateLimits } from './http/rate-limit.js';
 import type { Jobs } from './jobs/queue.js';
 import type { TokenCache } from './auth/token-cache.js';
 import type { Logger } from './logger.js';
+import type { ParsePool } from './parsing/parse-pool.js';
 import type { ServerKeys } from './keys.js';
 import type { Urls } from './urls.js';
 
@@ -27,4 +28,6 @@ export type AppContext = {
   lifecycle: Lifecycle;
   /** Request budgets per token and per client address (see http/rate-limit.ts). */
   rateLimits: RateLimits;
+  /** The worker threads where untrusted input is parsed, with their deadlines and limits (parsing/parse-pool.ts). */
+  parsing: ParsePool;
 };

@@ -1,6 +1,5 @@
 // Starts everything the API needs — database (embedded unless DATABASE_URL), migrations, keys, jobs,
 // HTTP — and stops it all gracefully. Used by main.ts, the test harness and the benchmarks.
-import { closeMarkdownChecker } from './content/markdown-check.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import { createDrainableServer, type DrainableServer } from './http/drain.js';
 import { RateLimits } from './http/rate-limit.js';
 import { noJobs, startJobs } from './jobs/queue.js';
 import { loadServerKeys } from './keys.js';
+import { ParsePool } from './parsing/parse-pool.js';
 import type { Logger } from './logger.js';
 import { createUrls } from './urls.js';
 import { bootstrap, hasAnyUser } from './areas/organizations/bootstrap.js';
@@ -80,7 +80,8 @@ export async function startServer(
   const tokens = new TokenCache();
   const tokenChanges = await listenForTokenChanges(database.url, tokens, log);
   const rateLimits = new RateLimits(config.rateLimit, pool, db, log);
-  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts: new CountCache(), tokens, lifecycle, rateLimits };
+  const parsing = new ParsePool();
+  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts: new CountCache(), tokens, lifecycle, rateLimits, parsing };
   phase('keys and token listener');
   const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log) : noJobs;
   phase('jobs');
@@ -125,7 +126,7 @@ export async function startServer(
     const [drained] = await Promise.all([http.drain(Math.max(0, left() - reserveMs)), step('stopping the workers', jobs.stop(left()))]);
     if (drained.forced) log.warn('requests still running at the shutdown deadline were cut');
     await step('stopping the token listener', tokenChanges.stop());
-    await step('stopping the markdown checker', closeMarkdownChecker());
+    await step('stopping the parse pool', parsing.close());
     await step('writing the rate-limit counters', rateLimits.stop());
     await step('closing the pool', db.destroy());
     await step('stopping the embedded database', embedded?.stop() ?? Promise.resolve());

@@ -189,6 +189,17 @@ export async function copyDocuments(trx: Executor, from: string, to: string, has
     SELECT ${to}, hash, markdown, byte_length, created_at FROM documents
     WHERE organization_id = ${from} AND hash = ANY(${bytes(hashes)}::bytea[])
     ON CONFLICT DO NOTHING`.execute(trx);
+  // What was read of them goes along, so the copies are never parsed again (content/parsed-bodies.ts).
+  await sql`
+    INSERT INTO document_parses (organization_id, document_hash, tree, sections, blocks, readable)
+    SELECT ${to}, document_hash, tree, sections, blocks, readable FROM document_parses
+    WHERE organization_id = ${from} AND document_hash = ANY(${bytes(hashes)}::bytea[])
+    ON CONFLICT DO NOTHING`.execute(trx);
+  await sql`
+    INSERT INTO document_links (organization_id, document_hash, anchors, links)
+    SELECT ${to}, document_hash, anchors, links FROM document_links
+    WHERE organization_id = ${from} AND document_hash = ANY(${bytes(hashes)}::bytea[])
+    ON CONFLICT DO NOTHING`.execute(trx);
 }
 
 /** Copies file blob records (hex sha256) from one organization to another; the bytes are the blob store's. */

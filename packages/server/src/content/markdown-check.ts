@@ -1,39 +1,25 @@
 // The gate every markdown body passes before it is stored (page and reusable-content bodies, comments,
-// imported pages). Every reader parses stored bodies with micromark (format=document, comment anchors,
-// links, search, PDF, published sites), and micromark's worst cases are not linear: a few kilobytes of
-// unmatched `*` or `[`, or thousands of nested quotes, take seconds or overflow the stack. A body is
-// parsed once here, in a worker thread (the event loop keeps serving), and refused with a 400 when its
-// syntax tree nests deeper than MAX_MARKDOWN_DEPTH or it takes longer than PARSE_TIMEOUT_MS, so what is
-// stored parses quickly and shallowly wherever it is read. docs/decisions.md, "Markdown bodies".
-import { Piscina } from 'piscina';
-import { invalidField, serviceUnavailable } from '../errors.js';
+// imported pages): it is read once, in the parse pool (content/body-parse.ts), and refused with a 400
+// naming its field when its tree nests deeper than MAX_MARKDOWN_DEPTH or its parse takes longer than
+// PARSE_DEADLINE_MS. What the gate read is handed to the writer, which stores it beside the body
+// (content/parsed-bodies.ts): no read parses the body again. docs/decisions.md, "Markdown bodies".
+import { invalidField } from '../errors.js';
+import { ParseLimitError, type ParsePool } from '../parsing/parse-pool.js';
 import type { ContentChange } from './apply-changes.js';
+import { MAX_MARKDOWN_DEPTH, type BodyVerdict, type ParsedBody } from './body-parse.js';
 
-/** Levels of the syntax tree (root → block quote → list → item → paragraph → emphasis …); documents need under 20. */
-export const MAX_MARKDOWN_DEPTH = 48;
-/** Legitimate bodies of the 1 MB maximum parse in well under a second; past this, a body is adversarial. */
-const PARSE_TIMEOUT_MS = 5_000;
-/** Bodies waiting for the worker beyond this answer 503 rather than queue without bound. */
-const MAX_QUEUED = 256;
+export { MAX_MARKDOWN_DEPTH };
 
-let pool: Piscina | undefined;
-
-function checker(): Piscina {
-  pool ??= new Piscina({
-    filename: new URL('./markdown-check.worker.mjs', import.meta.url).href,
-    minThreads: 0,
-    maxThreads: 1,
-    idleTimeout: 30_000,
-    maxQueue: MAX_QUEUED,
-    // The main thread's stack, not a worker's larger default: what parses here parses there.
-    resourceLimits: { stackSizeMb: 1, maxOldGenerationSizeMb: 512 },
-  });
-  return pool;
-}
-
-type CheckResult = { depth: number } | { overflow: true };
+/**
+ * Legitimate bodies of the 1 MB maximum are read (parsed, and every stored part derived) in well under
+ * a second on a loaded machine; past this, a body is adversarial (docs/decisions.md measures both).
+ */
+export const PARSE_DEADLINE_MS = 3_000;
 
 export type MarkdownBody = { path: string; markdown: string };
+
+/** Bodies the gate read, by document hash: what the writer stores beside them. */
+export type ParsedBodies = ReadonlyMap<string, ParsedBody>;
 
 /** The bodies a content batch carries (pages and reusable contents), with their addresses in the request. */
 export function changeBodies(changes: ContentChange[]): MarkdownBody[] {
@@ -42,30 +28,36 @@ export function changeBodies(changes: ContentChange[]): MarkdownBody[] {
   );
 }
 
-/** Refuses (400, naming the field) the first body that nests too deeply or takes too long to parse. */
-export async function assertMarkdownParsable(bodies: MarkdownBody[]): Promise<void> {
-  for (const { path, markdown } of bodies) {
-    let result: CheckResult;
-    try {
-      result = (await checker().run(markdown, { signal: AbortSignal.timeout(PARSE_TIMEOUT_MS) })) as CheckResult;
-    } catch (error) {
-      if (isAbort(error)) throw invalidField(path, `takes too long to process: long runs of unmatched \`*\`, \`_\`, \`[\` or backticks make markdown slow to parse`);
-      if (error instanceof Error && /queue/i.test(error.message)) throw serviceUnavailable('Too many bodies are being checked at once: retry shortly', 1);
-      throw error;
-    }
-    if ('overflow' in result || result.depth > MAX_MARKDOWN_DEPTH) {
-      throw invalidField(path, `nests more than ${MAX_MARKDOWN_DEPTH} levels deep (quotes, lists and emphasis inside one another)`);
-    }
+const TOO_DEEP = `nests more than ${MAX_MARKDOWN_DEPTH} levels deep (quotes, lists and emphasis inside one another)`;
+const TOO_SLOW = 'takes too long to process: long runs of unmatched `*`, `_`, `[` or backticks make markdown slow to parse';
+
+/** One body through the gate: what it read, or the 400 naming `path`. */
+async function readThrough(parsing: ParsePool, body: MarkdownBody, normalize: boolean, signal?: AbortSignal): Promise<ParsedBody> {
+  let verdict: BodyVerdict;
+  try {
+    verdict = await parsing.run('markdown', { markdown: body.markdown, normalize }, { deadlineMs: PARSE_DEADLINE_MS, ...(signal ? { signal } : {}) });
+  } catch (error) {
+    if (!(error instanceof ParseLimitError)) throw error;
+    throw invalidField(body.path, error.limit === 'stack' ? TOO_DEEP : error.limit === 'time' ? TOO_SLOW : 'needs too much memory to process');
   }
+  if (!verdict.ok) throw invalidField(body.path, TOO_DEEP);
+  return verdict.parsed;
 }
 
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+/**
+ * Page and reusable-content bodies through the gate, one after the other (a request holds one worker
+ * at a time): what they read, by document hash, or the 400 of the first one refused.
+ */
+export async function parseMarkdownBodies(parsing: ParsePool, bodies: MarkdownBody[], signal?: AbortSignal): Promise<Map<string, ParsedBody>> {
+  const parsed = new Map<string, ParsedBody>();
+  for (const body of bodies) {
+    const read = await readThrough(parsing, body, true, signal);
+    if (read.hash !== null) parsed.set(read.hash, read);
+  }
+  return parsed;
 }
 
-/** Stops the worker (server shutdown, the end of a test). */
-export async function closeMarkdownChecker(): Promise<void> {
-  const closing = pool;
-  pool = undefined;
-  await closing?.destroy();
+/** A comment's body through the gate: its tree as JSON text, stored with it (`format=document`). */
+export async function parseCommentBody(parsing: ParsePool, body: MarkdownBody): Promise<string> {
+  return (await readThrough(parsing, body, false)).tree;
 }

@@ -29,9 +29,9 @@ export function spaceHeadPointer(space: { organizationId: string; id: string }):
       const row = await swapSpaceHead(trx, organizationId, spaceId, from, to);
       return row as SpaceRow | undefined;
     },
-    async afterMove(trx, before, after) {
+    async afterMove(trx, before, after, parsing) {
       await moveHeadIndex(trx, organizationId, spaceId, before, after);
-      await moveSearchIndex(trx, organizationId, spaceId, before.pages, after.pages);
+      await moveSearchIndex(trx, parsing.pool, organizationId, spaceId, before.pages, after.pages);
     },
   };
 }

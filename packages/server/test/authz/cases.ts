@@ -548,7 +548,7 @@ async function grantedTeam(w: World, kind: 'space' | 'collection') {
 async function commentOf(w: World, family: 'space' | 'cr', author: 'owner' | 'caller') {
   const changeRequestId = family === 'cr' ? (await changeRequestOf(w)).params.path.changeRequestId : null;
   const context = { organizationId: w.organization.id, spaceId: w.space.id, changeRequestId, headRevisionId: w.space.headRevisionId };
-  const { comment } = await postComment(w.t.db, context, (author === 'owner' ? w.owner : w.caller).user.id, { body: { markdown: 'Matrix' } });
+  const { comment } = await postComment(w.t.db, context, (author === 'owner' ? w.owner : w.caller).user.id, { body: { markdown: 'Matrix' } }, w.t.context.parsing);
   // One shape for both families (a path without {changeRequestId} ignores it).
   const path = { spaceId: w.space.id, commentId: comment.id, changeRequestId: changeRequestId ?? '' };
   return { params: { path }, context, comment };
@@ -557,7 +557,7 @@ async function commentOf(w: World, family: 'space' | 'cr', author: 'owner' | 'ca
 /** A reply by the owner or the caller to an owner's comment. */
 async function replyOf(w: World, family: 'space' | 'cr', author: 'owner' | 'caller') {
   const { params, context, comment } = await commentOf(w, family, 'owner');
-  const reply = await postReply(w.t.db, context, comment, (author === 'owner' ? w.owner : w.caller).user.id, { body: { markdown: 'Matrix reply' } });
+  const reply = await postReply(w.t.db, context, comment, (author === 'owner' ? w.owner : w.caller).user.id, { body: { markdown: 'Matrix reply' } }, w.t.context.parsing);
   return { params: { path: { ...params.path, commentReplyId: reply.id } } };
 }
 

@@ -6,34 +6,35 @@ import { findChangeRequestById, type ChangeRequestRow } from './change-requests.
 import type { ContentChange } from '../../content/apply-changes.js';
 import { changeRequestHeadPointer } from './change-request-head.js';
 import { prepareFiles } from '../../content/file-inputs.js';
-import { assertMarkdownParsable, changeBodies } from '../../content/markdown-check.js';
-import { writeBatch, type InternalBatch } from '../content/space-content.service.js';
+import { changeBodies, parseMarkdownBodies } from '../../content/markdown-check.js';
+import { writeBatch, type BatchOptions, type InternalBatch } from '../content/space-content.service.js';
 
 export type AppliedChangeRequestChanges = { changeRequest: ChangeRequestRow; revisionId: string; refs: Record<string, string> };
 
 /** Applies a batch to the change request's head as one `edits` revision; the writer becomes a contributor. */
 export async function applyChangeRequestChanges(
-  app: Pick<AppContext, 'db' | 'config'>,
+  app: Pick<AppContext, 'db' | 'config' | 'parsing'>,
   space: SpaceRow,
   changeRequestId: string,
   userId: string,
   changes: ContentChange[],
 ): Promise<AppliedChangeRequestChanges> {
-  await assertMarkdownParsable(changeBodies(changes));
+  const parsed = await parseMarkdownBodies(app.parsing, changeBodies(changes));
   const files = await prepareFiles(changes, app.config);
-  return applyChangeRequestBatch(app, space, changeRequestId, userId, () => ({ changes, files }));
+  return applyChangeRequestBatch(app, space, changeRequestId, userId, () => ({ changes, files }), { parsed });
 }
 
 /** Applies an internal batch (see InternalBatch) to the change request's head; the writer becomes a contributor. */
 export async function applyChangeRequestBatch(
-  app: Pick<AppContext, 'db'>,
+  app: Pick<AppContext, 'db' | 'parsing'>,
   space: SpaceRow,
   changeRequestId: string,
   userId: string,
   batch: InternalBatch,
+  options: BatchOptions = {},
 ): Promise<AppliedChangeRequestChanges> {
   const pointer = changeRequestHeadPointer({ organizationId: space.organizationId, spaceId: space.id, id: changeRequestId }, userId);
-  const written = await writeBatch(app, pointer, userId, batch);
+  const written = await writeBatch(app, pointer, userId, batch, options);
   const changeRequest = (await findChangeRequestById(app.db, space.organizationId, space.id, changeRequestId))!;
   return { changeRequest, revisionId: written.revisionId, refs: written.draft.refs };
 }

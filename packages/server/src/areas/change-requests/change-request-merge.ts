@@ -28,6 +28,7 @@ import { rootsOf, type ContentRoots, type ContentState } from '../../content/mod
 import { HeadMovedError, retryOnRace, storeDraftObjects, type Trx } from '../../content/revision-writer.js';
 import { spaceHeadPointer } from '../../content/space-head.js';
 import { loadContentState, rememberContentState } from '../../content/tree-store.js';
+import type { ParsePool } from '../../parsing/parse-pool.js';
 
 export type MergeOutcome = { revisionId: string; result: 'merge' | 'update' | 'conflicts'; conflicts: MergeConflict[] };
 
@@ -68,9 +69,11 @@ async function writeMergeRevision(
   trx: Trx,
   space: SpaceRow,
   values: { type: RevisionType; parentIds: string[]; changeRequestId: string | null; mergedFrom: string | null; merged: MergedContent; userId: string },
+  pool: ParsePool,
 ): Promise<string> {
   const { organizationId } = space;
-  await storeDraftObjects(trx, organizationId, values.merged);
+  // Merged bodies were never through a request's gate: they are read in the pool (content/parsed-bodies.ts).
+  await storeDraftObjects(trx, organizationId, values.merged, { pool });
   const revisionId = newId();
   const roots = rootsOf(values.merged.state);
   await insertRevision(trx, {
@@ -101,7 +104,7 @@ const outcome = (revisionId: string, clean: 'merge' | 'update', conflicts: Merge
  * Merges the change request into the space: a `merge` revision (parents [O, T], D10 even for a
  * fast-forward) becomes the space's head, and the request becomes `merged`.
  */
-export async function mergeChangeRequest(db: Executor, space: SpaceRow, changeRequestId: string, userId: string): Promise<MergeOutcome> {
+export async function mergeChangeRequest(db: Executor, space: SpaceRow, changeRequestId: string, userId: string, pool: ParsePool): Promise<MergeOutcome> {
   const { organizationId } = space;
   const done = await retryOnRace(() =>
     inTransaction(db, async (trx) => {
@@ -120,11 +123,11 @@ export async function mergeChangeRequest(db: Executor, space: SpaceRow, changeRe
         mergedFrom: changeRequest.id,
         merged,
         userId,
-      });
+      }, pool);
       // Through the primary head pointer, so the materialised head follows the merge's diff.
       const pointer = spaceHeadPointer(space);
       if (!(await pointer.swap(trx, head, revisionId))) throw new HeadMovedError();
-      await pointer.afterMove!(trx, ours, merged.state);
+      await pointer.afterMove!(trx, ours, merged.state, { pool });
       await updateChangeRequestRow(trx, organizationId, changeRequest.id, { status: 'merged', revisionMergedId: revisionId, mergedAt: new Date(), mergedBy: userId });
       await adjustChangeRequestCounters(trx, organizationId, space.id, changeRequest.status, 'merged');
       return { revisionId, merged };
@@ -138,7 +141,7 @@ export async function mergeChangeRequest(db: Executor, space: SpaceRow, changeRe
  * Pulls the space's content into the change request: an `update` revision (parents [T, O]) becomes
  * its head and O its merged ancestor. Nothing is written when the space did not move since the base.
  */
-export async function updateChangeRequest(db: Executor, space: SpaceRow, changeRequestId: string, userId: string): Promise<MergeOutcome> {
+export async function updateChangeRequest(db: Executor, space: SpaceRow, changeRequestId: string, userId: string, pool: ParsePool): Promise<MergeOutcome> {
   const { organizationId } = space;
   const done = await retryOnRace(() =>
     inTransaction(db, async (trx) => {
@@ -153,7 +156,7 @@ export async function updateChangeRequest(db: Executor, space: SpaceRow, changeR
         mergedFrom: null,
         merged,
         userId,
-      });
+      }, pool);
       const swapped = await swapChangeRequestHead(trx, organizationId, changeRequest.id, changeRequest.revisionId, revisionId, { revisionMergedAncestorId: head });
       if (!swapped) throw new HeadMovedError();
       return { revisionId, merged };

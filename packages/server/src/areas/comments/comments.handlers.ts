@@ -37,14 +37,14 @@ async function list(input: Input & { query: ListQuery }) {
     // Everyone who may list a context's comments sees all of them: one audience.
     countCache: { cache: app.counts, version, audience: 'all' },
   });
-  return { status: 200 as const, body: { ...page, items: await commentViews(app.db, ctx, page.items, viewer(input)) } };
+  return { status: 200 as const, body: { ...page, items: await commentViews(app, ctx, page.items, viewer(input)) } };
 }
 
-const one = async (input: Input, ctx: CommentContext, row: CommentRow) => (await commentViews(input.app.db, ctx, [row], viewer(input)))[0]!;
-const oneReply = async (input: Input, row: ReplyRow) => (await replyViews(input.app.db, commentContext(input.access), [row], viewer(input)))[0]!;
+const one = async (input: Input, ctx: CommentContext, row: CommentRow) => (await commentViews(input.app, ctx, [row], viewer(input)))[0]!;
+const oneReply = async (input: Input, row: ReplyRow) => (await replyViews(input.app, commentContext(input.access), [row], viewer(input)))[0]!;
 
 async function post(input: Input & { body: Parameters<typeof postComment>[3] }) {
-  const posted = await postComment(input.app.db, commentContext(input.access), input.caller.user.id, input.body);
+  const posted = await postComment(input.app.db, commentContext(input.access), input.caller.user.id, input.body, input.app.parsing);
   return { status: 200 as const, body: await one(input, posted.ctx, posted.comment) };
 }
 
@@ -54,7 +54,7 @@ async function get(input: Input & { access: { comment: CommentRow } }) {
 
 async function update(input: Input & { access: { comment: CommentRow }; body: Parameters<typeof changeComment>[4] }) {
   const ctx = commentContext(input.access);
-  const changed = await changeComment(input.app.db, ctx, input.access.comment.id, input.caller.user.id, input.body ?? {});
+  const changed = await changeComment(input.app.db, ctx, input.access.comment.id, input.caller.user.id, input.body ?? {}, input.app.parsing);
   return { status: 200 as const, body: await one(input, ctx, changed) };
 }
 
@@ -74,12 +74,12 @@ async function listReplies(input: Input & { access: { comment: CommentRow }; que
     list: { operation: 'listCommentReplies', within: access.comment.id },
     cursors: app.cursors,
   });
-  return { status: 200 as const, body: { ...page, items: await replyViews(app.db, commentContext(access), page.items, viewer(input)) } };
+  return { status: 200 as const, body: { ...page, items: await replyViews(app, commentContext(access), page.items, viewer(input)) } };
 }
 
 async function reply(input: Input & { access: { comment: CommentRow }; body: Parameters<typeof postReply>[4] }) {
   requireOpenDiscussion('changeRequest' in input.access ? input.access.changeRequest.status : null);
-  const posted = await postReply(input.app.db, commentContext(input.access), input.access.comment, input.caller.user.id, input.body);
+  const posted = await postReply(input.app.db, commentContext(input.access), input.access.comment, input.caller.user.id, input.body, input.app.parsing);
   return { status: 200 as const, body: await oneReply(input, posted) };
 }
 
@@ -88,7 +88,7 @@ async function getReply(input: Input & { access: { reply: ReplyRow } }) {
 }
 
 async function updateReply(input: Input & { access: { reply: ReplyRow }; body: Parameters<typeof changeReply>[4] }) {
-  const changed = await changeReply(input.app.db, commentContext(input.access), input.access.reply, input.caller.user.id, input.body ?? {});
+  const changed = await changeReply(input.app.db, commentContext(input.access), input.access.reply, input.caller.user.id, input.body ?? {}, input.app.parsing);
   return { status: 200 as const, body: await oneReply(input, changed) };
 }
 

@@ -15,15 +15,15 @@ const copyComments: TransferStep = async (trx, s) => {
   const inMovedSpaces = sql`c.organization_id = ${s.from} AND c.space_id = ANY(${s.spaceIds}::text[])`;
   await sql`
     INSERT INTO comments (organization_id, id, space_id, change_request_id, revision_id, page_id, page_title, page_path,
-      target_document_hash, node_id, node_preview, anchor_quote, anchor_prefix, anchor_suffix, body_markdown, status,
+      target_document_hash, node_id, node_preview, anchor_quote, anchor_prefix, anchor_suffix, body_markdown, body_document, status,
       resolved_at, resolved_by, posted_by, posted_at, edited_at, replies_count)
     SELECT ${s.to}, id, space_id, change_request_id, revision_id, page_id, page_title, page_path,
-      target_document_hash, node_id, node_preview, anchor_quote, anchor_prefix, anchor_suffix, body_markdown, status,
+      target_document_hash, node_id, node_preview, anchor_quote, anchor_prefix, anchor_suffix, body_markdown, body_document, status,
       resolved_at, resolved_by, posted_by, posted_at, edited_at, replies_count
     FROM comments c WHERE ${inMovedSpaces}`.execute(trx);
   await sql`
-    INSERT INTO comment_replies (organization_id, id, comment_id, body_markdown, posted_by, posted_at, edited_at)
-    SELECT ${s.to}, r.id, r.comment_id, r.body_markdown, r.posted_by, r.posted_at, r.edited_at
+    INSERT INTO comment_replies (organization_id, id, comment_id, body_markdown, body_document, posted_by, posted_at, edited_at)
+    SELECT ${s.to}, r.id, r.comment_id, r.body_markdown, r.body_document, r.posted_by, r.posted_at, r.edited_at
     FROM comment_replies r JOIN comments c ON c.organization_id = r.organization_id AND c.id = r.comment_id
     WHERE ${inMovedSpaces}`.execute(trx);
   await sql`

@@ -21,6 +21,7 @@ export const contentArea = defineArea({
     'file_nodes',
     'reusable_nodes',
     'documents',
+    'document_parses',
     'file_blobs',
     'blob_bytes',
     'space_head_pages',

@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { JobWorker } from '../../jobs/queue.js';
+import type { ParsePool } from '../../parsing/parse-pool.js';
 import { loadPageTree } from '../tree-store.js';
 import { lockUnindexedSpaces } from './index.repository.js';
 import { rebuildSearchIndex } from './search-index.js';
@@ -11,7 +12,7 @@ import { rebuildSearchIndex } from './search-index.js';
 const BATCH = 20;
 
 /** Builds the rows of every space that has none; answers how many spaces it indexed. */
-export async function backfillSearchIndex(db: Database): Promise<number> {
+export async function backfillSearchIndex(db: Database, pool: ParsePool): Promise<number> {
   let total = 0;
   for (;;) {
     const done = await db.transaction().execute(async (trx) => {
@@ -21,7 +22,7 @@ export async function backfillSearchIndex(db: Database): Promise<number> {
           SELECT r.pages_root FROM spaces s JOIN revisions r ON r.organization_id = s.organization_id AND r.id = s.head_revision_id
           WHERE s.organization_id = ${space.organizationId} AND s.id = ${space.id}`.execute(trx);
         const tree = await loadPageTree(trx, space.organizationId, rows[0]?.pagesRoot?.toString('hex') ?? null);
-        await rebuildSearchIndex(trx, space.organizationId, space.id, tree);
+        await rebuildSearchIndex(trx, pool, space.organizationId, space.id, tree);
       }
       return spaces.length;
     });
@@ -30,12 +31,12 @@ export async function backfillSearchIndex(db: Database): Promise<number> {
   }
 }
 
-export function searchIndexBackfillWorker(db: Database): JobWorker {
+export function searchIndexBackfillWorker(db: Database, pool: ParsePool): JobWorker {
   return {
     name: 'search-index-backfill',
     schedule: '*/10 * * * *',
     async handle() {
-      await backfillSearchIndex(db);
+      await backfillSearchIndex(db, pool);
     },
   };
 }

@@ -1,0 +1,217 @@
+// The one pool of worker threads where untrusted input is parsed (docs/decisions.md, "Parsing off the
+// event loop"): Markdown bodies, imported HTML pages and archives, OpenAPI documents, PDF layout. The
+// main thread only routes, checks and serializes; no input may hold it for more than ~50 ms.
+//
+// Every task runs under limits the event loop does not depend on:
+// - a deadline counted from the moment a worker starts the task (the worker says so through a port of
+//   the task's own), enforced by aborting the task: piscina then terminates the worker that runs it, so
+//   a parse stuck in a super-linear loop stops at its deadline whatever it does;
+// - a heap limit per worker (V8's resource limits: the worker dies, the task fails, the server lives);
+// - a bounded queue: a task that finds it full, or that waits too long for a worker, answers 503 with
+//   `Retry-After` instead of piling up;
+// - lanes: long tasks (a PDF, an OpenAPI document, an imported web page) take at most `threads - 1`
+//   workers, so a comment or a page body always finds one.
+// Built once per server (server.ts) and hung off AppContext as `parsing`; closed at shutdown.
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import { MessageChannel, type Transferable } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import { serviceUnavailable } from '../errors.js';
+import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
+
+/** Heap of each worker: a task that needs more fails alone (ParseLimitError 'memory'). */
+export const WORKER_HEAP_MB = 512;
+/**
+ * Stack of each worker: the main thread's size, so what a worker could read is what the event loop's
+ * own readers could (published sites render stored bodies); a parser recursing past it fails alone, and
+ * fails early (micromark on thousands of nested quotes overflows in milliseconds, where a deeper stack
+ * lets it run quadratically for seconds).
+ */
+const WORKER_STACK_MB = 1;
+/** Tasks waiting for a worker, per thread, before new ones are refused (503). */
+const QUEUED_PER_THREAD = 16;
+/** A task that has not started after this long is dropped (503): its client would rather retry. */
+const MAX_WAIT_MS = 15_000;
+/** Tasks of the long lane waiting at most, whatever the pool's size. */
+const LONG_LANE_QUEUE = 8;
+
+export type Lane = 'short' | 'long';
+
+export type RunOptions = {
+  /** Time the task may run once a worker has started it; past it the worker is terminated. */
+  deadlineMs: number;
+  /** `long`: tasks that may take seconds (PDF renders, OpenAPI documents, web pages). Default `short`. */
+  lane?: Lane;
+  /** Aborts the task (waiting or running) when its result is no longer wanted (the client left). */
+  signal?: AbortSignal;
+  transferList?: readonly Transferable[];
+};
+
+/** A limit stopped the task: it ran past its deadline, its worker ran out of heap, or its parser overflowed the stack. */
+export class ParseLimitError extends Error {
+  constructor(
+    readonly limit: 'time' | 'memory' | 'stack',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ParseLimitError';
+  }
+}
+
+/** The caller's signal aborted the task before it finished. */
+export class ParseCancelledError extends Error {
+  constructor() {
+    super('the task was cancelled');
+    this.name = 'ParseCancelledError';
+  }
+}
+
+export type ParsePoolOptions = { threads?: number; maxWaitMs?: number };
+
+/**
+ * The worker's script: the bundle's own entry in a build (tsdown.config.ts), the TypeScript source
+ * otherwise (tsx, vitest). A worker thread gets no TypeScript loader of its own that resolves dynamic
+ * imports (tasks.ts loads its modules on first use), so tsx's ESM hooks are registered in it first.
+ */
+function workerScript(): { filename: string; execArgv?: string[] } {
+  if (!import.meta.url.endsWith('.ts')) return { filename: new URL('./parse.worker.js', import.meta.url).href };
+  const require = createRequire(import.meta.url);
+  const manifest = require.resolve('tsx/package.json');
+  const api = new URL((require(manifest) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api']!.import.default, pathToFileURL(manifest)).href;
+  const registerTsx = `data:text/javascript,import{register}from${JSON.stringify(api)};register();`;
+  return { filename: new URL('./parse.worker.ts', import.meta.url).href, execArgv: [...process.execArgv, '--import', registerTsx] };
+}
+
+type Waiting = { start(): void; cancel(): void };
+
+/** Admits at most `running` tasks at once and `queued` more in line; the rest are refused. */
+class LaneGate {
+  private active = 0;
+  private readonly line: Waiting[] = [];
+
+  constructor(
+    private readonly running: number,
+    private readonly queued: number,
+  ) {}
+
+  /** Resolves when the task may go; rejects (503) when the line is full. `release` must follow. */
+  enter(signal?: AbortSignal): Promise<void> {
+    if (this.active < this.running) {
+      this.active++;
+      return Promise.resolve();
+    }
+    if (this.line.length >= this.queued) return Promise.reject(busy());
+    return new Promise((resolve, reject) => {
+      const waiting: Waiting = {
+        start: () => {
+          signal?.removeEventListener('abort', waiting.cancel);
+          this.active++;
+          resolve();
+        },
+        cancel: () => {
+          this.line.splice(this.line.indexOf(waiting), 1);
+          reject(new ParseCancelledError());
+        },
+      };
+      signal?.addEventListener('abort', waiting.cancel, { once: true });
+      this.line.push(waiting);
+    });
+  }
+
+  release(): void {
+    this.active--;
+    this.line.shift()?.start();
+  }
+}
+
+const busy = () => serviceUnavailable('The server is busy parsing other requests: retry shortly', 2);
+
+function errorCode(error: unknown): string | undefined {
+  return (error as { code?: unknown } | undefined)?.code as string | undefined;
+}
+
+export class ParsePool {
+  /** Worker threads at most (at least two: a long task never holds the only one). */
+  readonly threads: number;
+  private readonly pool: Piscina;
+  private readonly longLane: LaneGate;
+  private readonly maxWaitMs: number;
+
+  constructor(options: ParsePoolOptions = {}) {
+    this.threads = Math.max(2, options.threads ?? availableParallelism());
+    this.maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
+    this.longLane = new LaneGate(this.threads - 1, LONG_LANE_QUEUE);
+    this.pool = new Piscina({
+      ...workerScript(),
+      minThreads: 0,
+      maxThreads: this.threads,
+      idleTimeout: 60_000,
+      maxQueue: this.threads * QUEUED_PER_THREAD,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, stackSizeMb: WORKER_STACK_MB },
+    });
+  }
+
+  /** Tasks waiting for a worker now. */
+  get queued(): number {
+    return this.pool.queueSize;
+  }
+
+  /**
+   * Runs `task` on `input` in a worker. Rejects with ParseLimitError when a limit stopped it,
+   * ParseCancelledError when `signal` aborted it, and a 503 HttpError when the pool is too busy.
+   */
+  async run<K extends TaskName>(task: K, input: TaskInput<K>, options: RunOptions): Promise<TaskOutput<K>> {
+    const long = options.lane === 'long';
+    if (long) await this.longLane.enter(options.signal);
+    try {
+      return await this.runInWorker(task, input, options);
+    } finally {
+      if (long) this.longLane.release();
+    }
+  }
+
+  private async runInWorker<K extends TaskName>(task: K, input: TaskInput<K>, options: RunOptions): Promise<TaskOutput<K>> {
+    if (options.signal?.aborted) throw new ParseCancelledError();
+    const controller = new AbortController();
+    let stoppedBy: 'wait' | 'deadline' | 'caller' | undefined;
+    const stop = (reason: typeof stoppedBy) => {
+      stoppedBy ??= reason;
+      controller.abort();
+    };
+    const onCallerAbort = () => stop('caller');
+    options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    // The deadline starts when a worker takes the task, not while it waits.
+    const { port1: started, port2: startedInWorker } = new MessageChannel();
+    let deadline: NodeJS.Timeout | undefined;
+    const waitLimit = setTimeout(() => stop('wait'), this.maxWaitMs);
+    started.once('message', () => {
+      clearTimeout(waitLimit);
+      deadline = setTimeout(() => stop('deadline'), options.deadlineMs);
+    });
+    try {
+      return (await this.pool.run(
+        { task, input, started: startedInWorker },
+        { signal: controller.signal, transferList: [startedInWorker, ...(options.transferList ?? [])] as never },
+      )) as TaskOutput<K>;
+    } catch (error) {
+      if (stoppedBy === 'deadline') throw new ParseLimitError('time', `took longer than ${options.deadlineMs} ms`);
+      if (stoppedBy === 'caller') throw new ParseCancelledError();
+      if (stoppedBy === 'wait') throw busy();
+      if (errorCode(error) === 'ERR_WORKER_OUT_OF_MEMORY') throw new ParseLimitError('memory', `needed more than ${WORKER_HEAP_MB} MB of memory`);
+      if (error instanceof RangeError || (error as Error | undefined)?.name === 'RangeError') throw new ParseLimitError('stack', 'nests too deeply to be read');
+      if (error instanceof Error && /queue is at limit|No task queue available/i.test(error.message)) throw busy();
+      throw error;
+    } finally {
+      clearTimeout(waitLimit);
+      clearTimeout(deadline);
+      started.close();
+      options.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  /** Terminates the workers (server shutdown); tasks still running fail. */
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}
