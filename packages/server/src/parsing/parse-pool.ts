@@ -36,7 +36,8 @@ const MAX_WAIT_MS = 15_000;
 /** Tasks of the long lane waiting at most, whatever the pool's size. */
 const LONG_LANE_QUEUE = 8;
 
-export type Lane = 'short' | 'long';
+/** `reserved`: a long task whose caller holds a slot of the long lane already (`reserveLong`). */
+export type Lane = 'short' | 'long' | 'reserved';
 
 export type RunOptions = {
   /** Time the task may run once a worker has started it; past it the worker is terminated. */
@@ -150,6 +151,21 @@ export class ParsePool {
       maxQueue: this.threads * QUEUED_PER_THREAD,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, stackSizeMb: WORKER_STACK_MB },
     });
+  }
+
+  /**
+   * Takes a slot of the long lane for work that prepares a long task before running it (a PDF loads its
+   * images only once it may render); the task then runs with lane `reserved`. 503 when the lane's line
+   * is full. Call the release function once, when done.
+   */
+  async reserveLong(signal?: AbortSignal): Promise<() => void> {
+    await this.longLane.enter(signal);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.longLane.release();
+    };
   }
 
   /** Tasks waiting for a worker now. */

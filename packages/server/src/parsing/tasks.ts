@@ -6,6 +6,8 @@ import type { Anchor } from '../areas/comments/anchoring.js';
 import type { BodyVerdict, ParsedBody } from '../content/body-parse.js';
 import type { readGitbookConfig, ReadHtml, ReadMarkdown } from '../areas/import/import-parse.js';
 import type { SummaryRead } from '../areas/import/summary-outline.js';
+import type { OpenAPISource, ProcessLimits, ProcessOutcome } from '../areas/openapi-specs/openapi-processing.js';
+import type { RenderInput } from '../areas/pdf/pdf-render.js';
 
 type GitbookConfig = ReturnType<typeof readGitbookConfig>;
 
@@ -34,6 +36,15 @@ export const TASKS = {
   }),
   /** An imported archive's `.gitbook.yaml`. */
   'import-yaml': task<{ text: string }, GitbookConfig>(async () => (await import('../areas/import/import-parse.js')).readGitbookConfig),
+  /** An OpenAPI document fetched, checked, linted and bundled (areas/openapi-specs/openapi-processing.ts). */
+  openapi: task<{ source: OpenAPISource; limits: ProcessLimits }, ProcessOutcome>(async () => {
+    const { processOpenAPISource } = await import('../areas/openapi-specs/openapi-processing.js');
+    return ({ source, limits }) => processOpenAPISource(source, limits);
+  }),
+  /** The files a PDF's bodies show as images (areas/pdf/pdf-render.ts). */
+  'pdf-images': task<{ trees: string[] }, string[]>(async () => (await import('../areas/pdf/pdf-render.js')).imagesOfTrees),
+  /** A change request's PDF, laid out and rendered. */
+  'pdf-render': task<RenderInput, Uint8Array>(async () => (await import('../areas/pdf/pdf-render.js')).renderPdf),
   /** Where comments' anchors now are in a changed body (areas/comments/anchoring.ts). */
   reanchor: task<{ blocks: string; anchors: Anchor[] }, Array<{ id: string; preview: string } | null>>(async () => (await import('../areas/comments/anchoring.js')).reanchorAll),
 };

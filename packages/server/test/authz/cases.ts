@@ -454,7 +454,7 @@ const MATRIX_SPEC = 'openapi: 3.1.0\ninfo: {title: Matrix, version: 1.0.0}\npath
 async function openAPISpecOf(w: World, options: { processed?: boolean } = {}) {
   const path = { params: { path: { organizationId: w.organization.id, specSlug: 'matrix' } } };
   const { data } = await w.owner.client.PUT('/v1/orgs/{organizationId}/openapi/{specSlug}', { ...path, body: { source: { text: MATRIX_SPEC } } });
-  if (options.processed) await processSpec({ db: w.t.db, config: w.t.config, log: w.t.context.log }, w.organization.id, data!.id);
+  if (options.processed) await processSpec({ db: w.t.db, config: w.t.config, log: w.t.context.log, parsing: w.t.context.parsing }, w.organization.id, data!.id);
   return path;
 }
 

@@ -78,7 +78,7 @@ export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWor
     ...organizationPath,
     body: { slug: 'sweep', source: { text: 'openapi: 3.1.0\ninfo: {title: Sweep, version: 1.0.0}\npaths: {}\n' } },
   });
-  await processSpec({ db: t.db, config: t.config, log: t.context.log }, organization.id, openAPISpec!.id);
+  await processSpec({ db: t.db, config: t.config, log: t.context.log, parsing: t.context.parsing }, organization.id, openAPISpec!.id);
   const { data: processed } = await owner.client.GET('/v1/orgs/{organizationId}/openapi/{specSlug}', { params: { path: { organizationId: organization.id, specSlug: 'sweep' } } });
   const { data: translationSettings } = await owner.client.POST('/v1/orgs/{organizationId}/translations', { ...organizationPath, body: { title: 'Sweep' } });
   await owner.client.POST('/v1/orgs/{organizationId}/custom-fields', { ...organizationPath, body: { name: 'sweep', type: 'text' } });

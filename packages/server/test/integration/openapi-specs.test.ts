@@ -30,6 +30,7 @@ function deps(t: TestServer, overrides: { timeoutMs?: number; refreshMinutes?: n
   return {
     db: t.db,
     log: t.context.log,
+    parsing: t.context.parsing,
     config: {
       outbound: { ...t.config.outbound, ...(overrides.timeoutMs ? { timeoutMs: overrides.timeoutMs } : {}) },
       openapi: { ...t.config.openapi, ...(overrides.refreshMinutes ? { refreshMinutes: overrides.refreshMinutes } : {}) },
