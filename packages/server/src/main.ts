@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { DatabaseUnreachableError } from './db/unreachable.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
+import { armShutdownWatchdog } from './shutdown-watchdog.js';
 
 let config;
 try {
@@ -29,6 +30,8 @@ try {
       log.error('shutdown did not finish in time; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
+    // …even when the event loop is blocked and that timer cannot fire.
+    armShutdownWatchdog(config.shutdownTimeoutMs);
     running.close().then(
       () => process.exit(0),
       (error) => {

@@ -95,7 +95,7 @@ export async function startServer(
   }
 
   let http: DrainableServer | undefined = undefined;
-  const { app } = createApp(context, { ...options, isShuttingDown: () => http?.isDraining() ?? false });
+  const { app, metrics } = createApp(context, { ...options, isShuttingDown: () => http?.isDraining() ?? false });
   phase('app');
   http = createDrainableServer(app);
   const { server } = http;
@@ -127,6 +127,7 @@ export async function startServer(
     if (drained.forced) log.warn('requests still running at the shutdown deadline were cut');
     await step('stopping the token listener', tokenChanges.stop());
     await step('stopping the parse pool', parsing.close());
+    metrics.close();
     await step('writing the rate-limit counters', rateLimits.stop());
     await step('closing the pool', db.destroy());
     await step('stopping the embedded database', embedded?.stop() ?? Promise.resolve());

@@ -7,7 +7,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../config.js';
-import { createMetrics, observe, SECRET_PATH_PARAMETERS } from './observability.js';
+import { createMetrics, LAG_ALARM_MS, observe, SECRET_PATH_PARAMETERS } from './observability.js';
 import { loadSpec } from './operations.js';
 
 type Line = { level: number; msg: string; path?: string; status?: number; reqId?: string };
@@ -17,7 +17,8 @@ async function logged(accessLog: Config['accessLog'], logLevel: string, paths: s
   const lines: Line[] = [];
   const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Line), done()) });
   const app = express();
-  app.use(observe(pino({ level: logLevel }, sink), createMetrics(), accessLog));
+  const metrics = createMetrics();
+  app.use(observe(pino({ level: logLevel }, sink), metrics, accessLog));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', (_req, res) => void res.status(503).json({ status: 'database-unavailable' }));
   app.get('/status/:code', (req, res) => void res.status(Number(req.params.code)).end());
@@ -27,6 +28,7 @@ async function logged(accessLog: Config['accessLog'], logLevel: string, paths: s
     for (const path of paths) await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`)).arrayBuffer();
   } finally {
     server.close();
+    metrics.close();
   }
   return lines.filter((line) => line.msg === 'request');
 }
@@ -69,5 +71,40 @@ describe('the access log', () => {
       .map((parameter) => parameter.name);
     expect(new Set(secret)).toEqual(new Set(['inviteId', 'signature']));
     expect(secret.filter((name) => !SECRET_PATH_PARAMETERS.has(name))).toEqual([]);
+  });
+});
+
+describe('the event-loop lag alarm', () => {
+  it('warns with the id of the request whose tick held the loop past the alarm, naming no request finished before', async () => {
+    const lines: Array<Line & { lagMs?: number; requests?: Array<{ reqId: string; path: string }> }> = [];
+    const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Line), done()) });
+    const app = express();
+    const metrics = createMetrics();
+    app.use(observe(pino({ level: 'info' }, sink), metrics, false));
+    app.get('/busy/:ms', (req, res) => {
+      const until = performance.now() + Number(req.params.ms);
+      while (performance.now() < until) {
+        // holding the event loop, as a parser on the main thread would
+      }
+      res.json({ done: true });
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+    try {
+      await (await fetch(`${base}/busy/1`, { headers: { 'X-Request-Id': 'quick-one' } })).arrayBuffer();
+      await settle();
+      await (await fetch(`${base}/busy/${LAG_ALARM_MS * 3}`, { headers: { 'X-Request-Id': 'the-blocking-one' } })).arrayBuffer();
+      await settle();
+      // A loaded machine may pause the whole process too (alarms naming nobody): the one that matters names the request.
+      const alarms = lines.filter((line) => line.msg === 'event loop blocked' && line.requests?.some((request) => request.reqId === 'the-blocking-one'));
+      expect(alarms).toHaveLength(1);
+      expect(alarms[0]).toMatchObject({ level: 40, reqId: 'the-blocking-one', requests: [{ reqId: 'the-blocking-one', path: `/busy/${LAG_ALARM_MS * 3}` }] });
+      expect(alarms[0]!.lagMs).toBeGreaterThanOrEqual(LAG_ALARM_MS * 2);
+    } finally {
+      server.close();
+      metrics.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 // Request ids, access logs and Prometheus metrics in one middleware with one `finish` listener (this
-// runs on every request: per-request work stays small), plus the health endpoints.
+// runs on every request: per-request work stays small), the event-loop lag alarm, and the health
+// endpoints.
 import { randomUUID } from 'node:crypto';
 import type { Express, Request, RequestHandler } from 'express';
 import { sql } from 'kysely';
@@ -23,12 +24,70 @@ declare global {
   }
 }
 
-export type Metrics = { registry: Registry };
+/** A tick of the event loop longer than this is logged as a warning, naming the requests that ran meanwhile. */
+export const LAG_ALARM_MS = 100;
+/** How often the loop is sampled: a blocked tick delays the sample by its length. */
+const LAG_SAMPLE_MS = 20;
+/** Requests that finished lately, kept to name the one that blocked a tick it answered in. */
+const RECENTLY_FINISHED = 32;
+/** Requests named in one alarm at most. */
+const NAMED_IN_ALARM = 10;
+
+type Tracked = { req: Request; started: number; finished?: number };
+
+/**
+ * The requests in flight (and the last few finished), and a timer that measures each tick of the
+ * event loop: a tick over LAG_ALARM_MS is logged with the ids of the requests that were running during
+ * it (no input may hold the loop past ~50 ms: docs/decisions.md, "Parsing off the event loop").
+ */
+export class EventLoopWatch {
+  private readonly inFlight = new Set<Tracked>();
+  private readonly finished: Tracked[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  track(req: Request): () => void {
+    const tracked: Tracked = { req, started: performance.now() };
+    this.inFlight.add(tracked);
+    return () => {
+      if (!this.inFlight.delete(tracked)) return;
+      tracked.finished = performance.now();
+      this.finished.push(tracked);
+      if (this.finished.length > RECENTLY_FINISHED) this.finished.shift();
+    };
+  }
+
+  /** Starts sampling (once); the timer never keeps the process alive. */
+  start(log: Logger): void {
+    if (this.timer) return;
+    let last = performance.now();
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      const lag = now - last - LAG_SAMPLE_MS;
+      last = now;
+      if (lag > LAG_ALARM_MS) this.alarm(log, lag, now - lag);
+    }, LAG_SAMPLE_MS);
+    this.timer.unref();
+  }
+
+  private alarm(log: Logger, lag: number, blockedSince: number): void {
+    const during = [...this.inFlight, ...this.finished.filter((tracked) => tracked.finished! >= blockedSince)].filter((tracked) => tracked.started <= blockedSince + lag);
+    const requests = during.slice(0, NAMED_IN_ALARM).map(({ req }) => ({ reqId: req.id, method: req.method, path: loggedPath(req), operation: matchedOperation(req)?.operationId }));
+    log.warn({ lagMs: Math.round(lag), ...(requests.length === 1 ? { reqId: requests[0]!.reqId } : {}), requests }, 'event loop blocked');
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+export type Metrics = { registry: Registry; loop: EventLoopWatch; close(): void };
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  return { registry };
+  const loop = new EventLoopWatch();
+  return { registry, loop, close: () => loop.stop() };
 }
 
 /**
@@ -74,6 +133,7 @@ export function observe(log: Logger, metrics: Metrics, accessLog: Config['access
     return status >= 500 ? 'error' : accessLog || undefined;
   };
   const children = new WeakMap<object, Logger>();
+  metrics.loop.start(log);
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const given = req.headers['x-request-id'];
@@ -92,7 +152,11 @@ export function observe(log: Logger, metrics: Metrics, accessLog: Config['access
         },
       });
     }
+    const done = metrics.loop.track(req);
+    // A request whose client left emits `close` without `finish`.
+    res.once('close', done);
     res.once('finish', () => {
+      done();
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = matchedOperationKey(req)?.split(' ')[1] ?? (req.route?.path as string | undefined) ?? 'unmatched';
       const status = res.statusCode;

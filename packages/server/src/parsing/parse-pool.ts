@@ -30,7 +30,7 @@ export const WORKER_HEAP_MB = 512;
  */
 const WORKER_STACK_MB = 1;
 /** Tasks waiting for a worker, per thread, before new ones are refused (503). */
-const QUEUED_PER_THREAD = 16;
+const QUEUED_PER_THREAD = 64;
 /** A task that has not started after this long is dropped (503): its client would rather retry. */
 const MAX_WAIT_MS = 15_000;
 /** Tasks of the long lane waiting at most, whatever the pool's size. */
