@@ -80,7 +80,8 @@ export async function startServer(
   const tokens = new TokenCache();
   const tokenChanges = await listenForTokenChanges(database.url, tokens, log);
   const rateLimits = new RateLimits(config.rateLimit, pool, db, log);
-  const parsing = new ParsePool();
+  // A task waiting for a worker is answered 503 while its request can still be answered.
+  const parsing = new ParsePool({ maxWaitMs: Math.max(1000, config.requestTimeoutMs - 5000) });
   const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts: new CountCache(), tokens, lifecycle, rateLimits, parsing };
   phase('keys and token listener');
   const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log) : noJobs;

@@ -1,8 +1,9 @@
 // The gate every markdown body passes before it is stored (page and reusable-content bodies, comments,
 // imported pages): it is read once, in the parse pool (content/body-parse.ts), and refused with a 400
 // naming its field when its tree nests deeper than MAX_MARKDOWN_DEPTH or its parse takes longer than
-// PARSE_DEADLINE_MS. What the gate read is handed to the writer, which stores it beside the body
-// (content/parsed-bodies.ts): no read parses the body again. docs/decisions.md, "Markdown bodies".
+// its deadline (parseDeadlineMs). What the gate read is handed to the writer, which stores it beside
+// the body (content/parsed-bodies.ts): no read parses the body again. docs/decisions.md, "Markdown
+// bodies" and "Parsing off the event loop".
 import { invalidField } from '../errors.js';
 import { ParseLimitError, type ParsePool } from '../parsing/parse-pool.js';
 import type { ContentChange } from './apply-changes.js';
@@ -10,11 +11,22 @@ import { MAX_MARKDOWN_DEPTH, type BodyVerdict, type ParsedBody } from './body-pa
 
 export { MAX_MARKDOWN_DEPTH };
 
+/** A body's deadline in the pool: a base, and a linear allowance for its size. */
+const DEADLINE_BASE_MS = 2_000;
 /**
- * Legitimate bodies of the 1 MB maximum are read (parsed, and every stored part derived) in well under
- * a second on a loaded machine; past this, a body is adversarial (docs/decisions.md measures both).
+ * micromark reads ordinary Markdown linearly, at a few hundred kilobytes a second on a modest core; its
+ * worst cases are super-linear (20 KB of `*a` take seconds, 1 MB of lines without a blank one minutes).
+ * An allowance proportional to the size, with room to spare, passes every linear read and stops the
+ * super-linear ones early: a 20 KB comment gets 2.2 s, a 1 MB page 10 s (docs/decisions.md).
  */
-export const PARSE_DEADLINE_MS = 3_000;
+const DEADLINE_PER_KB_MS = 8;
+/** The bodies of one request together: a batch of 50 bodies must not hold a worker past the request's life. */
+export const GATE_TOTAL_MS = 20_000;
+
+/** The time a body of `length` characters may take to be read. */
+export function parseDeadlineMs(length: number): number {
+  return DEADLINE_BASE_MS + Math.ceil(length / 1024) * DEADLINE_PER_KB_MS;
+}
 
 export type MarkdownBody = { path: string; markdown: string };
 
@@ -31,13 +43,16 @@ export function changeBodies(changes: ContentChange[]): MarkdownBody[] {
 const TOO_DEEP = `nests more than ${MAX_MARKDOWN_DEPTH} levels deep (quotes, lists and emphasis inside one another)`;
 const TOO_SLOW = 'takes too long to process: long runs of unmatched `*`, `_`, `[` or backticks make markdown slow to parse';
 
-/** One body through the gate: what it read, or the 400 naming `path`. */
-async function readThrough(parsing: ParsePool, body: MarkdownBody, normalize: boolean, signal?: AbortSignal): Promise<ParsedBody> {
+/** One body through the gate, within `timeLeft` of the request's gate: what it read, or the 400 naming `path`. */
+async function readThrough(parsing: ParsePool, body: MarkdownBody, normalize: boolean, timeLeft: number, signal?: AbortSignal): Promise<ParsedBody> {
+  const own = parseDeadlineMs(body.markdown.length);
+  const deadlineMs = Math.max(1, Math.min(own, timeLeft));
   let verdict: BodyVerdict;
   try {
-    verdict = await parsing.run('markdown', { markdown: body.markdown, normalize }, { deadlineMs: PARSE_DEADLINE_MS, ...(signal ? { signal } : {}) });
+    verdict = await parsing.run('markdown', { markdown: body.markdown, normalize }, { deadlineMs, ...(signal ? { signal } : {}) });
   } catch (error) {
     if (!(error instanceof ParseLimitError)) throw error;
+    if (error.limit === 'time' && deadlineMs < own) throw invalidField(body.path, `the request's bodies together take longer than ${GATE_TOTAL_MS} ms to process: send fewer at once`);
     throw invalidField(body.path, error.limit === 'stack' ? TOO_DEEP : error.limit === 'time' ? TOO_SLOW : 'needs too much memory to process');
   }
   if (!verdict.ok) throw invalidField(body.path, TOO_DEEP);
@@ -50,8 +65,9 @@ async function readThrough(parsing: ParsePool, body: MarkdownBody, normalize: bo
  */
 export async function parseMarkdownBodies(parsing: ParsePool, bodies: MarkdownBody[], signal?: AbortSignal): Promise<Map<string, ParsedBody>> {
   const parsed = new Map<string, ParsedBody>();
+  const until = Date.now() + GATE_TOTAL_MS;
   for (const body of bodies) {
-    const read = await readThrough(parsing, body, true, signal);
+    const read = await readThrough(parsing, body, true, until - Date.now(), signal);
     if (read.hash !== null) parsed.set(read.hash, read);
   }
   return parsed;
@@ -59,5 +75,5 @@ export async function parseMarkdownBodies(parsing: ParsePool, bodies: MarkdownBo
 
 /** A comment's body through the gate: its tree as JSON text, stored with it (`format=document`). */
 export async function parseCommentBody(parsing: ParsePool, body: MarkdownBody): Promise<string> {
-  return (await readThrough(parsing, body, false)).tree;
+  return (await readThrough(parsing, body, false, GATE_TOTAL_MS)).tree;
 }

@@ -10,10 +10,10 @@ import { inTransaction } from '../db/database.js';
 import { ParseLimitError, type ParsePool } from '../parsing/parse-pool.js';
 import type { ParsedBody } from './body-parse.js';
 import { loadDocuments, lockContentObjects } from './content-objects.repository.js';
-import { PARSE_DEADLINE_MS, type ParsedBodies } from './markdown-check.js';
+import { parseDeadlineMs, type ParsedBodies } from './markdown-check.js';
 
-/** A stored body parsed again (no row yet) gets longer than a request's gate: it was accepted once. */
-const STORED_PARSE_DEADLINE_MS = 2 * PARSE_DEADLINE_MS;
+/** A stored body read again (no row yet) gets twice a request's gate: it was accepted once. */
+const storedDeadlineMs = (markdown: string) => 2 * parseDeadlineMs(markdown.length);
 
 export type BodyPart = 'tree' | 'sections' | 'blocks';
 
@@ -29,12 +29,12 @@ const bytea = (hashes: string[]) => hashes.map((hash) => Buffer.from(hash, 'hex'
  */
 async function readStored(pool: ParsePool, markdown: string, normalize = true): Promise<{ parsed: ParsedBody; readable: boolean }> {
   try {
-    const verdict = await pool.run('markdown', { markdown, normalize }, { deadlineMs: STORED_PARSE_DEADLINE_MS });
+    const verdict = await pool.run('markdown', { markdown, normalize }, { deadlineMs: storedDeadlineMs(markdown) });
     if (verdict.ok) return { parsed: verdict.parsed, readable: true };
   } catch (error) {
     if (!(error instanceof ParseLimitError)) throw error;
   }
-  return { parsed: await pool.run('markdown-unreadable', { markdown }, { deadlineMs: STORED_PARSE_DEADLINE_MS }), readable: false };
+  return { parsed: await pool.run('markdown-unreadable', { markdown }, { deadlineMs: storedDeadlineMs(markdown) }), readable: false };
 }
 
 /** The tree (JSON text) of a stored comment written before trees were kept, read now in the pool. */

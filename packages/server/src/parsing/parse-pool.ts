@@ -31,8 +31,8 @@ export const WORKER_HEAP_MB = 512;
 const WORKER_STACK_MB = 1;
 /** Tasks waiting for a worker, per thread, before new ones are refused (503). */
 const QUEUED_PER_THREAD = 64;
-/** A task that has not started after this long is dropped (503): its client would rather retry. */
-const MAX_WAIT_MS = 15_000;
+/** A task that has not started after this long is dropped (503): its client would rather retry (server.ts sets it from REQUEST_TIMEOUT_MS). */
+const MAX_WAIT_MS = 25_000;
 /** Tasks of the long lane waiting at most, whatever the pool's size. */
 const LONG_LANE_QUEUE = 8;
 
@@ -68,7 +68,16 @@ export class ParseCancelledError extends Error {
   }
 }
 
-export type ParsePoolOptions = { threads?: number; maxWaitMs?: number };
+export type ParsePoolOptions = {
+  /** Worker threads (default: the cores, at least two). */
+  threads?: number;
+  /** How long a task may wait for a worker before it is refused (503). */
+  maxWaitMs?: number;
+  /** Heap of each worker (default WORKER_HEAP_MB). */
+  heapMb?: number;
+  /** Tasks waiting for a worker at most (default QUEUED_PER_THREAD per thread). */
+  maxQueue?: number;
+};
 
 /**
  * The worker's script: the bundle's own entry in a build (tsdown.config.ts), the TypeScript source
@@ -84,9 +93,9 @@ function workerScript(): { filename: string; execArgv?: string[] } {
   return { filename: new URL('./parse.worker.ts', import.meta.url).href, execArgv: [...process.execArgv, '--import', registerTsx] };
 }
 
-type Waiting = { start(): void; cancel(): void };
+type Waiting = { start(): void };
 
-/** Admits at most `running` tasks at once and `queued` more in line; the rest are refused. */
+/** Admits at most `running` tasks at once and `queued` more in line (each for `maxWaitMs` at most); the rest are refused (503). */
 class LaneGate {
   private active = 0;
   private readonly line: Waiting[] = [];
@@ -94,9 +103,10 @@ class LaneGate {
   constructor(
     private readonly running: number,
     private readonly queued: number,
+    private readonly maxWaitMs: number,
   ) {}
 
-  /** Resolves when the task may go; rejects (503) when the line is full. `release` must follow. */
+  /** Resolves when the task may go; rejects (503) when the line is full or the wait too long. `release` must follow. */
   enter(signal?: AbortSignal): Promise<void> {
     if (this.active < this.running) {
       this.active++;
@@ -104,18 +114,24 @@ class LaneGate {
     }
     if (this.line.length >= this.queued) return Promise.reject(busy());
     return new Promise((resolve, reject) => {
+      const leave = (error: Error) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', cancel);
+        const at = this.line.indexOf(waiting);
+        if (at >= 0) this.line.splice(at, 1);
+        reject(error);
+      };
+      const cancel = () => leave(new ParseCancelledError());
+      const timer = setTimeout(() => leave(busy()), this.maxWaitMs);
       const waiting: Waiting = {
         start: () => {
-          signal?.removeEventListener('abort', waiting.cancel);
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', cancel);
           this.active++;
           resolve();
         },
-        cancel: () => {
-          this.line.splice(this.line.indexOf(waiting), 1);
-          reject(new ParseCancelledError());
-        },
       };
-      signal?.addEventListener('abort', waiting.cancel, { once: true });
+      signal?.addEventListener('abort', cancel, { once: true });
       this.line.push(waiting);
     });
   }
@@ -138,18 +154,20 @@ export class ParsePool {
   private readonly pool: Piscina;
   private readonly longLane: LaneGate;
   private readonly maxWaitMs: number;
+  private readonly heapMb: number;
 
   constructor(options: ParsePoolOptions = {}) {
     this.threads = Math.max(2, options.threads ?? availableParallelism());
     this.maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
-    this.longLane = new LaneGate(this.threads - 1, LONG_LANE_QUEUE);
+    this.heapMb = options.heapMb ?? WORKER_HEAP_MB;
+    this.longLane = new LaneGate(this.threads - 1, LONG_LANE_QUEUE, this.maxWaitMs);
     this.pool = new Piscina({
       ...workerScript(),
       minThreads: 0,
       maxThreads: this.threads,
       idleTimeout: 60_000,
-      maxQueue: this.threads * QUEUED_PER_THREAD,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, stackSizeMb: WORKER_STACK_MB },
+      maxQueue: options.maxQueue ?? this.threads * QUEUED_PER_THREAD,
+      resourceLimits: { maxOldGenerationSizeMb: this.heapMb, stackSizeMb: WORKER_STACK_MB },
     });
   }
 
@@ -171,6 +189,11 @@ export class ParsePool {
   /** Tasks waiting for a worker now. */
   get queued(): number {
     return this.pool.queueSize;
+  }
+
+  /** Worker threads alive now (a task stopped at its deadline takes its worker with it). */
+  get workers(): number {
+    return this.pool.threads.length;
   }
 
   /**
@@ -214,7 +237,7 @@ export class ParsePool {
       if (stoppedBy === 'deadline') throw new ParseLimitError('time', `took longer than ${options.deadlineMs} ms`);
       if (stoppedBy === 'caller') throw new ParseCancelledError();
       if (stoppedBy === 'wait') throw busy();
-      if (errorCode(error) === 'ERR_WORKER_OUT_OF_MEMORY') throw new ParseLimitError('memory', `needed more than ${WORKER_HEAP_MB} MB of memory`);
+      if (errorCode(error) === 'ERR_WORKER_OUT_OF_MEMORY') throw new ParseLimitError('memory', `needed more than ${this.heapMb} MB of memory`);
       if (error instanceof RangeError || (error as Error | undefined)?.name === 'RangeError') throw new ParseLimitError('stack', 'nests too deeply to be read');
       if (error instanceof Error && /queue is at limit|No task queue available/i.test(error.message)) throw busy();
       throw error;
