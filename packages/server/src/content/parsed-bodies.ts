@@ -103,27 +103,29 @@ export async function parseUnparsedBodies(db: Executor, pool: ParsePool, organiz
   }
 }
 
-/** Reads the stored `part` of bodies by hash (parsed by the driver), reading bodies without one first. */
+/**
+ * Reads the stored `part` of bodies by hash, reading bodies without one first. The part comes as JSON
+ * text and is parsed here, not by the driver: the database plugin would camel-case the keys of every
+ * node of a tree (db/database.ts), the largest part of reading one.
+ */
 export async function loadBodyParts(db: Executor, pool: ParsePool, organizationId: string, hashes: Iterable<string>, part: BodyPart): Promise<Map<string, unknown>> {
-  return loadParts(db, pool, organizationId, hexes(hashes), sql`${sql.ref(part)}`);
+  const texts = await loadBodyPartsText(db, pool, organizationId, hashes, part);
+  return new Map([...texts].map(([hash, text]) => [hash, JSON.parse(text) as unknown]));
 }
 
 /** As `loadBodyParts`, the part as its JSON text: for a worker to read (PDF layout, re-anchoring). */
 export async function loadBodyPartsText(db: Executor, pool: ParsePool, organizationId: string, hashes: Iterable<string>, part: BodyPart): Promise<Map<string, string>> {
-  return loadParts(db, pool, organizationId, hexes(hashes), sql`${sql.ref(part)}::text`) as Promise<Map<string, string>>;
-}
-
-async function loadParts(db: Executor, pool: ParsePool, organizationId: string, hashes: string[], column: ReturnType<typeof sql>): Promise<Map<string, unknown>> {
-  const found = new Map<string, unknown>();
-  if (hashes.length === 0) return found;
-  const select = async (wanted: string[]) => {
-    const { rows } = await sql<{ hash: Buffer; value: unknown }>`
-      SELECT document_hash AS hash, ${column} AS value FROM document_parses
-      WHERE organization_id = ${organizationId} AND document_hash = ANY(${bytea(wanted)}::bytea[])`.execute(db);
+  const wanted = hexes(hashes);
+  const found = new Map<string, string>();
+  if (wanted.length === 0) return found;
+  const select = async (some: string[]) => {
+    const { rows } = await sql<{ hash: Buffer; value: string }>`
+      SELECT document_hash AS hash, ${sql.ref(part)}::text AS value FROM document_parses
+      WHERE organization_id = ${organizationId} AND document_hash = ANY(${bytea(some)}::bytea[])`.execute(db);
     for (const row of rows) found.set(row.hash.toString('hex'), row.value);
   };
-  await select(hashes);
-  const missing = hashes.filter((hash) => !found.has(hash));
+  await select(wanted);
+  const missing = wanted.filter((hash) => !found.has(hash));
   if (missing.length > 0) {
     await parseUnparsedBodies(db, pool, organizationId, missing);
     await select(missing);

@@ -354,12 +354,15 @@ export async function saveAnchors(db: Executor, organizationId: string, anchors:
 
 const BODY_TABLES = { comment: 'comments', reply: 'commentReplies' } as const;
 
-/** The stored trees (`format=document`) of comments or replies, by id; null for those written before trees were kept. */
-export async function findBodyDocuments(db: Executor, organizationId: string, kind: 'comment' | 'reply', ids: string[]): Promise<Map<string, { markdown: string; document: unknown }>> {
+/**
+ * The stored trees (`format=document`) of comments or replies as JSON text, by id; null for those
+ * written before trees were kept. As text: the database plugin would camel-case every node's keys.
+ */
+export async function findBodyDocuments(db: Executor, organizationId: string, kind: 'comment' | 'reply', ids: string[]): Promise<Map<string, { markdown: string; document: string | null }>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom(BODY_TABLES[kind])
-    .select(['id', 'bodyMarkdown', 'bodyDocument'])
+    .select(['id', 'bodyMarkdown', sql<string | null>`body_document::text`.as('bodyDocument')])
     .where('organizationId', '=', organizationId)
     .where('id', '=', sql<string>`ANY(${ids}::text[])`)
     .execute();

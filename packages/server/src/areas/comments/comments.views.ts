@@ -17,7 +17,7 @@ async function bodyDocuments(app: ViewsApp, ctx: CommentContext, kind: 'comment'
   if (viewer.format !== 'document') return documents;
   for (const [id, { markdown, document }] of await findBodyDocuments(app.db, ctx.organizationId, kind, ids)) {
     if (document !== null) {
-      documents.set(id, document);
+      documents.set(id, JSON.parse(document));
       continue;
     }
     const tree = await readStoredCommentTree(app.parsing, markdown);
