@@ -1,4 +1,4 @@
-// The API benchmark (DESIGN.md §9, issue 19): `GET /v1/spaces/{id}` and 100-item space lists through the
+// The API benchmark (docs/design/budgets.md, issue 19): `GET /v1/spaces/{id}` and 100-item space lists through the
 // full stack (auth, validation, access resolution), each against its bare baseline on the same database,
 // in the same run, in paired rounds: a bare Express handler doing one primary-key query, and a bare
 // Kysely keyset page of the same rows (over 10,000 spaces and over 250). The server under test gets core

@@ -13,6 +13,7 @@ import type { SpaceRow } from '../../packages/server/src/access/standing.reposit
 import { insertMember, insertOrganization } from '../../packages/server/src/areas/organizations/organizations.repository.js';
 import { insertUser, type UserRow } from '../../packages/server/src/auth/users.repository.js';
 import { createLogger } from '../../packages/server/src/logger.js';
+import { ParsePool } from '../../packages/server/src/parsing/parse-pool.js';
 import { migrate } from '../../packages/server/src/server.js';
 import type { ContentChange } from '../../packages/server/src/content/apply-changes.js';
 import { applySpaceChanges } from '../../packages/server/src/areas/content/space-content.service.js';
@@ -55,7 +56,7 @@ export type TenThousandPages = {
   /** The database's address (for servers started in other processes). */
   url: string;
   /** What the content services need of the app context. */
-  app: { db: Database; config: ReturnType<typeof loadConfig> };
+  app: { db: Database; config: ReturnType<typeof loadConfig>; parsing: ParsePool };
   user: UserRow;
   organizationId: string;
   /** The space at its head after seeding. */
@@ -73,14 +74,16 @@ export async function seedTenThousandPages(): Promise<TenThousandPages> {
   const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), database: 'bench', log, durability: 'durable' });
   const pool = createPool(postgres.url, 4, log);
   const db = createDatabase(pool);
+  const parsing = new ParsePool();
   const stop = async () => {
+    await parsing.close();
     await db.destroy();
     await postgres.stop();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
     await migrate(postgres.url, log);
-    const app = { db, config: loadConfig({}) };
+    const app = { db, config: loadConfig({}), parsing };
     const user = await insertUser(db, { email: 'bench@example.com', displayName: 'Bench' });
     const organization = await insertOrganization(db, { title: 'Bench' });
     await insertMember(db, { organizationId: organization.id, userId: user.id, role: 'admin' });

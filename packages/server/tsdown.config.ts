@@ -2,8 +2,8 @@
 import { defineConfig } from 'tsdown';
 
 export default defineConfig({
-  // The parse pool's worker is an entry of its own, beside main.js: src/parsing/parse-pool.ts loads
-  // `./parse.worker.js` by address from the bundle (its task modules are chunks loaded on first use);
+  // The parse pool's worker is an entry of its own, beside main.js in dist/: src/parsing/parse-pool.ts
+  // loads it by address from the bundle (its task modules are chunks loaded on first use);
   // test/deploy/built-server.test.ts checks every file the bundle loads by address is there.
   entry: { main: 'src/main.ts', cli: 'src/cli/main.ts', 'parse.worker': 'src/parsing/parse.worker.ts' },
   format: 'esm',

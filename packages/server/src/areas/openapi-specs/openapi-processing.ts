@@ -7,10 +7,11 @@
 //    (number of files, bytes, one deadline) and never reads the server's disk;
 // 4. the files recorded as parsed (the version's `filesystem`), then bundled into one document.
 // A failure keeps its first errors with their locations, under one code: FETCH_TIMEOUT, FETCH_ERROR or
-// PARSE_ERROR (DESIGN.md §4). Nothing here touches the database. It runs in the parse pool (the job
-// hands it over: openapi-specs.service.ts), under the pool's deadline and heap limit; and what it
-// walks is bounded in bytes, so YAML aliases cannot make a small file expand past what a file of the
-// allowed size could hold (an 11 KB alias bomb once held the event loop 170 s and 2.5 GB).
+// PARSE_ERROR (docs/decisions.md, "Organization settings"). Nothing here touches the database. It runs
+// in the parse pool (the job hands it over: openapi-specs.service.ts), under the pool's deadline and
+// heap limit; and what it walks is bounded in bytes, so YAML aliases cannot make a small file expand
+// past what a file of the allowed size could hold (an 11 KB alias bomb once held the event loop 170 s
+// and 2.5 GB).
 import { createHash } from 'node:crypto';
 import {
   BaseResolver,
