@@ -200,7 +200,8 @@ describe('the built server under plain node', { timeout: 120_000 }, () => {
     await fetch(`${server.url}/nowhere`, { headers: { 'X-Request-Id': 'access-log-check-4' } });
     expect(await waitForRequestLine(server, 'access-log-check-4')).toMatchObject({ path: '/nowhere', status: 404 });
     expect((await waitForRequestLine(server, 'access-log-check-4')).operation).toBeUndefined();
-    expect(server.logs.filter((logged) => logged.reqId === 'access-log-check-3')).toHaveLength(1);
+    // One access line (a loaded machine may add the lag alarm's warning, which names the request too).
+    expect(server.logs.filter((logged) => logged.reqId === 'access-log-check-3' && logged.msg !== 'event loop blocked')).toHaveLength(1);
   });
 
   it('stops on SIGTERM: drains, says so, exits 0', async () => {
