@@ -107,7 +107,7 @@ class LaneGate {
   ) {}
 
   /** Resolves when the task may go; rejects (503) when the line is full or the wait too long. `release` must follow. */
-  enter(signal?: AbortSignal): Promise<void> {
+  enter(signal?: AbortSignal, maxWaitMs = this.maxWaitMs): Promise<void> {
     if (this.active < this.running) {
       this.active++;
       return Promise.resolve();
@@ -122,7 +122,7 @@ class LaneGate {
         reject(error);
       };
       const cancel = () => leave(new ParseCancelledError());
-      const timer = setTimeout(() => leave(busy()), this.maxWaitMs);
+      const timer = setTimeout(() => leave(busy()), maxWaitMs);
       const waiting: Waiting = {
         start: () => {
           clearTimeout(timer);
@@ -174,10 +174,11 @@ export class ParsePool {
   /**
    * Takes a slot of the long lane for work that prepares a long task before running it (a PDF loads its
    * images only once it may render); the task then runs with lane `reserved`. 503 when the lane's line
-   * is full. Call the release function once, when done.
+   * is full, or when no slot is free within `maxWaitMs` (default: the pool's). Call the release
+   * function once, when done.
    */
-  async reserveLong(signal?: AbortSignal): Promise<() => void> {
-    await this.longLane.enter(signal);
+  async reserveLong(options: { signal?: AbortSignal; maxWaitMs?: number } = {}): Promise<() => void> {
+    await this.longLane.enter(options.signal, Math.min(options.maxWaitMs ?? this.maxWaitMs, this.maxWaitMs));
     let released = false;
     return () => {
       if (released) return;

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { loadBodyPartsText } from '../../content/parsed-bodies.js';
 import { findSpaceRevision } from '../../content/revisions.repository.js';
-import { invalidField, notFound, unprocessable } from '../../errors.js';
+import { invalidField, notFound, serviceUnavailable, unprocessable } from '../../errors.js';
 import { readImageInfo } from '../../content/image-info.js';
 import type { ContentState, PageEntry } from '../../content/model.js';
 import { ParseLimitError } from '../../parsing/parse-pool.js';
@@ -30,6 +30,10 @@ const MAX_IMAGE_BYTES = 64 * 1024 * 1024;
 export const MAX_PDF_MARKDOWN_BYTES = 8 * 1024 * 1024;
 /** Finding the images a PDF's bodies show: a walk of their trees. */
 const IMAGES_DEADLINE_MS = 5_000;
+/** Left of a request's time for answering it once its PDF is rendered (storing it, sending it). */
+const ANSWER_RESERVE_MS = 3_000;
+/** A render that could not run at least this long within its request's time is not started (503). */
+const MIN_RENDER_MS = 2_000;
 const PURPOSE = 'change-request-pdf';
 
 export type PdfOptions = { page?: string | undefined; only: boolean };
@@ -84,7 +88,14 @@ async function markdownBytes(app: App, organizationId: string, hashes: string[])
 
 const tooLarge = () => unprocessable('The PDF is too large to render: ask for fewer pages (`page`, `only`)');
 
-async function render(app: App, subject: PdfSubject, revision: { id: string; createdAt: Date }, state: ContentState, options: PdfOptions): Promise<Buffer> {
+const busy = () => serviceUnavailable('The server is busy rendering other PDFs: retry shortly', 5);
+
+/**
+ * Renders the PDF within `answerBy` (a time): it waits for a slot of the long lane only while a render
+ * could still finish in time, and runs for what is left of that time at most (PDF_RENDER_TIMEOUT_MS
+ * at most), so its request is always answered — 503 with `Retry-After` when the wait ate its time.
+ */
+async function render(app: App, subject: PdfSubject, revision: { id: string; createdAt: Date }, state: ContentState, options: PdfOptions, answerBy: number): Promise<Buffer> {
   const selected = selectPages(state, options);
   if (selected.length > app.config.pdf.maxPages) {
     throw unprocessable(`The change request has ${selected.length} pages: a PDF holds at most ${app.config.pdf.maxPages}; ask for part of it with \`page\``);
@@ -102,19 +113,27 @@ async function render(app: App, subject: PdfSubject, revision: { id: string; cre
     details: [`Revision ${revision.id}`, `${revision.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`, `${pages.length} page${pages.length === 1 ? '' : 's'}`],
   };
   const bodies = pages.flatMap((page) => (page.tree ? [page.tree] : []));
+  /** The render's deadline is its request's time left, shorter than PDF_RENDER_TIMEOUT_MS. */
+  let cutShort = false;
   try {
     const fileIds = await app.parsing.run('pdf-images', { trees: bodies }, { deadlineMs: IMAGES_DEADLINE_MS });
     // A slot of the long lane is taken before the images are loaded: renders waiting for one hold no image bytes.
-    const release = await app.parsing.reserveLong();
+    const waitMs = answerBy - Date.now() - MIN_RENDER_MS;
+    if (waitMs <= 0) throw busy();
+    const release = await app.parsing.reserveLong({ maxWaitMs: waitMs });
+    const deadlineMs = Math.min(app.config.pdf.renderTimeoutMs, answerBy - Date.now());
+    cutShort = deadlineMs < app.config.pdf.renderTimeoutMs;
     try {
       const images = await loadImages(app, subject.organizationId, state, fileIds);
-      const pdf = await app.parsing.run('pdf-render', { cover, pages, images }, { deadlineMs: app.config.pdf.renderTimeoutMs, lane: 'reserved' });
+      const pdf = await app.parsing.run('pdf-render', { cover, pages, images }, { deadlineMs, lane: 'reserved' });
       return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
     } finally {
       release();
     }
   } catch (error) {
     if (!(error instanceof ParseLimitError)) throw error;
+    // Cut short by its request's time (it waited for a slot): the PDF itself may render in time later.
+    if (error.limit === 'time' && cutShort) throw busy();
     if (error.limit === 'time') throw unprocessable(`The PDF could not be rendered within ${app.config.pdf.renderTimeoutMs} ms: ask for fewer pages (\`page\`, \`only\`)`);
     throw tooLarge();
   }
@@ -124,6 +143,7 @@ const rendering = new Map<string, Promise<Buffer>>();
 
 /** The PDF of `revisionId` (a revision of the subject's space) with `options`: cached, or rendered and cached. */
 export async function pdfOf(app: App, subject: PdfSubject, revisionId: string, options: PdfOptions): Promise<Buffer> {
+  const answerBy = Date.now() + app.config.requestTimeoutMs - ANSWER_RESERVE_MS;
   if (options.only && options.page === undefined) throw invalidField('/query/only', 'needs `page`: the page the PDF holds alone');
   const revision = await findSpaceRevision(app.db, subject.organizationId, subject.spaceId, revisionId);
   if (!revision) throw notFound('Revision');
@@ -136,7 +156,7 @@ export async function pdfOf(app: App, subject: PdfSubject, revisionId: string, o
   let pending = rendering.get(key);
   if (!pending) {
     pending = (async () => {
-      const pdf = await render(app, subject, revision, state, options);
+      const pdf = await render(app, subject, revision, state, options, answerBy);
       await cachePdf(app.db, { organizationId: subject.organizationId, revisionId: revision.id, variant, pdf }, app.config.pdf.cacheMaxBytes);
       return pdf;
     })().finally(() => rendering.delete(key));
