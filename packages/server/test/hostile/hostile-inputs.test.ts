@@ -122,8 +122,8 @@ beforeAll(async () => {
   pid = Number(server.logs.find((line) => line.msg === 'listening')!.pid);
   // On a machine shared with other work, the server's event loop and this probe go first when allowed
   // (root): what is measured is then the event loop's own responsiveness, not other processes' load. A
-  // blocked loop stays blocked whatever its priority. (Linux: a thread's priority is its own; the
-  // server's parse workers keep theirs, below normal.)
+  // blocked loop stays blocked whatever its priority. (Linux: a thread's priority is its own; parse
+  // workers started later by the main thread inherit it.)
   for (const thread of [pid, 0]) {
     try {
       setPriority(thread, -10);
