@@ -9,6 +9,7 @@ import type { Jobs } from './jobs/queue.js';
 import type { TokenCache } from './auth/token-cache.js';
 import type { Logger } from './logger.js';
 import type { ParsePool } from './parsing/parse-pool.js';
+import type { Metrics } from './metrics.js';
 import type { ServerKeys } from './keys.js';
 import type { Urls } from './urls.js';
 
@@ -30,4 +31,6 @@ export type AppContext = {
   rateLimits: RateLimits;
   /** The worker threads where untrusted input is parsed, with their deadlines and limits (parsing/parse-pool.ts). */
   parsing: ParsePool;
+  /** The instance's Prometheus registry (`/metrics`): register a cache, a counter or a gauge in one line (see metrics.ts). */
+  metrics: Metrics;
 };

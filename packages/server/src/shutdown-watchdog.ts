@@ -1,4 +1,4 @@
-// The hard deadline of a shutdown, kept by a thread of its own. main.ts's own timer exits the process
+// The hard deadline of a shutdown, kept by a thread of its own. run-server.ts's own timer exits the process
 // at SHUTDOWN_TIMEOUT_MS, but a timer of the event loop only fires once the loop is free: a loop held by
 // one long task ran a shutdown 23 s past its 10 s deadline. The watchdog thread has its own loop: at the
 // deadline (plus a moment for the main thread's timer to win when it can) it logs a fatal line and ends

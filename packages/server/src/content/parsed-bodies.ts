@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { inTransaction } from '../db/database.js';
+import { column, rawQuery, value } from '../db/raw-query.js';
 import { ParseLimitError, type ParsePool } from '../parsing/parse-pool.js';
 import type { ParsedBody } from './body-parse.js';
 import { loadDocuments, lockContentObjects } from './content-objects.repository.js';
@@ -42,13 +43,35 @@ export async function readStoredCommentTree(pool: ParsePool, markdown: string): 
   return (await readStored(pool, markdown, false)).parsed.tree;
 }
 
+/** Hashes among the given ones whose parse or links row is missing. */
+const unparsedQuery = rawQuery({
+  name: 'unparsedDocuments',
+  columns: { hash: value('bytea') },
+  statement: (organizationId: string, hashes: Buffer[]) => sql`
+    SELECT h.hash FROM unnest(${hashes}::bytea[]) AS h(hash)
+    WHERE NOT EXISTS (SELECT 1 FROM document_parses p WHERE p.organization_id = ${organizationId} AND p.document_hash = h.hash)
+       OR NOT EXISTS (SELECT 1 FROM document_links l WHERE l.organization_id = ${organizationId} AND l.document_hash = h.hash)`,
+  shapes: [['', []]],
+});
+
+/** One stored part of the bodies' parses, as JSON text (the main thread never walks it). */
+const bodyPartsQuery = rawQuery({
+  name: 'documentParseParts',
+  columns: { hash: column('documentParses', 'documentHash'), value: value('text') },
+  statement: (organizationId: string, part: BodyPart, hashes: Buffer[]) => sql`
+    SELECT document_hash AS hash, ${sql.ref(part)}::text AS value FROM document_parses
+    WHERE organization_id = ${organizationId} AND document_hash = ANY(${hashes}::bytea[])`,
+  shapes: [
+    ['', 'tree', []],
+    ['', 'sections', []],
+    ['', 'blocks', []],
+  ],
+});
+
 /** Hashes among `hashes` whose parse or links row is missing. */
 async function unparsed(db: Executor, organizationId: string, hashes: string[]): Promise<string[]> {
   if (hashes.length === 0) return [];
-  const { rows } = await sql<{ hash: Buffer }>`
-    SELECT h.hash FROM unnest(${bytea(hashes)}::bytea[]) AS h(hash)
-    WHERE NOT EXISTS (SELECT 1 FROM document_parses p WHERE p.organization_id = ${organizationId} AND p.document_hash = h.hash)
-       OR NOT EXISTS (SELECT 1 FROM document_links l WHERE l.organization_id = ${organizationId} AND l.document_hash = h.hash)`.execute(db);
+  const rows = await unparsedQuery.rows(db, organizationId, bytea(hashes));
   return rows.map((row) => row.hash.toString('hex'));
 }
 
@@ -119,10 +142,7 @@ export async function loadBodyPartsText(db: Executor, pool: ParsePool, organizat
   const found = new Map<string, string>();
   if (wanted.length === 0) return found;
   const select = async (some: string[]) => {
-    const { rows } = await sql<{ hash: Buffer; value: string }>`
-      SELECT document_hash AS hash, ${sql.ref(part)}::text AS value FROM document_parses
-      WHERE organization_id = ${organizationId} AND document_hash = ANY(${bytea(some)}::bytea[])`.execute(db);
-    for (const row of rows) found.set(row.hash.toString('hex'), row.value);
+    for (const row of await bodyPartsQuery.rows(db, organizationId, part, bytea(some))) found.set(row.hash.toString('hex'), row.value);
   };
   await select(wanted);
   const missing = wanted.filter((hash) => !found.has(hash));

@@ -7,7 +7,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../config.js';
-import { createMetrics, LAG_ALARM_MS, observe, SECRET_PATH_PARAMETERS } from './observability.js';
+import { createMetrics, EventLoopWatch, LAG_ALARM_MS, observe, SECRET_PATH_PARAMETERS } from './observability.js';
 import { loadSpec } from './operations.js';
 
 type Line = { level: number; msg: string; path?: string; status?: number; reqId?: string };
@@ -17,8 +17,8 @@ async function logged(accessLog: Config['accessLog'], logLevel: string, paths: s
   const lines: Line[] = [];
   const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Line), done()) });
   const app = express();
-  const metrics = createMetrics();
-  app.use(observe(pino({ level: logLevel }, sink), metrics, accessLog));
+  const loop = new EventLoopWatch();
+  app.use(observe(pino({ level: logLevel }, sink), createMetrics(), loop, accessLog));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', (_req, res) => void res.status(503).json({ status: 'database-unavailable' }));
   app.get('/status/:code', (req, res) => void res.status(Number(req.params.code)).end());
@@ -28,7 +28,7 @@ async function logged(accessLog: Config['accessLog'], logLevel: string, paths: s
     for (const path of paths) await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`)).arrayBuffer();
   } finally {
     server.close();
-    metrics.close();
+    loop.stop();
   }
   return lines.filter((line) => line.msg === 'request');
 }
@@ -79,8 +79,8 @@ describe('the event-loop lag alarm', () => {
     const lines: Array<Line & { lagMs?: number; cpuMs?: number; requests?: Array<{ reqId: string; path: string }> }> = [];
     const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString()) as Line), done()) });
     const app = express();
-    const metrics = createMetrics();
-    app.use(observe(pino({ level: 'info' }, sink), metrics, false));
+    const loop = new EventLoopWatch();
+    app.use(observe(pino({ level: 'info' }, sink), createMetrics(), loop, false));
     app.get('/busy/:ms', (req, res) => {
       const ms = Number(req.params.ms);
       const until = performance.now() + ms;
@@ -110,7 +110,7 @@ describe('the event-loop lag alarm', () => {
       if (process.platform === 'linux') expect(alarms[0]!.cpuMs).toBeGreaterThanOrEqual(LAG_ALARM_MS);
     } finally {
       server.close();
-      metrics.close();
+      loop.stop();
     }
   });
 });

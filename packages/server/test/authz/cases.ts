@@ -7,6 +7,7 @@ import { addMember, createCollection, createMember, createOrganizationWithAdmin,
 import { samlResponse } from '../support/saml.js';
 import { zip } from '../support/zip.js';
 import { postComment, postReply } from '../../src/areas/comments/comments.service.js';
+import { checkedMarkdown } from '../../src/areas/comments/reactions.js';
 import { addSection, addSiteSpace, createGroup, createSite, publish } from '../support/sites.js';
 import { processSpec } from '../../src/areas/openapi-specs/openapi-specs.service.js';
 import type { World } from './world.js';
@@ -447,6 +448,19 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
   getOrganizationCustomFieldByName: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/custom-fields/{fieldName}', await customFieldOf(w)),
   updateOrganizationCustomField: async (w) => w.caller.client.PATCH('/v1/orgs/{organizationId}/custom-fields/{fieldName}', { ...(await customFieldOf(w)), body: { title: 'Matrix' } }),
   deleteOrganizationCustomField: async (w) => w.caller.client.DELETE('/v1/orgs/{organizationId}/custom-fields/{fieldName}', await customFieldOf(w)),
+  listEvents: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/events', org(w)),
+  getEventById: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/events/{eventId}', await eventOf(w)),
+  listWebhooks: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/webhooks', org(w)),
+  createWebhook: (w) => w.caller.client.POST('/v1/orgs/{organizationId}/webhooks', { ...org(w), body: { url: 'https://hooks.example.com/matrix' } }),
+  getWebhookById: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/webhooks/{webhookId}', await webhookOf(w)),
+  updateWebhookById: async (w) => w.caller.client.PATCH('/v1/orgs/{organizationId}/webhooks/{webhookId}', { ...(await webhookOf(w)), body: { description: 'Matrix' } }),
+  deleteWebhookById: async (w) => w.caller.client.DELETE('/v1/orgs/{organizationId}/webhooks/{webhookId}', await webhookOf(w)),
+  rotateWebhookSecret: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/webhooks/{webhookId}/secret', { ...(await webhookOf(w)), body: {} }),
+  pingWebhook: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/webhooks/{webhookId}/ping', await webhookOf(w)),
+  listWebhookDeliveries: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries', await webhookOf(w)),
+  getWebhookDeliveryById: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}', await deliveryOf(w)),
+  redeliverWebhookDelivery: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}/redeliver', await deliveryOf(w)),
+
   getSpaceCustomFields: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/custom-fields', space(w)),
   updateSpaceCustomFields: async (w) => {
     await customFieldOf(w);
@@ -460,7 +474,7 @@ const MATRIX_SPEC = 'openapi: 3.1.0\ninfo: {title: Matrix, version: 1.0.0}\npath
 async function openAPISpecOf(w: World, options: { processed?: boolean } = {}) {
   const path = { params: { path: { organizationId: w.organization.id, specSlug: 'matrix' } } };
   const { data } = await w.owner.client.PUT('/v1/orgs/{organizationId}/openapi/{specSlug}', { ...path, body: { source: { text: MATRIX_SPEC } } });
-  if (options.processed) await processSpec({ db: w.t.db, config: w.t.config, log: w.t.context.log, parsing: w.t.context.parsing }, w.organization.id, data!.id);
+  if (options.processed) await processSpec(w.t.context, w.organization.id, data!.id);
   return path;
 }
 
@@ -528,6 +542,26 @@ async function changeRequestWithContent(w: World) {
   return { ...changeRequest, pageId: data!.refs.page!, fileId: data!.refs.file! };
 }
 
+/** An event of the world's organization (its space's update, by the owner). */
+async function eventOf(w: World) {
+  await w.owner.client.PATCH('/v1/spaces/{spaceId}', { ...space(w), body: { title: 'Matrix event' } });
+  const { data } = await w.owner.client.GET('/v1/orgs/{organizationId}/events', { params: { path: { organizationId: w.organization.id }, query: { type: ['space.updated'] } } });
+  return { params: { path: { organizationId: w.organization.id, eventId: data!.items[0]!.id } } };
+}
+
+/** A webhook of the world's organization (by its owner). */
+async function webhookOf(w: World) {
+  const { data } = await w.owner.client.POST('/v1/orgs/{organizationId}/webhooks', { ...org(w), body: { url: 'https://hooks.example.com/matrix' } });
+  return { params: { path: { organizationId: w.organization.id, webhookId: data!.id } } };
+}
+
+/** A delivery (a ping) of a webhook of the world's organization. */
+async function deliveryOf(w: World) {
+  const webhook = await webhookOf(w);
+  const { data } = await w.owner.client.POST('/v1/orgs/{organizationId}/webhooks/{webhookId}/ping', webhook);
+  return { params: { path: { ...webhook.params.path, webhookDeliveryId: data!.id } } };
+}
+
 async function inviteOf(w: World) {
   const { data } = await w.owner.client.POST('/v1/orgs/{organizationId}/link-invites', { ...org(w), body: { role: 'read' } });
   return { params: { path: { organizationId: w.organization.id, inviteId: data!.id } } };
@@ -554,7 +588,9 @@ async function grantedTeam(w: World, kind: 'space' | 'collection') {
 async function commentOf(w: World, family: 'space' | 'cr', author: 'owner' | 'caller') {
   const changeRequestId = family === 'cr' ? (await changeRequestOf(w)).params.path.changeRequestId : null;
   const context = { organizationId: w.organization.id, spaceId: w.space.id, changeRequestId, headRevisionId: w.space.headRevisionId };
-  const { comment } = await postComment(w.t.db, context, (author === 'owner' ? w.owner : w.caller).user.id, { body: { markdown: 'Matrix' } }, w.t.context.parsing);
+  const body = { markdown: 'Matrix' };
+  const checked = await checkedMarkdown(w.t.context.parsing, body.markdown, '/body/body/markdown');
+  const { comment } = await postComment(w.t.db, context, (author === 'owner' ? w.owner : w.caller).user.id, { body }, w.t.context.parsing, checked);
   // One shape for both families (a path without {changeRequestId} ignores it).
   const path = { spaceId: w.space.id, commentId: comment.id, changeRequestId: changeRequestId ?? '' };
   return { params: { path }, context, comment };
@@ -563,7 +599,8 @@ async function commentOf(w: World, family: 'space' | 'cr', author: 'owner' | 'ca
 /** A reply by the owner or the caller to an owner's comment. */
 async function replyOf(w: World, family: 'space' | 'cr', author: 'owner' | 'caller') {
   const { params, context, comment } = await commentOf(w, family, 'owner');
-  const reply = await postReply(w.t.db, context, comment, (author === 'owner' ? w.owner : w.caller).user.id, { body: { markdown: 'Matrix reply' } }, w.t.context.parsing);
+  const checked = await checkedMarkdown(w.t.context.parsing, 'Matrix reply', '/body/body/markdown');
+  const reply = await postReply(w.t.db, context, comment, (author === 'owner' ? w.owner : w.caller).user.id, checked);
   return { params: { path: { ...params.path, commentReplyId: reply.id } } };
 }
 

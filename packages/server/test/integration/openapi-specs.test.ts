@@ -31,6 +31,8 @@ function deps(t: TestServer, overrides: { timeoutMs?: number; refreshMinutes?: n
     db: t.db,
     log: t.context.log,
     parsing: t.context.parsing,
+    urls: t.context.urls,
+    keys: t.context.keys,
     config: {
       outbound: { ...t.config.outbound, ...(overrides.timeoutMs ? { timeoutMs: overrides.timeoutMs } : {}) },
       openapi: { ...t.config.openapi, ...(overrides.refreshMinutes ? { refreshMinutes: overrides.refreshMinutes } : {}) },

@@ -13,6 +13,7 @@ import { ParseCancelledError } from '../../parsing/parse-pool.js';
 import { fetchGuarded, OutboundError } from '../../outbound.js';
 import { applyChangeRequestBatch } from '../change-requests/change-request-content.service.js';
 import { applySpaceBatch } from '../content/space-content.service.js';
+import type { EventActor } from '../events/index.js';
 import { readDocsArchive } from './docs-archive.js';
 import { ImportBudget } from './import-budget.js';
 import { ImportParser } from './import-parser.js';
@@ -22,7 +23,7 @@ import { ZipArchive } from './zip-archive.js';
 
 type ImportRequest = components['schemas']['ContentImportRequest'];
 type ImportResult = components['schemas']['ContentImportResult'];
-type App = Pick<AppContext, 'db' | 'config' | 'parsing'>;
+type App = Pick<AppContext, 'db' | 'config' | 'parsing' | 'urls'>;
 
 /** Where the import writes: the space's head, or a change request's. */
 export type ImportTarget = { space: SpaceRow; changeRequestId?: string };
@@ -101,13 +102,14 @@ async function leaveOutUnparsableBodies(app: App, bodies: Map<ImportedPage, stri
 export type ImportRequestState = { startedAt: number; clientGone: AbortSignal };
 
 /**
- * Imports `request` into `target` as `userId` (access checked by the caller). The write is committed
- * only while `state.clientGone` is not aborted and the request is within REQUEST_TIMEOUT_MS: an import
- * whose client cannot be answered commits nothing.
+ * Imports `request` into `target` as `userId` (access checked by the caller); `import.finished` is
+ * recorded with the revision, beside the content's own event. The write is committed only while
+ * `state.clientGone` is not aborted and the request is within REQUEST_TIMEOUT_MS: an import whose
+ * client cannot be answered commits nothing (and records no event).
  */
-export async function importContent(app: App, target: ImportTarget, userId: string, request: ImportRequest, state: ImportRequestState): Promise<ImportResult> {
+export async function importContent(app: App, target: ImportTarget, userId: string, actor: EventActor, request: ImportRequest, state: ImportRequestState): Promise<ImportResult> {
   try {
-    return await importFor(app, target, userId, request, state);
+    return await importFor(app, target, userId, actor, request, state);
   } catch (error) {
     // Nobody is left to answer: nothing was written, and the answer (never read) says why.
     if (error instanceof ParseCancelledError) throw unprocessable('The import was stopped: its client left before it could be answered');
@@ -115,7 +117,7 @@ export async function importContent(app: App, target: ImportTarget, userId: stri
   }
 }
 
-async function importFor(app: App, target: ImportTarget, userId: string, request: ImportRequest, state: ImportRequestState): Promise<ImportResult> {
+async function importFor(app: App, target: ImportTarget, userId: string, actor: EventActor, request: ImportRequest, state: ImportRequestState): Promise<ImportResult> {
   checkRequest(request);
   const budget = new ImportBudget(app.config.import);
   const parser = new ImportParser(app.parsing, budget, state.clientGone);
@@ -128,16 +130,23 @@ async function importFor(app: App, target: ImportTarget, userId: string, request
     if (state.clientGone.aborted) throw new ParseCancelledError();
     if (Date.now() >= commitDeadline) throw unprocessable(`The import could not be written within the request's ${app.config.requestTimeoutMs} ms: import less at once`);
   };
-  const written =
-    target.changeRequestId === undefined
-      ? await applySpaceBatch(app, target.space, userId, build, { parsed, beforeCommit })
-      : await applyChangeRequestBatch(app, target.space, target.changeRequestId, userId, build, { parsed, beforeCommit });
-  return {
-    revision: written.revisionId,
+  const result = (revision: string): ImportResult => ({
+    revision,
     importedResources: countPages(plan.pages),
     totalResources,
     truncated: budget.stopped,
     ...(budget.stoppedBy ? { limit: budget.stoppedBy } : {}),
     skipped: budget.skipped,
+  });
+  const { organizationId, id: spaceId } = target.space;
+  const changeRequest = target.changeRequestId === undefined ? {} : { changeRequest: target.changeRequestId };
+  const events = {
+    actor,
+    also: (revision: string) => [{ type: 'import.finished' as const, organizationId, spaceId, actor, data: { ...changeRequest, source: request.source, result: result(revision) } }],
   };
+  const written =
+    target.changeRequestId === undefined
+      ? await applySpaceBatch(app, target.space, userId, build, events, { parsed, beforeCommit })
+      : await applyChangeRequestBatch(app, target.space, target.changeRequestId, userId, build, events, { parsed, beforeCommit });
+  return result(written.revisionId);
 }

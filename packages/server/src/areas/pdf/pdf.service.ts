@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { rawQuery, value } from '../../db/raw-query.js';
 import { loadBodyPartsText } from '../../content/parsed-bodies.js';
 import { findSpaceRevision } from '../../content/revisions.repository.js';
 import { invalidField, notFound, serviceUnavailable, unprocessable } from '../../errors.js';
@@ -77,12 +78,19 @@ async function loadImages(app: App, organizationId: string, state: ContentState,
   return images;
 }
 
+const markdownBytesQuery = rawQuery({
+  name: 'pdfMarkdownBytes',
+  columns: { total: value('int8').orNull() },
+  statement: (organizationId: string, hashes: Buffer[]) => sql`
+    SELECT sum(byte_length)::int8 AS total FROM documents
+    WHERE organization_id = ${organizationId} AND hash = ANY(${hashes}::bytea[])`,
+  shapes: [['', []]],
+});
+
 /** The bodies' markdown bytes together (what the PDF would lay out). */
 async function markdownBytes(app: App, organizationId: string, hashes: string[]): Promise<number> {
   if (hashes.length === 0) return 0;
-  const { rows } = await sql<{ total: number | null }>`
-    SELECT sum(byte_length)::int8 AS total FROM documents
-    WHERE organization_id = ${organizationId} AND hash = ANY(${hashes.map((hash) => Buffer.from(hash, 'hex'))}::bytea[])`.execute(app.db);
+  const rows = await markdownBytesQuery.rows(app.db, organizationId, hashes.map((hash) => Buffer.from(hash, 'hex')));
   return rows[0]?.total ?? 0;
 }
 
