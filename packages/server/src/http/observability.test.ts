@@ -36,11 +36,12 @@ async function logged(accessLog: Config['accessLog'], logLevel: string, paths: s
 const summary = (lines: Line[]) => lines.map((line) => `${line.level} ${line.path} ${line.status}`);
 
 describe('the access log', () => {
-  it('is one line per request at info by default; a 5xx at error; a probe at trace, or at info when it fails', async () => {
-    expect(summary(await logged('info', 'info', ['/status/200', '/status/404', '/status/503', '/healthz', '/readyz']))).toEqual([
+  it('is one line per request at info by default; a 5xx at error, a 503 at warn; a probe at trace, or at info when it fails', async () => {
+    expect(summary(await logged('info', 'info', ['/status/200', '/status/404', '/status/500', '/status/503', '/healthz', '/readyz']))).toEqual([
       '30 /status/200 200',
       '30 /status/404 404',
-      '50 /status/503 503',
+      '50 /status/500 500',
+      '40 /status/503 503',
       '30 /readyz 503',
     ]);
     expect(summary(await logged('info', 'trace', ['/healthz']))).toEqual(['10 /healthz 200']);
