@@ -3,6 +3,7 @@
 // next head move finds rows that reflect the head it starts from.
 import type { Database } from '../../db/database.js';
 import type { JobWorker } from '../../jobs/queue.js';
+import type { ParsePool } from '../../parsing/parse-pool.js';
 import { loadPageTree } from '../tree-store.js';
 import { lockUnindexedSpaces } from './index.repository.js';
 import { rebuildSearchIndex } from './search-index.js';
@@ -10,7 +11,7 @@ import { rebuildSearchIndex } from './search-index.js';
 const BATCH = 20;
 
 /** Builds the rows of every space that has none; answers how many spaces it indexed. */
-export async function backfillSearchIndex(db: Database): Promise<number> {
+export async function backfillSearchIndex(db: Database, pool: ParsePool): Promise<number> {
   let total = 0;
   for (;;) {
     const done = await db.transaction().execute(async (trx) => {
@@ -24,7 +25,7 @@ export async function backfillSearchIndex(db: Database): Promise<number> {
           .where('s.id', '=', space.id)
           .executeTakeFirst();
         const tree = await loadPageTree(trx, space.organizationId, head?.pagesRoot?.toString('hex') ?? null);
-        await rebuildSearchIndex(trx, space.organizationId, space.id, tree);
+        await rebuildSearchIndex(trx, pool, space.organizationId, space.id, tree);
       }
       return spaces.length;
     });
@@ -33,12 +34,12 @@ export async function backfillSearchIndex(db: Database): Promise<number> {
   }
 }
 
-export function searchIndexBackfillWorker(db: Database): JobWorker {
+export function searchIndexBackfillWorker(db: Database, pool: ParsePool): JobWorker {
   return {
     name: 'search-index-backfill',
     schedule: '*/10 * * * *',
     async handle() {
-      await backfillSearchIndex(db);
+      await backfillSearchIndex(db, pool);
     },
   };
 }
