@@ -9,7 +9,7 @@ import pg from 'pg';
 import { comparedServerEnvironment, freePort, startBuild, type ServerBuild, type StartedServer } from '../lib/builds.js';
 import { stop } from '../lib/processes.js';
 import { seedThroughApi, type ApiSeeded } from './api-seed.js';
-import { startCountingProxy } from '../lib/round-trips.js';
+import { startCountingProxy } from '../../packages/server/test/support/round-trips.js';
 import { line, load, loadAverage, measured, median, type LoadResult } from './measure.js';
 
 export type HistoryScenario = 'byId' | 'list' | 'listSmall';

@@ -98,13 +98,27 @@ function arrayLiteral(values: readonly string[] | readonly number[]): string {
   return literal;
 }
 
-/** The viewer's rank on the space row `sp` (0: not visible), from the loaded viewer: DESIGN.md §6. */
+/**
+ * The viewer's rank on the space row `sp` (0: not visible), from the loaded viewer: DESIGN.md §6.
+ *
+ * The viewer's space grants are looked up per row only when it holds any (`hasSpaceGrants`): most
+ * members hold none, and the lookup was half the database time of a single space read. A grant given
+ * or taken moves the listing version (the listing_indexes migration), so a viewer that says "none" is
+ * never used for a row a newer grant reaches: single reads compare the version they read with the
+ * viewer's (access/items.ts), lists build the viewer from the standing of the same request.
+ */
 export function spaceRankExpression(viewer: Viewer): RawBuilder<number> {
   const role = viewer.memberRole ?? null;
   const isMember = viewer.memberRole !== undefined;
   const ids = sql`${arrayLiteral(viewer.collectionIds)}::text[]`;
   const levels = sql`${arrayLiteral(viewer.collectionLevels)}::int[]`;
   const slot = sql`array_position(${ids}, sp.parent_collection_id)`;
+  const spaceGrant = viewer.hasSpaceGrants
+    ? sql`coalesce((SELECT max(cw_role_rank(g.role)) FROM space_grants g
+                WHERE g.organization_id = sp.organization_id AND g.space_id = sp.id
+                  AND ((g.principal_kind = 'user' AND g.principal_id = ${viewer.userId})
+                       OR (g.principal_kind = 'team' AND g.principal_id = ANY(${arrayLiteral(viewer.teamIds)}::text[])))), 0)`
+    : sql`0`;
   return sql<number>`GREATEST(
     CASE WHEN ${role}::text IS NULL THEN 0
          WHEN sp.visibility = 'in-collection' AND sp.parent_collection_id IS NOT NULL THEN coalesce((${levels})[${slot}], 0)
@@ -113,10 +127,7 @@ export function spaceRankExpression(viewer: Viewer): RawBuilder<number> {
     END,
     CASE WHEN ${isMember} THEN GREATEST(
       coalesce((${arrayLiteral(viewer.collectionGrants)}::int[])[${slot}], 0),
-      coalesce((SELECT max(cw_role_rank(g.role)) FROM space_grants g
-                WHERE g.organization_id = sp.organization_id AND g.space_id = sp.id
-                  AND ((g.principal_kind = 'user' AND g.principal_id = ${viewer.userId})
-                       OR (g.principal_kind = 'team' AND g.principal_id = ANY(${arrayLiteral(viewer.teamIds)}::text[])))), 0))
+      ${spaceGrant})
     ELSE 0 END,
     CASE WHEN ${role}::text = 'admin' THEN 6 ELSE 0 END,
     CASE WHEN sp.visibility IN ('public', 'unlisted') THEN 1 ELSE 0 END

@@ -1,7 +1,7 @@
 // The rows access decisions start from: an item together with the caller's standing in its
 // organization, in one simple query. The rank itself is computed from the caller's viewer (see
 // auth/viewer.ts and listing.repository.ts), which is cached per organization listing version.
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
 import { collectionRankExpression, spaceRankExpression, type Viewer } from './listing.repository.js';
 import type { CollectionsTable, DefaultLevel, EditMode, Role, Visibility } from '../db/schema.js';
@@ -120,28 +120,46 @@ export async function findStanding(db: Executor, organizationId: string, userId:
 }
 
 /**
- * One space with the user's standing and their rank on it, computed by the same expression as the
- * space lists (listing.repository.ts), from `viewer` — which must belong to the space's organization
- * at the standing's listing version for the rank to hold: callers compare.
+ * A row read in the same statement as the space it belongs to — the resource a scope names within a
+ * space (a change request) — so that resolving the scope stays one round trip. Supplied by the area
+ * that owns the row (its descriptor's `scopeLookups`).
  */
-export async function findSpaceRanked(
+export type AttachedRow<T> = {
+  /** A scalar subquery over the space row `sp`: the row as one JSON value, or null when there is none. */
+  select: RawBuilder<unknown>;
+  /** The row from that value (keys already camel-cased, as every row's; dates still as JSON text). */
+  parse: (json: Record<string, unknown>) => T;
+};
+
+/**
+ * One space of the viewer's organization with the user's standing and their rank on it, computed by
+ * the same expression as the space lists (listing.repository.ts) from `viewer`, whose listing version
+ * callers compare with the standing's (the rank holds at that version only). Read by its primary key
+ * in the viewer's organization, not through its locator: undefined when the space is not (or no longer)
+ * there, which callers settle by its locator (findSpaceWithStanding). With `attach`, the attached row
+ * too (null when there is none).
+ */
+export async function findSpaceRanked<A = never>(
   db: Executor,
   spaceId: string,
   viewer: Viewer,
-  options: { includeDeleted?: boolean } = {},
-): Promise<{ item: SpaceRow; standing: Standing; rank: number } | undefined> {
+  options: { includeDeleted?: boolean; attach?: AttachedRow<A> } = {},
+): Promise<{ item: SpaceRow; standing: Standing; rank: number; attached?: A | null } | undefined> {
   const live = options.includeDeleted ? sql`` : sql`AND sp.deleted_at IS NULL`;
-  const { rows } = await sql<Row<SpaceRow> & { accessRank: number }>`${PREPARED}
-    SELECT sp.*, ${STANDING_COLUMNS}, ${spaceRankExpression(viewer)} AS access_rank
-    FROM space_locators l
-    JOIN spaces sp ON sp.organization_id = l.organization_id AND sp.id = l.space_id
+  const attach = options.attach ? sql`, ${options.attach.select} AS attached_row` : sql``;
+  const { rows } = await sql<Row<SpaceRow> & { accessRank: number; attachedRow?: Record<string, unknown> | null }>`${PREPARED}
+    SELECT sp.*, ${STANDING_COLUMNS}, ${spaceRankExpression(viewer)} AS access_rank ${attach}
+    FROM spaces sp
     JOIN organizations o ON o.id = sp.organization_id
     LEFT JOIN organization_members m ON m.organization_id = sp.organization_id AND m.user_id = ${viewer.userId}
-    WHERE l.space_id = ${spaceId} ${live}`.execute(db);
-  return rows[0] && { ...splitStanding(rows[0]), rank: rows[0].accessRank };
+    WHERE sp.organization_id = ${viewer.organizationId} AND sp.id = ${spaceId} ${live}`.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  const found = { ...splitStanding(row), rank: row.accessRank };
+  return options.attach ? { ...found, attached: row.attachedRow ? options.attach.parse(row.attachedRow) : null } : found;
 }
 
-/** One collection with the user's standing and their rank on it (see findSpaceRanked). */
+/** One collection of the viewer's organization with the user's standing and their rank on it (see findSpaceRanked). */
 export async function findCollectionRanked(
   db: Executor,
   collectionId: string,
@@ -149,11 +167,10 @@ export async function findCollectionRanked(
 ): Promise<{ item: CollectionRow; standing: Standing; rank: number } | undefined> {
   const { rows } = await sql<Row<CollectionRow> & { accessRank: number }>`${PREPARED}
     SELECT c.*, ${STANDING_COLUMNS}, ${collectionRankExpression(viewer)} AS access_rank
-    FROM collection_locators l
-    JOIN collections c ON c.organization_id = l.organization_id AND c.id = l.collection_id
+    FROM collections c
     JOIN organizations o ON o.id = c.organization_id
     LEFT JOIN organization_members m ON m.organization_id = c.organization_id AND m.user_id = ${viewer.userId}
-    WHERE l.collection_id = ${collectionId}`.execute(db);
+    WHERE c.organization_id = ${viewer.organizationId} AND c.id = ${collectionId}`.execute(db);
   return rows[0] && { ...splitStanding(rows[0]), rank: rows[0].accessRank };
 }
 

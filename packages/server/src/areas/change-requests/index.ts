@@ -1,6 +1,6 @@
 import { changeRequestContentHandlers } from './change-request-content.handlers.js';
 import { changeRequestHandlers } from './change-requests.handlers.js';
-import { findChangeRequest } from './change-requests.repository.js';
+import { changeRequestOfSpace } from './change-requests.repository.js';
 import { changeRequestTransferSteps } from './change-requests.service.js';
 import { defineArea } from '../area.js';
 
@@ -14,6 +14,6 @@ export const changeRequestsArea = defineArea({
   duplicate: 'none',
   conflicts: { change_requests_organization_id_space_id_fkey: 'The space was removed meanwhile' },
   scopeLookups: {
-    changeRequest: (db, space, ref) => findChangeRequest(db, space.organizationId, space.id, ref),
+    changeRequest: changeRequestOfSpace,
   },
 });

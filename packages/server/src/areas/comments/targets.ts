@@ -19,7 +19,7 @@ import { loadDocuments } from '../../content/content-objects.repository.js';
 import { findSpaceRevision } from '../../content/revisions.repository.js';
 import { pathOf } from '../../content/model.js';
 import { loadPageTree } from '../../content/tree-store.js';
-import { BoundedCache } from '../sites/published/bounded-cache.js';
+import { BoundedCache } from '../../db/bounded-cache.js';
 import { documentBlocks, previewOf, reanchor, type Block } from './anchoring.js';
 import { findAnchors, findCommentTargets, saveAnchors, type AnchorRow, type CommentContext, type CommentRow, type CommentTargetRow } from './comments.repository.js';
 

@@ -1,8 +1,9 @@
 // Database round trips per request, counted on the wire: a TCP proxy between a server and PostgreSQL
 // counts the backend's ReadyForQuery messages, one at the end of every round trip (a simple query, or
 // an extended-protocol exchange up to its Sync). Everything the server sends counts, background work
-// included (rate-limit writes); nothing else does (autovacuum, other databases, the benchmark's own
-// queries), which the server-wide statistics of pg_stat_database cannot tell apart.
+// included (rate-limit writes); nothing else does (autovacuum, other databases, a test's or a
+// benchmark's own queries), which the server-wide statistics of pg_stat_database cannot tell apart.
+// Used by test/integration/round-trips.test.ts and by `pnpm bench api --against` (bench/api/history.ts).
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
 export type CountingProxy = { url: string; readyForQuery(): number; close(): Promise<void> };
