@@ -5,7 +5,7 @@
 // same profile of an earlier commit beside this tree's, each seeded through its own API (bench/api/
 // history.ts), in one table; without it, this tree alone on the bulk seed of `pnpm bench api`. The
 // .cpuprofile files are kept in bench/results/ (Chrome DevTools, speedscope).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { buildCommit, buildWorkingTree, comparedServerEnvironment, freePort, startBuild, type ServerBuild, type StartedServer } from './lib/builds.js';
 import { pin } from './lib/cpus.js';
-import { formatStageTables, profileLength, stageTable, type CpuProfile, type StageTable } from './lib/cpu-profile.js';
+import { formatStageTables, profileLength, resolveSources, stageTable, type CpuProfile, type StageTable } from './lib/cpu-profile.js';
 import { startBenchDatabase } from './lib/database.js';
 import { stop } from './lib/processes.js';
 import { seed } from './api/seed.js';
@@ -49,7 +49,7 @@ try {
     builds.push(await buildCommit(against));
     for (const [i, build] of builds.entries()) {
       const { profileDir, nodeArgs } = profiled();
-      const side = await startSide(build, database.url, `profile_${i}`, 2000, nodeArgs);
+      const side = await startSide(build, database.url, `profile_${i}`, 600, nodeArgs);
       targets.push({ label: build.label, server: side.server, paths: side.paths[scenario], tokens: side.seeded.tokens, profileDir });
     }
   } else {
@@ -83,6 +83,7 @@ try {
       .map((name) => join(target.profileDir, name))
       .sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
     const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+    resolveSources(profile);
     // Only the measured load: its last `seconds` before the server stopped, less a second at each end.
     const end = profileLength(profile);
     const window = { from: end - (seconds - 1) * 1e6, to: end - 1e6 };
@@ -96,9 +97,22 @@ try {
           .map(([name, time]) => `${((time / table.busy) * 100).toFixed(1).padStart(5)}%  ${name}`)
           .join('\n'),
     );
+    topFunctions.push(
+      `\n${target.label}: the busiest functions of each part (self time, share of the part)\n` +
+        [...table.within]
+          .sort((a, b) => (table.time.get(b[0]) ?? 0) - (table.time.get(a[0]) ?? 0))
+          .map(([stage, functions]) => {
+            const total = table.time.get(stage) ?? 1;
+            const top = [...functions].sort((a, b) => b[1] - a[1]).slice(0, 6);
+            return `${stage}\n${top.map(([name, time]) => `    ${((time / total) * 100).toFixed(0).padStart(3)}%  ${name}`).join('\n')}`;
+          })
+          .join('\n'),
+    );
     mkdirSync(join(here, 'results'), { recursive: true });
     const kept = join(here, 'results', `profile-${which}-${target.label.replace(/\W+/g, '-')}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
-    renameSync(file, kept);
+    // Kept with its frames mapped to the sources: the build it ran is removed after the run.
+    writeFileSync(kept, JSON.stringify(profile));
+    rmSync(file);
     console.log(`(profile in ${kept})`);
   }
   console.log(`\n${formatStageTables(columns)}`);

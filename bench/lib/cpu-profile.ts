@@ -19,11 +19,11 @@ export const STAGES = [
   'caller: bearer token (auth/authenticate)',
   'rate-limit charge (http/rate-limit)',
   'validator: operation match and security (express-openapi-validator)',
-  'access gate: path parameters, standing, rank, rules (http/access-gate, access/*)',
+  'access: path parameters, standing, rank, rules (http/access-gate, access/*; before the gate, auth/access*)',
   'body guard and input rules (http/body, http/input-rules)',
   'validator: request validation (express-openapi-validator)',
   'dispatcher (http/router)',
-  'handler: area code and mapper (areas/*)',
+  'handler: area code and mapper (areas/*; earlier, routes/* and mappers/*)',
   'serializer and send (http/router send, http/serializers)',
   'errors (http/error-middleware)',
   'Express and its router (between middlewares)',
@@ -58,8 +58,12 @@ function stageOf(source: string, functionName: string): string | undefined {
   // The permissions object and roles are read by mappers too: charged to whoever calls them.
   if (project.startsWith('access/permissions.') || project.startsWith('access/roles.')) return undefined;
   if (project.startsWith('http/access-gate.') || project.startsWith('access/')) return STAGES[5];
+  // Earlier commits' layout (bench --against): access decided by the handlers through auth/access*.
+  if (/^auth\/(access|viewer|organization-access)/.test(project) || project.startsWith('db/repositories/access.')) return STAGES[5];
+  if (project.startsWith('routes/') || project.startsWith('mappers/') || project.startsWith('services/')) return STAGES[9];
+  if (project.startsWith('http/errors.')) return STAGES[11];
   if (project.startsWith('http/body.') || project.startsWith('http/input-rules.')) return STAGES[6];
-  if (project.startsWith('http/serializers.') || (project.startsWith('http/router.') && functionName === 'send')) return STAGES[10];
+  if (project.startsWith('http/serializers.') || (project.startsWith('http/router.') && /^send(\$\d+)?$/.test(functionName))) return STAGES[10];
   if (project.startsWith('http/router.')) return STAGES[8];
   if (project.startsWith('areas/')) return STAGES[9];
   if (project.startsWith('http/error-middleware.') || project === 'errors.ts') return STAGES[11];
@@ -83,27 +87,34 @@ function libraryOf(source: string, functionName: string): string {
   return `other: ${source.replace(/.*\/src\//, 'src/')} (outside a stage)`;
 }
 
-/** Maps frames of built files back to their sources (their `.map` beside them), memoized per file. */
-function sourceResolver(): (url: string, line: number, column: number) => string {
+/**
+ * Maps the frames of built files back to their sources (the `.map` beside each bundle), in place: the
+ * profile then reads like one of the sources, here and in DevTools, after the build is gone.
+ */
+export function resolveSources(profile: CpuProfile): void {
   const maps = new Map<string, SourceMap | null>();
-  return (url, line, column) => {
-    if (!url.startsWith('file://') || !/\/(dist|\.dist-[^/]+)\/[^/]+\.js$/.test(url)) return url;
+  for (const { callFrame } of profile.nodes) {
+    const { url } = callFrame;
+    if (!url.startsWith('file://') || !/\/(dist|\.dist-[^/]+)\/[^/]+\.js$/.test(url)) continue;
     let map = maps.get(url);
     if (map === undefined) {
       const file = `${fileURLToPath(url)}.map`;
       map = existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8'))) : null;
       maps.set(url, map);
     }
-    if (!map) return url;
-    const entry = map.findEntry(line, column) as { originalSource?: string };
-    if (!entry.originalSource) return url;
-    return new URL(entry.originalSource, pathToFileURL(fileURLToPath(url))).pathname;
-  };
+    const entry = map?.findEntry(callFrame.lineNumber, callFrame.columnNumber) as { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
+    if (!entry?.originalSource) continue;
+    callFrame.url = new URL(entry.originalSource, pathToFileURL(fileURLToPath(url))).href;
+    callFrame.lineNumber = entry.originalLine ?? callFrame.lineNumber;
+    callFrame.columnNumber = entry.originalColumn ?? callFrame.columnNumber;
+  }
 }
 
 export type StageTable = {
   /** Time (µs) per stage or outside part, over the window. */
   time: Map<string, number>;
+  /** Self time (µs) by function within each stage or outside part. */
+  within: Map<string, Map<string, number>>;
   /** Busy time in the window (idle excluded), µs. */
   busy: number;
   /** Length of the window, µs. */
@@ -112,18 +123,12 @@ export type StageTable = {
   functions: Map<string, number>;
 };
 
-/** Charges the samples of the window [from, to] (µs from the profile's start) to stages. */
+/** Charges the samples of the window [from, to] (µs from the profile's start) to stages (sources resolved first). */
 export function stageTable(profile: CpuProfile, window: { from: number; to: number }): StageTable {
-  const resolve = sourceResolver();
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
-  const sourceOf = new Map<number, string>();
-  const source = (node: ProfileNode) => {
-    let known = sourceOf.get(node.id);
-    if (known === undefined) sourceOf.set(node.id, (known = resolve(node.callFrame.url, node.callFrame.lineNumber, node.callFrame.columnNumber)));
-    return known;
-  };
+  const source = (node: ProfileNode) => node.callFrame.url.replace(/^file:\/\//, '');
   const chargeOf = new Map<number, string | null>();
   const charge = (leaf: ProfileNode): string | null => {
     let known = chargeOf.get(leaf.id);
@@ -144,6 +149,7 @@ export function stageTable(profile: CpuProfile, window: { from: number; to: numb
   };
   const time = new Map<string, number>();
   const functions = new Map<string, number>();
+  const within = new Map<string, Map<string, number>>();
   let busy = 0;
   let at = 0;
   profile.samples.forEach((id, i) => {
@@ -157,8 +163,11 @@ export function stageTable(profile: CpuProfile, window: { from: number; to: numb
     time.set(stage, (time.get(stage) ?? 0) + delta);
     const name = `${leaf.callFrame.functionName || '(anonymous)'} ${source(leaf).replace(/.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '').replace(/.*\/packages\//, '')}`;
     functions.set(name, (functions.get(name) ?? 0) + delta);
+    let inStage = within.get(stage);
+    if (!inStage) within.set(stage, (inStage = new Map()));
+    inStage.set(name, (inStage.get(name) ?? 0) + delta);
   });
-  return { time, busy, window: window.to - window.from, functions };
+  return { time, within, busy, window: window.to - window.from, functions };
 }
 
 /** The profile's length in µs (the sum of its sample intervals). */
