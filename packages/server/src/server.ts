@@ -75,7 +75,8 @@ export async function startServer(
   if (options.migrate !== false) await migrate(database.url, log);
   phase('migrations');
   const pool = createPool(database.url, config.dbPoolSize, log);
-  const db = createDatabase(pool);
+  // Tests and CI (response validation on) check every query compiled once per shape (db/query-shapes.ts).
+  const db = createDatabase(pool, { verifyQueryShapes: config.validateResponses });
   const keys = await loadServerKeys(db);
   const tokens = new TokenCache();
   const tokenChanges = await listenForTokenChanges(database.url, tokens, log);

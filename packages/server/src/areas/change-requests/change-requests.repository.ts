@@ -43,9 +43,11 @@ export function numberOf(ref: string): number | undefined {
   return number <= MAX_NUMBER ? number : undefined;
 }
 
-/** The request of `ref` among `query`'s: by id or by number. An all-digit string could be both (ids are random base62): the id wins. */
-function byRef(query: ReturnType<typeof changeRequestsQuery>, ref: string) {
-  const number = numberOf(ref);
+/**
+ * The request of `ref` among `query`'s: by id or by number. An all-digit string could be both (ids are
+ * random base62): the id wins.
+ */
+function byRef(query: ReturnType<typeof changeRequestsQuery>, ref: string, number: number | undefined) {
   return query
     .where((eb) => (number === undefined ? eb('cr.id', '=', ref) : eb.or([eb('cr.id', '=', ref), eb('cr.number', '=', number)])))
     .orderBy(sql`cr.id = ${ref}`, 'desc')
@@ -54,7 +56,7 @@ function byRef(query: ReturnType<typeof changeRequestsQuery>, ref: string) {
 
 /** A change request of the space by id or by number, in one query. */
 export async function findChangeRequest(db: Executor, organizationId: string, spaceId: string, ref: string): Promise<ChangeRequestRow | undefined> {
-  return byRef(changeRequestsQuery(db, organizationId, spaceId), ref).executeTakeFirst();
+  return byRef(changeRequestsQuery(db, organizationId, spaceId), ref, numberOf(ref)).executeTakeFirst();
 }
 
 /**
@@ -63,8 +65,20 @@ export async function findChangeRequest(db: Executor, organizationId: string, sp
  * one JSON value.
  */
 export function changeRequestOfSpace(db: Executor, ref: string): AttachedRow<ChangeRequestRow> {
-  const query = byRef(changeRequestsQuery(db, sql<string>`sp.organization_id`, sql<string>`sp.id`), ref);
-  return { select: sql`(SELECT to_jsonb(found) FROM (${query}) found)`, parse: changeRequestFromJson };
+  const number = numberOf(ref);
+  return {
+    shape: number === undefined ? 'change-request-by-id' : 'change-request-by-id-or-number',
+    values: { changeRequestRef: ref, changeRequestNumber: number },
+    select: (bind) => {
+      const query = byRef(
+        changeRequestsQuery(db, sql<string>`sp.organization_id`, sql<string>`sp.id`),
+        bind<string>('changeRequestRef'),
+        number === undefined ? undefined : bind<number>('changeRequestNumber'),
+      );
+      return sql`(SELECT to_jsonb(found) FROM (${query}) found)`;
+    },
+    parse: changeRequestFromJson,
+  };
 }
 
 /** A change request row from its JSON (to_jsonb): its times as dates again. */
