@@ -177,14 +177,14 @@ export function profileLength(profile: CpuProfile): number {
 
 /**
  * The stage tables of several profiles side by side: share of the busy time and µs per request, for
- * each profile (`requests`: how many requests its window served).
+ * each profile (`cpuMicros`: the server's CPU time per request, which the shares divide).
  */
-export function formatStageTables(columns: Array<{ label: string; table: StageTable; requests: number }>): string {
+export function formatStageTables(columns: Array<{ label: string; table: StageTable; cpuMicros: number }>): string {
   const rows = [...new Set([...STAGES, ...columns.flatMap((column) => [...column.table.time.keys()])])].filter((row) =>
     columns.some((column) => (column.table.time.get(row) ?? 0) / column.table.busy >= 0.002),
   );
   const cell = (column: (typeof columns)[number], time: number) =>
-    `${((time / column.table.busy) * 100).toFixed(1).padStart(5)}% ${(time / column.requests).toFixed(0).padStart(5)} µs`;
+    `${((time / column.table.busy) * 100).toFixed(1).padStart(5)}% ${((time / column.table.busy) * column.cpuMicros).toFixed(0).padStart(5)} µs`;
   const header = `| part of the request path | ${columns.map((column) => `${column.label}: share, µs/req`).join(' | ')} |`;
   const lines = [header, `|---|${columns.map(() => '---|').join('')}`];
   for (const row of rows) lines.push(`| ${row} | ${columns.map((column) => cell(column, column.table.time.get(row) ?? 0)).join(' | ')} |`);

@@ -13,6 +13,7 @@ import { apiHeaders, createMetrics, mountHealth, observe, type Metrics } from '.
 import { loadSpec } from './http/operations.js';
 import { rateLimit } from './http/rate-limit.js';
 import { mountReference } from './http/reference.js';
+import { pipeline } from './http/pipeline.js';
 import { createApiDispatcher } from './http/router.js';
 import { createValidator } from './http/validator.js';
 import { accessRules, handlers as allHandlers, knownConflicts, scopeLookups } from './areas/index.js';
@@ -40,55 +41,65 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   // Only for clients that accept it: the middleware otherwise still wraps every response.
   const compress = compression({ threshold: 2048 });
   app.use((req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next()));
-  mountHealth(app, context.db, metrics, options.isShuttingDown ?? (() => false));
-  // The API reference (/docs/): outside the spec, no token, its own content security policy.
-  mountReference(app);
+  // The health endpoints and the API reference (/docs/: outside the spec, no token, its own content
+  // security policy), on a router that only their paths enter: the API's requests do not try their
+  // routes one by one.
+  const operations = express.Router();
+  mountHealth(operations, context.db, metrics, options.isShuttingDown ?? (() => false));
+  mountReference(operations);
+  app.use((req, res, next) => (OPERATIONS_PATHS.test(req.path) ? operations(req, res, next) : next()));
   // Published sites (areas/sites/published): HTML for their visitors on their hostnames and under /s/,
   // outside the spec, before the caller is resolved (visitors carry no token).
   mountPublishedSites(app, context);
 
   // The request's path: who calls and whether they may call now (rate limits), which operation it is
   // (401 when it needs a token), and whether the caller may do it (404/403: access/resolve.ts) — all
-  // before any body is read; then the body, the validation of the whole request, the handler.
-  app.use(resolveCaller(context));
-  app.use(rateLimit(context.rateLimits));
-  app.use(acceptRawSubDelimsInQuery);
+  // before any body is read; then the body, the validation of the whole request, the handler. One
+  // Express layer (http/pipeline.ts), its steps in this order.
   const validator = createValidator(loadSpec(), { validateResponses: context.config.validateResponses, onResponseError: options.onResponseError });
-  app.use(validator.match);
   const access = createAccessResolver(context, accessRules, scopeLookups);
-  app.use(createAccessGate(access));
   app.use(
-    createBodyParser({
-      defaultLimitBytes: DEFAULT_BODY_BYTES,
-      largeBodies: {
-        // Content batches carry files (base64); imports may carry an archive inline (base64).
-        applySpaceContentChanges: CONTENT_BATCH_BYTES,
-        applyChangeRequestContentChanges: CONTENT_BATCH_BYTES,
-        importSpaceContent: importBodyBytes(context),
-        importChangeRequestContent: importBodyBytes(context),
+    pipeline([
+      resolveCaller(context),
+      rateLimit(context.rateLimits),
+      acceptRawSubDelimsInQuery,
+      ...validator.match,
+      createAccessGate(access),
+      createBodyParser({
+        defaultLimitBytes: DEFAULT_BODY_BYTES,
+        largeBodies: {
+          // Content batches carry files (base64); imports may carry an archive inline (base64).
+          applySpaceContentChanges: CONTENT_BATCH_BYTES,
+          applyChangeRequestContentChanges: CONTENT_BATCH_BYTES,
+          importSpaceContent: importBodyBytes(context),
+          importChangeRequestContent: importBodyBytes(context),
+        },
+        // The SAML assertion consumer service receives the identity provider's HTML form post: the only
+        // form; every other operation takes JSON.
+        forms: { consumeSamlResponse: DEFAULT_BODY_BYTES },
+        largeBodyConcurrency: context.config.largeBodyConcurrency,
+        registry: metrics.registry,
+      }),
+      // A JSON request with an empty body counts as `{}`.
+      (req, _res, next) => {
+        if (req.body === undefined && BODY_METHODS.has(req.method)) {
+          req.body = {};
+          if (!req.headers['content-type']) req.headers['content-type'] = 'application/json';
+        }
+        next();
       },
-      // The SAML assertion consumer service receives the identity provider's HTML form post: the only
-      // form; every other operation takes JSON.
-      forms: { consumeSamlResponse: DEFAULT_BODY_BYTES },
-      largeBodyConcurrency: context.config.largeBodyConcurrency,
-      registry: metrics.registry,
-    }),
+      ...validator.validate,
+      enforceInputRules,
+      createApiDispatcher(context, options.handlers ?? allHandlers, access),
+    ]),
   );
-  // A JSON request with an empty body counts as `{}`.
-  app.use((req, _res, next) => {
-    if (req.body === undefined && BODY_METHODS.has(req.method)) {
-      req.body = {};
-      if (!req.headers['content-type']) req.headers['content-type'] = 'application/json';
-    }
-    next();
-  });
-  app.use(validator.validate);
-  app.use(enforceInputRules);
-  app.use(createApiDispatcher(context, options.handlers ?? allHandlers, access));
   app.use(notFoundMiddleware);
   app.use(createErrorMiddleware(knownConflicts));
   return { app, metrics };
 }
+
+/** The paths of the health endpoints and of the API reference (mountHealth, mountReference). */
+const OPERATIONS_PATHS = /^\/(healthz|readyz|metrics|docs)(\/|$)/i;
 
 const DEFAULT_BODY_BYTES = 1024 * 1024;
 const CONTENT_BATCH_BYTES = 20 * 1024 * 1024;
