@@ -1,9 +1,11 @@
 // Lint for every package (part of `pnpm test`). Besides typescript-eslint's recommended rules, it keeps
-// the server's layers pointing one way (STYLE.md): areas use access, auth, content and db; the content
-// engine, access and auth never reach into areas or HTTP; db knows nothing above it; http knows no
-// area; repositories know nothing of HTTP; mappers call no services or repositories.
+// the server's layers pointing one way (docs/architecture.md, "Layers"): areas use access, auth,
+// content and db; the content engine, access and auth never reach into areas or HTTP; db knows nothing
+// above it; http knows no area; repositories know nothing of HTTP; mappers call no services or
+// repositories. And every path a comment cites exists (tools/lint/, docs/contributing.md "Citing files").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import repository from './tools/lint/eslint-plugin-repository.js';
 
 const SERVER = 'packages/server/src';
 
@@ -46,7 +48,9 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    plugins: { repository },
     rules: {
+      'repository/cited-paths-exist': 'error',
       // Unused arguments named with a leading underscore document a fixed signature.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // Type-only imports stay type-only at run time (no import cycles through types).

@@ -1,4 +1,4 @@
-// The API benchmark (DESIGN.md §9, issues 19 and 30): `GET /v1/spaces/{id}` and 100-item space lists
+// The API benchmark (docs/design/budgets.md, issues 19 and 30): `GET /v1/spaces/{id}` and 100-item space lists
 // through the full stack (auth, validation, access resolution), each against its bare baseline on the
 // same database, in the same run, in paired rounds: a bare Express handler doing one primary-key query,
 // and a bare Kysely keyset page of the same rows (over 10,000 spaces and over 250). The server under

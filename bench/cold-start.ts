@@ -1,4 +1,4 @@
-// Cold start (DESIGN.md §9): `pnpm start`'s process on the embedded PostgreSQL, timed from spawn to the
+// Cold start (docs/design/budgets.md): `pnpm start`'s process on the embedded PostgreSQL, timed from spawn to the
 // first answered request — first on an empty data directory (initdb, migrations, demo bootstrap), then
 // again on the initialised one.
 import { spawn } from 'node:child_process';

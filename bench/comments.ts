@@ -1,4 +1,4 @@
-// The comments benchmark (issue 14, DESIGN.md §9): a space with 10,000 comments (on blocks of 100 pages,
+// The comments benchmark (issue 14, docs/design/budgets.md): a space with 10,000 comments (on blocks of 100 pages,
 // with reactions and replies), and
 // 1. the first page of its comment list (100 items: authors, reactions, targets) through the full stack,
 //    p99 at 16 connections, against the bare Express + pg primary-key handler in the same run;

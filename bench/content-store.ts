@@ -1,4 +1,4 @@
-// Content store figures (DESIGN.md §9, issue 5): a one-page edit batch in a 10,000-page space (time per
+// Content store figures (docs/design/budgets.md, issue 5): a one-page edit batch in a 10,000-page space (time per
 // revision, storage added per revision), listing the pages of that space, duplicating it. Runs the
 // services directly (no HTTP) on an embedded PostgreSQL of its own, durable, in a temporary folder.
 //

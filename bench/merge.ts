@@ -1,4 +1,4 @@
-// Merge figures (DESIGN.md §9, issue 6): merging a change request that touches 100 pages of a
+// Merge figures (docs/design/budgets.md, issue 6): merging a change request that touches 100 pages of a
 // 10,000-page space, budget < 300 ms. Each run opens a request at the space head, edits 100 pages in it
 // (title and one paragraph), edits 100 other pages and 10 of the request's pages (another paragraph)
 // on the space itself, so the merge is 3-way (tree diff, field merge, 10 line merges, head-index diff)

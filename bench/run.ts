@@ -1,4 +1,4 @@
-// `pnpm bench [api|cold-start|comments|content|merge|search|sites|all] [--rounds N] [--seconds S]`: the benchmarks of DESIGN.md §9, each
+// `pnpm bench [api|cold-start|comments|content|merge|search|sites|all] [--rounds N] [--seconds S]`: the benchmarks of docs/design/budgets.md, each
 // against its budget. Results are printed and written to bench/results/. `api` takes `--against <revision>`
 // (repeated, or comma-separated) to run earlier commits as sides of the same run (bench/api/history.ts),
 // `--history-only` to run that comparison alone, and `--history-spaces N` for its seed's size.

@@ -1,4 +1,4 @@
-// Search figures (DESIGN.md §9, issue 16): 100,000 pages over 1,000 spaces of 10 organizations, each
+// Search figures (docs/design/budgets.md, issue 16): 100,000 pages over 1,000 spaces of 10 organizations, each
 // page a few sections of text drawn from a Zipf-distributed vocabulary (a few very common words, a long
 // tail of rare ones). Queries in space and organization scope, for a rare word, a common word, a
 // type-ahead prefix and a misspelt word (the fuzzy pass), each timed through the search service the

@@ -1,5 +1,5 @@
 // The baselines: bare Express handlers on the same database, no auth, no validation, no access rules.
-// - `GET /bare/spaces/:spaceId`: one primary-key query with pg (DESIGN.md §9);
+// - `GET /bare/spaces/:spaceId`: one primary-key query with pg (docs/design/budgets.md);
 // - `GET /bare/orgs/:organizationId/spaces` and `/bare/collections/:collectionId/spaces`: a plain Kysely
 //   keyset page (no plugins) of the same rows, in the same order, as the API's space lists (issue 19).
 // `pnpm bench api` compares the full stack against them.

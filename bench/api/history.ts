@@ -160,7 +160,7 @@ export async function runHistory(options: HistoryOptions): Promise<HistoryResult
 }
 
 /**
- * The database round trips of one request of each scenario, counted on the wire (lib/round-trips.ts) by
+ * The database round trips of one request of each scenario, counted on the wire (packages/server/test/support/round-trips.ts) by
  * a second instance of the side's server that talks to PostgreSQL through a counting proxy: `count`
  * requests to warm its caches, then `count` counted, with the background writes they cause (rate-limit
  * hits are written within 5 s).

@@ -1,5 +1,5 @@
 // Pinning processes to cores where `taskset` exists, so the server under test has one core and the
-// load generator and database share the other (DESIGN.md §9 anchors were measured that way).
+// load generator and database share the other (the design's anchor figures in docs/design/budgets.md were measured that way).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';

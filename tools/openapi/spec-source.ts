@@ -1,6 +1,6 @@
 // The multi-file spec as its authors wrote it: every file of spec/ that openapi.yaml reaches, parsed
 // with positions, so a change can be reported at `spec/<file>:<line>` rather than in a bundle. Files
-// come from a reader: the working tree, or a git commit (see spec-base.ts).
+// come from a reader: the working tree, or a git commit (see spec-git.ts).
 import { posix } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 

@@ -152,6 +152,7 @@ export const operationAccess = {
   getPublishedContentSite: { scope: 'user', minimum: 'authenticated', rules: ['published-audience'] },
   publishSite: { scope: 'organization', minimum: 'admin', rules: [] },
   unpublishSite: { scope: 'organization', minimum: 'admin', rules: [] },
+  verifySiteHostname: { scope: 'organization', minimum: 'admin', rules: [] },
   getSiteCustomization: { scope: 'organization', minimum: 'read', rules: ['sso-enforced'] },
   updateSiteCustomization: { scope: 'organization', minimum: 'admin', rules: [] },
   listSiteShareLinks: { scope: 'organization', minimum: 'admin', rules: [] },

@@ -2116,9 +2116,11 @@ export interface paths {
         head?: never;
         /**
          * Update a site
-         * @description Organization admins only. Omitted fields are left unchanged. A taken `basename` or `hostname` is a
-         *     409, and so is enabling adaptive content while a condition uses a claim the adaptive schema does not
-         *     declare. `published` moves only through `publish` and `unpublish`.
+         * @description Organization admins only. Omitted fields are left unchanged. A `basename` another site holds is a
+         *     409, and so is a `hostname` another site of the organization holds, or enabling adaptive content
+         *     while a condition uses a claim the adaptive schema does not declare. A new `hostname` is served only
+         *     once its DNS proves control (`hostnameVerification`). `published` moves only through `publish` and
+         *     `unpublish`.
          */
         patch: operations["updateSiteById"];
         trace?: never;
@@ -2225,6 +2227,35 @@ export interface paths {
          * @description Organization admins only. The site stops being reachable; its structure and settings are kept.
          */
         post: operations["unpublishSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/hostname/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a site's custom hostname now
+         * @description Organization admins only. Looks up the DNS records of the site's pending `hostname` at once (the
+         *     server also checks pending hostnames by itself) and answers the site with its
+         *     `hostnameVerification`: `verified` when one of its records is found, else still `pending` with the
+         *     `problem` the check found. The lookup gives up after a few seconds. A verified hostname is answered
+         *     as it is, without a lookup. 409 when the site has no hostname.
+         */
+        post: operations["verifySiteHostname"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6489,9 +6520,57 @@ export interface components {
         SiteType: "basic" | "premium" | "ultimate";
         /**
          * SiteHostname
-         * @description A custom hostname of at least three labels (`docs.example.com`), unique across the server (409 when taken).
+         * @description A custom hostname of at least three labels (`docs.example.com`), at most 234 characters (its
+         *     verification record's name must fit in a DNS name), no IP address and none of the server's own
+         *     hostnames. One site of an organization holds it (409 when another has it); the site is served on it
+         *     once its DNS proves control (`hostnameVerification`).
          */
         SiteHostname: string;
+        /**
+         * SiteHostnameVerification
+         * @description Whether the owner of the site's custom hostname proved control of it. The site answers on its
+         *     hostname, and `urls.published` names it, only once `verified`; until then the site is at
+         *     `{PUBLIC_URL}/s/{basename or id}` only. Create one of `records` at the hostname's DNS provider: the
+         *     server checks pending hostnames by itself (every minute in their first hour, every 10 minutes in
+         *     their first day, then every hour), and `POST …/hostname/verify` checks at once. The records are made
+         *     for this site and this hostname: they prove nothing for another site. When another site proves
+         *     control of the same hostname (its owner's DNS now names that site), the hostname moves to it and this
+         *     site's claim is `pending` again.
+         * @example {
+         *       "status": "pending",
+         *       "records": [
+         *         {
+         *           "type": "TXT",
+         *           "name": "_content-workspace.docs.example.com",
+         *           "value": "content-workspace-verification=4f0c2d9e7a1b8c3d5e6f7a8b9c0d1e2f"
+         *         }
+         *       ],
+         *       "checkedAt": "2026-11-28T02:14:07.301Z",
+         *       "problem": "No TXT record at _content-workspace.docs.example.com"
+         *     }
+         */
+        SiteHostnameVerification: {
+            /** @enum {string} */
+            status: "pending" | "verified";
+            /**
+             * @description DNS records that prove control; one is enough. The `TXT` record always; a `CNAME` of the hostname
+             *     itself, which also routes visitors to the server, when the server offers one.
+             */
+            records: {
+                /** @enum {string} */
+                type: "TXT" | "CNAME";
+                /** @description The DNS name the record is created at. */
+                name: string;
+                /** @description The record's value (TXT text, or the CNAME's target). */
+                value: string;
+            }[];
+            /** @description When the hostname's DNS was last checked. */
+            checkedAt?: components["schemas"]["Timestamp"];
+            /** @description When control was proven (while `verified`). */
+            verifiedAt?: components["schemas"]["Timestamp"];
+            /** @description While `pending`, what the last check found (no record, another value, a DNS failure or timeout). */
+            problem?: string;
+        };
         /**
          * SiteBasename
          * @description The site's name in its address `{PUBLIC_URL}/s/{basename}` (the site id works there too): lowercase
@@ -6604,6 +6683,8 @@ export interface components {
             type: components["schemas"]["SiteType"];
             title: string;
             hostname?: components["schemas"]["SiteHostname"];
+            /** @description Present with `hostname`. The site is served on its hostname only once it is `verified`. */
+            hostnameVerification?: components["schemas"]["SiteHostnameVerification"];
             basename?: components["schemas"]["SiteBasename"];
             /**
              * @description Set when the site is served under a path of another website through a reverse proxy:
@@ -6651,8 +6732,8 @@ export interface components {
                 app: string;
                 /**
                  * Format: uri
-                 * @description The site's published address while it is published: `https://{hostname}` with a hostname
-                 *     (the scheme of `PUBLIC_URL`), else `{PUBLIC_URL}/s/{basename or id}`. For a `share-link`
+                 * @description The site's published address while it is published: `https://{hostname}` with a verified
+                 *     hostname (the scheme of `PUBLIC_URL`), else `{PUBLIC_URL}/s/{basename or id}`. For a `share-link`
                  *     site, visitors need a key (`?shareKey=`) besides.
                  */
                 published?: string;
@@ -6784,7 +6865,10 @@ export interface components {
             visibility?: components["schemas"]["SiteVisibility"];
             /** @description The site's name in its address, or `null` to remove it. */
             basename?: components["schemas"]["SiteBasename"] | null;
-            /** @description A custom hostname, or `null` to remove it. */
+            /**
+             * @description A custom hostname, or `null` to remove it. A new hostname starts `pending` with new verification
+             *     records (see `hostnameVerification`); setting the same one again changes nothing.
+             */
             hostname?: components["schemas"]["SiteHostname"] | null;
             adaptiveContent?: {
                 /** @description Enabling it is a 409 while a condition uses a claim the adaptive schema does not declare. */
@@ -14849,6 +14933,41 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifySiteHostname: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site, with its hostname's verification as the check left it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

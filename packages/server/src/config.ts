@@ -51,6 +51,30 @@ const accessLog = z
   .enum(['true', 'false', 'off', 'trace', 'debug', 'info'])
   .transform((value) => (value === 'true' ? 'info' : value === 'false' || value === 'off' ? false : value));
 
+// Published sites' custom hostnames (areas/sites/hostnames.service.ts): the DNS servers their proofs
+// are looked up on (`ip`, `ip:port`, `[ipv6]:port`; none: the system's), the domain whose wildcard names
+// may prove one by CNAME, and the server's own names besides PUBLIC_URL's and APP_URL's (never a site's).
+const DNS_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const dnsServer = (item: string) => {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(item);
+  const [address, port] = bracketed ? [bracketed[1]!, bracketed[2]] : item.split(':').length === 2 ? item.split(':') : [item, undefined];
+  return ipaddr.isValid(address!) && (port === undefined || (Number(port) >= 1 && Number(port) <= 65535));
+};
+const listOf = (valid: (item: string) => boolean, expected: string) =>
+  z
+    .string()
+    .transform((value, context) => {
+      const items = value.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean);
+      const invalid = items.filter((item) => !valid(item));
+      if (invalid.length) context.addIssue({ code: 'custom', message: `expected ${expected}, separated by commas; invalid: ${invalid.join(', ')}` });
+      return items;
+    });
+const siteHostnameSettings = {
+  SITE_DNS_SERVERS: listOf(dnsServer, 'DNS server addresses (ip, ip:port or [ipv6]:port)').default([]),
+  SITE_CNAME_DOMAIN: z.string().trim().toLowerCase().regex(DNS_NAME, 'expected a domain name').optional(),
+  SERVER_HOSTNAMES: listOf((item) => DNS_NAME.test(item), 'hostnames').default([]),
+};
+
 const schema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -92,6 +116,7 @@ const schema = z.object({
     .default(0),
   OPENAPI_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(100),
   OPENAPI_PROCESS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  ...siteHostnameSettings,
 });
 
 /** Time an import or a PDF rendering leaves the rest of its request (the write, the answer). */
@@ -133,6 +158,8 @@ export type Config = {
    * within `processTimeoutMs` in all; the files together within `outbound.maxBytes`.
    */
   openapi: { refreshMinutes: number; maxFiles: number; processTimeoutMs: number };
+  /** Published sites: see siteHostnameSettings above. */
+  sites: { dnsServers: string[]; cnameDomain: string | undefined; serverHostnames: string[] };
 };
 
 /** Every environment variable the configuration reads (the documentation's tables are checked against it). */
@@ -191,5 +218,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     pdf: { maxPages: e.PDF_MAX_PAGES, renderTimeoutMs: withinRequest(e.PDF_RENDER_TIMEOUT_MS), cacheMaxBytes: e.PDF_CACHE_MAX_BYTES },
     openapi: { refreshMinutes: e.OPENAPI_REFRESH_MINUTES, maxFiles: e.OPENAPI_MAX_FILES, processTimeoutMs: e.OPENAPI_PROCESS_TIMEOUT_MS },
+    sites: { dnsServers: e.SITE_DNS_SERVERS, cnameDomain: e.SITE_CNAME_DOMAIN, serverHostnames: e.SERVER_HOSTNAMES },
   };
 }

@@ -1,5 +1,5 @@
 // The one guard for outbound HTTP fetches of user-given addresses (file URLs now; website import and
-// OpenAPI sources later), against server-side request forgery (DESIGN.md §7):
+// OpenAPI sources later), against server-side request forgery (docs/decisions.md, "Outbound addresses"):
 // - http and https only, at most `maxRedirects` redirects, each hop checked like the first;
 // - the address actually connected to must be globally routable unicast (`isPublicAddress`): host names
 //   are resolved by our own `lookup`, which hands the socket only addresses that passed the check, so a

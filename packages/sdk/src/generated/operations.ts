@@ -1201,9 +1201,11 @@ export interface Operations<Throwing extends boolean> {
     /**
      * Update a site
      *
-     * Organization admins only. Omitted fields are left unchanged. A taken `basename` or `hostname` is a
-     * 409, and so is enabling adaptive content while a condition uses a claim the adaptive schema does not
-     * declare. `published` moves only through `publish` and `unpublish`.
+     * Organization admins only. Omitted fields are left unchanged. A `basename` another site holds is a
+     * 409, and so is a `hostname` another site of the organization holds, or enabling adaptive content
+     * while a condition uses a claim the adaptive schema does not declare. A new `hostname` is served only
+     * once its DNS proves control (`hostnameVerification`). `published` moves only through `publish` and
+     * `unpublish`.
      *
      * `PATCH /v1/orgs/{organizationId}/sites/{siteId}` (operation `updateSiteById`)
      */
@@ -1252,6 +1254,18 @@ export interface Operations<Throwing extends boolean> {
      * `POST /v1/orgs/{organizationId}/sites/{siteId}/unpublish` (operation `unpublishSite`)
      */
     unpublish: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/unpublish', 'post', Throwing>;
+    /**
+     * Check a site's custom hostname now
+     *
+     * Organization admins only. Looks up the DNS records of the site's pending `hostname` at once (the
+     * server also checks pending hostnames by itself) and answers the site with its
+     * `hostnameVerification`: `verified` when one of its records is found, else still `pending` with the
+     * `problem` the check found. The lookup gives up after a few seconds. A verified hostname is answered
+     * as it is, without a lookup. 409 when the site has no hostname.
+     *
+     * `POST /v1/orgs/{organizationId}/sites/{siteId}/hostname/verify` (operation `verifySiteHostname`)
+     */
+    verifySiteHostname: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/hostname/verify', 'post', Throwing>;
     /**
      * Get a site's customization
      *
@@ -1913,6 +1927,7 @@ export const operationRoutes = {
     getPublishedContentSite: 'GET /v1/orgs/{organizationId}/sites/{siteId}/published',
     publish: 'POST /v1/orgs/{organizationId}/sites/{siteId}/publish',
     unpublish: 'POST /v1/orgs/{organizationId}/sites/{siteId}/unpublish',
+    verifySiteHostname: 'POST /v1/orgs/{organizationId}/sites/{siteId}/hostname/verify',
     getSiteCustomization: 'GET /v1/orgs/{organizationId}/sites/{siteId}/customization',
     updateSiteCustomization: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/customization',
     listSiteShareLinks: 'GET /v1/orgs/{organizationId}/sites/{siteId}/share-links',

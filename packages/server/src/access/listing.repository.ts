@@ -6,10 +6,14 @@ import { sql, type RawBuilder } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
 import type { Bind, Shaped } from '../db/query-shapes.js';
 import type { Role } from '../db/schema.js';
+import { roleRank } from './roles.js';
+
+// An organization admin holds the highest rank on everything in it.
+const ADMIN_RANK = sql.lit(roleRank('admin'));
 
 /**
  * What decides which spaces a user sees in one organization: their standing (read with every request)
- * and their ranks (cached per listing version, see auth/viewer.ts).
+ * and their ranks (cached per listing version, see viewer.ts).
  */
 export type Viewer = {
   userId: string;
@@ -125,7 +129,7 @@ export const valuesOf =
     values[name] as T;
 
 /**
- * The viewer's rank on the space row `sp` (0: not visible), from the loaded viewer: DESIGN.md §6.
+ * The viewer's rank on the space row `sp` (0: not visible), from the loaded viewer (docs/design/access-model.md, "The effective role").
  *
  * The viewer's space grants are looked up per row only when it holds any (`hasSpaceGrants`): most
  * members hold none, and the lookup was half the database time of a single space read. A grant given
@@ -154,7 +158,7 @@ export function spaceRankExpression(viewer: Viewer, bind: Bind = valuesOf(rankVa
       coalesce((${bind('rankCollectionGrants')}::int[])[${slot}], 0),
       ${spaceGrant})
     ELSE 0 END,
-    CASE WHEN ${role}::text = 'admin' THEN 6 ELSE 0 END,
+    CASE WHEN ${role}::text = 'admin' THEN ${ADMIN_RANK} ELSE 0 END,
     CASE WHEN sp.visibility IN ('public', 'unlisted') THEN 1 ELSE 0 END
   )`;
 }
@@ -166,7 +170,7 @@ export function collectionRankExpression(viewer: Viewer, bind: Bind = valuesOf(r
   return sql<number>`GREATEST(
     CASE WHEN ${role}::text IS NULL THEN 0 ELSE coalesce((${bind('rankCollectionLevels')}::int[])[${slot}], 0) END,
     CASE WHEN ${bind('rankIsMember')} THEN coalesce((${bind('rankCollectionGrants')}::int[])[${slot}], 0) ELSE 0 END,
-    CASE WHEN ${role}::text = 'admin' THEN 6 ELSE 0 END
+    CASE WHEN ${role}::text = 'admin' THEN ${ADMIN_RANK} ELSE 0 END
   )`;
 }
 

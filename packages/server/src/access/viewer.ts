@@ -4,6 +4,7 @@
 // rank expressions of listing.repository.ts, used by single reads and lists alike.
 import type { Executor } from '../db/database.js';
 import type { Standing } from './standing.repository.js';
+import { ssoDisables } from './organization.js';
 import { loadViewerRanks, type Viewer, type ViewerRanks } from './listing.repository.js';
 
 type Entry = { version: number; memberRole: Viewer['memberRole']; ranks: ViewerRanks };
@@ -21,9 +22,9 @@ function cacheFor(db: Executor): Map<string, Entry> {
   return cache;
 }
 
-/** SSO enforcement: a member who is neither an SSO member nor an admin gets 403 on content (DESIGN.md §4). */
+/** SSO enforcement on the standing's organization (the rule: access/organization.ts `ssoDisables`). */
 export function isSsoBlocked(standing: Standing): boolean {
-  return standing.organizationSso && standing.isMember && !standing.memberSso && standing.memberRole !== 'admin';
+  return standing.isMember && ssoDisables(standing.organizationSso, { role: standing.memberRole, sso: standing.memberSso });
 }
 
 /** The user's viewer in the standing's organization (ranks from the cache while the version holds). */

@@ -1,11 +1,11 @@
-// A credential never reaches beyond what issued it (DESIGN.md §6). A token issued through an
+// A credential never reaches beyond what issued it (docs/design/access-model.md, "Tokens"). A token issued through an
 // organization's single sign-on is scoped to that organization: every other organization, with all
 // it holds (public and unlisted spaces included), answers as absent (404), and operations that act
 // beyond any one organization (personal tokens, creating organizations) refuse it (403). And no token
 // makes another that reaches further or lives longer than itself.
 //
-// The rule lives here; it is applied where the caller's standing is resolved (auth/access.ts,
-// auth/organization-access.ts), by the `personal` access rule of the operations that declare it
+// The rule lives here; it is applied where the caller's standing is resolved (access/items.ts,
+// access/organization.ts), by the `personal` access rule of the operations that declare it
 // (access/rules.ts), and in the three queries that span the caller's organizations (organizations,
 // e-mail-domain lookup, users), which take `caller.organizationScope` as a filter.
 import { forbidden, invalidField } from '../errors.js';

@@ -1,9 +1,10 @@
 // Where file bytes live, behind a small interface so an S3-compatible store can replace PostgreSQL
-// (DESIGN.md §7). Bytes are content-addressed by sha256 within an organization. Operations take the
+// (docs/design/content-model.md, "Files and garbage collection"). Bytes are content-addressed by sha256 within an organization. Operations take the
 // caller's executor: the PostgreSQL store writes inside the content transaction (nothing is stored
 // when a batch fails); a remote store would ignore it, and leave unreferenced objects to the
 // garbage collection that also reclaims unreachable content objects.
 import { sql } from 'kysely';
+import { copyRows } from '../db/copy-rows.js';
 import type { Executor } from '../db/database.js';
 
 export interface BlobStore {
@@ -38,12 +39,12 @@ export const postgresBlobStore: BlobStore = {
   },
   async copy(db, from, to, sha256s) {
     if (sha256s.length === 0) return;
-    await sql`
-      INSERT INTO blob_bytes (organization_id, sha256, data)
-      SELECT ${to}, sha256, data FROM blob_bytes
-      WHERE organization_id = ${from} AND sha256 = ANY(${[...sha256s].sort().map((h) => Buffer.from(h, 'hex'))}::bytea[])
-      ORDER BY sha256
-      ON CONFLICT DO NOTHING`.execute(db);
+    await copyRows(db, 'blob_bytes', {
+      set: { organization_id: to },
+      where: sql<boolean>`src.organization_id = ${from} AND src.sha256 = ANY(${sha256s.map((h) => Buffer.from(h, 'hex'))}::bytea[])`,
+      skipExisting: true,
+      orderBy: ['sha256'],
+    });
   },
   async remove(db, organizationId, sha256s) {
     if (sha256s.length === 0) return;

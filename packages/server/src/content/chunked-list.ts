@@ -2,7 +2,7 @@
 // nodes. Up to CHUNK_THRESHOLD entries make one node (a JSON array). Longer lists are cut into chunks
 // whose boundaries depend on the entries' ids only (content-defined), so inserting or editing one entry
 // rewrites one chunk plus the small parent node `{"chunks": [hashes]}`, not the whole list
-// (design/content-model.md §5.5).
+// (docs/design/content-model.md, "Trees and content objects").
 import { canonicalJson, sha256Hex } from './hashing.js';
 
 export const CHUNK_THRESHOLD = 512;

@@ -1,4 +1,4 @@
-// Tree diffs (design/content-model.md §6.2), as plain data for the head index here and for merges
+// Tree diffs (docs/design/content-model.md, "The tree diff"), as plain data for the head index here and for merges
 // later. Page trees are walked from the top, descending only into lists whose node hash differs, so
 // the cost follows what changed, not the size of the space.
 import { canonicalJson } from './hashing.js';

@@ -1,4 +1,4 @@
-// The materialised primary head of each space (design/content-model.md §5.4): one row per page and per
+// The materialised primary head of each space (docs/design/content-model.md, "The materialised head"): one row per page and per
 // file of the space's head revision, kept current by the head-move diff.
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
@@ -85,22 +85,6 @@ export async function upsertHeadFiles(db: Executor, organizationId: string, spac
     ON CONFLICT (organization_id, space_id, file_id) DO UPDATE SET
       name = EXCLUDED.name, content_type = EXCLUDED.content_type, size = EXCLUDED.size, width = EXCLUDED.width,
       height = EXCLUDED.height, blob_hash = EXCLUDED.blob_hash`.execute(db);
-}
-
-/** Copies a space's head rows to another space (duplicate) or organization (transfer), in bulk. */
-export async function copyHeadRows(db: Executor, from: { organizationId: string; spaceIds: string[] }, to: { organizationId: string; spaceId?: string }): Promise<void> {
-  if (from.spaceIds.length === 0) return;
-  const targetSpace = to.spaceId === undefined ? sql`space_id` : sql`${to.spaceId}`;
-  await sql`
-    INSERT INTO space_head_pages (organization_id, space_id, page_id, parent_page_id, position, depth, type, title, slug, path,
-      document_hash, emoji, icon, description, hidden, no_index, no_robots_index, layout, cover, created_at, updated_at)
-    SELECT ${to.organizationId}, ${targetSpace}, page_id, parent_page_id, position, depth, type, title, slug, path,
-      document_hash, emoji, icon, description, hidden, no_index, no_robots_index, layout, cover, created_at, updated_at
-    FROM space_head_pages WHERE organization_id = ${from.organizationId} AND space_id = ANY(${from.spaceIds}::text[])`.execute(db);
-  await sql`
-    INSERT INTO space_head_files (organization_id, space_id, file_id, name, content_type, size, width, height, blob_hash)
-    SELECT ${to.organizationId}, ${targetSpace}, file_id, name, content_type, size, width, height, blob_hash
-    FROM space_head_files WHERE organization_id = ${from.organizationId} AND space_id = ANY(${from.spaceIds}::text[])`.execute(db);
 }
 
 /** The id of the head page at `path`. */

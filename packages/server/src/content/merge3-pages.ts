@@ -1,4 +1,4 @@
-// The page-tree part of a merge (design/content-model.md §6.4): per page id and field, then the
+// The page-tree part of a merge (docs/design/content-model.md, "Merge and update"): per page id and field, then the
 // invariant repairs (every parent exists, no cycles), the children lists and the sibling slugs.
 import { diff3Merge } from 'node-diff3';
 import type { PageDiff } from './diff.js';

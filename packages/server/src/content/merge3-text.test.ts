@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_MERGE_LINES, mergeText } from './merge3-text.js';
 
-// The behaviour design/content-model.md §6.5 measured for node-diff3 3.2.1, line by line.
+// The behaviour the design measured for node-diff3 3.2.1 before building, line by line (docs/design/content-model.md, "Merge and update").
 describe('mergeText', () => {
   const base = 'Title\n\nFirst paragraph.\n\nSecond paragraph.\n';
 

@@ -1,4 +1,4 @@
-// 3-way merge of markdown bodies (design/content-model.md §6.5): line by line with node-diff3, every
+// 3-way merge of markdown bodies (docs/design/content-model.md, "Merge and update"): line by line with node-diff3, every
 // conflicting hunk resolved to the change request's lines. Conflict markers never reach content; the
 // hunk's three versions are returned so the merge can record them.
 import { diff3Merge } from 'node-diff3';

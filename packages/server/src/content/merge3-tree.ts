@@ -1,4 +1,4 @@
-// 3-way merge of revision contents (design/content-model.md §6.4): base B, ours O (the primary head),
+// 3-way merge of revision contents (docs/design/content-model.md, "Merge and update"): base B, ours O (the primary head),
 // theirs T (the change request's head). Pure: documents arrive loaded (planMerge says which).
 //
 // Only what differs on either side is looked at: the two tree diffs (B→O, B→T) skip unchanged subtrees,

@@ -17,7 +17,7 @@ export type PageLayout = {
 
 export type PageCover = { ref: { kind: 'file'; file: string }; yPos?: number };
 
-/** A page as stored in its parent's tree node (design/content-model.md §5.2). */
+/** A page as stored in its parent's tree node (docs/design/content-model.md, "Trees and content objects"). */
 export type PageEntry = {
   id: string;
   type: PageType;

@@ -1,4 +1,4 @@
-// Which content objects a set of revisions reaches (design/content-model.md §5.2). Nodes are stored
+// Which content objects a set of revisions reaches (docs/design/content-model.md, "Files and garbage collection"). Nodes are stored
 // deflated, so SQL cannot follow their links: the walk loads them level by level from the roots,
 // following `childrenHash` links and chunk lists, and collects the leaves their entries name (bodies
 // and file blobs). Each distinct node is read once. A cross-organization transfer copies what the

@@ -1,4 +1,4 @@
-// Writes a new revision on top of a head pointer (design/content-model.md §6.1): read the head, build
+// Writes a new revision on top of a head pointer (docs/design/content-model.md, "Writing a revision"): read the head, build
 // the new content on it, store the new objects and the revision row, then move the head by
 // compare-and-swap, all in one transaction. A swap that finds the head moved means another writer got
 // there first: the whole attempt is redone on the new head, a bounded number of times, then 409.

@@ -408,6 +408,11 @@ export interface Sites {
   createdBy: string | null;
   customization: JsonText | null;
   hostname: string | null;
+  hostnameCheckedAt: Timestamp | null;
+  hostnameClaimedAt: Timestamp | null;
+  hostnameProblem: string | null;
+  hostnameToken: string | null;
+  hostnameVerifiedAt: Timestamp | null;
   id: string;
   organizationId: string;
   proxy: string | null;

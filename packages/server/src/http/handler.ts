@@ -1,5 +1,5 @@
 // Handlers are typed by operationId: their params, query, body and replies all come from the
-// generated contract, and the map of every handler (routes/index.ts) must cover every operation.
+// generated contract, and the map of every handler (areas/index.ts) must cover every operation.
 import type { Request, Response } from 'express';
 import type { OperationAccess, operations } from '@content-workspace/contract';
 import type { RuleData } from '../access/rules.js';

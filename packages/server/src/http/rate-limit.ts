@@ -1,4 +1,4 @@
-// Rate limits of the API (DESIGN.md §4): each token has its budget per window, and each client address
+// Rate limits of the API (docs/decisions.md, "Rate limits"): each token has its budget per window, and each client address
 // has one for the requests that carry no valid token (anonymous, malformed, unknown, expired). Before a
 // token this instance has not cached yet costs a database lookup, its address is checked (see
 // auth/authenticate.ts): an address whose budget is spent is refused without the lookup, so a flood of

@@ -2,7 +2,8 @@
 // systemd unit's command line, the nginx example): what docs/deploy.md promises of several instances —
 // a revoked token is refused by every instance, the rate limits are one budget, a job runs once,
 // stopping an instance loses no request, the largest body the server takes passes the proxy, and
-// published sites answer on their own hostnames. Every check goes through nginx.
+// published sites answer on their own hostnames (verified on a DNS server of the test's own). Every
+// check goes through nginx.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,9 @@ import { createClient, type ContentWorkspaceClient } from '@content-workspace/sd
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded.js';
 import { createLogger } from '../../src/logger.js';
 import { sleep } from '../fault/child-server.js';
+import { TestDnsServer } from '../support/dns-server.js';
 import { Visitor } from '../support/published.js';
+import { claimHostname } from '../support/sites.js';
 import { zip } from '../support/zip.js';
 import { buildServer, freePorts, runCli, startInstance, type Build, type Instance } from './build.js';
 import { NGINX_BINARY, startNginx, type Nginx } from './nginx.js';
@@ -32,6 +35,7 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
   let instances: Instance[] = [];
   let nginx: Nginx;
   let adminToken: string;
+  let dns: TestDnsServer;
   /** The SDK through nginx. */
   const api = (token?: string): ContentWorkspaceClient => createClient({ baseUrl: nginx.url, maxRetries: 0, timeoutMs: 15_000, ...(token ? { token } : {}) });
   /** Which instance answered a response that came through nginx. */
@@ -46,9 +50,10 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
     dir = mkdtempSync(join(tmpdir(), 'cw-two-instances-'));
     chmodSync(dir, 0o755); // as root, the embedded PostgreSQL runs as user postgres, which must enter it
     // The build and a PostgreSQL of this file's own, side by side.
-    [build, database] = await Promise.all([
+    [build, database, dns] = await Promise.all([
       buildServer(),
       startEmbeddedPostgres({ dataDir: join(dir, 'pg'), database: 'content_workspace', log: createLogger({ logLevel: 'warn' }), durability: 'fast' }),
+      TestDnsServer.start(),
     ]);
     env = {
       DATABASE_URL: database.url,
@@ -59,6 +64,7 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
       TRUST_PROXY: 'loopback',
       RATE_LIMIT_PER_TOKEN: String(TOKEN_BUDGET),
       RATE_LIMIT_WINDOW_SECONDS: '3600',
+      SITE_DNS_SERVERS: dns.address,
     };
     // docs/deploy.md's order: migrate, create the first administrator, start the instances.
     const migrated = await runCli(build, ['migrate'], env);
@@ -79,6 +85,7 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
     await nginx?.stop();
     await Promise.all(instances.map((instance) => instance.stop()));
     await database?.stop();
+    await dns?.close();
     build?.remove();
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
@@ -224,7 +231,8 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
     const created = await api(adminToken).POST('/v1/orgs/{organizationId}/sites', { params: { path: { organizationId } }, body: { title: 'Handbook', spaces: 'sample', visibility: 'public' } });
     expect(created.response.status, JSON.stringify(created.error)).toBe(201);
     const sitePath = { params: { path: { organizationId, siteId: created.data!.id } } };
-    expect((await api(adminToken).PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath, body: { hostname: 'docs.deploy.test' } })).response.status).toBe(200);
+    // The hostname is served once its DNS proves control: the TXT record its claim asks for, on this test's DNS server.
+    expect((await claimHostname(api(adminToken), organizationId, created.data!.id, 'docs.deploy.test', dns)).hostnameVerification?.status).toBe('verified');
     expect((await api(adminToken).POST('/v1/orgs/{organizationId}/sites/{siteId}/publish', sitePath)).data?.published).toBe(true);
 
     const visitor = new Visitor(nginx.url);

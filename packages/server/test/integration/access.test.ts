@@ -1,4 +1,4 @@
-// The access model of DESIGN.md §6: every source of an effective role, checked through the API on a
+// The access model (docs/design/access-model.md): every source of an effective role, checked through the API on a
 // single read and on the list reads (which compute roles in bulk, with another query), and every
 // `permissions` flag for each role.
 import { describe, expect, it } from 'vitest';

@@ -5,15 +5,20 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TestDnsServer } from '../support/dns-server.js';
 import { useTestServer } from '../support/harness.js';
 import { edit } from '../support/content.js';
 import { createCr, editCr, mergeCr } from '../support/change-requests.js';
 import { solidPng } from '../support/images.js';
 import { SITE_CSP } from '../../src/areas/sites/published/site-router.js';
 import { addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, Visitor, type PublishedWorld } from '../support/published.js';
+import { claimHostname } from '../support/sites.js';
 
-const server = useTestServer();
+// Custom hostnames are served once their DNS proves control: this DNS server answers the check.
+const dns = await TestDnsServer.start();
+afterAll(() => dns.close());
+const server = useTestServer({ env: { SITE_DNS_SERVERS: dns.address } });
 
 const GUIDE_BODY = [
   'Read the [FAQ](/pages/{faq}#answers), the [install page](./install.md), [nowhere](/pages/missing) and [the web](https://example.com/x).',
@@ -72,7 +77,8 @@ describe('addresses', () => {
     expect(home.body).toContain('<h1 class="page-title"><span aria-hidden="true">👋 </span>Welcome</h1>');
     expect(home.body).toContain('<title>Welcome · Acme Docs</title>');
 
-    await world.admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath(world.organizationId, world.siteId), body: { basename: 'acme', hostname: 'docs.acme.test' } });
+    await world.admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath(world.organizationId, world.siteId), body: { basename: 'acme' } });
+    await claimHostname(world.admin.client, world.organizationId, world.siteId, 'docs.acme.test', dns);
     const byName = await visitor.get('/s/acme/guide/install');
     expect(byName.status).toBe(200);
     expect(byName.body).toContain('<h1 class="page-title">Install</h1>');
@@ -187,6 +193,27 @@ describe('rendering', () => {
     const hidden = await visitor.get(`${root(world)}/hidden`);
     expect(hidden.status).toBe(200);
     expect(html).not.toContain('/hidden"');
+  });
+
+  it('serves the authors\' SVG and HTML files as downloads (sandboxed, nosniff): only raster images open at their address', async () => {
+    const world = await guideSite();
+    const { guide } = world.spaces;
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>';
+    const { refs } = await edit(world.admin, guide!.id, [
+      { type: 'insert_file', ref: 'svg', name: 'diagram.svg', contentType: 'image/svg+xml', base64: Buffer.from(svg).toString('base64') },
+      { type: 'insert_file', ref: 'html', name: 'page.html', contentType: 'text/html', base64: Buffer.from('<script>alert(1)</script>').toString('base64') },
+    ] as never);
+    const visitor = new Visitor(world.t.url);
+    for (const [ref, type] of [['svg', 'image/svg+xml'], ['html', 'text/html']] as const) {
+      const file = await visitor.get(`${root(world)}/_files/${guide!.id}/${(refs as Record<string, string>)[ref]}`);
+      expect(file.status, ref).toBe(200);
+      expect(String(file.headers['content-type']).split(';')[0], ref).toBe(type);
+      expect(file.headers['content-disposition'], ref).toMatch(/^attachment; filename\*=UTF-8''/);
+      expect(file.headers['content-security-policy'], ref).toContain('sandbox');
+      expect(file.headers['x-content-type-options'], ref).toBe('nosniff');
+    }
+    const png = await visitor.get(`${root(world)}/_files/${guide!.id}/${guide!.refs.chart}`);
+    expect(png.headers['content-disposition']).toBe("inline; filename*=UTF-8''chart.png");
   });
 
   it('sets a strict policy (script-src self, no inline script) and the security headers', async () => {
@@ -314,6 +341,21 @@ describe('audience', () => {
     const nowhere = await new Visitor(world.t.url).get(`${root(world)}/welcome`);
     expect(nowhere.status).toBe(401);
     expect(nowhere.body).toContain('Sign-in required');
+  });
+
+  it('visitor-auth: a validly signed token with a far-future exp keeps its cookie 400 days at most (not a 500)', async () => {
+    const world = await guideSite({ visibility: 'visitor-auth' });
+    const { data: auth } = await world.admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', { ...sitePath(world.organizationId, world.siteId), body: { fallbackURL: 'https://login.example.com/start' } });
+    const secret = new TextEncoder().encode(auth!.secret!);
+    // Past the largest date (8.64e15 ms), and far past it: both are valid `exp` values of a JWT.
+    for (const exp of [8.64e12 + 1, 1e300]) {
+      const visitor = new Visitor(world.t.url);
+      const token = await new SignJWT({ sub: 'forever' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(exp).sign(secret);
+      const signedIn = await visitor.get(`${root(world)}/welcome?jwt_token=${token}`);
+      expect(signedIn.status, String(exp)).toBe(303);
+      expect(signedIn.headers['set-cookie']).toEqual([expect.stringMatching(new RegExp(`^cw_site_visitor=[^;]+; Max-Age=34560000; Path=${root(world)}; Expires=[^;]+; HttpOnly; SameSite=Lax$`))]);
+      expect((await visitor.get(`${root(world)}/welcome`)).status).toBe(200);
+    }
   });
 
   it('adaptive content: sections whose condition is false are absent (navigation and 404); unsigned claims from visitor.* parameters, signed ones from the visitor token', async () => {
@@ -458,8 +500,13 @@ describe('favicon', () => {
       expect(light.headers['content-type']).toBe('image/png');
       expect(light.headers['content-security-policy']).toContain('sandbox');
       expect(light.headers['cache-control']).toBe('public, max-age=86400');
+      expect(light.headers['content-disposition']).toBeUndefined();
       const dark = await visitor.get(icons[1]!);
       expect(dark.headers['content-type']).toBe('image/svg+xml');
+      // An SVG (a document that may carry script) is never shown at its own address: pages load it, opening it downloads it.
+      expect(dark.headers['content-disposition']).toBe('attachment');
+      expect(dark.headers['content-security-policy']).toContain('sandbox');
+      expect(dark.headers['x-content-type-options']).toBe('nosniff');
       expect((await visitor.get(icons[0]!, { headers: { 'if-none-match': light.headers.etag as string } })).status).toBe(304);
       // Kept: the other server was asked once, whatever the views.
       await visitor.get(icons[0]!);

@@ -1,4 +1,4 @@
-// Rate limits (DESIGN.md §4, http/rate-limit.ts): per token, per client address for requests without a
+// Rate limits (docs/decisions.md "Rate limits", http/rate-limit.ts): per token, per client address for requests without a
 // valid token (a spent address is refused before the token lookup), shared by instances on one database,
 // with headers.
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 // Database round trips per request in the steady state (caches warm), counted on the wire between a
-// second instance of the server and PostgreSQL (test/support/round-trips.ts), for the reads DESIGN.md §9
+// second instance of the server and PostgreSQL (test/support/round-trips.ts), for the reads docs/design/budgets.md
 // budgets: a single-resource read — a space, a collection, a change request (by id or by number), a
 // page by id — is one round trip (its access and its resource in one statement); a list is its access,
 // its page and at most a count.

@@ -218,17 +218,22 @@ describe('GET/PATCH/DELETE /v1/orgs/{organizationId}/sites/{siteId}', () => {
         visibility: 'share-link',
         basename: 'handbook',
         hostname: 'docs.example.com',
-        proxy: { origin: 'https://example.com/docs', target: 'http://docs.example.com' },
+        // Served once its DNS proves control (test/integration/site-hostnames.test.ts): until then, at /s/….
+        hostnameVerification: {
+          status: 'pending',
+          records: [{ type: 'TXT', name: '_content-workspace.docs.example.com', value: expect.stringMatching(/^content-workspace-verification=[0-9a-f]{32}$/) }],
+        },
+        proxy: { origin: 'https://example.com/docs', target: `http://api.test/s/handbook` },
         adaptiveContent: { enabled: true },
       }),
     );
     await publish(admin.client, organization.id, id);
-    expect((await site(admin, organization.id, id)).data?.urls.published).toBe('http://docs.example.com');
+    expect((await site(admin, organization.id, id)).data?.urls.published).toBe('http://api.test/s/handbook');
     const { data: cleared } = await admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath(organization.id, id), body: { basename: null, hostname: null, proxy: null } });
     expect(cleared).toEqual(expectedSite(organization.id, id, { title: 'Handbook', visibility: 'share-link', adaptiveContent: { enabled: true }, published: true, urls: { ...expectedSite(organization.id, id).urls, published: `http://api.test/s/${id}` } }));
   });
 
-  it('409 for a basename, hostname or site id another site holds (any organization)', async () => {
+  it('409 for a basename or site id another site holds (any organization); a hostname is claimed, whoever else claims it', async () => {
     const { t, admin, organization } = await world();
     const other = await createOrganizationWithAdmin(t);
     const theirs = await createSite(other.admin.client, other.organization.id, { title: 'Theirs' });
@@ -236,10 +241,13 @@ describe('GET/PATCH/DELETE /v1/orgs/{organizationId}/sites/{siteId}', () => {
     const { id } = await createSite(admin.client, organization.id, { title: 'Mine' });
     const lower = await createSite(admin.client, organization.id, { title: 'Lowercase id' });
     await t.db.updateTable('siteAddresses').set({ address: 'path:lowercaseid0000000' }).where('address', '=', `path:${lower.id}`).execute();
-    for (const body of [{ basename: 'docs' }, { hostname: 'docs.example.com' }, { basename: 'lowercaseid0000000' }]) {
+    for (const body of [{ basename: 'docs' }, { basename: 'lowercaseid0000000' }]) {
       const { response } = await admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath(organization.id, id), body });
       expect(response.status, JSON.stringify(body)).toBe(409);
     }
+    // Another organization's claim of a hostname neither blocks this one nor shows (issue 25, F6): the
+    // one whose DNS proves control will hold it.
+    expect((await admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath(organization.id, id), body: { hostname: 'docs.example.com' } })).data?.hostnameVerification?.status).toBe('pending');
     expect((await site(admin, organization.id, id)).data).not.toHaveProperty('basename');
     // Freed addresses can be taken.
     await other.admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath(other.organization.id, theirs.id), body: { basename: null } });

@@ -82,6 +82,9 @@ export async function startTestServer(
     SHUTDOWN_TIMEOUT_MS: '1000',
     // The contract sweep and the matrix send many requests per token: tests that need limits turn them on.
     RATE_LIMIT_ENABLED: 'false',
+    // No DNS is asked but the tests' own (test/support/dns-server.ts): nothing listens on this port, so
+    // a custom hostname's check fails at once (tests of hostnames set their server).
+    SITE_DNS_SERVERS: '127.0.0.1:9',
     ...options.env,
   });
   const responseErrors: Error[] = [];

@@ -14,13 +14,13 @@ export class Visitor {
   readonly cookies = new Map<string, string>();
   constructor(private readonly base: string) {}
 
-  async get(path: string, options: { host?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async get(path: string, options: { host?: string; headers?: Record<string, string>; method?: string } = {}): Promise<Answer> {
     const url = new URL(path, this.base);
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     return new Promise((resolve, reject) => {
       const req = request(
         url,
-        { method: 'GET', headers: { ...(options.host ? { host: options.host } : {}), ...(cookie ? { cookie } : {}), ...options.headers } },
+        { method: options.method ?? 'GET', headers: { ...(options.host ? { host: options.host } : {}), ...(cookie ? { cookie } : {}), ...options.headers } },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,5 +1,6 @@
 // Sites built through the API (as their owner would), for the sites tests and the authorization matrix.
 import type { ContentWorkspaceClient } from '@content-workspace/sdk';
+import type { TestDnsServer } from './dns-server.js';
 
 type Site = { id: string };
 
@@ -34,4 +35,18 @@ export async function createGroup(client: ContentWorkspaceClient, organizationId
 export async function publish(client: ContentWorkspaceClient, organizationId: string, siteId: string) {
   const { response } = await client.POST('/v1/orgs/{organizationId}/sites/{siteId}/publish', sitePath(organizationId, siteId));
   if (response.status !== 200) throw new Error(`publish: ${response.status}`);
+}
+
+/**
+ * Gives `site` the custom `hostname` as its owner would: claims it, publishes the TXT record the claim
+ * asks for on the test DNS server, and has it checked. Answers the verified site.
+ */
+export async function claimHostname(client: ContentWorkspaceClient, organizationId: string, siteId: string, hostname: string, dns: TestDnsServer) {
+  const claimed = await client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath(organizationId, siteId), body: { hostname } });
+  const txt = claimed.data?.hostnameVerification?.records.find((record) => record.type === 'TXT');
+  if (!txt) throw new Error(`claimHostname: ${JSON.stringify(claimed.error ?? claimed.data)}`);
+  dns.setTxt(txt.name, [txt.value]);
+  const { data, error } = await client.POST('/v1/orgs/{organizationId}/sites/{siteId}/hostname/verify', sitePath(organizationId, siteId));
+  if (data?.hostnameVerification?.status !== 'verified') throw new Error(`claimHostname: ${JSON.stringify(error ?? data)}`);
+  return data;
 }

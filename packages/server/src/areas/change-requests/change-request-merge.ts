@@ -1,4 +1,4 @@
-// Merge and update of a change request (design/content-model.md §6.3): B = the request's base
+// Merge and update of a change request (docs/design/content-model.md, "Merge and update"): B = the request's base
 // (`revision_merged_ancestor_id ?? revision_initial_id`), O = the space's primary head, T = the
 // request's head. Both lock the space row, then the request's row (FOR NO KEY UPDATE: foreign-key
 // checks of other writers still pass, head swaps and status moves wait), compute merge3(B, O, T), write

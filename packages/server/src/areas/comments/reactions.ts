@@ -1,4 +1,4 @@
-// Reactions: which strings are emojis, and the limits (DESIGN.md §4 leaves them to us; docs/decisions.md).
+// Reactions: which strings are emojis, and the limits (docs/decisions.md, "Comments").
 import { assertMarkdownParsable } from '../../content/markdown-check.js';
 import { invalidField } from '../../errors.js';
 

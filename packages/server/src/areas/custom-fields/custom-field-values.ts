@@ -1,4 +1,4 @@
-// The rules of custom field values, by type (DESIGN.md §4): the one place that decides whether a value
+// The rules of custom field values, by type (docs/decisions.md, "Organization settings"): the one place that decides whether a value
 // fits a definition, used when a space's values are set and when a transfer carries values to another
 // organization's definitions. Lengths count characters (code points), as the contract's JSON Schema does.
 import type { CustomFieldType, CustomFieldValueData } from '../../db/schema.js';

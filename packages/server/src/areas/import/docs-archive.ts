@@ -1,5 +1,5 @@
 // A zip of Markdown laid out as a GitBook space or a docs repository, as a tree of pages:
-// - `.gitbook.yaml` may move the root (`root: ./docs/`) and name the summary and readme files;
+// - `.gitbook.yaml` may move the root (`root: 'docs/'`) and name the summary and readme files;
 // - a single folder holding everything (a repository's download: `project-main/…`) is looked into;
 // - `SUMMARY.md` (GitBook's table of contents) gives the tree: nested list items are pages (their link
 //   names the file, their text the title), `## headings` start groups;

@@ -7,7 +7,7 @@
 //    (number of files, bytes, one deadline) and never reads the server's disk;
 // 4. the files recorded as parsed (the version's `filesystem`), then bundled into one document.
 // A failure keeps its first errors with their locations, under one code: FETCH_TIMEOUT, FETCH_ERROR or
-// PARSE_ERROR (DESIGN.md §4). Nothing here touches the database.
+// PARSE_ERROR (docs/decisions.md, "Organization settings"). Nothing here touches the database.
 import { createHash } from 'node:crypto';
 import {
   BaseResolver,

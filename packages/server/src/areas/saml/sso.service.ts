@@ -1,4 +1,4 @@
-// Signing in through a SAML provider, once its response is verified (auth/saml.ts): refuse a replayed
+// Signing in through a SAML provider, once its response is verified (saml.ts): refuse a replayed
 // assertion, decide whether the e-mail may sign in to the organization, make the user an SSO member
 // and issue a token — all in one transaction, so a refusal leaves no member, no token and no record
 // of the assertion.

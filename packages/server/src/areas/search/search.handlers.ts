@@ -1,5 +1,5 @@
-// Space and organization search. Results page by offset inside the project's signed cursor (DESIGN.md
-// §4), which also keeps the pass that found the first window (exact or fuzzy) for the next ones.
+// Space and organization search. Results page by offset inside the project's signed cursor
+// (db/cursor.ts), which also keeps the pass that found the first window (exact or fuzzy) for the next ones.
 import { memberViewer } from '../../access/items.js';
 import { searchPages, searchSpaces, type SearchMode } from '../../content/search/search.js';
 import { DEFAULT_LIMIT } from '../../db/pagination.js';

@@ -1,5 +1,5 @@
 // The organization search's scope: the spaces its member reads, as a condition on the space row that
-// the search statement evaluates itself (the lists' expression, DESIGN.md §6) — never a filter after.
+// the search statement evaluates itself (the lists' expression, docs/design/access-model.md) — never a filter after.
 import { sql } from 'kysely';
 import type { Viewer } from '../../access/listing.repository.js';
 import { spaceRankExpression } from '../../access/listing.repository.js';

@@ -1,14 +1,14 @@
-// Published addresses (DESIGN.md §5): a site at `https://{hostname}` (the scheme of PUBLIC_URL) when it
-// has a hostname, else `{PUBLIC_URL}/s/{basename or site id}`; a section at `{site}/{section path}`, a
+// Published addresses (docs/decisions.md, "Sites"): a site at `https://{hostname}` (the scheme of PUBLIC_URL) when it
+// has a hostname whose DNS proved control (hostnames.service.ts), else `{PUBLIC_URL}/s/{basename or site id}`; a section at `{site}/{section path}`, a
 // site space at `{site}[/{section path}]/{site space path}` (addresses do not move when defaults
 // change: the site's and a section's own address show their default). A share-link key completes
 // an address as `?shareKey={key}`.
 import type { Urls } from '../../urls.js';
 
-export type AddressedSite = { id: string; hostname: string | null; basename: string | null };
+export type AddressedSite = { id: string; hostname: string | null; hostnameVerifiedAt: Date | null; basename: string | null };
 
 export function siteAddress(urls: Urls, site: AddressedSite): string {
-  if (site.hostname) return `${new URL(urls.api('/')).protocol}//${site.hostname}`;
+  if (site.hostname && site.hostnameVerifiedAt) return `${new URL(urls.api('/')).protocol}//${site.hostname}`;
   return urls.api(`/s/${site.basename ?? site.id}`);
 }
 

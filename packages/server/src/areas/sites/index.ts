@@ -1,11 +1,15 @@
 // The sites area: sites, their structure (sections, groups, site spaces), adaptive schema,
-// customization, publication and audience (share links, visitor authentication).
+// customization, publication, audience (share links, visitor authentication) and custom hostnames
+// (verified by their DNS, checked by a job).
 import type { PurgeStep, TransferStep } from '../area.js';
 import { defineArea } from '../area.js';
+import { verifyHostnamesWorker } from './hostnames.jobs.js';
 import { sitesRules } from './rules.js';
 import { siteHandlers } from './sites.handlers.js';
 import { structureHandlers } from './structure.handlers.js';
 import { removeSiteSpacesOfSpaces } from './structure.repository.js';
+
+const SITE_OWN = 'A site belongs to its organization: spaces join and leave it, it never moves with them';
 
 /** Sites stay in their organization: transferred spaces leave its sites (a purge does the same). */
 const leaveSites: TransferStep = (trx, scope) => removeSiteSpacesOfSpaces(trx, scope.from, scope.spaceIds);
@@ -19,12 +23,20 @@ const purgeSiteSpaces: PurgeStep = async (trx, scope) => {
 export const sitesArea = defineArea({
   name: 'sites',
   handlers: { ...siteHandlers, ...structureHandlers },
-  tables: ['sites', 'site_addresses', 'site_section_groups', 'site_sections', 'site_spaces', 'site_share_links'],
-  transfer: [leaveSites],
-  purge: [purgeSiteSpaces],
-  // A duplicate starts in no site.
-  duplicate: 'none',
+  tables: {
+    sites: { stays: SITE_OWN },
+    siteAddresses: { stays: SITE_OWN },
+    siteSectionGroups: { stays: SITE_OWN },
+    siteSections: { stays: SITE_OWN },
+    siteShareLinks: { stays: SITE_OWN },
+    siteSpaces: {
+      transfer: { dropped: 'Sites stay in their organization: a transferred space leaves them (a step gives their sections another default)' },
+      duplicate: { dropped: 'A duplicate starts in no site' },
+    },
+  },
+  steps: { transfer: [leaveSites], purge: [purgeSiteSpaces] },
   rules: sitesRules,
+  jobs: (context) => [verifyHostnamesWorker(context)],
   // A space purged or transferred between the access check and the insert of its site space.
   conflicts: { site_spaces_organization_id_space_id_fkey: 'The space was removed meanwhile' },
 });

@@ -1,4 +1,4 @@
-// Sibling order inside a site, the same way spaces and collections are ordered (db/repositories/
+// Sibling order inside a site, the same way spaces and collections are ordered (areas/spaces/
 // positions.repository.ts): a `numeric` position per item, max + 1 to append, the midpoint of two
 // neighbours to insert (exact, so repeated inserts at one spot never run out of room). A sibling set
 // is any query yielding `id, position`: the site's top level (sections outside groups, and groups), a

@@ -1,5 +1,5 @@
-// Sites themselves: list, create, read, change, delete, publication, adaptive schema, the published
-// view, customization and the audience's credentials.
+// Sites themselves: list, create, read, change, delete, publication, their hostname's verification,
+// adaptive schema, the published view, customization and the audience's credentials.
 import type { AppContext } from '../../context.js';
 import { keysetPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
@@ -9,6 +9,7 @@ import { siteAddress, withShareKey } from './addresses.js';
 import { resolvePublishedStructure, type PublishedStructure } from './published-structure.js';
 import { filteredSitesQuery, shareLinksQuery, type SiteRow } from './sites.repository.js';
 import { toApiAdaptiveSchema, toApiCustomization, toApiShareLink, toApiSite, toApiSiteSection, toApiSiteSectionGroup, toApiVisitorAuth } from './sites.mapper.js';
+import { verifySiteHostname } from './hostnames.service.js';
 import * as sites from './sites.service.js';
 import { requireSite } from './structure.service.js';
 import { mapSiteSpaces, shareKeyOpens, structureContext, viewerOf } from './views.js';
@@ -40,21 +41,21 @@ export const siteHandlers = {
       list: { operation: 'listSites', within: organizationId, filters: [query.space ?? null, query.title ?? null, query.published ?? null] },
       cursors: app.cursors,
     });
-    return { status: 200, body: { ...page, items: page.items.map((row) => toApiSite(row, access.role, app.urls)) } };
+    return { status: 200, body: { ...page, items: page.items.map((row) => toApiSite(row, access.role, app.urls, app.config.sites)) } };
   },
 
   async createSite({ caller, access, body, app }) {
     const siteId = await sites.createSite(app, caller, access.organization.id, body, access.readableSpaces);
-    return { status: 201, body: toApiSite(await requireSite(app.db, access.organization.id, siteId), access.role, app.urls) };
+    return { status: 201, body: toApiSite(await requireSite(app.db, access.organization.id, siteId), access.role, app.urls, app.config.sites) };
   },
 
   async getSiteById({ access, params, app }) {
-    return { status: 200, body: toApiSite(await requireSite(app.db, access.organization.id, params.siteId), access.role, app.urls) };
+    return { status: 200, body: toApiSite(await requireSite(app.db, access.organization.id, params.siteId), access.role, app.urls, app.config.sites) };
   },
 
   async updateSiteById({ access, params, body, app }) {
     await sites.patchSite(app, access.organization.id, params.siteId, body);
-    return { status: 200, body: toApiSite(await requireSite(app.db, access.organization.id, params.siteId), access.role, app.urls) };
+    return { status: 200, body: toApiSite(await requireSite(app.db, access.organization.id, params.siteId), access.role, app.urls, app.config.sites) };
   },
 
   async deleteSiteById({ access, params, app }) {
@@ -64,12 +65,17 @@ export const siteHandlers = {
 
   async publishSite({ access, params, app }) {
     await sites.setPublished(app, access.organization.id, params.siteId, true);
-    return { status: 200, body: toApiSite(await requireSite(app.db, access.organization.id, params.siteId), access.role, app.urls) };
+    return { status: 200, body: toApiSite(await requireSite(app.db, access.organization.id, params.siteId), access.role, app.urls, app.config.sites) };
   },
 
   async unpublishSite({ access, params, app }) {
     await sites.setPublished(app, access.organization.id, params.siteId, false);
-    return { status: 200, body: toApiSite(await requireSite(app.db, access.organization.id, params.siteId), access.role, app.urls) };
+    return { status: 200, body: toApiSite(await requireSite(app.db, access.organization.id, params.siteId), access.role, app.urls, app.config.sites) };
+  },
+
+  async verifySiteHostname({ access, params, app }) {
+    await verifySiteHostname(app, access.organization.id, params.siteId);
+    return { status: 200, body: toApiSite(await requireSite(app.db, access.organization.id, params.siteId), access.role, app.urls, app.config.sites) };
   },
 
   async getSiteAdaptiveSchema({ access, params, app }) {
@@ -93,7 +99,7 @@ export const siteHandlers = {
       status: 200,
       body: {
         object: 'published-content-site',
-        site: toApiSite(site, member ? organizationAccess?.role : undefined, app.urls),
+        site: toApiSite(site, member ? organizationAccess?.role : undefined, app.urls, app.config.sites),
         structure: await publishedStructure(app, viewer, site, resolved, query.shareKey),
         customizations: { site: customizationOf(site) },
       },

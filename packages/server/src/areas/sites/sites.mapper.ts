@@ -1,6 +1,7 @@
 // Site rows → API objects (the only place that builds them).
 import type { Selectable } from 'kysely';
-import { sitePermissions, type OrganizationRole } from '../../access/permissions.js';
+import type { OrganizationRole } from '../../access/permissions.js';
+import { permissions } from '../permissions-objects.js';
 import type { Role } from '../../access/roles.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import type { SiteSectionGroupsTable, SiteSectionsTable, SiteSpacesTable } from '../../db/schema.js';
@@ -9,6 +10,7 @@ import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 import { emptyAdaptiveSchema, type AdaptiveSchemaDocument } from './adaptive-schema.js';
 import { sectionAddress, siteAddress, siteSpaceAddress, withShareKey } from './addresses.js';
+import { verificationRecords, type HostnameSettings } from './hostname-dns.js';
 import type { ShareLinkRow, SiteRow } from './sites.repository.js';
 
 export type ApiSite = Schemas['Site'];
@@ -21,7 +23,19 @@ const FEATURES: ApiSite['features'] = (
   ['sections', 'section-groups', 'adaptive-content', 'share-links', 'visitor-auth', 'custom-hostname', 'basename', 'proxy', 'customization'] as const
 ).map((id) => ({ id, plan: 'basic', frozen: false }));
 
-export function toApiSite(site: SiteRow, role: OrganizationRole, urls: Urls): ApiSite {
+/** A hostname's verification, for the organization's members (the records, what the last check found). */
+function hostnameVerification(site: SiteRow, hostnames: HostnameSettings): ApiSite['hostnameVerification'] {
+  return {
+    status: site.hostnameVerifiedAt ? 'verified' : 'pending',
+    records: verificationRecords(hostnames, site.hostname!, site.hostnameToken!),
+    ...(site.hostnameCheckedAt ? { checkedAt: site.hostnameCheckedAt.toISOString() } : {}),
+    ...(site.hostnameVerifiedAt ? { verifiedAt: site.hostnameVerifiedAt.toISOString() } : {}),
+    ...(site.hostnameProblem && !site.hostnameVerifiedAt ? { problem: site.hostnameProblem } : {}),
+  };
+}
+
+/** The site as `role` sees it (undefined: a visitor of its published view, who sees no verification). */
+export function toApiSite(site: SiteRow, role: OrganizationRole, urls: Urls, hostnames: HostnameSettings): ApiSite {
   const address = siteAddress(urls, site);
   return {
     object: 'site',
@@ -29,6 +43,7 @@ export function toApiSite(site: SiteRow, role: OrganizationRole, urls: Urls): Ap
     type: site.type,
     title: site.title,
     ...(site.hostname ? { hostname: site.hostname } : {}),
+    ...(site.hostname && site.hostnameToken && role != null ? { hostnameVerification: hostnameVerification(site, hostnames) } : {}),
     ...(site.basename ? { basename: site.basename } : {}),
     ...(site.proxy ? { proxy: { origin: `https://${site.proxy}`, target: address } } : {}),
     visibility: site.visibility,
@@ -42,7 +57,7 @@ export function toApiSite(site: SiteRow, role: OrganizationRole, urls: Urls): Ap
       app: urls.app(`/o/${site.organizationId}/sites/${site.id}`),
       ...(site.published ? { published: address } : {}),
     },
-    permissions: sitePermissions(role),
+    permissions: permissions().site(role),
   };
 }
 

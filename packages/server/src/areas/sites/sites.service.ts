@@ -15,12 +15,12 @@ import { newId } from '../../ids.js';
 import { applySpaceChanges } from '../content/space-content.service.js';
 import { createSpace } from '../spaces/spaces.service.js';
 import { checkAdaptiveSchema } from './adaptive-schema.js';
+import { changeHostname } from './hostnames.service.js';
 import { hashShareKey, newShareKey, newVisitorAuthSecret } from './audience.js';
 import {
   countShareLinks,
   deleteShareLink,
   deleteSite,
-  hostAddress,
   insertShareLink,
   insertSite,
   lockSites,
@@ -85,7 +85,7 @@ async function claimAddress(trx: Executor, site: SiteRow, previous: string | nul
   }
 }
 
-/** PATCH: settings, addresses (unique across the server), adaptive content, defaults. */
+/** PATCH: settings, addresses (basenames unique across the server; hostnames claimed), adaptive content, defaults. */
 export async function patchSite(app: AppContext, organizationId: string, siteId: string, body: Schemas['UpdateSiteRequest']): Promise<void> {
   await changeSite(app.db, organizationId, siteId, async (trx, site) => {
     const patch: Updateable<SitesTable> = {};
@@ -100,10 +100,7 @@ export async function patchSite(app: AppContext, organizationId: string, siteId:
       await claimAddress(trx, site, site.basename && pathAddress(site.basename), body.basename && pathAddress(body.basename), 'This basename is taken (or is the id of a site)');
       patch.basename = body.basename;
     }
-    if (body.hostname !== undefined) {
-      await claimAddress(trx, site, site.hostname && hostAddress(site.hostname), body.hostname && hostAddress(body.hostname), 'This hostname is taken');
-      patch.hostname = body.hostname;
-    }
+    if (body.hostname !== undefined) Object.assign(patch, await changeHostname(trx, app.config, site, body.hostname));
     if (body.defaultSiteSection !== undefined) {
       if (!(await structure.findSection(trx, organizationId, siteId, body.defaultSiteSection))) throw invalidField('/body/defaultSiteSection', 'is not a section of this site');
       await structure.setDefaultSection(trx, organizationId, siteId, body.defaultSiteSection);

@@ -1,4 +1,4 @@
-// `urls.published` of spaces (DESIGN.md §4): the space's address in the first published site holding
+// `urls.published` of spaces (docs/decisions.md, "Sites"): the space's address in the first published site holding
 // it (sites by creation; within a site, in its order). With a share-link key that opens a published
 // `share-link` site holding the space, that site's address carrying the key. One query for a whole page
 // of spaces, and none at all when no space of the page is in a published site (`in_published_site`).
@@ -8,7 +8,7 @@ import type { Urls } from '../../urls.js';
 import { hashShareKey } from './audience.js';
 import { siteAddress, siteSpaceAddress, withShareKey } from './addresses.js';
 
-type Row = { spaceId: string; siteId: string; hostname: string | null; basename: string | null; sectionPath: string | null; path: string; opened: boolean };
+type Row = { spaceId: string; siteId: string; hostname: string | null; hostnameVerifiedAt: Date | null; basename: string | null; sectionPath: string | null; path: string; opened: boolean };
 
 export async function publishedSpaceAddresses(
   db: Executor,
@@ -22,7 +22,7 @@ export async function publishedSpaceAddresses(
   // The key is looked up by its SHA-256: the time of an index lookup by hash says nothing about stored keys.
   const keyHash = shareKey ? hashShareKey(shareKey) : null;
   const { rows } = await sql<Row>`
-    SELECT DISTINCT ON (ss.space_id) ss.space_id, s.id AS site_id, s.hostname, s.basename, sec.path AS section_path, ss.path,
+    SELECT DISTINCT ON (ss.space_id) ss.space_id, s.id AS site_id, s.hostname, s.hostname_verified_at, s.basename, sec.path AS section_path, ss.path,
       (s.visibility = 'share-link' AND ${keyHash}::bytea IS NOT NULL AND EXISTS (
         SELECT 1 FROM site_share_links l WHERE l.organization_id = s.organization_id AND l.site_id = s.id AND l.key_hash = ${keyHash}::bytea)) AS opened
     FROM site_spaces ss

@@ -1,5 +1,5 @@
 // Reading a site's structure for an answer: the rows of a page, then in one query each the site spaces
-// of its sections, the spaces the caller may see (ranks computed in the query, DESIGN.md §6) and their
+// of its sections, the spaces the caller may see (ranks computed in the query: docs/design/access-model.md) and their
 // published addresses. No query per item.
 import { memberViewer, rankToRole } from '../../access/items.js';
 import type { Caller } from '../../auth/authenticate.js';

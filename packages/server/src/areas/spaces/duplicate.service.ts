@@ -1,4 +1,4 @@
-// Duplicating a space (design/content-model.md §7): a new space row and one `edits` revision pointing at
+// Duplicating a space (docs/design/data-lifecycle.md, "Duplicate"): a new space row and one `edits` revision pointing at
 // the same three roots (content objects are shared, so the copy costs O(1) in content), then each area's
 // duplicate steps (the content area copies the materialised head rows). History, change requests and
 // comments stay with the original.
@@ -51,7 +51,7 @@ export async function duplicateSpace(db: Executor, lifecycle: Lifecycle, space: 
       pageCount: head.pageCount,
       createdBy: creatorId,
     });
-    for (const step of lifecycle.duplicate) await step(trx, { organizationId: space.organizationId, sourceSpaceId: space.id, copySpaceId: spaceId });
+    await lifecycle.duplicate(trx, { organizationId: space.organizationId, sourceSpaceId: space.id, copySpaceId: spaceId });
     await upsertGrant(trx, { kind: 'space', organizationId: space.organizationId, id: spaceId }, { kind: 'user', id: creatorId }, 'admin');
     return copy;
   });

@@ -1,9 +1,10 @@
 // Where a space or collection goes when created or moved inside its organization: the parent's access
-// rule (DESIGN.md §6: `create` on the target collection, or the `create` organization role at the top
+// rule (docs/design/access-model.md, "Rules": `create` on the target collection, or the `create` organization role at the top
 // level) and its position among the parent's children.
 import type { components } from '@content-workspace/contract';
 import { requireCollection } from '../../access/items.js';
 import type { Caller } from '../../auth/authenticate.js';
+import { createInParentRole } from '../../access/permissions.js';
 import { roleAtLeast, type Role } from '../../access/roles.js';
 import type { Executor } from '../../db/database.js';
 import { collectionAncestry } from '../collections/collections.repository.js';
@@ -29,7 +30,7 @@ export async function requireTargetParent(
   }
   const target = await requireCollection(db, caller, parentId, 'read');
   if (target.collection.organizationId !== organizationId) throw notFound('Collection');
-  if (!roleAtLeast(target.role, 'create')) throw forbidden('This needs the "create" role on the target collection');
+  if (!roleAtLeast(target.role, createInParentRole)) throw forbidden(`This needs the "${createInParentRole}" role on the target collection`);
 }
 
 function toSibling(reference: PositionReference): SiblingRef {

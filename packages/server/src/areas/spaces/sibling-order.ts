@@ -1,4 +1,4 @@
-// Sort keys of space and collection lists: the user-defined order among siblings (DESIGN.md §4).
+// Sort keys of space and collection lists: the user-defined order among siblings (docs/decisions.md, "Collections and spaces").
 import type { SortKey } from '../../db/pagination.js';
 
 type Ordered = { position: string; id: string };

@@ -1,7 +1,7 @@
-// What a document links to (design/content-model.md §6.7), read once from its CommonMark syntax tree:
+// What a document links to (docs/design/content-model.md, "Links and backlinks"), read once from its CommonMark syntax tree:
 // inline links, images, and references to definitions, each with the section it appears in. Targets
 // are classified here, resolved against a revision when read (status.ts): pages by id (`/pages/<id>`)
-// or by path (relative like `../guides/install.md`, or from the space's root like `/guides/install`),
+// or by path (relative like '../guides/install.md', or from the space's root like '/guides/install'),
 // anchors (`#usage`), files (`/files/<id>`, or a path to a file name such as
 // `.gitbook/assets/diagram.png`), other spaces (`/spaces/<id>`, with `/pages/<id>` or `/files/<id>`),
 // and external addresses (anything with a scheme, or `//host`). Pure.

@@ -1,4 +1,4 @@
-// The links of a revision as the API lists them (design/content-model.md §6.7): every occurrence with
+// The links of a revision as the API lists them (docs/design/content-model.md, "Links and backlinks"): every occurrence with
 // its status, targets in other spaces looked up at those spaces' heads, grouped by target into items
 // that list where they appear. Works on any revision (the space's head, a change request's), from its
 // trees (cached by root hash) and the stored links of its bodies (cached by hash): no body is parsed.

@@ -1,8 +1,8 @@
-// Every link of a revision with its status (design/content-model.md D3): a page, anchor or file of the
+// Every link of a revision with its status (docs/design/content-model.md, "Links and backlinks"): a page, anchor or file of the
 // same space is `ok` when the revision has it, `broken` otherwise; external addresses are `ok` (never
 // fetched); targets in other spaces are left for a look-up at their heads (report.ts). Relative paths
 // resolve against the linking page's own path, as a browser resolves them in the page's address:
-// `install.md` from `guides/setup` is `guides/install`. Pure.
+// 'install.md' from 'guides/setup' is 'guides/install'. Pure.
 import type { FileTree, PageTree } from '../model.js';
 import type { DocumentLinks, ExtractedLink } from './extract.js';
 

@@ -1,4 +1,4 @@
-// Keeps the search index in step with a space's primary head (design/content-model.md §8): called in
+// Keeps the search index in step with a space's primary head (docs/design/content-model.md, "Search index"): called in
 // the transaction that moves the head (space-head.ts `afterMove`, so batches, merges and imports all
 // reach it). When the rows reflect the old head, the tree diff says which pages to re-tokenise (new
 // body, title, description or type) and which only changed place (path, hidden: their rows and their

@@ -1,4 +1,4 @@
-// Searching the index (design/content-model.md §8): pages matching the query within a scope of spaces
+// Searching the index (docs/design/content-model.md, "Search index"): pages matching the query within a scope of spaces
 // (one space, a list of (organization, space) pairs, or every space of an organization the caller
 // reads, listed in bulk by the access expression before the search statement). Pages whose title
 // matches come first, by how well the title matches (read from the small titles table, so none is

@@ -1,4 +1,4 @@
-// A page as search sections (design/content-model.md §8): section 0 is the page itself (title,
+// A page as search sections (docs/design/content-model.md, "Search index"): section 0 is the page itself (title,
 // description and the text before its first heading); each h1–h3 heading at the top level of the body
 // opens the next section, deeper headings stay in their section. Pure.
 import type { Nodes } from 'mdast';

@@ -1,5 +1,5 @@
 // Collections, spaces, their locators, the access tables (teams, team members, grants) and the start
-// of the content store (revisions, tree nodes): DESIGN.md §6–7, design/content-model.md §5.
+// of the content store (revisions, tree nodes): docs/design/access-model.md, docs/design/content-model.md.
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -100,7 +100,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`CREATE INDEX ${sql.ref(`${table}_principal_idx`)} ON ${sql.table(table)} (organization_id, principal_kind, principal_id)`.execute(db);
   }
 
-  // Content store (design/content-model.md §5): immutable revisions over content-addressed tree nodes.
+  // Content store (docs/design/content-model.md): immutable revisions over content-addressed tree nodes.
   await sql`
     CREATE TABLE revisions (
       organization_id text NOT NULL,

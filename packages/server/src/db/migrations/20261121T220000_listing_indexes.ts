@@ -1,4 +1,4 @@
-// Space lists at scale (DESIGN.md §9: a 100-item page independent of the total count):
+// Space lists at scale (docs/design/budgets.md: a 100-item page independent of the total count):
 // - `parent_key` (the parent collection id, '' at the top level) gives the sibling order a non-null
 //   leading key, so a page is an ordered index range scan;
 // - `organizations.listing_version` changes whenever what a member may list can change (spaces,

@@ -1,4 +1,4 @@
-// The content store (design/content-model.md §5): content-addressed documents, file and reusable-content
+// The content store (docs/design/content-model.md, "Trees and content objects"): content-addressed documents, file and reusable-content
 // nodes, file blobs and their bytes, and the materialised primary head (`space_head_pages`,
 // `space_head_files`). `revisions` and `tree_nodes` exist since 20261121T210000.
 //

@@ -1,4 +1,4 @@
-// People: link invites, and the indexes behind the member, team and grant lists (DESIGN.md §5–6).
+// People: link invites, and the indexes behind the member, team and grant lists (docs/decisions.md, "People").
 // Teams, team members and grants themselves came with 20261121T210000_spaces_and_access.
 import { sql, type Kysely } from 'kysely';
 

@@ -1,9 +1,9 @@
 // SAML providers of an organization, and the assertions they signed that were already accepted
-// (replay protection). DESIGN.md §4 (SAML status), §7 (tenant keys lead with organization_id).
+// (replay protection). docs/decisions.md, "SAML and SSO"; tenant keys lead with organization_id (docs/design/data-lifecycle.md, "Tenancy").
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // `active` is the provider's status (DESIGN.md §4): kept by PostgreSQL, so the SSO login list and the
+  // `active` is the provider's status: kept by PostgreSQL, so the SSO login list and the
   // sign-in routes read one column. Deleting the default team clears only default_team_id (PG ≥ 15).
   await sql`
     CREATE TABLE saml_providers (

@@ -1,4 +1,4 @@
-// Change requests (design/content-model.md §5.3, §6.3): the request rows, the users who wrote to each
+// Change requests (docs/design/content-model.md, "Change requests", "Merge and update"): the request rows, the users who wrote to each
 // (the `contributor` list filter), and the conflicts a merge or update resolved automatically (D1).
 //
 // Every key leads with organization_id (Citus colocation). Everything cascades from `spaces`, so the

@@ -1,4 +1,4 @@
-// Credentials never reach beyond what issued them (DESIGN.md §6): a token issued through an
+// Credentials never reach beyond what issued them (docs/design/access-model.md, "Tokens"): a token issued through an
 // organization's single sign-on carries that organization as its scope, and an account records the
 // organization whose identity provider created it (a provider signs in its organization's members, and
 // otherwise only accounts it created itself).

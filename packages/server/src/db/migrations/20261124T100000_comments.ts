@@ -1,4 +1,4 @@
-// Comments and replies (issue 14; design/content-model.md §5.3, §6.6): two families in one table — a
+// Comments and replies (issue 14; docs/design/content-model.md, "Comments' anchoring"): two families in one table — a
 // space's comments (`change_request_id` null) and a change request's — their replies, the reactions on
 // each, and the cache of re-anchored targets.
 //

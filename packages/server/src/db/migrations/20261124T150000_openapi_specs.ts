@@ -1,6 +1,6 @@
 // OpenAPI specs of an organization and their versions (issue 17). A spec's source is a URL or a text;
-// processing runs as a job and records its state and outcome on the spec. DESIGN.md §4 (processingState),
-// §7 (tenant keys lead with organization_id).
+// processing runs as a job and records its state and outcome on the spec. docs/decisions.md, "Organization
+// settings"; tenant keys lead with organization_id (docs/design/data-lifecycle.md, "Tenancy").
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,4 @@
-// Search and links (design/content-model.md §5.3, §6.7, §8; docs/decisions.md, Search / Links).
+// Search and links (docs/design/content-model.md, "Links and backlinks", "Search index"; docs/decisions.md, Search / Links).
 //
 // Search: one weighted `tsvector` row per section of every page at each space's primary head
 // (`search_sections`), kept in step with every head move; `search_index_heads` records which page tree

@@ -20,6 +20,7 @@ import * as translationSettings from './20261124T150100_translation_settings.js'
 import * as customFields from './20261124T150200_custom_fields.js';
 import * as searchAndLinks from './20261124T150300_search_and_links.js';
 import * as searchTitles from './20261124T171000_search_titles.js';
+import * as siteHostnameVerification from './20261128T020000_site_hostname_verification.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121T200000_identity': identity,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '20261124T150200_custom_fields': customFields,
   '20261124T150300_search_and_links': searchAndLinks,
   '20261124T171000_search_titles': searchTitles,
+  '20261128T020000_site_hostname_verification': siteHostnameVerification,
 };

@@ -1,15 +1,17 @@
 // Published sites served as HTML by the server itself (issue 20): mounted in app.ts before the API's
 // request path (outside /v1, outside the OpenAPI contract and its validator). A site answers on its
-// custom hostname (the request's Host, never the API's own host) and at {PUBLIC_URL}/s/{basename or
-// site id}/…; below the site's root: the section's path, the site space's path, the page's path.
+// custom hostname once its DNS proved control (the request's Host, never one of the server's own:
+// hostnames.service.ts) and at {PUBLIC_URL}/s/{basename or site id}/…; below the site's root: the
+// section's path, the site space's path, the page's path.
 //
 // Per request: one statement (site-state.ts) reads the site, a version of its structure, the head
 // revision of each of its spaces and its share keys; the audience is decided from it (visitor.ts); the
 // structure the visitor may see is resolved by the API's own resolver once per structure version and
 // visitor claims. The rendered page is kept by a key over all of that and the page (revisions are
 // immutable), which is also its ETag: a repeat visit answers 304, a new visitor of the same view a
-// cached body — one query per cached view. Every request but the shared assets is charged to the
-// visitor's address (RateLimits), and a refusal is a 429 page in the site's style.
+// cached body — one query per cached view. Every request but the shared assets (shared-assets.ts) is
+// charged to the visitor's address before it costs a query (site-charge.ts), and a site that is not
+// there for the visitor answers the same bytes whatever the reason (site-responses.ts).
 import { createHash } from 'node:crypto';
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../../../context.js';
@@ -18,20 +20,22 @@ import { blobStore } from '../../../content/blob-store.js';
 import type { PageEntry } from '../../../content/model.js';
 import { loadFileTree } from '../../../content/tree-store.js';
 import { siteAddress } from '../addresses.js';
-import { HttpError } from '../../../errors.js';
 import type { PublishedStructure } from '../published-structure.js';
-import { hostAddress, pathAddress } from '../sites.repository.js';
 import { toApiCustomization } from '../sites.mapper.js';
 import type { Schemas } from '../../../schemas.js';
 import type { SiteSpaceRow } from '../structure.repository.js';
 import { BoundedCache } from '../../../db/bounded-cache.js';
 import { renderBody, type LinkResolver } from './markdown-html.js';
 import type { PublishedSiteRow, SpaceHead } from './published.repository.js';
-import { SITE_ASSETS, themeCss, themeName } from './site-assets.js';
+import { rememberTheme, serveSharedAsset } from './shared-assets.js';
+import { SITE_ASSETS, themeCss } from './site-assets.js';
+import { chargeVisit, rememberChrome, refuseSpentVisit } from './site-charge.js';
 import { favicon, faviconName } from './site-favicon.js';
 import { renderMessage, renderPage, renderSearch, type Chrome, type Link, type Tab, type TreeItem } from './site-layout.js';
+import { FILE_CSP, opensInline, securityHeaders, sendAbsent, sendHtml } from './site-responses.js';
 import { readSearchQuery, RESULTS_PER_PAGE, searchSite } from './site-search.js';
 import { loadSiteState, visibleStructure, type SiteState } from './site-state.js';
+import { hostTarget, pathTarget, recentlyUnknown, rememberUnknownHost, serverHostnames, type SiteTarget } from './site-target.js';
 import { locate, sectionPath, siteSpacePath, siteSpacesOf, type Located, type SectionEntry } from './site-navigation.js';
 import { movedPage, spaceModel, type SpaceModel } from './space-model.js';
 import { admit, type SetCookie } from './visitor.js';
@@ -45,70 +49,17 @@ const MAX_TREE_LEVEL = 300;
 /** Items the page tree shows at most (groups stay expanded while under it). */
 const MAX_TREE_ITEMS = 1500;
 const MAX_SITEMAP_URLS = 50_000;
-const MAX_SEGMENTS = 64;
 
-/** `script-src 'self'`, no inline anything; images from the site itself (and the emoji favicon's data: URL). */
-export const SITE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+export { SITE_CSP } from './site-responses.js';
 
 const pages = new BoundedCache<string>(PAGE_CACHE);
-/** Hosts that named no site a moment ago: odd Host headers do not cost a query each. */
-const unknownHosts = new BoundedCache<number>({ maxEntries: 10_000 });
-const UNKNOWN_HOST_TTL_MS = 10_000;
 
 /** The rendered-page cache's state (tests and the bench read it). */
 export const pageCache = { get size() { return pages.size; }, get bytes() { return pages.totalWeight; } };
 
-type Where = { state: SiteState; site: PublishedSiteRow; root: string; segments: string[]; viaHost: boolean };
+const EMPTY_STRUCTURE: PublishedStructure = { type: 'siteSpaces', siteSpaces: [] };
 
-const HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
-
-function segmentsOf(path: string): string[] | undefined {
-  const raw = path.split('/').filter((segment) => segment !== '');
-  if (raw.length > MAX_SEGMENTS) return undefined;
-  try {
-    return raw.map((segment) => decodeURIComponent(segment));
-  } catch {
-    return undefined;
-  }
-}
-
-async function findWhere(app: AppContext, req: Request, publicHost: string): Promise<Where | undefined | 'malformed'> {
-  const host = (req.hostname ?? '').toLowerCase();
-  if (host && host !== publicHost && HOSTNAME.test(host)) {
-    const seen = unknownHosts.get(host);
-    if (seen === undefined || Date.now() - seen > UNKNOWN_HOST_TTL_MS) {
-      const state = await loadSiteState(app.db, hostAddress(host));
-      if (state) {
-        const segments = segmentsOf(req.path);
-        return segments ? { state, site: state.site, root: '', segments, viaHost: true } : 'malformed';
-      }
-      unknownHosts.set(host, Date.now());
-    }
-  }
-  if (!req.path.startsWith('/s/')) return undefined;
-  const segments = segmentsOf(req.path);
-  if (!segments || segments.length < 2) return segments ? undefined : 'malformed';
-  const name = segments[1]!;
-  if (!/^[A-Za-z0-9-]{1,100}$/.test(name)) return undefined;
-  const state = await loadSiteState(app.db, pathAddress(name));
-  return state ? { state, site: state.site, root: `/s/${name}`, segments: segments.slice(2), viaHost: false } : undefined;
-}
-
-function securityHeaders(res: Response) {
-  // The API's CORS headers do not apply: a site's pages are for its visitors' browsers only.
-  res.removeHeader('Access-Control-Allow-Origin');
-  res.removeHeader('Access-Control-Expose-Headers');
-  res.set({
-    'Content-Security-Policy': SITE_CSP,
-    'X-Frame-Options': 'DENY',
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'strict-origin-when-cross-origin',
-    'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cross-Origin-Resource-Policy': 'same-origin',
-    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), interest-cohort=()',
-  });
-}
+type Where = { state: SiteState; site: PublishedSiteRow; root: string; segments: string[]; viaHost: boolean; address: string };
 
 function setCookies(req: Request, res: Response, root: string, cookies: SetCookie[]) {
   for (const cookie of cookies) {
@@ -166,7 +117,7 @@ function chromeOf(site: PublishedSiteRow, root: string, structure: PublishedStru
     title: customization.title,
     locale: customization.internationalization.locale,
     favicon: faviconOf(site, root),
-    assets: { css: `${root}/_assets/${SITE_ASSETS.css.name}`, js: `${root}/_assets/${SITE_ASSETS.js.name}`, theme: `${root}/_assets/${themeName(themeOf(site))}` },
+    assets: { css: `${root}/_assets/${SITE_ASSETS.css.name}`, js: `${root}/_assets/${SITE_ASSETS.js.name}`, theme: `${root}/_assets/${rememberTheme(themeOf(site))}` },
     tabs,
     searchAction: `${root}/search`,
     noindex: !indexable(site),
@@ -253,7 +204,7 @@ async function renderSitePage(r: Rendering): Promise<string> {
         return { broken: true };
       }
       // A path to a page: from the space's root, or relative to the page's folder — its parent's, or its
-      // own when it has subpages (GitBook's `page/README.md`); `.md` and README.md name the page.
+      // own when it has subpages (GitBook's 'page/README.md'); `.md` and README.md name the page.
       const resolve = (base: string[]) => {
         const folder = path.startsWith('/') ? [] : [...base];
         for (const part of parts) {
@@ -346,22 +297,12 @@ async function renderSitePage(r: Rendering): Promise<string> {
   );
 }
 
-function sendHtml(res: Response, status: number, html: string, headers: Record<string, string> = {}) {
-  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', ...headers }).send(html);
-}
-
 function sendNotFound(res: Response, site: PublishedSiteRow, root: string, structure: PublishedStructure | undefined, restricted: boolean) {
-  const chrome = chromeOf(site, root, structure ?? { type: 'siteSpaces', siteSpaces: [] }, undefined);
+  const chrome = chromeOf(site, root, structure ?? EMPTY_STRUCTURE, undefined);
   sendHtml(res, 404, renderMessage(chrome, { title: 'Page not found', text: 'There is no page at this address. It may have moved, or it is not published.', link: { title: `Go to ${chrome.title}`, href: `${root}/` } }), {
     'Cache-Control': restricted ? 'private, no-store' : 'no-cache',
     'X-Robots-Tag': 'noindex',
   });
-}
-
-/** A plain 404 for a site nobody may see: nothing of the site (not even its name) is shown. */
-function sendAbsent(res: Response) {
-  res.status(404).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' });
-  res.send('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>Not found</h1><p>There is nothing published at this address.</p></main></body></html>');
 }
 
 async function sitemap(app: AppContext, state: SiteState, res: Response) {
@@ -399,8 +340,8 @@ async function serveFile(app: AppContext, state: SiteState, structure: Published
     ETag: etag,
     'Cache-Control': restricted ? 'private, no-cache' : 'public, no-cache',
     // Files are the authors' bytes: never a page of this origin.
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-    'Content-Disposition': `${file.contentType.startsWith('image/') ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+    'Content-Security-Policy': FILE_CSP,
+    'Content-Disposition': `${opensInline(file.contentType) ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`,
   };
   if (etagMatches(req, etag)) {
     res.status(304).set(headers).end();
@@ -412,24 +353,34 @@ async function serveFile(app: AppContext, state: SiteState, structure: Published
   return true;
 }
 
+/**
+ * The site's answer. Who may see it is decided first (issue 25, F8): to a visitor it is absent for
+ * (unpublished; share-link without its key) nothing of it answers — no robots.txt, no redirect, no
+ * cookie, not even a 405 — only the bytes an unknown name gets.
+ */
 async function serve(app: AppContext, where: Where, req: Request, res: Response) {
   const { site, root, segments } = where;
   securityHeaders(res);
-  if (!site.published) return sendAbsent(res);
+  const url = new URL(req.originalUrl, 'http://site.invalid');
+  const admission = await admit(site, where.state.shareKeyHashes, req, url.searchParams);
+  if (admission.kind === 'absent') return sendAbsent(res);
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.status(405).set({ Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).send('Method not allowed');
     return;
   }
+  // The site shows itself to this visitor (a visitor-auth site, its sign-in): its 429 page may show it too.
+  if (site.visibility !== 'share-link') rememberChrome(where.address, `${site.id}:${site.updatedAt.getTime()}:${root}`, () => chromeOf(site, root, EMPTY_STRUCTURE, undefined));
+  if (admission.kind === 'reload') {
+    setCookies(req, res, root, admission.cookies);
+    const query = admission.query.toString();
+    res.status(303).set({ Location: `${url.pathname}${query ? `?${query}` : ''}`, 'Cache-Control': 'no-store' }).end();
+    return;
+  }
   const first = segments[0];
-  // Files every site shares, named by their content: cached for good.
+  // The site's theme when this instance had not rendered it yet (shared-assets.ts answers it from then on).
   if (first === '_assets' && segments.length === 2) {
-    const asset = [SITE_ASSETS.css, SITE_ASSETS.js].find((candidate) => candidate.name === segments[1]);
-    if (asset) {
-      res.status(200).set({ 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=31536000, immutable' }).send(asset.body);
-      return;
-    }
     const theme = themeOf(site);
-    if (segments[1] === themeName(theme)) {
+    if (segments[1] === rememberTheme(theme)) {
       res.status(200).set({ 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }).send(theme);
       return;
     }
@@ -441,15 +392,6 @@ async function serve(app: AppContext, where: Where, req: Request, res: Response)
   }
   if (first === 'sitemap.xml' && segments.length === 1 && indexable(site)) return sitemap(app, where.state, res);
 
-  const url = new URL(req.originalUrl, 'http://site.invalid');
-  const admission = await admit(site, where.state.shareKeyHashes, req, url.searchParams);
-  if (admission.kind === 'absent') return sendAbsent(res);
-  if (admission.kind === 'reload') {
-    setCookies(req, res, root, admission.cookies);
-    const query = admission.query.toString();
-    res.status(303).set({ Location: `${url.pathname}${query ? `?${query}` : ''}`, 'Cache-Control': 'no-store' }).end();
-    return;
-  }
   if (admission.kind === 'login') {
     res.set({ 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' });
     const requested = `${where.viaHost ? `${new URL(app.urls.api('/')).protocol}//${site.hostname}` : app.config.publicUrl}${url.pathname}${url.search}`;
@@ -459,7 +401,7 @@ async function serve(app: AppContext, where: Where, req: Request, res: Response)
       res.redirect(302, target.toString());
       return;
     }
-    const chrome = chromeOf(site, root, { type: 'siteSpaces', siteSpaces: [] }, undefined);
+    const chrome = chromeOf(site, root, EMPTY_STRUCTURE, undefined);
     return sendHtml(res, 401, renderMessage(chrome, { title: 'Sign-in required', text: 'This site is for signed-in visitors: open it through the link your sign-in page gives you.' }));
   }
   const { visitor, restricted } = admission;
@@ -489,8 +431,9 @@ async function serveFavicon(app: AppContext, where: Where, name: string, restric
   const headers = {
     ETag: icon.etag,
     'Cache-Control': `${restricted ? 'private' : 'public'}, max-age=86400`,
-    // An SVG icon opened on its own runs nothing.
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    // An SVG icon opened on its own runs nothing, and is not even shown: pages load it, nobody opens it.
+    'Content-Security-Policy': FILE_CSP,
+    ...(opensInline(icon.contentType) ? {} : { 'Content-Disposition': 'attachment' }),
   };
   if (etagMatches(req, icon.etag)) {
     res.status(304).set(headers).end();
@@ -607,53 +550,52 @@ async function servePage(
   sendHtml(res, 200, html, headers);
 }
 
-/**
- * Charges the request to the visitor's address (the API's per-address budget, shared with the API's
- * anonymous requests); false when refused, with the 429 page sent: in the site's style for a published
- * site, bare otherwise. The shared assets (a few kilobytes from memory, cached for good by the browser)
- * are not charged, so a page view costs one request of the budget plus its files and icon.
- */
-async function charged(app: AppContext, where: Where | 'malformed', req: Request, res: Response): Promise<boolean> {
-  if (!app.rateLimits.enabled) return true;
-  if (where !== 'malformed' && where.segments[0] === '_assets' && where.segments.length === 2) return true;
-  try {
-    await app.rateLimits.chargeAddress(req, res);
-    return true;
-  } catch (error) {
-    if (!(error instanceof HttpError) || error.status !== 429) throw error;
-    securityHeaders(res);
-    const headers = { ...error.headers, 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
-    // Nothing of a site shows to whom it may be absent (unpublished; share-link before the key is checked).
-    if (where === 'malformed' || !where.site.published || where.site.visibility === 'share-link') {
-      sendHtml(res, 429, '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many requests</title></head><body><main><h1>Too many requests</h1><p>Try again in a moment.</p></main></body></html>', headers);
-      return false;
-    }
-    const seconds = Number(error.headers?.['Retry-After'] ?? 1);
-    const chrome = chromeOf(where.site, where.root, { type: 'siteSpaces', siteSpaces: [] }, undefined);
-    sendHtml(res, 429, renderMessage(chrome, { title: 'Too many requests', text: `This address has asked for many pages in a short time. Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.` }), headers);
-    return false;
-  }
+/** Answers the site found at `target` (a malformed path below it: as an absent site). */
+async function answer(app: AppContext, target: SiteTarget & { address: string }, state: SiteState, req: Request, res: Response) {
+  if (!target.segments) return sendAbsent(res);
+  await serve(app, { state, site: state.site, root: target.root, segments: target.segments, viaHost: target.via === 'host', address: target.address }, req, res);
 }
 
-/** Mounts the published sites before the API: requests for a site are answered here, anything else goes on. */
+/**
+ * Mounts the published sites before the API: requests for a site are answered here, anything else goes
+ * on. Each step costs nothing the previous one has not paid for (issue 25, F7):
+ * - the shared files (`_assets/`) come from memory: no query, no charge;
+ * - on a Host that may be a site's, a spent budget is refused in memory; then the one lookup, charged
+ *   when it finds a site. A Host that names none goes on to the API, which charges it, and is
+ *   remembered for a few seconds;
+ * - below `/s/`, the request is charged first (refused in memory over the limit), then looked up; an
+ *   unknown or malformed name answers exactly what an absent site does.
+ */
 export function mountPublishedSites(app: Express, context: AppContext) {
-  const publicHost = new URL(context.config.publicUrl).hostname.toLowerCase();
+  const ownHosts = serverHostnames(context.config);
   app.use(async (req: Request, res: Response, next: NextFunction) => {
-    let where: Awaited<ReturnType<typeof findWhere>>;
+    const found = hostTarget(req, ownHosts);
+    const host = found && !recentlyUnknown(found.address) ? found : undefined;
+    const path = pathTarget(req);
+    if (!host && !path) return next();
+    // Until a site is found, a failure (the database away) is the API's to answer.
+    let answering = false;
     try {
-      where = await findWhere(context, req, publicHost);
-    } catch (error) {
-      return next(error);
-    }
-    if (where === undefined) return next();
-    try {
-      if (!(await charged(context, where, req, res))) return;
-      if (where === 'malformed') {
-        securityHeaders(res);
-        return sendAbsent(res);
+      if (host) {
+        if (serveSharedAsset(host.segments, res)) return;
+        if (!refuseSpentVisit(context, req, res, host.address)) return;
+        const state = await loadSiteState(context.db, host.address);
+        if (state) {
+          answering = true;
+          if (await chargeVisit(context, req, res, host.address)) await answer(context, host, state, req, res);
+          return;
+        }
+        rememberUnknownHost(host.address);
       }
-      await serve(context, where, req, res);
+      if (!path) return next();
+      if (serveSharedAsset(path.segments, res)) return;
+      if (!(await chargeVisit(context, req, res, path.address))) return;
+      const state = path.address && path.segments ? await loadSiteState(context.db, path.address) : undefined;
+      answering = true;
+      if (state) await answer(context, { ...path, address: path.address! }, state, req, res);
+      else sendAbsent(res);
     } catch (error) {
+      if (!answering) return next(error);
       req.log?.error({ err: error }, 'published site: unexpected error');
       if (res.headersSent) return res.end();
       res.status(500).set({ 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).send('The site could not be shown: try again in a moment.');

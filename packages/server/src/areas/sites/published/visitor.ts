@@ -33,6 +33,12 @@ const MAX_SHARE_KEY = 256;
 const MAX_UNSIGNED_CLAIMS = 32;
 const MAX_CLAIMS_COOKIE = 2048;
 const THIRTY_DAYS = 30 * 24 * 3600;
+/**
+ * The visitor cookie lives until the token's `exp`, at most 400 days (the longest browsers keep a cookie,
+ * RFC 6265bis): a validly signed token may carry any `exp`, and one past what a Date can hold made the
+ * cookie's date invalid — a 500 (issue 25, F9). The token itself is still checked on every request.
+ */
+export const MAX_VISITOR_COOKIE_SECONDS = 400 * 24 * 3600;
 const CLAIM_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -115,23 +121,23 @@ export async function admit(site: PublishedSiteRow, shareKeyHashes: readonly Buf
   if (!site.published) return { kind: 'absent' };
   const cookies = readCookies(req);
   const set: SetCookie[] = [];
+  // A share-link site is absent to a visitor without one of its keys, whatever else the address carries
+  // (issue 25, F8: `?visitor.x=` used to answer a 303 with cookies before the key was asked for).
+  const keyParam = query.get('shareKey');
+  if (site.visibility === 'share-link' && !keyOpens(shareKeyHashes, keyParam ?? cookies.get(COOKIES.share) ?? '')) return { kind: 'absent' };
 
   // Credentials and claims in the address are taken once, then the address is reloaded without them
   // (they stay out of history, bookmarks and referrers).
-  const keyParam = query.get('shareKey');
   const tokenParam = query.get('jwt_token');
   const unsignedParam = unsignedClaimsFrom(query, readUnsignedCookie(cookies.get(COOKIES.claims)));
   if (keyParam !== null || tokenParam !== null || unsignedParam) {
-    if (keyParam !== null && site.visibility === 'share-link') {
-      if (!(keyOpens(shareKeyHashes, keyParam))) return { kind: 'absent' };
-      set.push({ name: COOKIES.share, value: keyParam, maxAgeSeconds: THIRTY_DAYS });
-    }
+    if (keyParam !== null && site.visibility === 'share-link') set.push({ name: COOKIES.share, value: keyParam, maxAgeSeconds: THIRTY_DAYS });
     if (tokenParam !== null && site.visitorAuthSecret) {
       const token = await verifySiteToken(site.visitorAuthSecret, tokenParam);
       if (!token.ok) {
         if (site.visibility === 'visitor-auth') return { kind: 'login', fallbackUrl: site.visitorAuthFallbackUrl };
       } else {
-        set.push({ name: COOKIES.visitor, value: tokenParam, maxAgeSeconds: Math.max(1, token.exp - Math.floor(Date.now() / 1000)) });
+        set.push({ name: COOKIES.visitor, value: tokenParam, maxAgeSeconds: visitorCookieSeconds(token.exp) });
       }
     }
     if (unsignedParam) {
@@ -142,10 +148,6 @@ export async function admit(site: PublishedSiteRow, shareKeyHashes: readonly Buf
   }
 
   let signed: Record<string, unknown> = {};
-  if (site.visibility === 'share-link') {
-    const key = cookies.get(COOKIES.share);
-    if (!key || !(keyOpens(shareKeyHashes, key))) return { kind: 'absent' };
-  }
   const tokenCookie = cookies.get(COOKIES.visitor);
   if (site.visitorAuthSecret && tokenCookie) {
     const token = await verifySiteToken(site.visitorAuthSecret, tokenCookie);
@@ -158,6 +160,12 @@ export async function admit(site: PublishedSiteRow, shareKeyHashes: readonly Buf
     visitor: { claims: { ...signed, unsigned: readUnsignedCookie(cookies.get(COOKIES.claims)) } },
     restricted: site.visibility === 'share-link' || site.visibility === 'visitor-auth',
   };
+}
+
+/** Seconds until `exp` (epoch seconds), whole, between 1 and MAX_VISITOR_COOKIE_SECONDS. */
+export function visitorCookieSeconds(exp: number, now = Date.now()): number {
+  const left = Math.floor(exp - now / 1000);
+  return Number.isFinite(left) ? Math.min(MAX_VISITOR_COOKIE_SECONDS, Math.max(1, left)) : MAX_VISITOR_COOKIE_SECONDS;
 }
 
 function keyOpens(hashes: readonly Buffer[], key: string): boolean {
