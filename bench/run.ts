@@ -2,13 +2,16 @@
 // against its budget. Results are printed and written to bench/results/. `api` takes `--against <revision>`
 // (repeated, or comma-separated) to run earlier commits as sides of the same run (bench/api/history.ts),
 // `--history-only` to run that comparison alone, and `--history-spaces N` for its seed's size.
+// `pnpm bench test-suite [--files-from <vitest json>]` times `pnpm test` step by step (not part of `all`:
+// it runs the whole suite; bench/test-suite.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runApiBenchmark } from './api.js';
 import { runColdStartBenchmark } from './cold-start.js';
 import { runCommentsBenchmark } from './comments.js';
+import { formatTestSuite, runTestSuite, summariseReport } from './test-suite.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 process.chdir(here);
@@ -18,7 +21,7 @@ const option = (name: string, fallback: number) => {
   return index >= 0 ? Number(args[index + 1]) : fallback;
 };
 /** Options followed by a value (which is not the benchmark's name). */
-const VALUED = new Set(['--rounds', '--seconds', '--against', '--history-spaces']);
+const VALUED = new Set(['--rounds', '--seconds', '--against', '--history-spaces', '--files-from']);
 const which = args.find((arg, i) => !arg.startsWith('--') && !VALUED.has(args[i - 1]!)) ?? 'all';
 
 const results: Record<string, unknown> = {};
@@ -101,6 +104,19 @@ for (const [name, script] of [
     console.log(`\n== ${name}: ${script}`);
     const code = await runStandalone(script);
     verdicts.push(`${name} benchmark: ${code === 0 ? 'ran (figures above, each against its budget)' : `FAILED (exit ${code})`}`);
+  }
+}
+
+if (which === 'test-suite') {
+  console.log('\n== Test suite: `pnpm test` step by step, the slowest test files');
+  const report = args.includes('--files-from') ? args[args.indexOf('--files-from') + 1] : undefined;
+  // Relative to where `pnpm bench` was called (this script runs in bench/).
+  const suite = report ? summariseReport(resolve(process.env.INIT_CWD ?? join(here, '..'), report)) : await runTestSuite();
+  results.testSuite = suite;
+  console.log(formatTestSuite(suite));
+  if (suite.steps.length) {
+    const minutes = suite.totalSeconds / 60;
+    verdicts.push(`pnpm test ${minutes.toFixed(1)} min (budget < 15 min on a quiet machine; load average after: ${suite.steps.at(-1)!.loadAfter}): ${minutes < 15 ? 'met' : 'MISSED'}`);
   }
 }
 
