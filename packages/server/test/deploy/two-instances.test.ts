@@ -250,22 +250,30 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
   });
 
   it('stopping an instance (a rolling restart) loses no request going through nginx', async () => {
-    const tokens = await Promise.all([0, 1, 2].map((n) => newToken(`rolling restart ${n}`)));
+    // Each token has TOKEN_BUDGET requests an hour, and the restarted instance may take most of a minute
+    // to start on a loaded machine: each worker moves to its next token before the budget is spent
+    // (with one token each, the workers ran out during a 40 s start and their 429s failed the test).
+    const requestsPerToken = TOKEN_BUDGET / 2;
+    const tokensPerWorker = await Promise.all(
+      [0, 1, 2].map((worker) => Promise.all([0, 1, 2, 3, 4, 5].map((n) => newToken(`rolling restart ${worker}.${n}`)))),
+    );
     const statuses: number[] = [];
     const failures: string[] = [];
     let stop = false;
-    const worker = async (token: string) => {
-      while (!stop) {
+    const worker = async (tokens: { token: string }[]) => {
+      for (let sent = 0; !stop; sent++) {
+        const token = tokens[Math.floor(sent / requestsPerToken)];
+        if (!token) throw new Error(`a worker sent ${sent} requests: the restart took too long for this test's tokens`);
         try {
-          const { response } = await api(token).GET('/v1/user');
+          const { response } = await api(token.token).GET('/v1/user');
           statuses.push(response.status);
         } catch (error) {
           failures.push(String(error));
         }
-        await sleep(20);
+        await sleep(50);
       }
     };
-    const load = Promise.all(tokens.map((token) => worker(token.token)));
+    const load = Promise.all(tokensPerWorker.map(worker));
     await sleep(500);
     const [stopped, kept] = instances as [Instance, Instance];
     const exit = await stopped.stop();
