@@ -8,6 +8,11 @@
 // the order (drift, caches). Each load reports the server's and PostgreSQL's CPU time per request.
 // `against` adds earlier commits as sides of the same run (bench/api/history.ts).
 //
+// Idempotency keys (issue 26): on a write, `PATCH /v1/spaces/{id}` with a new `Idempotency-Key` on every
+// request against the same write without one, paired on the full server in each round (a key costs a
+// claim and the stored answer: two statements); on a read, the two middlewares' share of a dispatch,
+// counted in-process (api/idempotency-read-cost.ts), since it is far below a load test's noise.
+//
 // Rate limits on ÷ off is measured on two twin servers that serve nothing else, started anew and warmed
 // up in each round:
 // - a server that also serves the other loads keeps its caches (token cache, viewer cache, JIT) warmer
@@ -24,7 +29,7 @@ import pg from 'pg';
 import { canPin, pin } from './lib/cpus.js';
 import { buildCommit, buildWorkingTree, comparedServerEnvironment, freePort, startBuild, type ServerBuild, type StartedServer } from './lib/builds.js';
 import { startBenchDatabase } from './lib/database.js';
-import { startScript, stop } from './lib/processes.js';
+import { runScript, startScript, stop } from './lib/processes.js';
 import { seed, SPACES } from './api/seed.js';
 import { runHistory, type HistoryResult } from './api/history.js';
 import { combined, line, load as runLoad, loadAverage, measured, median, type LoadResult } from './api/measure.js';
@@ -50,6 +55,11 @@ export type ApiBenchmarkResult = {
     /** Full-stack list req/s ÷ the bare Kysely keyset list's (10,000 and 250 spaces; target ≥ 0.85). */
     listRatio: number;
     listSmallRatio: number;
+    /** `PATCH /v1/spaces/{id}` without and with a new Idempotency-Key per request, same server. */
+    write: LoadResult;
+    writeKeyed: LoadResult;
+    /** Keyed ÷ plain write req/s. */
+    writeKeyedVsPlain: number;
   }>;
   medianRatio: number;
   /** Medians of the rounds' server and PostgreSQL CPU per GET, full ÷ bare (targets ≤ 1.5 and ≤ 1.1). */
@@ -68,6 +78,11 @@ export type ApiBenchmarkResult = {
   bareListP99Max: number;
   /** This tree against earlier commits (`against`), same run. */
   history?: HistoryResult;
+  /** Median of the rounds' keyed ÷ plain write req/s, and of their server CPU per request (keyed ÷ plain). */
+  medianWriteKeyedVsPlain?: number;
+  medianWriteKeyedCpuVsPlain?: number;
+  /** The idempotency middlewares on a read: nanoseconds per dispatch with and without them (api/idempotency-read-cost.ts). */
+  readCost?: { withNs: number; withoutNs: number; costNs: number };
 };
 
 export type ApiBenchmarkOptions = {
@@ -80,6 +95,9 @@ export type ApiBenchmarkOptions = {
   /** Spaces each side of the history seeds through its API. */
   historySpaces?: number;
 };
+
+/** Tokens of the seed's organization admins (its first members), who may rename any space. */
+const ADMINS = 10;
 
 /** Pairs of twin runs per round (see the header). */
 const TWIN_PAIRS = 4;
@@ -113,14 +131,21 @@ export async function runApiBenchmark(options: ApiBenchmarkOptions): Promise<Api
     const barePaths = seeded.spaceIds.map((id) => `/bare/spaces/${id}`);
     const bareListPaths = [`/bare/orgs/${seeded.organizationId}/spaces?limit=100`];
     const bareSmallListPaths = seeded.collectionIds.map((id) => `/bare/collections/${id}/spaces?limit=100`);
-    const load = (url: string, paths: string[], tokens: string[], connections: number, seconds = options.seconds) =>
-      runLoad({ url, paths, tokens, connections, seconds });
+    const load = (url: string, paths: string[], tokens: string[], connections: number, seconds = options.seconds, write?: { keyed: boolean }) =>
+      runLoad({ url, paths, tokens, connections, seconds, ...(write ? { method: 'PATCH', body: { title: 'Renamed by the benchmark' }, keyed: write.keyed } : {}) });
+    // Writes by the organization's admins (the first tokens), on spaces of no published site.
+    const adminTokens = seeded.tokens.slice(0, ADMINS);
+    // Warm up the bare server (JIT, connection pools, PostgreSQL caches).
     await load(bareUrl, barePaths, [], 50, 3);
     await load(bareUrl, bareListPaths, [], 16, 3);
     await load(bareUrl, bareSmallListPaths, [], 16, 3);
 
     const rounds: ApiBenchmarkResult['rounds'] = [];
+    let readCost: ApiBenchmarkResult['readCost'];
     if (!options.historyOnly) {
+      // The read path of the idempotency middlewares, in-process on the server's core (see its header).
+      readCost = await runScript<NonNullable<ApiBenchmarkResult['readCost']>>('api/idempotency-read-cost.ts', 0, {});
+      console.log(`idempotency middlewares on a GET: ${readCost.costNs.toFixed(0)} ns per request (dispatch ${readCost.withoutNs.toFixed(0)} → ${readCost.withNs.toFixed(0)} ns)`);
       const full = await startTree(true);
       const byIdPaths = seeded.spaceIds.map((id) => `/v1/spaces/${id}`);
       const publishedPaths = seeded.publishedSpaceIds.map((id) => `/v1/spaces/${id}`);
@@ -133,6 +158,8 @@ export async function runApiBenchmark(options: ApiBenchmarkOptions): Promise<Api
       await load(full.url, publishedPaths, seeded.tokens, 50, 3);
       await load(full.url, listPaths, seeded.tokens, 16, 3);
       await load(full.url, smallListPaths, seeded.tokens, 16, 3);
+      await load(full.url, byIdPaths, adminTokens, 16, 3, { keyed: false });
+      await load(full.url, byIdPaths, adminTokens, 16, 3, { keyed: true });
 
       /** Runs the loads in turn, in reverse order on even rounds; results in the given order. */
       const alternating = async <T>(round: number, runs: Array<() => Promise<T>>): Promise<T[]> => {
@@ -178,14 +205,19 @@ export async function runApiBenchmark(options: ApiBenchmarkOptions): Promise<Api
           () => measured(pids(full), () => load(full.url, smallListPaths, seeded.tokens, 16)),
           () => measured(pids(bare!), () => load(bareUrl, bareSmallListPaths, [], 16)),
         ])) as [LoadResult, LoadResult];
+        const [write, writeKeyed] = (await alternating(round, [
+          () => measured(pids(full), () => load(full.url, byIdPaths, adminTokens, 16, options.seconds, { keyed: false })),
+          () => measured(pids(full), () => load(full.url, byIdPaths, adminTokens, 16, options.seconds, { keyed: true })),
+        ])) as [LoadResult, LoadResult];
+        const writeKeyedVsPlain = writeKeyed.requestsPerSecond / write.requestsPerSecond;
         const ratio = byId.requestsPerSecond / bareResult.requestsPerSecond;
         const limitedRatio = byIdLimited.requestsPerSecond / bareResult.requestsPerSecond;
         const limitedVsOff = byIdLimited.requestsPerSecond / byIdUnlimited.requestsPerSecond;
         const publishedRatio = byIdPublished.requestsPerSecond / bareResult.requestsPerSecond;
         const listRatio = list.requestsPerSecond / bareList.requestsPerSecond;
         const listSmallRatio = listSmall.requestsPerSecond / bareListSmall.requestsPerSecond;
-        rounds.push({ loadAverage: loadAverage(), bare: bareResult, byId, byIdLimited, byIdUnlimited, byIdPublished, bareList, list, bareListSmall, listSmall, ratio, limitedRatio, limitedVsOff, publishedRatio, listRatio, listSmallRatio });
-        const failures = [byId, byIdLimited, byIdUnlimited, byIdPublished, list, listSmall, bareResult, bareList, bareListSmall].reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+        rounds.push({ loadAverage: loadAverage(), bare: bareResult, byId, byIdLimited, byIdUnlimited, byIdPublished, bareList, list, bareListSmall, listSmall, ratio, limitedRatio, limitedVsOff, publishedRatio, listRatio, listSmallRatio, write, writeKeyed, writeKeyedVsPlain });
+        const failures = [byId, byIdLimited, byIdUnlimited, byIdPublished, list, listSmall, bareResult, bareList, bareListSmall, write, writeKeyed].reduce((sum, r) => sum + r.non2xx + r.errors, 0);
         console.log(
           [
             `round ${round} (load ${loadAverage()}):`,
@@ -194,6 +226,7 @@ export async function runApiBenchmark(options: ApiBenchmarkOptions): Promise<Api
             `  in a published site ${line(byIdPublished)} · ratio ${publishedRatio.toFixed(2)}`,
             `  100-item page of 10,000 spaces ${line(list)} · bare keyset ${line(bareList)} · ratio ${listRatio.toFixed(2)}${cpuRatio(list, bareList)}`,
             `  100-item page of 250 spaces ${line(listSmall)} · bare keyset ${line(bareListSmall)} · ratio ${listSmallRatio.toFixed(2)}${cpuRatio(listSmall, bareListSmall)}`,
+            `  PATCH /v1/spaces/{id} with a new Idempotency-Key ${line(writeKeyed)} · without ${line(write)} · keyed ÷ plain ${writeKeyedVsPlain.toFixed(3)}${cpuRatio(writeKeyed, write)}`,
             ...(failures ? [`  NON-2XX/ERRORS ${failures}`] : []),
           ].join('\n'),
         );
@@ -221,6 +254,8 @@ export async function runApiBenchmark(options: ApiBenchmarkOptions): Promise<Api
     };
     const cpuPerGet = medianOf((r) => (r.byId.cpuMicros && r.bare.cpuMicros ? r.byId.cpuMicros / r.bare.cpuMicros : undefined));
     const databaseCpuPerGet = medianOf((r) => (r.byId.databaseCpuMicros && r.bare.databaseCpuMicros ? r.byId.databaseCpuMicros / r.bare.databaseCpuMicros : undefined));
+    const writeKeyedVsPlain = medianOf((r) => r.writeKeyedVsPlain);
+    const writeKeyedCpuVsPlain = medianOf((r) => (r.write.cpuMicros && r.writeKeyed.cpuMicros ? r.writeKeyed.cpuMicros / r.write.cpuMicros : undefined));
     const limitedCpuVsOff = medianOf((r) => (r.byIdUnlimited.cpuMicros && r.byIdLimited.cpuMicros ? r.byIdLimited.cpuMicros / r.byIdUnlimited.cpuMicros : undefined));
     return {
       rounds,
@@ -235,6 +270,9 @@ export async function runApiBenchmark(options: ApiBenchmarkOptions): Promise<Api
       listP99Max: Math.max(...rounds.flatMap((r) => [r.list.p99, r.listSmall.p99])),
       bareListP99Max: Math.max(...rounds.flatMap((r) => [r.bareList.p99, r.bareListSmall.p99])),
       ...(history ? { history } : {}),
+      ...(writeKeyedVsPlain === undefined ? {} : { medianWriteKeyedVsPlain: writeKeyedVsPlain }),
+      ...(writeKeyedCpuVsPlain === undefined ? {} : { medianWriteKeyedCpuVsPlain: writeKeyedCpuVsPlain }),
+      ...(readCost ? { readCost } : {}),
     };
   } finally {
     for (const server of servers) await stop(server.child);

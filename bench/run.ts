@@ -1,4 +1,4 @@
-// `pnpm bench [api|cold-start|comments|content|merge|search|sites|all] [--rounds N] [--seconds S]`: the benchmarks of docs/design/budgets.md, each
+// `pnpm bench [api|cold-start|comments|content|merge|events|search|sites|all] [--rounds N] [--seconds S]`: the benchmarks of docs/design/budgets.md, each
 // against its budget. Results are printed and written to bench/results/. `api` takes `--against <revision>`
 // (repeated, or comma-separated) to run earlier commits as sides of the same run (bench/api/history.ts),
 // `--history-only` to run that comparison alone, and `--history-spaces N` for its seed's size.
@@ -25,6 +25,7 @@ const VALUED = new Set(['--rounds', '--seconds', '--against', '--history-spaces'
 const which = args.find((arg, i) => !arg.startsWith('--') && !VALUED.has(args[i - 1]!)) ?? 'all';
 
 const results: Record<string, unknown> = {};
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const verdicts: string[] = [];
 
 if (which === 'all' || which === 'api') {
@@ -54,6 +55,15 @@ if (which === 'all' || which === 'api') {
       `100-item list p99 ${api.listP99Max} ms at 16 connections (worst round; budget < 25 ms where the bare list stays under it: bare ${api.bareListP99Max} ms): ` +
         (api.listP99Max < 25 ? 'met' : api.bareListP99Max >= 25 ? 'not applicable (the bare list misses it too)' : 'MISSED'),
     );
+    if (api.medianWriteKeyedVsPlain !== undefined) {
+      verdicts.push(
+        `PATCH /v1/spaces/{id} with an Idempotency-Key at ${(api.medianWriteKeyedVsPlain * 100).toFixed(1)}% of the req/s without one (median of paired rounds; no budget)` +
+          (api.medianWriteKeyedCpuVsPlain ? `; server CPU per request ×${api.medianWriteKeyedCpuVsPlain.toFixed(3)}` : ''),
+      );
+    }
+    if (api.readCost) {
+      verdicts.push(`idempotency middlewares on a GET: ${api.readCost.costNs.toFixed(0)} ns per request, i.e. ${((api.readCost.costNs / 1000 / median(api.rounds.map((r) => r.byId.cpuMicros ?? Number.NaN))) * 100).toFixed(3)}% of a GET /v1/spaces/{id}'s server CPU`);
+    }
   }
   if (api.history) {
     const [, ...earlier] = api.history.sides;
@@ -97,6 +107,7 @@ function runStandalone(script: string): Promise<number> {
 for (const [name, script] of [
   ['content', 'content-store.ts'],
   ['merge', 'merge.ts'],
+  ['events', 'events.ts'],
   ['search', 'search.ts'],
   ['sites', 'sites.ts'],
 ] as const) {

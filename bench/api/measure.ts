@@ -18,7 +18,17 @@ export type LoadResult = {
   databaseCpuMicros?: number;
 };
 
-export type LoadOptions = { url: string; paths: string[]; tokens: string[]; connections: number; seconds: number };
+export type LoadOptions = {
+  url: string;
+  paths: string[];
+  tokens: string[];
+  connections: number;
+  seconds: number;
+  /** A write: its method and JSON body (api/load.ts), each request with an `Idempotency-Key` of its own when `keyed`. */
+  method?: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  keyed?: boolean;
+};
 
 /** Runs the load generator on core 1. */
 export const load = (options: LoadOptions) => runScript<LoadResult>('api/load.ts', 1, options);

@@ -7,9 +7,10 @@ import type { AppContext } from './context.js';
 import { createAccessGate } from './http/access-gate.js';
 import { createBodyParser } from './http/body.js';
 import { createErrorMiddleware, notFoundMiddleware } from './http/error-middleware.js';
+import { createIdempotency } from './http/idempotency.js';
 import { acceptRawSubDelimsInQuery, BODY_METHODS, enforceInputRules } from './http/input-rules.js';
 import type { HandlerMap } from './http/handler.js';
-import { apiHeaders, createMetrics, mountHealth, observe, type Metrics } from './http/observability.js';
+import { apiHeaders, mountHealth, observe, type Metrics } from './http/observability.js';
 import { loadSpec } from './http/operations.js';
 import { rateLimit } from './http/rate-limit.js';
 import { mountReference } from './http/reference.js';
@@ -18,6 +19,7 @@ import { createApiDispatcher } from './http/router.js';
 import { createValidator } from './http/validator.js';
 import { accessRules, handlers as allHandlers, knownConflicts, scopeLookups } from './areas/index.js';
 import { mountPublishedSites } from './areas/sites/published/site-router.js';
+import { mountAgentMcp } from './agents/mcp/agent-server.js';
 
 export type AppOptions = {
   handlers?: HandlerMap;
@@ -28,7 +30,7 @@ export type AppOptions = {
 
 export function createApp(context: AppContext, options: AppOptions = {}): { app: Express; metrics: Metrics } {
   const app = express();
-  const metrics = createMetrics();
+  const { metrics } = context;
   app.disable('x-powered-by');
   // Express's automatic ETag hashes every body (~35 µs a request, more on lists): off for the API.
   app.set('etag', false);
@@ -57,13 +59,23 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   // before any body is read; then the body, the validation of the whole request, the handler. One
   // Express layer (http/pipeline.ts), its steps in this order.
   const validator = createValidator(loadSpec(), { validateResponses: context.config.validateResponses, onResponseError: options.onResponseError });
+  // Writes sent with an Idempotency-Key run once (http/idempotency.ts): a DELETE is claimed or replayed
+  // before its access is decided (its own success removes what the gate resolves), a write with a body
+  // once the body is read and valid, just before its handler.
+  const idempotency = createIdempotency(context);
+  // The MCP server for agents (agents/mcp): outside the spec, its tools call the API's operations back
+  // with the caller's token, so they pass every step below as REST calls. On a router only its path enters.
+  const agentMcp = express.Router();
+  mountAgentMcp(agentMcp);
   const access = createAccessResolver(context, accessRules, scopeLookups);
   app.use(
     pipeline([
       resolveCaller(context),
       rateLimit(context.rateLimits),
+      (req, res, next) => (MCP_PATHS.test(req.path) ? agentMcp(req, res, next) : next()),
       acceptRawSubDelimsInQuery,
       ...validator.match,
+      idempotency.beforeAccess,
       createAccessGate(access),
       createBodyParser({
         defaultLimitBytes: DEFAULT_BODY_BYTES,
@@ -79,6 +91,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
         forms: { consumeSamlResponse: DEFAULT_BODY_BYTES },
         largeBodyConcurrency: context.config.largeBodyConcurrency,
         registry: metrics.registry,
+        onRawBody: idempotency.digestBody,
       }),
       // A JSON request with an empty body counts as `{}`.
       (req, _res, next) => {
@@ -90,6 +103,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
       },
       ...validator.validate,
       enforceInputRules,
+      idempotency.beforeHandler,
       createApiDispatcher(context, options.handlers ?? allHandlers, access),
     ]),
   );
@@ -100,6 +114,8 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
 
 /** The paths of the health endpoints and of the API reference (mountHealth, mountReference). */
 const OPERATIONS_PATHS = /^\/(healthz|readyz|metrics|docs)(\/|$)/i;
+/** The paths the MCP router's route (agents/mcp/agent-server.ts) matches, case-insensitive as Express's routes. */
+const MCP_PATHS = /^\/mcp\/?$/i;
 
 const DEFAULT_BODY_BYTES = 1024 * 1024;
 const CONTENT_BATCH_BYTES = 20 * 1024 * 1024;

@@ -8,6 +8,7 @@ import type { RateLimits } from './http/rate-limit.js';
 import type { Jobs } from './jobs/queue.js';
 import type { TokenCache } from './auth/token-cache.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
 import type { ServerKeys } from './keys.js';
 import type { Urls } from './urls.js';
 
@@ -27,4 +28,6 @@ export type AppContext = {
   lifecycle: Lifecycle;
   /** Request budgets per token and per client address (see http/rate-limit.ts). */
   rateLimits: RateLimits;
+  /** The instance's Prometheus registry (`/metrics`): register a cache, a counter or a gauge in one line (see metrics.ts). */
+  metrics: Metrics;
 };

@@ -6,7 +6,10 @@
 import pg from 'pg';
 import type { TokenCredential } from './tokens.repository.js';
 import type { UserRow } from './users.repository.js';
+import { DatabaseAvailability } from '../db/availability.js';
+import { databaseAddress } from '../db/unreachable.js';
 import type { Logger } from '../logger.js';
+import type { CacheStats } from '../metrics.js';
 
 export type CachedToken = { token: TokenCredential; user: UserRow };
 
@@ -22,6 +25,8 @@ export class TokenCache {
    * listener was down) during the read would otherwise be cached over.
    */
   private generationCounter = 0;
+  private hits = 0;
+  private misses = 0;
 
   constructor(
     private readonly ttlMs = 60_000,
@@ -34,14 +39,19 @@ export class TokenCache {
   }
 
   get(hashHex: string): CachedToken | undefined {
-    if (!this.live) return undefined;
-    const entry = this.entries.get(hashHex);
-    if (!entry) return undefined;
-    if (Date.now() - entry.cachedAt > this.ttlMs) {
-      this.entries.delete(hashHex);
-      return undefined;
+    const entry = this.live ? this.entries.get(hashHex) : undefined;
+    if (entry && Date.now() - entry.cachedAt > this.ttlMs) this.entries.delete(hashHex);
+    else if (entry) {
+      this.hits++;
+      return entry.value;
     }
-    return entry.value;
+    this.misses++;
+    return undefined;
+  }
+
+  /** For the metrics (`cache_*{cache="tokens"}`). */
+  stats(): CacheStats {
+    return { entries: this.entries.size, hits: this.hits, misses: this.misses };
   }
 
   /** Caches a lookup that started at `generation` (see `generation`). */
@@ -77,7 +87,13 @@ const RECONNECT_DELAY_MS = { first: 250, max: 5000 };
  * restarted, connection terminated, network), the cache is bypassed at once and the connection is made
  * again with a doubling delay; once LISTEN is back, the cache starts again empty.
  */
-export async function listenForTokenChanges(connectionString: string, cache: TokenCache, log: Logger): Promise<{ stop(): Promise<void> }> {
+export async function listenForTokenChanges(
+  connectionString: string,
+  cache: TokenCache,
+  log: Logger,
+  /** The server's (an outage is logged once, there); else the listener's own. */
+  availability = new DatabaseAvailability(log, databaseAddress(connectionString)),
+): Promise<{ stop(): Promise<void> }> {
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -100,9 +116,15 @@ export async function listenForTokenChanges(connectionString: string, cache: Tok
     const onLost = (error?: Error) => {
       if (lost) return;
       lost = true;
-      if (client === next) client = undefined;
+      const wasListening = client === next;
+      if (wasListening) client = undefined;
       cache.setLive(false);
-      if (!stopped) log.warn({ err: error }, 'token change listener lost its connection; the token cache is bypassed until it is back');
+      if (!stopped) {
+        // The database away is the availability's to log, once per outage; anything else is said here.
+        const outage = error === undefined || availability.failed(error, 'token listener');
+        if (!outage) log.warn({ err: error }, 'token change listener lost its connection; the token cache is bypassed until it is back');
+        else if (wasListening) log.info('token change listener lost its connection; the token cache is bypassed until it is back');
+      }
       next.end().catch(() => {});
       reconnectLater();
     };
@@ -122,6 +144,7 @@ export async function listenForTokenChanges(connectionString: string, cache: Tok
       return;
     }
     client = next;
+    availability.succeeded();
     if (failures > 0) log.info({ attempts: failures }, 'token change listener reconnected');
     failures = 0;
     cache.setLive(true);

@@ -11,17 +11,19 @@
 import { sql, type Updateable } from 'kysely';
 import ipaddr from 'ipaddr.js';
 import type { AppContext } from '../../context.js';
-import type { Database, Executor } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
 import type { SitesTable } from '../../db/schema.js';
 import { conflict, invalidField } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { checkHostname, MAX_HOSTNAME_LENGTH, newHostnameToken, type HostnameProof } from './hostname-dns.js';
 import { claimDueHostnames, holdHostname, lockClaim, lockHostnameHolder, releaseHostname, type HostnameClaim } from './hostnames.repository.js';
 import { forgetUnknownHost, serverHostnames } from './published/site-target.js';
-import { updateSite, type SiteRow } from './sites.repository.js';
+import { findSite, updateSite, type SiteRow } from './sites.repository.js';
+import { siteData } from './site-events.js';
+import { recordEvents, SYSTEM_ACTOR, type NewEvent } from '../events/index.js';
 import { requireSite } from './structure.service.js';
 
-type Deps = Pick<AppContext, 'db' | 'config' | 'log'>;
+type Deps = Pick<AppContext, 'db' | 'config' | 'log' | 'urls'>;
 
 /** Claims checked by one run of the job, and checked at once. */
 const JOB_BATCH = 20;
@@ -75,10 +77,12 @@ function prove(config: AppContext['config'], claim: HostnameClaim): Promise<Host
 /**
  * Records what a check of `claim` found, if the site still holds that claim: proven, the site takes the
  * hostname's address (and its `updatedAt` moves: its published address and canonical links change),
- * the previous holder's claim going back to pending; else the problem. True when it was recorded.
+ * the previous holder's claim going back to pending, each site's `site.updated` recorded (by the server:
+ * the DNS decided); else the problem (no event: a check that finds nothing new is no change).
+ * True when it was recorded.
  */
-async function recordCheck(db: Database, claim: HostnameClaim, proof: HostnameProof): Promise<boolean> {
-  const recorded = await db.transaction().execute(async (trx) => {
+async function recordCheck(deps: Deps, claim: HostnameClaim, proof: HostnameProof): Promise<boolean> {
+  const recorded = await deps.db.transaction().execute(async (trx) => {
     await lockHostname(trx, claim.hostname);
     if (!(await lockClaim(trx, claim))) return false;
     const now = sql<Date>`now()` as never;
@@ -87,11 +91,19 @@ async function recordCheck(db: Database, claim: HostnameClaim, proof: HostnamePr
       return true;
     }
     const holder = await lockHostnameHolder(trx, claim.hostname);
+    const changed: Array<{ organizationId: string; siteId: string }> = [claim];
     if (holder && (holder.organizationId !== claim.organizationId || holder.siteId !== claim.siteId)) {
       await updateSite(trx, holder.organizationId, holder.siteId, { hostnameVerifiedAt: null, hostnameCheckedAt: now, hostnameProblem: 'Another site proved control of this hostname' });
+      changed.unshift(holder);
     }
     await holdHostname(trx, claim.hostname, claim.organizationId, claim.siteId);
     await updateSite(trx, claim.organizationId, claim.siteId, { hostnameVerifiedAt: now, hostnameCheckedAt: now, hostnameProblem: null });
+    const events: NewEvent[] = [];
+    for (const { organizationId, siteId } of changed) {
+      const site = (await findSite(trx, organizationId, siteId))!;
+      events.push({ type: 'site.updated', organizationId, actor: SYSTEM_ACTOR, data: siteData(site, deps) });
+    }
+    await recordEvents(trx, events);
     return true;
   });
   if (recorded && proof.proven) forgetUnknownHost(claim.hostname);
@@ -105,7 +117,7 @@ export async function verifySiteHostname(app: Deps, organizationId: string, site
   if (site.hostnameVerifiedAt) return;
   const claim = { organizationId, siteId, hostname: site.hostname, token: site.hostnameToken };
   const proof = await prove(app.config, claim);
-  if ((await recordCheck(app.db, claim, proof)) && proof.proven) logProven(app.log, claim, proof);
+  if ((await recordCheck(app, claim, proof)) && proof.proven) logProven(app.log, claim, proof);
 }
 
 function logProven(log: Logger, claim: HostnameClaim, proof: Extract<HostnameProof, { proven: true }>) {
@@ -119,7 +131,7 @@ export async function verifyDueHostnames(deps: Deps): Promise<number> {
   const worker = async () => {
     for (let claim = queue.shift(); claim; claim = queue.shift()) {
       const proof = await prove(deps.config, claim);
-      if ((await recordCheck(deps.db, claim, proof)) && proof.proven) logProven(deps.log, claim, proof);
+      if ((await recordCheck(deps, claim, proof)) && proof.proven) logProven(deps.log, claim, proof);
     }
   };
   await Promise.all(Array.from({ length: Math.min(JOB_CONCURRENCY, due.length) }, worker));

@@ -35,6 +35,7 @@ export const sitesArea = defineArea({
     },
   },
   steps: { transfer: [leaveSites], purge: [purgeSiteSpaces] },
+  events: ['site.created', 'site.updated', 'site.published', 'site.unpublished', 'site.deleted'],
   rules: sitesRules,
   jobs: (context) => [verifyHostnamesWorker(context)],
   // A space purged or transferred between the access check and the insert of its site space.
