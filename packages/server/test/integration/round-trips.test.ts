@@ -92,6 +92,9 @@ const OVER_THE_BOUND: Record<string, number> = {
   listSiteSectionGroups: 8,
   listSiteSpaces: 7,
   listOpenAPISpecVersions: 4,
+  // The webhook looked up before its page, and the page's attempts read in one query after it (main's
+  // events and webhooks, merged after issue 30).
+  listWebhookDeliveries: 5,
   // Searches: the title matches, then the sections and their snippets (docs/decisions.md, Search).
   searchSpaceContent: 5,
   searchOrganizationContent: 6,
