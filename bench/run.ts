@@ -1,4 +1,4 @@
-// `pnpm bench [api|cold-start|comments|content|merge|events|search|sites|all] [--rounds N] [--seconds S]`: the benchmarks of docs/design/budgets.md, each
+// `pnpm bench [api|cold-start|comments|content|merge|events|permissions|search|sites|all] [--rounds N] [--seconds S]`: the benchmarks of docs/design/budgets.md, each
 // against its budget. Results are printed and written to bench/results/. `api` takes `--against <revision>`
 // (repeated, or comma-separated) to run earlier commits as sides of the same run (bench/api/history.ts),
 // `--history-only` to run that comparison alone, and `--history-spaces N` for its seed's size.
@@ -108,6 +108,7 @@ for (const [name, script] of [
   ['content', 'content-store.ts'],
   ['merge', 'merge.ts'],
   ['events', 'events.ts'],
+  ['permissions', 'permissions.ts'],
   ['search', 'search.ts'],
   ['sites', 'sites.ts'],
 ] as const) {
