@@ -1,12 +1,12 @@
-// The permissions objects decided once per key (access/permissions.ts) against each boolean decided for
-// the row itself (access/permitted.ts), and the guard that keeps a key honest. That each boolean equals
-// its operation's outcome over HTTP is test/authz/permissions.test.ts's.
+// The permissions objects decided once per key (access/permissions.ts), with the registry's rules,
+// against each boolean decided for the row itself (access/permitted.ts), and the guard that keeps a key
+// honest. That each boolean equals its operation's outcome over HTTP is test/authz/permissions.test.ts's.
 import { describe, expect, it } from 'vitest';
-import { accessRules } from '../areas/index.js';
-import { COLLECTION_PERMISSIONS, createPermissions, ORGANIZATION_PERMISSIONS, SPACE_PERMISSIONS, TEAM_PERMISSIONS } from './permissions.js';
-import { permitted, type PermissionSubject } from './permitted.js';
-import { ROLES, type Role } from './roles.js';
-import type { AccessRuleRegistry } from './rules.js';
+import { COLLECTION_PERMISSIONS, createPermissions, ORGANIZATION_PERMISSIONS, SPACE_PERMISSIONS, TEAM_PERMISSIONS } from '../access/permissions.js';
+import { permitted, type PermissionSubject } from '../access/permitted.js';
+import { ROLES, type Role } from '../access/roles.js';
+import type { AccessRuleRegistry } from '../access/rules.js';
+import { accessRules } from './index.js';
 
 const ROLE_OR_NONE: Array<Role | null> = [...ROLES, null];
 const EDIT_MODES = ['open', 'locked'] as const;
