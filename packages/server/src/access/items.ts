@@ -8,6 +8,7 @@ import {
   findSpaceRanked,
   findSpaceWithStanding,
   findStanding,
+  type AttachedRow,
   type CollectionRow,
   type SpaceRow,
   type Standing,
@@ -53,28 +54,37 @@ type Ranked<T> = { item: T; standing: Standing; rank: number };
 /**
  * An item with the caller's rank on it, in one query in the steady state: the item's organization is
  * remembered, so the caller's cached viewer there computes the rank in the item's own query (the
- * same SQL expression the lists use). When the organization is not known yet, or the viewer is behind
- * the standing the query read, the viewer is rebuilt and the query runs again.
+ * same SQL expression the lists use), read by the item's primary key in that organization. When the
+ * organization is not known yet, the item is not there any more (moved to another organization,
+ * deleted), or the viewer is behind the standing the query read, the item is found by its locator and
+ * the viewer rebuilt, and the query runs again.
  */
-async function findRanked<T>(
+async function findRanked<T, R extends Ranked<T> = Ranked<T>>(
   db: Executor,
   caller: Caller,
   organizationHints: Map<string, string>,
   id: string,
-  lookup: (viewer: Viewer) => Promise<Ranked<T> | undefined>,
+  lookup: (viewer: Viewer) => Promise<R | undefined>,
   plain: () => Promise<{ item: T; standing: Standing } | undefined>,
-): Promise<Ranked<T> | undefined> {
+): Promise<R | undefined> {
   const hint = organizationHints.get(id);
   let viewer = hint === undefined ? undefined : cachedViewer(db, hint, caller.user.id);
-  if (!viewer) {
-    const found = await plain();
-    if (!found) return forget(organizationHints, id);
-    remember(organizationHints, id, found.standing.organizationId);
-    viewer = await viewerFor(db, found.standing, caller.user.id);
-  }
   for (let attempt = 1; ; attempt++) {
+    const fromHint = viewer !== undefined && attempt === 1;
+    if (!viewer) {
+      const found = await plain();
+      if (!found) return forget(organizationHints, id);
+      remember(organizationHints, id, found.standing.organizationId);
+      viewer = await viewerFor(db, found.standing, caller.user.id);
+    }
     const found = await lookup(viewer);
-    if (!found) return forget(organizationHints, id);
+    if (!found) {
+      if (!fromHint) return forget(organizationHints, id);
+      // Not in the remembered organization (any more): found again by its locator.
+      forget(organizationHints, id);
+      viewer = undefined;
+      continue;
+    }
     const { organizationId, listingVersion } = found.standing;
     remember(organizationHints, id, organizationId);
     // A rank is only ever taken from a viewer of the item's own organization; a version that moved
@@ -116,7 +126,7 @@ async function spaceAccess(db: Executor, caller: Caller, found: Ranked<SpaceRow>
   return { ...access, space };
 }
 
-function findSpace(db: Executor, caller: Caller, spaceId: string, options: { includeDeleted?: boolean } = {}) {
+function findSpace<A = never>(db: Executor, caller: Caller, spaceId: string, options: { includeDeleted?: boolean; attach?: AttachedRow<A> } = {}) {
   return findRanked(
     db,
     caller,
@@ -130,6 +140,17 @@ function findSpace(db: Executor, caller: Caller, spaceId: string, options: { inc
 /** The space when the caller's role on it is at least `minimum`. Deleted spaces are absent. */
 export async function requireSpace(db: Executor, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
   return spaceAccess(db, caller, await findSpace(db, caller, spaceId), minimum);
+}
+
+/**
+ * The space as requireSpace finds it, with a row read in the same statement (`attach`: the resource a
+ * scope names within the space); `attached` is undefined when there is no such row. The space's access
+ * is decided first: a caller who may not see the space learns nothing of the row.
+ */
+export async function requireSpaceWith<A>(db: Executor, caller: Caller, spaceId: string, minimum: Role, attach: AttachedRow<A>): Promise<SpaceAccess & { attached: A | undefined }> {
+  const found = await findSpace(db, caller, spaceId, { attach });
+  const access = await spaceAccess(db, caller, found, minimum);
+  return { ...access, attached: found?.attached ?? undefined };
 }
 
 /**

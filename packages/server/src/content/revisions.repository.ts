@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { BoundedCache } from '../db/bounded-cache.js';
 import type { Executor } from '../db/database.js';
 import type { RevisionsTable } from '../db/schema.js';
 import { sql } from 'kysely';
@@ -9,15 +10,27 @@ export async function insertRevision(db: Executor, values: Insertable<RevisionsT
   await db.insertInto('revisions').values(values).execute();
 }
 
+/**
+ * Revision rows read outside a transaction (committed), by organization, space and id. A revision is
+ * never updated, and deleted only with its space (a purge, or a transfer's originals, whose copies in
+ * the new organization are the same row): a space page read takes no query for its head revision.
+ */
+const committedRevisions = new BoundedCache<RevisionRow>({ maxEntries: 50_000 });
+
 /** A revision of the space (any line: primary or change request). */
 export async function findSpaceRevision(db: Executor, organizationId: string, spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
-  return db
+  const key = `${organizationId}:${spaceId}:${revisionId}`;
+  const cached = db.isTransaction ? undefined : committedRevisions.get(key);
+  if (cached) return cached;
+  const revision = await db
     .selectFrom('revisions')
     .selectAll()
     .where('organizationId', '=', organizationId)
     .where('id', '=', revisionId)
     .where('spaceId', '=', spaceId)
     .executeTakeFirst();
+  if (revision && !db.isTransaction) committedRevisions.set(key, revision);
+  return revision;
 }
 
 /** The space's head revision and its roots, with the space's edit mode (live spaces only). */

@@ -21,7 +21,7 @@ import type { ParsePool } from '../../parsing/parse-pool.js';
 import { findSpaceRevision } from '../../content/revisions.repository.js';
 import { pathOf } from '../../content/model.js';
 import { loadPageTree } from '../../content/tree-store.js';
-import { BoundedCache } from '../sites/published/bounded-cache.js';
+import { BoundedCache } from '../../db/bounded-cache.js';
 import type { Anchor, Block } from './anchoring.js';
 import { findAnchors, findCommentTargets, saveAnchors, type AnchorRow, type CommentContext, type CommentRow, type CommentTargetRow } from './comments.repository.js';
 

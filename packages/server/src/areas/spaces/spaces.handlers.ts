@@ -1,6 +1,6 @@
 import { rankToRole } from '../../access/items.js';
 import { viewerFor } from '../../access/viewer.js';
-import { visibilityProfile, visibleSpacesQuery } from '../../access/listing.repository.js';
+import { visibilityProfile, visibleSpaces } from '../../access/listing.repository.js';
 import { keysetPage } from '../../db/pagination.js';
 import { siblingOrder } from './sibling-order.js';
 import { conflict } from '../../errors.js';
@@ -97,7 +97,7 @@ export const spaceHandlers = {
 
   async listSpacesInOrganization({ caller, access, query, app }) {
     const viewer = await viewerFor(app.db, access.standing, caller.user.id);
-    const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer), {
+    const page = await keysetPage(app.db, visibleSpaces(app.db, viewer), {
       keys: siblingOrder('sp'),
       request: query,
       list: { operation: 'listSpacesInOrganization', within: viewer.organizationId },

@@ -7,7 +7,7 @@
 // other name under `_assets/` is an ordinary request of the site, charged and looked up (issue 25, F7:
 // every `_assets/<anything>` used to be free, and still cost its site's query).
 import type { Response } from 'express';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../../../db/bounded-cache.js';
 import { SITE_ASSETS, themeName } from './site-assets.js';
 import { securityHeaders } from './site-responses.js';
 

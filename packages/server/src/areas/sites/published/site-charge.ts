@@ -7,7 +7,7 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../../context.js';
 import { HttpError } from '../../../errors.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../../../db/bounded-cache.js';
 import { renderMessage, type Chrome } from './site-layout.js';
 import { BARE_TOO_MANY_HTML, securityHeaders, sendHtml } from './site-responses.js';
 

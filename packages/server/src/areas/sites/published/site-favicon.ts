@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readImageInfo } from '../../../content/image-info.js';
 import { fetchGuarded, OutboundError, type OutboundPolicy } from '../../../outbound.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../../../db/bounded-cache.js';
 
 /** Bytes an icon may have. */
 export const MAX_FAVICON_BYTES = 256 * 1024;

@@ -24,7 +24,7 @@ import type { PublishedStructure } from '../published-structure.js';
 import { toApiCustomization } from '../sites.mapper.js';
 import type { Schemas } from '../../../schemas.js';
 import type { SiteSpaceRow } from '../structure.repository.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../../../db/bounded-cache.js';
 import { renderBody, type LinkResolver } from './markdown-html.js';
 import type { PublishedSiteRow, SpaceHead } from './published.repository.js';
 import { rememberTheme, serveSharedAsset } from './shared-assets.js';

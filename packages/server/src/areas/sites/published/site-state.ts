@@ -14,7 +14,7 @@ import type { Executor } from '../../../db/database.js';
 import type { Visitor } from '../condition.js';
 import { resolvePublishedStructure, type PublishedStructure } from '../published-structure.js';
 import type { SiteSpaceRow } from '../structure.repository.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../../../db/bounded-cache.js';
 import { findSiteState, type PublishedSiteRow, type SpaceHead } from './published.repository.js';
 
 export type SiteState = {

@@ -6,7 +6,7 @@ import type { Request } from 'express';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../../../config.js';
 import { hostAddress, pathAddress } from '../sites.repository.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../../../db/bounded-cache.js';
 
 export type SiteTarget = {
   /** `path`: below `{PUBLIC_URL}/s/`; `host`: on a custom hostname. */

@@ -6,7 +6,7 @@ import type { Executor } from '../../../db/database.js';
 import { pathOf, type PageEntry, type PageTree, type ParentId } from '../../../content/model.js';
 import { loadPageTree } from '../../../content/tree-store.js';
 import { recentPageRoots } from './published.repository.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../../../db/bounded-cache.js';
 
 export type SpaceModel = {
   tree: PageTree;

@@ -1,6 +1,7 @@
-// A small least-recently-used cache bounded by entries and by total weight (bytes, for rendered pages),
-// sharing one load among concurrent callers of the same key. In memory, per process: what it holds is
-// keyed by immutable things (revisions, tree hashes), so it never serves a stale value.
+// A small least-recently-used cache bounded by entries and by total weight (bytes, for rendered pages and
+// document bodies), sharing one load among concurrent callers of the same key. In memory, per process:
+// what it holds is keyed by immutable things (revisions, tree and content hashes), so it never serves a
+// stale value.
 export class BoundedCache<V> {
   private readonly entries = new Map<string, { value: V; weight: number }>();
   private readonly loading = new Map<string, Promise<V>>();
