@@ -1,6 +1,8 @@
 // Everything a handler may use, built once at start-up (main.ts or the test harness).
 import type { Lifecycle } from './areas/lifecycle.js';
+import type { Caches } from './caches.js';
 import type { Config } from './config.js';
+import type { BlobStore } from './content/blob-store.js';
 import type { CountCache } from './db/count-cache.js';
 import type { Database } from './db/database.js';
 import type { CursorCodec } from './db/cursor.js';
@@ -27,4 +29,8 @@ export type AppContext = {
   lifecycle: Lifecycle;
   /** Request budgets per token and per client address (see http/rate-limit.ts). */
   rateLimits: RateLimits;
+  /** Every in-memory cache of the server, each named and bounded in bytes (see caches.ts). */
+  caches: Caches;
+  /** Where file bytes are stored (see content/blob-store.ts). */
+  blobs: BlobStore;
 };

@@ -7,8 +7,10 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { createApp, type AppOptions } from './app.js';
 import { listenForTokenChanges, TokenCache } from './auth/token-cache.js';
+import { createCaches } from './caches.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { postgresBlobStore } from './content/blob-store.js';
 import { CountCache } from './db/count-cache.js';
 import { createDatabase, createPool } from './db/database.js';
 import { demoBanner, type DemoAccount } from './demo-banner.js';
@@ -77,10 +79,15 @@ export async function startServer(
   const pool = createPool(database.url, config.dbPoolSize, log);
   const db = createDatabase(pool);
   const keys = await loadServerKeys(db);
-  const tokens = new TokenCache();
+  // Every in-memory cache of this server, fresh: nothing outlives it, nothing is shared with another.
+  const caches = createCaches(config.cacheMemoryBytes);
+  const tokens = new TokenCache(caches.tokens);
   const tokenChanges = await listenForTokenChanges(database.url, tokens, log);
   const rateLimits = new RateLimits(config.rateLimit, pool, db, log);
-  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts: new CountCache(), tokens, lifecycle, rateLimits };
+  const counts = new CountCache(caches.counts);
+  // The blob store: PostgreSQL (an S3-compatible store would be chosen here, from the configuration).
+  const blobs = postgresBlobStore;
+  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts, tokens, lifecycle, rateLimits, caches, blobs };
   phase('keys and token listener');
   const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log) : noJobs;
   phase('jobs');

@@ -6,6 +6,7 @@
 import type { AnyAccessRule } from '../access/rules.js';
 import type { ScopeLookups } from '../access/scopes.js';
 import type { AccessRuleName } from '@content-workspace/contract';
+import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
 import type { AreaHandlers } from '../http/handler.js';
@@ -23,12 +24,15 @@ export type TransferScope = {
   spaceIds: string[];
 };
 
+/** What a transfer step may use beside its transaction: the server's blob store (file bytes move too). */
+export type TransferServices = Pick<AppContext, 'blobs'>;
+
 /**
  * An area's share of a cross-organization transfer: copy its rows of the moved items under `scope.to`
  * (the originals are then deleted by cascade from `spaces`/`collections`, so a table without a step
  * loses its rows).
  */
-export type TransferStep = (trx: Executor, scope: TransferScope) => Promise<void>;
+export type TransferStep = (trx: Executor, scope: TransferScope, services: TransferServices) => Promise<void>;
 
 /** A space being duplicated: its copy exists (row and first revision) when the steps run. */
 export type DuplicateScope = { organizationId: string; sourceSpaceId: string; copySpaceId: string };
@@ -41,6 +45,16 @@ export type PurgeScope = { spaces: Array<{ organizationId: string; id: string }>
 
 /** An area's share of a purge: remove what does not cascade from `spaces` (run before the spaces go). */
 export type PurgeStep = (trx: Executor, scope: PurgeScope) => Promise<void>;
+
+/**
+ * Requests an area answers outside the API (/v1) and its contract, by where app.ts mounts them:
+ * - `beforeApi`: after the health endpoints and the API reference, before the caller is resolved — no
+ *   token, no API rate limit (the area charges what it must), no validator; its handler answers what
+ *   is its own and passes anything else on (`next()`). Published sites are answered there.
+ */
+export type AreaRoutes = {
+  beforeApi?: (context: AppContext) => RequestHandler;
+};
 
 export type Area<H extends AreaHandlers = AreaHandlers> = {
   name: string;
@@ -65,6 +79,8 @@ export type Area<H extends AreaHandlers = AreaHandlers> = {
   conflicts?: Readonly<Record<string, string>>;
   /** How the scopes whose resource the area owns are found (the change-requests area: a request by id or number). */
   scopeLookups?: Partial<ScopeLookups>;
+  /** Routes outside the API, by mount point (areas of the list mount theirs in its order). */
+  routes?: AreaRoutes;
 };
 
 /** Declares an area, keeping its handlers' exact type so the registry can check coverage. */

@@ -1,13 +1,15 @@
 // Every resource area of the server, registered once. The handler map, the lifecycle steps (transfer,
-// purge, duplicate), the job workers and the access rules are built from this list; the order is the
-// order transfer steps run in (collections before spaces, spaces before their content).
+// purge, duplicate), the job workers, the access rules and the routes outside the API are built from
+// this list; the order is the order transfer steps run in (collections before spaces, spaces before
+// their content), and the order routes are mounted in.
 import type { AccessRuleRegistry } from '../access/rules.js';
 import type { ScopeLookups } from '../access/scopes.js';
 import { coreRules } from '../access/rules.js';
 import type { AppContext } from '../context.js';
 import type { HandlerMap } from '../http/handler.js';
 import type { JobWorker } from '../jobs/queue.js';
-import type { Area } from './area.js';
+import type { RequestHandler } from 'express';
+import type { Area, AreaRoutes } from './area.js';
 import { changeRequestsArea } from './change-requests/index.js';
 import { collectionsArea } from './collections/index.js';
 import { commentsArea } from './comments/index.js';
@@ -72,4 +74,9 @@ export const scopeLookups = Object.assign({}, ...areas.map((area) => area.scopeL
 
 export function jobWorkers(context: Omit<AppContext, 'jobs'>): JobWorker[] {
   return (areas as readonly Area[]).flatMap((area) => area.jobs?.(context) ?? []);
+}
+
+/** The areas' routes mounted at `mount` (app.ts places each mount point in the request path). */
+export function areaRoutes(context: AppContext, mount: keyof AreaRoutes): RequestHandler[] {
+  return (areas as readonly Area[]).flatMap((area) => area.routes?.[mount]?.(context) ?? []);
 }

@@ -1,18 +1,19 @@
 // List counts that are expensive to recompute (a count over every space, with access computed per
 // row), cached per instance until the organization's `listing_version` moves. Every instance reads the
 // version from the database with the request, so a cached count is never staler than that version.
-export class CountCache {
-  private readonly entries = new Map<string, { version: number; count: number }>();
+// The entries are the server's `counts` cache (caches.ts).
+import type { Cache } from '../caches.js';
 
-  constructor(private readonly capacity = 10_000) {}
+export type CountEntry = { version: number; count: number };
+
+export class CountCache {
+  constructor(private readonly entries: Cache<CountEntry>) {}
 
   async get(key: string, version: number, compute: () => Promise<number>): Promise<number> {
     const hit = this.entries.get(key);
     if (hit && hit.version === version) return hit.count;
     const count = await compute();
-    this.entries.delete(key);
     this.entries.set(key, { version, count });
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
     return count;
   }
 }

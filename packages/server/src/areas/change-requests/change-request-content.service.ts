@@ -5,6 +5,7 @@ import type { SpaceRow } from '../../access/standing.repository.js';
 import { findChangeRequestById, type ChangeRequestRow } from './change-requests.repository.js';
 import type { ContentChange } from '../../content/apply-changes.js';
 import { changeRequestHeadPointer } from './change-request-head.js';
+import type { ContentWriter } from '../../content/revision-writer.js';
 import { prepareFiles } from '../../content/file-inputs.js';
 import { assertMarkdownParsable, changeBodies } from '../../content/markdown-check.js';
 import { writeBatch, type InternalBatch } from '../content/space-content.service.js';
@@ -13,7 +14,7 @@ export type AppliedChangeRequestChanges = { changeRequest: ChangeRequestRow; rev
 
 /** Applies a batch to the change request's head as one `edits` revision; the writer becomes a contributor. */
 export async function applyChangeRequestChanges(
-  app: Pick<AppContext, 'db' | 'config'>,
+  app: ContentWriter & Pick<AppContext, 'config'>,
   space: SpaceRow,
   changeRequestId: string,
   userId: string,
@@ -26,7 +27,7 @@ export async function applyChangeRequestChanges(
 
 /** Applies an internal batch (see InternalBatch) to the change request's head; the writer becomes a contributor. */
 export async function applyChangeRequestBatch(
-  app: Pick<AppContext, 'db'>,
+  app: ContentWriter,
   space: SpaceRow,
   changeRequestId: string,
   userId: string,

@@ -39,10 +39,10 @@ export const changeRequestHandlers = {
   },
 
   async mergeChangeRequest({ caller, access: { space, changeRequest }, app }) {
-    return { status: 200, body: mergeBody(await mergeChangeRequest(app.db, space, changeRequest.id, caller.user.id)) };
+    return { status: 200, body: mergeBody(await mergeChangeRequest(app, space, changeRequest.id, caller.user.id)) };
   },
 
   async updateChangeRequestFromSpace({ caller, access: { space, changeRequest }, app }) {
-    return { status: 200, body: mergeBody(await updateChangeRequest(app.db, space, changeRequest.id, caller.user.id)) };
+    return { status: 200, body: mergeBody(await updateChangeRequest(app, space, changeRequest.id, caller.user.id)) };
   },
 } satisfies AreaHandlers;

@@ -27,7 +27,7 @@ export const collectionHandlers = {
 
   async listSpacesInCollection({ caller, access, query, app }) {
     const { collection } = access;
-    const viewer = await viewerFor(app.db, access.standing, caller.user.id);
+    const viewer = await viewerFor(app, access.standing, caller.user.id);
     const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer, collection.id), {
       keys: positionOrder('sp'),
       request: query,
@@ -45,14 +45,14 @@ export const collectionHandlers = {
   },
 
   async transferCollection({ caller, access, app }) {
-    await transferCollection(app.db, app.lifecycle, access.collection, access.target);
+    await transferCollection(app, access.collection, access.target);
     // The caller's role on the collection where it now is.
-    const after = await requireCollection(app.db, caller, access.collection.id, 'read');
+    const after = await requireCollection(app, caller, access.collection.id, 'read');
     return { status: 200, body: toApiCollection(after.collection, after.role, app.urls) };
   },
 
   async listCollectionsInOrganization({ caller, access, query, app }) {
-    const viewer = await viewerFor(app.db, access.standing, caller.user.id);
+    const viewer = await viewerFor(app, access.standing, caller.user.id);
     const page = await keysetPage(app.db, visibleCollectionsQuery(app.db, viewer, { topLevelOnly: query.nested === false }), {
       keys: siblingOrder('c'),
       request: query,

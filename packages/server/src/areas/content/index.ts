@@ -33,6 +33,6 @@ export const contentArea = defineArea({
     async (trx, { organizationId, sourceSpaceId, copySpaceId }) =>
       copyHeadRows(trx, { organizationId, spaceIds: [sourceSpaceId] }, { organizationId, spaceId: copySpaceId }),
   ],
-  jobs: (context) => [collectContentGarbageWorker(context.db)],
+  jobs: (context) => [collectContentGarbageWorker(context.db, context.blobs)],
   conflicts: { revisions_organization_id_space_id_fkey: 'The space was removed meanwhile' },
 });

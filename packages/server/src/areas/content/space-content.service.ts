@@ -13,7 +13,7 @@ import { assertMarkdownParsable, changeBodies } from '../../content/markdown-che
 import type { PageBody } from './content.mapper.js';
 import { markdownToDocument } from '../../content/markdown-document.js';
 import type { ContentRoots, ContentState, PageEntry } from '../../content/model.js';
-import { writeRevision, type HeadPointer } from '../../content/revision-writer.js';
+import { writeRevision, type ContentWriter, type HeadPointer } from '../../content/revision-writer.js';
 import { spaceHeadPointer } from '../../content/space-head.js';
 import { loadContentState, loadPageTree } from '../../content/tree-store.js';
 
@@ -31,9 +31,9 @@ export type InternalBatch = (base: ContentState) => {
 };
 
 /** Writes a batch through the batch engine as one new `edits` revision on `pointer`'s head. */
-export function writeBatch<Moved>(app: Pick<AppContext, 'db'>, pointer: HeadPointer<Moved>, userId: string, batch: InternalBatch) {
+export function writeBatch<Moved>(app: ContentWriter, pointer: HeadPointer<Moved>, userId: string, batch: InternalBatch) {
   return writeRevision(
-    app.db,
+    app,
     pointer,
     (base, now) => {
       const { changes, files, presetIds } = batch(base);
@@ -45,7 +45,7 @@ export function writeBatch<Moved>(app: Pick<AppContext, 'db'>, pointer: HeadPoin
 
 /** Applies a content batch to the space's head as one new `edits` revision (access checked by the caller). */
 export async function applySpaceChanges(
-  app: Pick<AppContext, 'db' | 'config'>,
+  app: ContentWriter & Pick<AppContext, 'config'>,
   space: SpaceRow,
   userId: string,
   changes: ContentChange[],
@@ -56,7 +56,7 @@ export async function applySpaceChanges(
 }
 
 /** Applies an internal batch to the space's head (access checked by the caller). */
-export async function applySpaceBatch(app: Pick<AppContext, 'db'>, space: SpaceRow, userId: string, batch: InternalBatch): Promise<AppliedChanges> {
+export async function applySpaceBatch(app: ContentWriter, space: SpaceRow, userId: string, batch: InternalBatch): Promise<AppliedChanges> {
   const written = await writeBatch(app, spaceHeadPointer(space), userId, batch);
   return { space: written.moved, revisionId: written.revisionId, refs: written.draft.refs };
 }
@@ -76,26 +76,29 @@ export async function requireRevision(db: Executor, space: SpaceRow, revisionId:
   return revision;
 }
 
+/** What reading content uses: the database, and the server's caches (the trees). */
+export type ContentReader = Pick<AppContext, 'db' | 'caches'>;
+
 export type RevisionContent = { revision: RevisionRow; state: ContentState; reusableBodies: Map<string, string> };
 
 /** Everything a Revision object shows: the trees, and the reusable contents' bodies. */
-export async function loadRevisionContent(db: Executor, space: SpaceRow, revisionId: string): Promise<RevisionContent> {
-  const revision = await requireRevision(db, space, revisionId);
-  const state = await loadContentState(db, space.organizationId, revisionRoots(revision));
+export async function loadRevisionContent(app: ContentReader, space: SpaceRow, revisionId: string): Promise<RevisionContent> {
+  const revision = await requireRevision(app.db, space, revisionId);
+  const state = await loadContentState(app.db, app.caches, space.organizationId, revisionRoots(revision));
   const hashes = [...state.reusables.items.values()].flatMap((entry) => (entry.documentHash ? [entry.documentHash] : []));
-  return { revision, state, reusableBodies: await loadDocuments(db, space.organizationId, hashes) };
+  return { revision, state, reusableBodies: await loadDocuments(app.db, space.organizationId, hashes) };
 }
 
 /** The trees of a revision of the space (no bodies). */
-export async function loadRevisionState(db: Executor, space: SpaceRow, revisionId: string): Promise<ContentState> {
-  const revision = await requireRevision(db, space, revisionId);
-  return loadContentState(db, space.organizationId, revisionRoots(revision));
+export async function loadRevisionState(app: ContentReader, space: SpaceRow, revisionId: string): Promise<ContentState> {
+  const revision = await requireRevision(app.db, space, revisionId);
+  return loadContentState(app.db, app.caches, space.organizationId, revisionRoots(revision));
 }
 
 /** The page tree of the space's head revision. */
-export async function loadHeadPages(db: Executor, space: SpaceRow) {
-  const revision = await requireRevision(db, space, space.headRevisionId);
-  return loadPageTree(db, space.organizationId, revisionRoots(revision).pages);
+export async function loadHeadPages(app: ContentReader, space: SpaceRow) {
+  const revision = await requireRevision(app.db, space, space.headRevisionId);
+  return loadPageTree(app.db, app.caches, space.organizationId, revisionRoots(revision).pages);
 }
 
 /** A page's own body in the requested format; none for groups. */

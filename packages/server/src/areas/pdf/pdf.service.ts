@@ -12,14 +12,13 @@ import { readImageInfo } from '../../content/image-info.js';
 import type { ContentState, PageEntry } from '../../content/model.js';
 import { revisionRoots } from '../content/space-content.service.js';
 import { loadContentState } from '../../content/tree-store.js';
-import { blobStore } from '../../content/blob-store.js';
 import { signTicket, verifyTicket } from '../../content/download-signature.js';
 import { pdfDocument, type PdfImages, type PdfPage } from './pdf-document.js';
 import { imageFileIds, parseBody, type MdNode } from './pdf-markdown.js';
 import { renderPdf } from './pdf-render.js';
 import { cachePdf, findCachedPdf } from './pdf.repository.js';
 
-type App = Pick<AppContext, 'db' | 'config' | 'keys' | 'urls'>;
+type App = Pick<AppContext, 'db' | 'config' | 'keys' | 'urls' | 'caches' | 'blobs'>;
 
 /** Bumped when the layout changes, so PDFs rendered before are not served again. */
 const RENDERER_VERSION = 1;
@@ -58,7 +57,7 @@ async function loadImages(app: App, organizationId: string, state: ContentState,
   for (const fileId of new Set(bodies.flatMap(imageFileIds))) {
     const file = state.files.items.get(fileId);
     if (!file || file.size + total > MAX_IMAGE_BYTES) continue;
-    const bytes = await blobStore.get(app.db, organizationId, file.blobHash);
+    const bytes = await app.blobs.get(app.db, organizationId, file.blobHash);
     const info = bytes && readImageInfo(bytes);
     if (!bytes || !info || (info.contentType !== 'image/png' && info.contentType !== 'image/jpeg')) continue;
     total += bytes.length;
@@ -95,7 +94,7 @@ export async function pdfOf(app: App, subject: PdfSubject, revisionId: string, o
   if (options.only && options.page === undefined) throw invalidField('/query/only', 'needs `page`: the page the PDF holds alone');
   const revision = await findSpaceRevision(app.db, subject.organizationId, subject.spaceId, revisionId);
   if (!revision) throw notFound('Revision');
-  const state = await loadContentState(app.db, subject.organizationId, revisionRoots(revision));
+  const state = await loadContentState(app.db, app.caches, subject.organizationId, revisionRoots(revision));
   if (options.page !== undefined && !state.pages.pages.has(options.page)) throw invalidField('/query/page', `no page "${options.page}" in the change request`);
   const variant = variantOf(subject, revision.id, options);
   const cached = await findCachedPdf(app.db, subject.organizationId, revision.id, variant);

@@ -19,5 +19,5 @@ export const searchArea = defineArea({
     async (trx, { organizationId, sourceSpaceId, copySpaceId }) =>
       copySearchRows(trx, { organizationId, spaceIds: [sourceSpaceId] }, { organizationId, spaceId: copySpaceId }),
   ],
-  jobs: (context) => [searchIndexBackfillWorker(context.db)],
+  jobs: (context) => [searchIndexBackfillWorker(context.db, context.caches)],
 });

@@ -21,7 +21,7 @@ import { forgetUnknownHost, serverHostnames } from './published/site-target.js';
 import { updateSite, type SiteRow } from './sites.repository.js';
 import { requireSite } from './structure.service.js';
 
-type Deps = Pick<AppContext, 'db' | 'config' | 'log'>;
+type Deps = Pick<AppContext, 'db' | 'config' | 'log' | 'caches'>;
 
 /** Claims checked by one run of the job, and checked at once. */
 const JOB_BATCH = 20;
@@ -77,8 +77,8 @@ function prove(config: AppContext['config'], claim: HostnameClaim): Promise<Host
  * hostname's address (and its `updatedAt` moves: its published address and canonical links change),
  * the previous holder's claim going back to pending; else the problem. True when it was recorded.
  */
-async function recordCheck(db: Database, claim: HostnameClaim, proof: HostnameProof): Promise<boolean> {
-  const recorded = await db.transaction().execute(async (trx) => {
+async function recordCheck(app: Pick<AppContext, 'db' | 'caches'>, claim: HostnameClaim, proof: HostnameProof): Promise<boolean> {
+  const recorded = await app.db.transaction().execute(async (trx) => {
     await lockHostname(trx, claim.hostname);
     if (!(await lockClaim(trx, claim))) return false;
     const now = sql<Date>`now()` as never;
@@ -94,7 +94,7 @@ async function recordCheck(db: Database, claim: HostnameClaim, proof: HostnamePr
     await updateSite(trx, claim.organizationId, claim.siteId, { hostnameVerifiedAt: now, hostnameCheckedAt: now, hostnameProblem: null });
     return true;
   });
-  if (recorded && proof.proven) forgetUnknownHost(claim.hostname);
+  if (recorded && proof.proven) forgetUnknownHost(app.caches, claim.hostname);
   return recorded;
 }
 
@@ -105,7 +105,7 @@ export async function verifySiteHostname(app: Deps, organizationId: string, site
   if (site.hostnameVerifiedAt) return;
   const claim = { organizationId, siteId, hostname: site.hostname, token: site.hostnameToken };
   const proof = await prove(app.config, claim);
-  if ((await recordCheck(app.db, claim, proof)) && proof.proven) logProven(app.log, claim, proof);
+  if ((await recordCheck(app, claim, proof)) && proof.proven) logProven(app.log, claim, proof);
 }
 
 function logProven(log: Logger, claim: HostnameClaim, proof: Extract<HostnameProof, { proven: true }>) {
@@ -119,7 +119,7 @@ export async function verifyDueHostnames(deps: Deps): Promise<number> {
   const worker = async () => {
     for (let claim = queue.shift(); claim; claim = queue.shift()) {
       const proof = await prove(deps.config, claim);
-      if ((await recordCheck(deps.db, claim, proof)) && proof.proven) logProven(deps.log, claim, proof);
+      if ((await recordCheck(deps, claim, proof)) && proof.proven) logProven(deps.log, claim, proof);
     }
   };
   await Promise.all(Array.from({ length: Math.min(JOB_CONCURRENCY, due.length) }, worker));

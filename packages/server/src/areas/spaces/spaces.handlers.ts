@@ -41,9 +41,9 @@ export const spaceHandlers = {
   },
 
   async transferSpace({ caller, access, app }) {
-    await transferSpace(app.db, app.lifecycle, access.space, access.target);
+    await transferSpace(app, access.space, access.target);
     // The caller's role on the space where it now is.
-    const after = await requireSpace(app.db, caller, access.space.id, 'read');
+    const after = await requireSpace(app, caller, access.space.id, 'read');
     return { status: 200, body: toApiSpace(after.space, after.role, app.urls) };
   },
 
@@ -53,7 +53,7 @@ export const spaceHandlers = {
   },
 
   async listSpacesInOrganization({ caller, access, query, app }) {
-    const viewer = await viewerFor(app.db, access.standing, caller.user.id);
+    const viewer = await viewerFor(app, access.standing, caller.user.id);
     const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer), {
       keys: siblingOrder('sp'),
       request: query,

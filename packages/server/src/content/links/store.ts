@@ -1,22 +1,15 @@
 // Extracted links, stored once per document (documents are content-addressed and immutable, so what a
 // body links to never changes): written when a new body is stored (revision-writer.ts), and for bodies
 // stored before links existed (or copied by a transfer), extracted the first time they are read.
-// Reads never parse a document that has its row; rows are cached in memory by (organization, hash).
+// Reads never parse a document that has its row; rows are kept in the server's `documentLinks` cache by
+// (organization, hash): a body never changes, so neither do its links, on any instance.
 import { sql } from 'kysely';
+import type { Caches } from '../../caches.js';
 import type { Database, Executor } from '../../db/database.js';
 import { loadDocuments, lockContentObjects } from '../content-objects.repository.js';
 import { extractLinks, type DocumentLinks } from './extract.js';
 
-const CACHE_MAX = 50_000;
-const cache = new Map<string, DocumentLinks>();
-
 const cacheKey = (organizationId: string, hash: string) => `${organizationId}:${hash}`;
-
-function remember(key: string, links: DocumentLinks): void {
-  cache.delete(key);
-  cache.set(key, links);
-  if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
-}
 
 async function insertLinkRows(db: Executor, organizationId: string, rows: Array<{ hash: string; links: DocumentLinks }>): Promise<void> {
   if (rows.length === 0) return;
@@ -50,7 +43,8 @@ export async function storeDocumentLinks(db: Executor, organizationId: string, d
 }
 
 /** The stored links of bodies, by hash; bodies without a row are extracted now (once) and stored. */
-export async function loadDocumentLinks(db: Database, organizationId: string, hashes: Iterable<string>): Promise<Map<string, DocumentLinks>> {
+export async function loadDocumentLinks(db: Database, caches: Pick<Caches, 'documentLinks'>, organizationId: string, hashes: Iterable<string>): Promise<Map<string, DocumentLinks>> {
+  const cache = caches.documentLinks;
   const found = new Map<string, DocumentLinks>();
   const missing: string[] = [];
   for (const hash of new Set(hashes)) {
@@ -69,7 +63,7 @@ export async function loadDocumentLinks(db: Database, organizationId: string, ha
     const links: DocumentLinks = { anchors: row.anchors, links: row.links as DocumentLinks['links'] };
     const hash = row.documentHash.toString('hex');
     found.set(hash, links);
-    remember(cacheKey(organizationId, hash), links);
+    cache.set(cacheKey(organizationId, hash), links);
   }
   const unextracted = missing.filter((hash) => !found.has(hash));
   if (unextracted.length > 0) {
@@ -81,14 +75,9 @@ export async function loadDocumentLinks(db: Database, organizationId: string, ha
       await insertLinkRows(trx, organizationId, extracted);
       for (const { hash, links } of extracted) {
         found.set(hash, links);
-        remember(cacheKey(organizationId, hash), links);
+        cache.set(cacheKey(organizationId, hash), links);
       }
     });
   }
   return found;
-}
-
-/** Empties the cache (tests that check what is read from the database). */
-export function clearDocumentLinksCache(): void {
-  cache.clear();
 }

@@ -2,6 +2,7 @@
 // their head, a batch per transaction: the space rows are locked, so no head move interleaves, and the
 // next head move finds rows that reflect the head it starts from.
 import { sql } from 'kysely';
+import type { Caches } from '../../caches.js';
 import type { Database } from '../../db/database.js';
 import type { JobWorker } from '../../jobs/queue.js';
 import { loadPageTree } from '../tree-store.js';
@@ -11,7 +12,7 @@ import { rebuildSearchIndex } from './search-index.js';
 const BATCH = 20;
 
 /** Builds the rows of every space that has none; answers how many spaces it indexed. */
-export async function backfillSearchIndex(db: Database): Promise<number> {
+export async function backfillSearchIndex(db: Database, caches: Pick<Caches, 'trees'>): Promise<number> {
   let total = 0;
   for (;;) {
     const done = await db.transaction().execute(async (trx) => {
@@ -20,7 +21,7 @@ export async function backfillSearchIndex(db: Database): Promise<number> {
         const { rows } = await sql<{ pagesRoot: Buffer | null }>`
           SELECT r.pages_root FROM spaces s JOIN revisions r ON r.organization_id = s.organization_id AND r.id = s.head_revision_id
           WHERE s.organization_id = ${space.organizationId} AND s.id = ${space.id}`.execute(trx);
-        const tree = await loadPageTree(trx, space.organizationId, rows[0]?.pagesRoot?.toString('hex') ?? null);
+        const tree = await loadPageTree(trx, caches, space.organizationId, rows[0]?.pagesRoot?.toString('hex') ?? null);
         await rebuildSearchIndex(trx, space.organizationId, space.id, tree);
       }
       return spaces.length;
@@ -30,12 +31,12 @@ export async function backfillSearchIndex(db: Database): Promise<number> {
   }
 }
 
-export function searchIndexBackfillWorker(db: Database): JobWorker {
+export function searchIndexBackfillWorker(db: Database, caches: Pick<Caches, 'trees'>): JobWorker {
   return {
     name: 'search-index-backfill',
     schedule: '*/10 * * * *',
     async handle() {
-      await backfillSearchIndex(db);
+      await backfillSearchIndex(db, caches);
     },
   };
 }
