@@ -14,15 +14,12 @@ import {
 import type { Viewer } from './listing.repository.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Caller } from '../auth/authenticate.js';
-import { roleAtLeast, type Role } from './roles.js';
+import { rankToRole, roleAtLeast, type Role } from './roles.js';
 import { outsideScope } from '../auth/token-scope.js';
 import { cachedViewer, isSsoBlocked, viewerFor, type AccessReader } from './viewer.js';
+import { SSO_REQUIRED } from './organization.js';
 
-const RANKED: Array<Role | null> = [null, 'read', 'comment', 'edit', 'review', 'create', 'admin'];
-
-export function rankToRole(rank: number): Role | null {
-  return RANKED[rank] ?? null;
-}
+export { rankToRole };
 
 export type ItemAccess = {
   /** The caller's effective role on the item. */
@@ -40,7 +37,7 @@ export const DELETED_SPACE_RETENTION_DAYS = 7;
 function decide(rank: number, ssoBlocked: boolean, what: string, minimum: Role, organizationRole: Role | null | undefined): ItemAccess {
   const role = rankToRole(rank);
   if (!role) throw notFound(what);
-  if (ssoBlocked) throw forbidden('This organization requires single sign-on: sign in through its SAML provider');
+  if (ssoBlocked) throw forbidden(SSO_REQUIRED);
   if (!roleAtLeast(role, minimum)) throw forbidden(`This needs the "${minimum}" role on the ${what.toLowerCase()}`);
   return { role, organizationRole };
 }
@@ -158,6 +155,6 @@ export async function memberViewer(app: AccessReader, organizationId: string, us
 export async function requireViewer(app: AccessReader, caller: Caller, organizationId: string): Promise<Viewer> {
   const viewer = outsideScope(caller, organizationId) ? undefined : await memberViewer(app, organizationId, caller.user.id);
   if (!viewer) throw notFound('Organization');
-  if (viewer.ssoBlocked) throw forbidden('This organization requires single sign-on: sign in through its SAML provider');
+  if (viewer.ssoBlocked) throw forbidden(SSO_REQUIRED);
   return viewer;
 }

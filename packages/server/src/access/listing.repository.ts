@@ -5,6 +5,10 @@ import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
 import type { Role } from '../db/schema.js';
+import { roleRank } from './roles.js';
+
+// An organization admin holds the highest rank on everything in it.
+const ADMIN_RANK = sql.lit(roleRank('admin'));
 
 /**
  * What decides which spaces a user sees in one organization: their standing (read with every request)
@@ -118,7 +122,7 @@ export function spaceRankExpression(viewer: Viewer): RawBuilder<number> {
                   AND ((g.principal_kind = 'user' AND g.principal_id = ${viewer.userId})
                        OR (g.principal_kind = 'team' AND g.principal_id = ANY(${arrayLiteral(viewer.teamIds)}::text[])))), 0))
     ELSE 0 END,
-    CASE WHEN ${role}::text = 'admin' THEN 6 ELSE 0 END,
+    CASE WHEN ${role}::text = 'admin' THEN ${ADMIN_RANK} ELSE 0 END,
     CASE WHEN sp.visibility IN ('public', 'unlisted') THEN 1 ELSE 0 END
   )`;
 }
@@ -130,7 +134,7 @@ export function collectionRankExpression(viewer: Viewer): RawBuilder<number> {
   return sql<number>`GREATEST(
     CASE WHEN ${role}::text IS NULL THEN 0 ELSE coalesce((${arrayLiteral(viewer.collectionLevels)}::int[])[${slot}], 0) END,
     CASE WHEN ${viewer.memberRole !== undefined} THEN coalesce((${arrayLiteral(viewer.collectionGrants)}::int[])[${slot}], 0) ELSE 0 END,
-    CASE WHEN ${role}::text = 'admin' THEN 6 ELSE 0 END
+    CASE WHEN ${role}::text = 'admin' THEN ${ADMIN_RANK} ELSE 0 END
   )`;
 }
 

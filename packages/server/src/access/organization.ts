@@ -55,19 +55,29 @@ export function requireOrganizationRole(access: OrganizationAccess, minimum: Rol
 }
 
 /**
- * A member is disabled when the organization enforces SSO and they are neither an SSO member nor an
- * admin (docs/design/access-model.md, "Standings"). Spaces and collections apply the same rule (viewer.ts `isSsoBlocked`).
+ * The SSO rule, written once (docs/design/access-model.md, "Standings"): in an organization that enforces single sign-on, a member
+ * who is neither an SSO member nor an admin is disabled — its content (spaces, collections, sites, …)
+ * is closed to them. The item resolver applies it through the standing (access/viewer.ts), the
+ * `sso-enforced` access rule and the permissions objects through `isEnabledMember`.
  */
-export function isMemberDisabled(organization: Pick<OrganizationRow, 'sso'>, membership: MembershipRow): boolean {
-  return organization.sso && !membership.sso && membership.role !== 'admin';
+export function ssoDisables(organizationSso: boolean, member: { role: Role | null; sso: boolean }): boolean {
+  return organizationSso && !member.sso && member.role !== 'admin';
 }
 
-/** The 403 a disabled member gets on the organization's content. */
-export const ssoRequired = () => forbidden('This organization requires single sign-on: sign in through its SAML provider');
+export function isMemberDisabled(organization: Pick<OrganizationRow, 'sso'>, membership: MembershipRow): boolean {
+  return ssoDisables(organization.sso, membership);
+}
+
+export function isEnabledMember(access: Pick<OrganizationAccess, 'organization' | 'membership'>): boolean {
+  return !isMemberDisabled(access.organization, access.membership);
+}
+
+/** What a disabled member is told. */
+export const SSO_REQUIRED = 'This organization requires single sign-on: sign in through its SAML provider';
 
 /** 403 for a disabled member: the organization's content (its spaces and collections) is closed to them. */
 export function requireEnabledMember(access: OrganizationAccess): void {
-  if (isMemberDisabled(access.organization, access.membership)) throw ssoRequired();
+  if (!isEnabledMember(access)) throw forbidden(SSO_REQUIRED);
 }
 
 /** The organization when the caller is a member who may use its content: 404 for non-members, 403 when disabled. */

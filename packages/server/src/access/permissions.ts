@@ -1,104 +1,131 @@
-// Permissions objects: what the caller may do, from their roles (docs/design/access-model.md, "Permissions objects"). The one place that
-// turns roles into these booleans.
+// Permissions objects: what the caller may do, each boolean the answer of the operation it stands for
+// (docs/design/access-model.md, "Permissions objects"), decided by access/permitted.ts from that operation's `x-access` through the same
+// minimum and rules the gate enforces — so a boolean can never say true where the operation answers 403
+// (a locked space's `edit` and `merge`, a disabled member's `createContent`). No query: lists compute
+// them in bulk from the rows and roles they read.
 import type { components } from '@content-workspace/contract';
+import type { MembershipRow, OrganizationRow } from './standing.repository.js';
 import { roleAtLeast, type Role } from './roles.js';
+import { permitted, type OperationName, type PermissionSubject } from './permitted.js';
+import type { AccessRuleRegistry } from './rules.js';
+import type { CollectionAccess, SpaceAccess } from './scopes.js';
+
+type Schemas = components['schemas'];
 
 /** A member's organization role: a role, `null` for a guest; `undefined` for a non-member. */
 export type OrganizationRole = Role | null | undefined;
 
-export function organizationPermissions(role: OrganizationRole): components['schemas']['OrganizationPermissions'] {
-  const member = role !== undefined;
-  const admin = role === 'admin';
-  return {
-    view: member,
-    admin,
-    ownTeam: admin,
-    createContent: roleAtLeast(role, 'create'),
-    createOpenAPISpec: roleAtLeast(role, 'create'),
-    viewBilling: admin,
-    listMembers: member && role !== null,
-    listTeams: member && role !== null,
-    listIntegrations: admin,
-  };
-}
+/** The operation each boolean of a permissions object stands for (and the body it is asked with, when a rule reads one). */
+type Sources<P> = { readonly [K in keyof P]: Source };
 
-/** Permissions on a space for the caller's effective role `role` on it. */
-export function spacePermissions(role: Role | null): components['schemas']['SpacePermissions'] {
-  return SPACE_PERMISSIONS.get(role)!;
-}
+export const ORGANIZATION_PERMISSIONS = {
+  view: 'getOrganizationById', admin: 'updateOrganizationById', ownTeam: 'createTeam',
+  // At the top level, where the organization role decides (inside a collection, the collection's `create`).
+  createContent: 'createSpace',
+  createOpenAPISpec: 'createOpenAPISpec', listMembers: 'listOrganizationMembers', listTeams: 'listTeams',
+  // A self-hosted server has no billing operation: billing is the organization's admins' (as changing it);
+  // its integrations are its identity providers.
+  viewBilling: 'updateOrganizationById', listIntegrations: 'listSamlProviders',
+} as const satisfies Sources<Schemas['OrganizationPermissions']>;
 
-// Six roles (and none): the objects are built once and shared (lists map hundreds of spaces).
-const SPACE_PERMISSIONS = new Map(
-  ([null, 'read', 'comment', 'edit', 'review', 'create', 'admin'] as Array<Role | null>).map((role) => [role, Object.freeze(buildSpacePermissions(role))]),
-);
+export const SPACE_PERMISSIONS = {
+  view: 'getSpaceById', access: 'getSpaceContent', admin: 'updateSpaceById', viewInviteLinks: 'listSpacePermissions',
+  // A Git sync writes the space's content.
+  edit: 'applySpaceContentChanges', triggerGitSync: 'applySpaceContentChanges',
+  comment: 'postCommentInSpace', merge: 'mergeChangeRequest', review: 'updateChangeRequestById',
+} as const satisfies Sources<Schemas['SpacePermissions']>;
 
-function buildSpacePermissions(role: Role | null): components['schemas']['SpacePermissions'] {
-  return {
-    view: roleAtLeast(role, 'read'),
-    access: roleAtLeast(role, 'read'),
-    comment: roleAtLeast(role, 'comment'),
-    edit: roleAtLeast(role, 'edit'),
-    triggerGitSync: roleAtLeast(role, 'edit'),
-    review: roleAtLeast(role, 'review'),
-    merge: roleAtLeast(role, 'review'),
-    admin: role === 'admin',
-    viewInviteLinks: role === 'admin',
-  };
-}
+export const COLLECTION_PERMISSIONS = { view: 'getCollectionById', admin: 'updateCollectionById', viewInviteLinks: 'listCollectionPermissions' } as const satisfies Sources<Omit<Schemas['CollectionPermissions'], 'create'>>;
 
-/** Permissions on a collection for the caller's effective role `role` on it. */
-export function collectionPermissions(role: Role | null): components['schemas']['CollectionPermissions'] {
-  return {
-    view: roleAtLeast(role, 'read'),
-    create: roleAtLeast(role, 'create'),
-    admin: role === 'admin',
-    viewInviteLinks: role === 'admin',
-  };
-}
+export const TEAM_PERMISSIONS = { view: 'getTeamById', admin: 'updateTeamMembers' } as const satisfies Sources<Schemas['TeamPermissions']>;
+export const TEAM_MEMBER_ENTRY_PERMISSIONS = { view: 'listTeamMembers' } as const satisfies Sources<Schemas['TeamMemberEntry']['permissions']>;
 
-/** Permissions on a team for a caller with organization role `role` and role `teamRole` in the team. */
-export function teamPermissions(role: OrganizationRole, teamRole: 'owner' | 'member' | null): components['schemas']['TeamPermissions'] {
-  return {
-    view: role != null,
-    admin: role === 'admin' || teamRole === 'owner',
-  };
-}
+export const COMMENT_PERMISSIONS = {
+  view: 'getCommentInSpace',
+  edit: ['updateCommentInSpace', { body: { markdown: '' } }],
+  reply: 'postCommentReplyInSpace',
+  delete: 'deleteCommentInSpace',
+} as const satisfies Sources<Schemas['CommentPermissions']>;
 
-/** Permissions on a team member entry for a caller with organization role `role`. */
-export function teamMemberEntryPermissions(role: OrganizationRole): components['schemas']['TeamMemberEntry']['permissions'] {
-  return { view: role != null };
+export const SITE_PERMISSIONS = { view: 'getSiteById', edit: 'updateSiteById', publish: 'publishSite', delete: 'deleteSiteById' } as const satisfies Sources<Schemas['SitePermissions']>;
+export const OPENAPI_SPEC_PERMISSIONS = { view: 'getOpenAPISpecBySlug', edit: 'createOrUpdateOpenAPISpecBySlug' } as const satisfies Sources<Schemas['OpenAPISpecPermissions']>;
+export const TRANSLATION_SETTINGS_PERMISSIONS = { view: 'getTranslationSettings', edit: 'updateTranslationSettings' } as const satisfies Sources<
+  Schemas['TranslationSettingsPermissions']
+>;
+export const CUSTOM_FIELD_PERMISSIONS = { view: 'getOrganizationCustomFieldByName', edit: 'updateOrganizationCustomField' } as const satisfies Sources<
+  Schemas['CustomFieldPermissions']
+>;
+
+/** The role `create-in-parent` requires on a parent collection (areas/spaces/placement.service.ts). */
+export const createInParentRole: Role = 'create';
+
+type Source = OperationName | readonly [OperationName, unknown];
+
+function evaluate<K extends string>(rules: AccessRuleRegistry, sources: Readonly<Record<K, Source>>, subject: PermissionSubject): Record<K, boolean> {
+  const result = {} as Record<K, boolean>;
+  for (const [name, source] of Object.entries(sources) as Array<[K, Source]>) {
+    const [operationId, body] = typeof source === 'string' ? [source, undefined] : source;
+    result[name] = permitted(rules, operationId, { ...subject, body });
+  }
+  return result;
 }
 
 /**
- * Permissions on a comment or reply for a caller with effective role `role` on its space, who is or is
- * not its author. The access rules of the comment operations decide with these too.
+ * A member's standing in an organization, as the gate reads it: their membership (undefined for a
+ * non-member) and whether the organization enforces SSO.
  */
-export function commentPermissions(role: Role | null, isAuthor: boolean): components['schemas']['CommentPermissions'] {
+export type OrganizationStanding = { organization: Pick<OrganizationRow, 'sso'>; membership: MembershipRow | undefined };
+
+/**
+ * The standing of a caller who reached an object only enabled members read (sites, specs, settings and
+ * fields are behind `sso-enforced` reads): their role decides.
+ */
+const enabledMember = (role: OrganizationRole): OrganizationStanding => ({
+  organization: { sso: false },
+  membership: role === undefined ? undefined : { role, sso: false },
+});
+
+const organizationSubject = (standing: OrganizationStanding): PermissionSubject => ({
+  access: { organization: standing.organization as OrganizationRow, membership: standing.membership!, role: standing.membership === undefined ? undefined : standing.membership.role } as never,
+});
+
+export type Permissions = ReturnType<typeof createPermissions>;
+
+/** The permissions objects, decided by the access rules of `rules` (the registry the gate uses: areas/index.ts). */
+export function createPermissions(rules: AccessRuleRegistry) {
   return {
-    view: roleAtLeast(role, 'comment'),
-    edit: isAuthor,
-    reply: roleAtLeast(role, 'comment'),
-    delete: isAuthor || role === 'admin',
+    organization: (standing: OrganizationStanding): Schemas['OrganizationPermissions'] =>
+      evaluate(rules, ORGANIZATION_PERMISSIONS, organizationSubject(standing)),
+
+    space: (space: SpaceAccess['space'], role: Role | null): Schemas['SpacePermissions'] =>
+      evaluate(rules, SPACE_PERMISSIONS, { access: { space, role: role! } }),
+
+    collection: (collection: CollectionAccess['collection'], role: Role | null): Schemas['CollectionPermissions'] => {
+      const result = evaluate(rules, COLLECTION_PERMISSIONS, { access: { collection, role: role! } });
+      // Creating inside it (`createSpace`/`createCollection` with it as `parent`): the `create-in-parent`
+      // rule asks this collection for `createInParentRole` (placement.service.ts requireTargetParent).
+      return { ...result, create: result.view && roleAtLeast(role, createInParentRole) };
+    },
+
+    team: (role: OrganizationRole, team: { callerTeamRole: 'owner' | 'member' | null }): Schemas['TeamPermissions'] =>
+      evaluate(rules, TEAM_PERMISSIONS, { ...organizationSubject(enabledMember(role)), loaded: team }),
+
+    teamMemberEntry: (role: OrganizationRole): Schemas['TeamMemberEntry']['permissions'] =>
+      evaluate(rules, TEAM_MEMBER_ENTRY_PERMISSIONS, organizationSubject(enabledMember(role))),
+
+    /** On a comment or reply (its `postedBy`) of a space where the caller's role is `role`. */
+    comment: (userId: string, role: Role | null, commentOrReply: { postedBy: string }): Schemas['CommentPermissions'] =>
+      evaluate(rules, COMMENT_PERMISSIONS, { userId, access: { role: role! }, loaded: { comment: commentOrReply } }),
+
+    site: (role: OrganizationRole): Schemas['SitePermissions'] => evaluate(rules, SITE_PERMISSIONS, organizationSubject(enabledMember(role))),
+
+    openAPISpec: (role: OrganizationRole): Schemas['OpenAPISpecPermissions'] =>
+      evaluate(rules, OPENAPI_SPEC_PERMISSIONS, organizationSubject(enabledMember(role))),
+
+    translationSettings: (role: OrganizationRole): Schemas['TranslationSettingsPermissions'] =>
+      evaluate(rules, TRANSLATION_SETTINGS_PERMISSIONS, organizationSubject(enabledMember(role))),
+
+    customField: (role: OrganizationRole): Schemas['CustomFieldPermissions'] =>
+      evaluate(rules, CUSTOM_FIELD_PERMISSIONS, organizationSubject(enabledMember(role))),
   };
-}
-
-/** Permissions on a site (and its structure) for a caller with organization role `role`. */
-export function sitePermissions(role: OrganizationRole): components['schemas']['SitePermissions'] {
-  const admin = role === 'admin';
-  return { view: roleAtLeast(role, 'read'), edit: admin, publish: admin, delete: admin };
-}
-
-/** Permissions on an OpenAPI spec: members view, `create` and above edit (as `createOpenAPISpec`). */
-export function openAPISpecPermissions(role: OrganizationRole): components['schemas']['OpenAPISpecPermissions'] {
-  return { view: role != null, edit: roleAtLeast(role, 'create') };
-}
-
-/** Permissions on translation settings: members view, admins edit. */
-export function translationSettingsPermissions(role: OrganizationRole): components['schemas']['TranslationSettingsPermissions'] {
-  return { view: role != null, edit: role === 'admin' };
-}
-
-/** Permissions on a custom field definition: members view, admins edit. */
-export function customFieldPermissions(role: OrganizationRole): components['schemas']['CustomFieldPermissions'] {
-  return { view: role != null, edit: role === 'admin' };
 }

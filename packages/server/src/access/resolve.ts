@@ -7,7 +7,7 @@
 // The handler then receives the resolved resource and role (and what the rules resolved) as `access`.
 import { operationAccess, type AccessRuleName } from '@content-workspace/contract';
 import type { Caller } from '../auth/authenticate.js';
-import { roleAtLeast, type Role } from './roles.js';
+import { meetsMinimum } from './permitted.js';
 import type { AppContext } from '../context.js';
 import { forbidden } from '../errors.js';
 import type { AccessRuleRegistry, AnyAccessRule, RuleContext } from './rules.js';
@@ -17,12 +17,6 @@ type Declaration = { scope: Scope; minimum: Minimum; rules: readonly AccessRuleN
 
 /** The access being resolved for one request, between its two steps. */
 export type PendingAccess = { context: RuleContext; loaded: unknown[]; data: Record<string, unknown> };
-
-function meetsMinimum(scope: Scope, standing: Role | null | undefined, minimum: Minimum): boolean {
-  if (minimum === null || minimum === 'authenticated' || minimum === 'guest') return true;
-  if (minimum === 'member') return standing != null;
-  return roleAtLeast(standing, minimum);
-}
 
 function belowMinimum(scope: Scope, minimum: Minimum, rules: AnyAccessRule[]): Error {
   if (minimum === 'member') return forbidden('Guests may not do this');
@@ -60,7 +54,7 @@ export function createAccessResolver(app: AppContext, registry: AccessRuleRegist
       const loaded: unknown[] = [];
       for (const rule of rules) loaded.push(rule.load ? await rule.load(context) : undefined);
       const replaced = rules.some((rule) => rule.replacesMinimum);
-      if (!replaced && !meetsMinimum(scope, standingOf(scope, access), minimum)) {
+      if (!replaced && !meetsMinimum(standingOf(scope, access), minimum)) {
         const admitted = rules.some((rule, i) => rule.admits?.(context, loaded[i]) === true);
         if (!admitted) throw belowMinimum(scope, minimum, rules);
       }
@@ -80,7 +74,10 @@ export function createAccessResolver(app: AppContext, registry: AccessRuleRegist
 
 async function runChecks(rules: AnyAccessRule[], pending: PendingAccess, withBody: boolean): Promise<void> {
   for (const [i, rule] of rules.entries()) {
-    if (!rule.check || (rule.needsBody === true) !== withBody) continue;
+    if ((rule.needsBody === true) !== withBody) continue;
+    // The same condition the permissions objects read (access/permitted.ts).
+    if (rule.allows && !rule.allows(pending.context, pending.loaded[i])) throw forbidden(rule.refusal ?? 'You may not do this');
+    if (!rule.check) continue;
     const data = await rule.check(pending.context, pending.loaded[i]);
     if (data && typeof data === 'object') Object.assign(pending.data, data);
   }

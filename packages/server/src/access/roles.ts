@@ -2,10 +2,14 @@ import type { Role } from '../db/schema.js';
 
 export type { Role };
 
-/** Lowest to highest. */
-export const ROLES: readonly Role[] = ['read', 'comment', 'edit', 'review', 'create', 'admin'];
+/**
+ * The roles, lowest to highest: the one place their order is written. A role's rank is its place here
+ * (1 to 6; no role ranks 0). The database ranks them too (`cw_role_rank`, in the spaces_and_access
+ * migration, which imports no app code): test/structure/roles.test.ts ties it to this list.
+ */
+export const ROLES = ['read', 'comment', 'edit', 'review', 'create', 'admin'] as const satisfies readonly Role[];
 
-const RANK: Record<Role, number> = { read: 1, comment: 2, edit: 3, review: 4, create: 5, admin: 6 };
+const RANK = Object.fromEntries(ROLES.map((role, i) => [role, i + 1])) as Record<Role, number>;
 
 /** True when `role` is at least `minimum`; no role is never enough. */
 export function roleAtLeast(role: Role | null | undefined, minimum: Role): boolean {
@@ -21,4 +25,9 @@ export function highestRole(...roles: Array<Role | null | undefined>): Role | nu
 
 export function roleRank(role: Role | null | undefined): number {
   return role == null ? 0 : RANK[role];
+}
+
+/** The role of rank `rank` (as the SQL rank expressions compute it), or null for 0. */
+export function rankToRole(rank: number): Role | null {
+  return ROLES[rank - 1] ?? null;
 }

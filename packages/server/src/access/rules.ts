@@ -8,10 +8,9 @@
 // The rules of access itself are here; areas bring theirs through their descriptor (`rules`).
 import type { AccessRuleName } from '@content-workspace/contract';
 import type { Caller } from '../auth/authenticate.js';
-import { requireEnabledMember, type OrganizationAccess } from './organization.js';
+import { isEnabledMember, SSO_REQUIRED, type OrganizationAccess } from './organization.js';
 import { requireUnscopedToken } from '../auth/token-scope.js';
 import type { AppContext } from '../context.js';
-import { forbidden } from '../errors.js';
 import type { ChangeRequestAccess, Scope, ScopeAccess, SpaceAccess } from './scopes.js';
 
 export type RuleContext = {
@@ -28,6 +27,13 @@ export type RuleContext = {
 export type AccessRule<Loaded = unknown, Checked = unknown> = {
   load?: (ctx: RuleContext) => Promise<Loaded>;
   admits?: (ctx: RuleContext, loaded: Loaded) => boolean;
+  /**
+   * A condition decided from what the gate resolved (the resource, the caller, what `load` returned;
+   * with `needsBody`, the body): the gate answers 403 with `refusal` when it is false, and the
+   * permissions objects read it (access/permitted.ts). Synchronous and without the database.
+   */
+  allows?: (ctx: RuleContext, loaded: Loaded) => boolean;
+  refusal?: string;
   /** How the 403 names who else `admits` lets in, e.g. "or to be the change request’s author". */
   alternative?: string;
   replacesMinimum?: true;
@@ -59,22 +65,21 @@ export const coreRules = {
   },
 
   'sso-enforced': {
-    check: (ctx) => {
-      if (ctx.scope === 'organization') requireEnabledMember(ctx.access as OrganizationAccess);
-    },
+    allows: (ctx) => ctx.scope !== 'organization' || isEnabledMember(ctx.access as OrganizationAccess),
+    refusal: SSO_REQUIRED,
   },
 
   // Handled when the scope is found (a deleted space is then admitted): see access/resolve.ts.
   restorable: {},
 
   unlocked: {
-    check: (ctx) => {
-      if ((ctx.access as SpaceAccess).space.editMode === 'locked') throw forbidden('The space is locked: its content cannot be changed');
-    },
+    allows: (ctx) => (ctx.access as SpaceAccess).space.editMode !== 'locked',
+    refusal: 'The space is locked: its content cannot be changed',
   },
 
   'author-or-review': {
-    admits: (ctx) => (ctx.access as ChangeRequestAccess).changeRequest.createdBy === ctx.caller.user.id,
+    // A space's permissions name no change request: only the role counts there.
+    admits: (ctx) => (ctx.access as Partial<ChangeRequestAccess>).changeRequest?.createdBy === ctx.caller.user.id,
     alternative: 'or to be the change request’s author',
   },
 

@@ -4,33 +4,10 @@
 import { sql, type Selectable } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
 import { collectionRankExpression, spaceRankExpression, type Viewer } from './listing.repository.js';
-import type { CollectionsTable, DefaultLevel, EditMode, Role, Visibility } from '../db/schema.js';
+import type { CollectionsTable, OrganizationsTable, Role, SpacesTable } from '../db/schema.js';
 
-export type SpaceRow = {
-  organizationId: string;
-  id: string;
-  title: string;
-  emoji: string;
-  visibility: Visibility;
-  editMode: EditMode;
-  parentCollectionId: string | null;
-  /** The parent collection id, or '' at the top level (generated; the sort key of lists). */
-  parentKey: string;
-  defaultLevel: DefaultLevel;
-  position: string;
-  headRevisionId: string;
-  crSeq: number;
-  commentsCount: number;
-  changeRequestsCount: number;
-  changeRequestsOpenCount: number;
-  changeRequestsDraftCount: number;
-  createdBy: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  deletedAt: Date | null;
-  /** True while a published site holds the space: its published address is looked up only then. */
-  inPublishedSite: boolean;
-};
+/** A space as the database has it (the generated table type: a renamed or retyped column fails `tsc`). */
+export type SpaceRow = Selectable<SpacesTable>;
 
 export type CollectionRow = Omit<Selectable<CollectionsTable>, 'createdAt' | 'updatedAt' | 'position' | 'parentKey'> & {
   position: string;
@@ -172,24 +149,13 @@ export const ORGANIZATION_COLUMNS = [
   'organizations.inviteLinks',
   'organizations.customHostname',
   'organizations.logoUrl',
-] as const;
+] as const satisfies ReadonlyArray<`organizations.${keyof OrganizationRow}`>;
 
-export type OrganizationRow = {
-  id: string;
-  title: string;
-  createdAt: Date;
-  emailDomains: string[];
-  hostname: string | null;
-  useCase: string | null;
-  communityType: string | null;
-  defaultRole: Role | null;
-  defaultContentSiteId: string | null;
-  sso: boolean;
-  ai: boolean;
-  inviteLinks: boolean;
-  customHostname: string | null;
-  logoUrl: string | null;
-};
+/** `tsc` fails here when the organizations table has a column the row type does not select. */
+export const everyOrganizationColumnSelected: Exclude<`organizations.${keyof OrganizationRow}`, (typeof ORGANIZATION_COLUMNS)[number]> extends never ? true : never = true;
+
+/** An organization as the database has it, without its listing version (read with the standing). */
+export type OrganizationRow = Omit<Selectable<OrganizationsTable>, 'listingVersion'>;
 
 export type MembershipRow = { role: Role | null; sso: boolean };
 

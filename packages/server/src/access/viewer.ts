@@ -7,6 +7,7 @@
 import type { Caches } from '../caches.js';
 import type { AppContext } from '../context.js';
 import type { Standing } from './standing.repository.js';
+import { ssoDisables } from './organization.js';
 import { loadViewerRanks, type Viewer, type ViewerRanks } from './listing.repository.js';
 
 /** A member's ranks as kept, with the listing version and member role they were read at. */
@@ -15,9 +16,9 @@ export type ViewerEntry = { version: number; memberRole: Viewer['memberRole']; r
 /** What reading a viewer needs: the database, and the caches of the server. */
 export type AccessReader = Pick<AppContext, 'db' | 'caches'>;
 
-/** SSO enforcement: a member who is neither an SSO member nor an admin gets 403 on content (docs/design/access-model.md, "Standings"). */
+/** SSO enforcement on the standing's organization (the rule: access/organization.ts `ssoDisables`). */
 export function isSsoBlocked(standing: Standing): boolean {
-  return standing.organizationSso && standing.isMember && !standing.memberSso && standing.memberRole !== 'admin';
+  return standing.isMember && ssoDisables(standing.organizationSso, { role: standing.memberRole, sso: standing.memberSso });
 }
 
 /** The user's viewer in the standing's organization (ranks from the cache while the version holds). */

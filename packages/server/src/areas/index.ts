@@ -1,15 +1,16 @@
-// Every resource area of the server, registered once. The handler map, the lifecycle steps (transfer,
-// purge, duplicate), the job workers, the access rules and the routes outside the API are built from
-// this list; the order is the order transfer steps run in (collections before spaces, spaces before
-// their content), and the order routes are mounted in.
+// Every resource area of the server, registered once. The handler map, the lifecycle (what a transfer,
+// a duplicate and a purge do with each table's rows), the job workers, the access rules and the routes
+// outside the API are built from this list; the areas' own transfer steps run in its order, after every
+// table's rows are copied, and their routes are mounted in its order.
 import type { AccessRuleRegistry } from '../access/rules.js';
 import type { ScopeLookups } from '../access/scopes.js';
 import { coreRules } from '../access/rules.js';
+import { decidePermissionsWith } from './permissions-objects.js';
 import type { AppContext } from '../context.js';
 import type { HandlerMap } from '../http/handler.js';
 import type { JobWorker } from '../jobs/queue.js';
 import type { RequestHandler } from 'express';
-import type { Area, AreaRoutes } from './area.js';
+import type { Area, AreaRoutes, TableName } from './area.js';
 import { changeRequestsArea } from './change-requests/index.js';
 import { collectionsArea } from './collections/index.js';
 import { commentsArea } from './comments/index.js';
@@ -55,16 +56,38 @@ export const areas = [
   linksArea,
 ] as const;
 
+/**
+ * Tables that belong to the server rather than to an area: no organization's data, nothing to transfer.
+ * Every other table of the database belongs to exactly one area (with its fate: areas/area.ts).
+ */
+export const SERVER_TABLES = {
+  rateLimits: 'http/rate-limit-store.ts: request counters by key, expiring',
+  serverKeys: 'keys.ts: the server’s signing and encryption keys',
+} as const satisfies Partial<Record<TableName, string>>;
+
+type KeysOfEach<T> = T extends unknown ? keyof T : never;
+type DeclaredTables = KeysOfEach<(typeof areas)[number]['tables']> | keyof typeof SERVER_TABLES;
+/**
+ * `tsc` fails here, naming the table, while a table of the database (src/db/types.generated.ts) belongs
+ * to no area: add it to the `tables` of the area that owns it, with its fate (areas/area.ts TableFate).
+ */
+export const everyTableDeclared: [Exclude<TableName, DeclaredTables>] extends [never]
+  ? true
+  : `Declare the table ${Exclude<TableName, DeclaredTables>} in the \`tables\` of the area that owns it (areas/<area>/index.ts), with its fate: { stays: why } or { transfer, duplicate } (areas/area.ts TableFate)` = true;
+
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 type AllHandlers = UnionToIntersection<(typeof areas)[number]['handlers']>;
 
 /** One handler per operation of the spec; `tsc` fails here when an operation has none. */
 export const handlers: HandlerMap = Object.assign({}, ...areas.map((area) => area.handlers)) as AllHandlers;
 
-export const lifecycle = collectLifecycle(areas);
+export const lifecycle = collectLifecycle(areas as readonly Area[]);
 
 /** The access rules operations may name: the core ones and the areas'. */
 export const accessRules = Object.assign({}, coreRules, ...areas.map((area) => area.rules ?? {})) as AccessRuleRegistry;
+
+// The permissions objects are decided by the same rules (access/permissions.ts).
+decidePermissionsWith(accessRules);
 
 /** Constraint violations that mean a concurrent change (answered 409), named by the areas owning the tables. */
 export const knownConflicts = Object.assign({}, ...areas.map((area) => area.conflicts ?? {})) as Readonly<Record<string, string>>;

@@ -5,6 +5,7 @@
 // garbage collection that also reclaims unreachable content objects. The store in use is the server's
 // (`context.blobs`, chosen once in server.ts), handed to what reads and writes bytes.
 import { sql } from 'kysely';
+import { copyRows } from '../db/copy-rows.js';
 import type { Executor } from '../db/database.js';
 
 export interface BlobStore {
@@ -39,12 +40,12 @@ export const postgresBlobStore: BlobStore = {
   },
   async copy(db, from, to, sha256s) {
     if (sha256s.length === 0) return;
-    await sql`
-      INSERT INTO blob_bytes (organization_id, sha256, data)
-      SELECT ${to}, sha256, data FROM blob_bytes
-      WHERE organization_id = ${from} AND sha256 = ANY(${[...sha256s].sort().map((h) => Buffer.from(h, 'hex'))}::bytea[])
-      ORDER BY sha256
-      ON CONFLICT DO NOTHING`.execute(db);
+    await copyRows(db, 'blob_bytes', {
+      set: { organization_id: to },
+      where: sql<boolean>`src.organization_id = ${from} AND src.sha256 = ANY(${sha256s.map((h) => Buffer.from(h, 'hex'))}::bytea[])`,
+      skipExisting: true,
+      orderBy: ['sha256'],
+    });
   },
   async remove(db, organizationId, sha256s) {
     if (sha256s.length === 0) return;

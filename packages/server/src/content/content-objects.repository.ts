@@ -3,6 +3,7 @@
 // the same order and never deadlock on shared objects.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sql } from 'kysely';
+import { copyRows } from '../db/copy-rows.js';
 import type { Executor } from '../db/database.js';
 
 export type NodeTable = 'treeNodes' | 'fileNodes' | 'reusableNodes';
@@ -52,14 +53,18 @@ export async function loadNodes(db: Executor, table: NodeTable, organizationId: 
 
 /** Copies the named nodes of one organization to another (transfer); existing ones are kept. */
 export async function copyNodes(db: Executor, table: NodeTable, from: string, to: string, hashes: string[]): Promise<void> {
-  for (const part of inChunks([...hashes].sort(), 5000)) {
-    await sql`
-      INSERT INTO ${sql.table(TABLE_NAMES[table])} (organization_id, hash, data)
-      SELECT ${to}, hash, data FROM ${sql.table(TABLE_NAMES[table])}
-      WHERE organization_id = ${from} AND hash = ANY(${part.map(hex)}::bytea[])
-      ORDER BY hash
-      ON CONFLICT DO NOTHING`.execute(db);
-  }
+  for (const part of inChunks([...hashes].sort(), 5000)) await copyObjects(db, TABLE_NAMES[table], 'hash', from, to, part);
+}
+
+/** Copies one organization's objects (`key`: their hex hashes) to another, in hash order, keeping those it has. */
+async function copyObjects(db: Executor, table: string, key: 'hash' | 'sha256', from: string, to: string, hashes: string[]): Promise<void> {
+  if (hashes.length === 0) return;
+  await copyRows(db, table, {
+    set: { organization_id: to },
+    where: sql<boolean>`src.organization_id = ${from} AND ${sql.ref(`src.${key}`)} = ANY(${hashes.map(hex)}::bytea[])`,
+    skipExisting: true,
+    orderBy: [key],
+  });
 }
 
 export async function insertDocuments(db: Executor, organizationId: string, documents: Array<{ hash: string; markdown: string }>): Promise<void> {
@@ -183,22 +188,12 @@ const bytes = (hashes: string[]) => hashes.map((hash) => Buffer.from(hash, 'hex'
 
 /** Copies document bodies (hex hashes) from one organization to another, keeping those it has. */
 export async function copyDocuments(trx: Executor, from: string, to: string, hashes: string[]): Promise<void> {
-  if (hashes.length === 0) return;
-  await sql`
-    INSERT INTO documents (organization_id, hash, markdown, byte_length, created_at)
-    SELECT ${to}, hash, markdown, byte_length, created_at FROM documents
-    WHERE organization_id = ${from} AND hash = ANY(${bytes(hashes)}::bytea[])
-    ON CONFLICT DO NOTHING`.execute(trx);
+  await copyObjects(trx, 'documents', 'hash', from, to, hashes);
 }
 
 /** Copies file blob records (hex sha256) from one organization to another; the bytes are the blob store's. */
 export async function copyFileBlobRecords(trx: Executor, from: string, to: string, hashes: string[]): Promise<void> {
-  if (hashes.length === 0) return;
-  await sql`
-    INSERT INTO file_blobs (organization_id, sha256, size, width, height, storage, created_at)
-    SELECT ${to}, sha256, size, width, height, storage, created_at FROM file_blobs
-    WHERE organization_id = ${from} AND sha256 = ANY(${bytes(hashes)}::bytea[])
-    ON CONFLICT DO NOTHING`.execute(trx);
+  await copyObjects(trx, 'file_blobs', 'sha256', from, to, hashes);
 }
 
 /** Which of the blobs (hex sha256) the organization has records of. */

@@ -87,22 +87,6 @@ export async function upsertHeadFiles(db: Executor, organizationId: string, spac
       height = EXCLUDED.height, blob_hash = EXCLUDED.blob_hash`.execute(db);
 }
 
-/** Copies a space's head rows to another space (duplicate) or organization (transfer), in bulk. */
-export async function copyHeadRows(db: Executor, from: { organizationId: string; spaceIds: string[] }, to: { organizationId: string; spaceId?: string }): Promise<void> {
-  if (from.spaceIds.length === 0) return;
-  const targetSpace = to.spaceId === undefined ? sql`space_id` : sql`${to.spaceId}`;
-  await sql`
-    INSERT INTO space_head_pages (organization_id, space_id, page_id, parent_page_id, position, depth, type, title, slug, path,
-      document_hash, emoji, icon, description, hidden, no_index, no_robots_index, layout, cover, created_at, updated_at)
-    SELECT ${to.organizationId}, ${targetSpace}, page_id, parent_page_id, position, depth, type, title, slug, path,
-      document_hash, emoji, icon, description, hidden, no_index, no_robots_index, layout, cover, created_at, updated_at
-    FROM space_head_pages WHERE organization_id = ${from.organizationId} AND space_id = ANY(${from.spaceIds}::text[])`.execute(db);
-  await sql`
-    INSERT INTO space_head_files (organization_id, space_id, file_id, name, content_type, size, width, height, blob_hash)
-    SELECT ${to.organizationId}, ${targetSpace}, file_id, name, content_type, size, width, height, blob_hash
-    FROM space_head_files WHERE organization_id = ${from.organizationId} AND space_id = ANY(${from.spaceIds}::text[])`.execute(db);
-}
-
 /** The id of the head page at `path`. */
 export async function findHeadPageIdByPath(db: Executor, organizationId: string, spaceId: string, path: string): Promise<string | undefined> {
   const row = await db

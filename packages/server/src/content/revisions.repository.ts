@@ -20,17 +20,6 @@ export async function findSpaceRevision(db: Executor, organizationId: string, sp
     .executeTakeFirst();
 }
 
-/** Copies every revision of `spaceIds` from one organization to another (a transfer). */
-export async function copyRevisions(trx: Executor, s: { from: string; to: string; spaceIds: string[] }): Promise<void> {
-  if (s.spaceIds.length === 0) return;
-  await sql`
-    INSERT INTO revisions (organization_id, id, space_id, type, parent_ids, change_request_id, merged_from_change_request_id,
-      pages_root, files_root, reusable_root, page_count, created_by, created_at, git)
-    SELECT ${s.to}, id, space_id, type, parent_ids, change_request_id, merged_from_change_request_id,
-      pages_root, files_root, reusable_root, page_count, created_by, created_at, git
-    FROM revisions WHERE organization_id = ${s.from} AND space_id = ANY(${s.spaceIds})`.execute(trx);
-}
-
 /** The space's head revision and its roots, with the space's edit mode (live spaces only). */
 export async function readSpaceHead(trx: Executor, organizationId: string, spaceId: string) {
   const { rows } = await sql<{ headRevisionId: string; editMode: string; pagesRoot: Buffer | null; filesRoot: Buffer | null; reusableRoot: Buffer | null }>`

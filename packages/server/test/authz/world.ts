@@ -3,6 +3,7 @@
 import type { OperationAccess } from '@content-workspace/contract';
 import type { CollectionRow, OrganizationRow, SpaceRow } from './types.js';
 import type { Role } from '../../src/db/schema.js';
+import { ROLES } from '../../src/access/roles.js';
 import type { TestServer } from '../support/harness.js';
 import { addMember, createCollection, createOrganizationWithAdmin, createSpace, createTeam, createUser, grant, type TestUser } from '../support/factories.js';
 
@@ -12,7 +13,7 @@ import { addMember, createCollection, createOrganizationWithAdmin, createSpace, 
  * holding exactly this role.
  */
 export type Standing = 'outsider' | 'guest' | 'sso-disabled' | Role;
-export const STANDINGS: Standing[] = ['outsider', 'guest', 'sso-disabled', 'read', 'comment', 'edit', 'review', 'create', 'admin'];
+export const STANDINGS: Standing[] = ['outsider', 'guest', 'sso-disabled', ...ROLES];
 
 /**
  * How a role on a space or collection is reached (docs/design/access-model.md, "The effective role on a space or collection"): a direct grant, a grant to one of the

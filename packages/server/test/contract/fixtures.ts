@@ -1,6 +1,6 @@
 // The world the contract sweep runs in: an owner's organization and its resources (one id per path
-// parameter), and an outsider who belongs to none of it. A path parameter without a fixture gets a
-// fresh random id, which must read as absent as well.
+// parameter), and an outsider who belongs to none of it. A path parameter without a fixture is an
+// error (a random id would read as absent for the owner too, and the outsider's 404 would prove nothing).
 import type { TestServer } from '../support/harness.js';
 import { createOrganization, createUser, type TestUser } from '../support/factories.js';
 import { processSpec } from '../../src/areas/openapi-specs/openapi-specs.service.js';
@@ -124,8 +124,10 @@ export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWor
   };
 }
 
-/** The fixture value of path parameter `name` in `path`. */
-export function fixtureFor(world: SweepWorld, path: string, name: string): string | undefined {
+/** The fixture value of path parameter `name` in `path`; throws when the world has none. */
+export function fixtureFor(world: SweepWorld, path: string, name: string): string {
   const under = world.paramsUnder.find((entry) => path.startsWith(entry.prefix) && name in entry.params);
-  return under ? under.params[name] : world.params[name];
+  const value = under ? under.params[name] : world.params[name];
+  if (value === undefined) throw new Error(`No sweep fixture for the path parameter {${name}} of ${path}: add one to buildSweepWorld (test/contract/fixtures.ts)`);
+  return value;
 }

@@ -9,7 +9,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operationAccess } from '@content-workspace/contract';
 import { listOperations, loadSpec, type SpecOperation } from '../../src/http/operations.js';
-import { newId } from '../../src/ids.js';
 import { useTestServer } from '../support/harness.js';
 import { buildSweepWorld, fixtureFor, type SweepWorld } from './fixtures.js';
 import { resolve, sample, wrongTypes } from './sample.js';
@@ -54,7 +53,7 @@ function bodySchema(operation: SpecOperation): Record<string, any> | undefined {
 
 function urlFor(operation: SpecOperation, overrides: Record<string, string> = {}, query = ''): string {
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    encodeURIComponent(overrides[name] ?? fixtureFor(world, operation.path, name) ?? newId()),
+    encodeURIComponent(overrides[name] ?? fixtureFor(world, operation.path, name)),
   );
   // Required query parameters (a search's `query`) get a valid sample, so each case tests one thing.
   const given = new URLSearchParams(query);
@@ -96,6 +95,23 @@ function validBody(operation: SpecOperation): unknown {
 function expectErrorBody(result: { status: number; json: any }, status: number) {
   expect(result.json).toMatchObject({ error: { code: status, message: expect.any(String) } });
 }
+
+it('every path parameter of the spec has a fixture in the sweep world', () => {
+  const missing = operations.flatMap((operation) =>
+    pathParams(operation)
+      .map((param) => param.name as string)
+      .filter((name) => {
+        try {
+          fixtureFor(world, operation.path, name);
+          return false;
+        } catch {
+          return true;
+        }
+      })
+      .map((name) => `${operation.path} {${name}}`),
+  );
+  expect(missing).toEqual([]);
+});
 
 it('the spec has operations, each with a unique operationId', () => {
   const ids = operations.map((operation) => operation.operationId);

@@ -1,54 +1,97 @@
-// Every table that holds an organization's or a space's data belongs to exactly one area, read from
-// the database catalogue: a new table with a foreign key to organizations, collections, spaces,
-// revisions or change requests that no area descriptor lists fails here, so it can never be
-// silently left behind by a transfer (which deletes the originals by cascade) or a purge.
+// Every table's rows have a declared fate, checked against the database catalogue: a table linked to
+// spaces or collections by foreign keys — directly or through other tables, as the cascade that deletes
+// a transfer's originals follows them — must say what a transfer and a duplicate do with its rows, and
+// any other table why it belongs to no space (areas/area.ts TableFate, areas/lifecycle.ts). The
+// planted tables below (in this file's own database) show the check naming what to add.
 import { sql } from 'kysely';
-import { expect, it } from 'vitest';
-import { areas } from '../../src/areas/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineArea, type Area } from '../../src/areas/area.js';
+import { areas, SERVER_TABLES } from '../../src/areas/index.js';
+import { analyseLifecycle, snakeCase } from '../../src/areas/lifecycle.js';
+import { readCatalogue } from '../../src/db/catalogue.js';
 import { useTestServer } from '../support/harness.js';
 
 const server = useTestServer();
 
-/** Tables whose rows belong to an organization's structure or content. */
-const OWNERS = ['organizations', 'collections', 'spaces', 'revisions', 'change_requests'];
+const analyse = async (extra: Area[] = []) => analyseLifecycle(await readCatalogue(server().db), [...(areas as readonly Area[]), ...extra]);
 
-async function tablesReferencing(owners: string[]): Promise<string[]> {
-  const { rows } = await sql<{ table: string }>`
-    SELECT DISTINCT c.conrelid::regclass::text AS table
-    FROM pg_constraint c
-    WHERE c.contype = 'f' AND c.confrelid::regclass::text = ANY(${owners}::text[])
-      AND c.connamespace = 'public'::regnamespace`.execute(server().db);
-  return rows.map((row) => row.table).sort();
-}
+/** An area owning tables the generated types do not know (planted in this file's database). */
+const plantedArea = (tables: Record<string, unknown>) => defineArea({ name: 'planted', handlers: {}, tables: tables as never });
 
-async function publicTables(): Promise<string[]> {
-  const { rows } = await sql<{ table: string }>`
-    SELECT tablename AS table FROM pg_tables WHERE schemaname = 'public'`.execute(server().db);
-  return rows.map((row) => row.table);
-}
-
-it('every table referencing an organization, collection, space, revision or change request belongs to an area', async () => {
-  const owned = new Set(areas.flatMap((area) => area.tables));
-  const orphans = (await tablesReferencing(OWNERS)).filter((table) => !owned.has(table));
-  expect(orphans, 'tables no area lists (add them to the area descriptor that owns them, with its transfer/purge/duplicate steps)').toEqual([]);
+it('every table of the database has one declared fate, and each declaration matches the foreign keys', async () => {
+  const { problems } = await analyse();
+  expect(problems.join('\n\n')).toBe('');
 });
 
-it('each area table exists and belongs to one area only', async () => {
-  const existing = new Set(await publicTables());
-  const seen = new Map<string, string>();
-  for (const area of areas) {
-    for (const table of area.tables) {
-      expect(existing.has(table), `${area.name} lists ${table}, which does not exist`).toBe(true);
-      expect(seen.get(table), `${table} is listed by ${seen.get(table)} and ${area.name}`).toBeUndefined();
-      seen.set(table, area.name);
-    }
+it('follows foreign keys through other tables: every table reachable from spaces or collections is a following one', async () => {
+  const names = (await analyse()).following.map((entry) => entry.table.name);
+  // Two and three links away from spaces: a reply's reaction, a request's contributor, a conflict of a revision.
+  expect(names).toEqual(expect.arrayContaining(['comment_reply_reactions', 'change_request_contributors', 'revision_conflicts', 'collection_grants']));
+  // Referenced tables come first: rows are copied in this order.
+  const pairs: Array<[string, string]> = [
+    ['comment_reply_reactions', 'comment_replies'],
+    ['comments', 'change_requests'],
+    ['change_requests', 'revisions'],
+    ['spaces', 'collections'],
+  ];
+  for (const [later, earlier] of pairs) {
+    expect(names.indexOf(later), `${later} after ${earlier}`).toBeGreaterThan(names.indexOf(earlier));
   }
 });
 
-it('every area says what a transfer, a purge and a duplicate do with its rows', () => {
-  for (const area of areas) {
-    for (const step of ['transfer', 'purge', 'duplicate'] as const) {
-      expect(area[step] === 'none' || Array.isArray(area[step]), `${area.name}.${step}`).toBe(true);
-    }
+it('the server’s own tables exist and hold nothing of a space or a collection', async () => {
+  const catalogue = await readCatalogue(server().db);
+  const following = new Set(analyseLifecycle(catalogue, areas as readonly Area[]).following.map((entry) => entry.table.name));
+  for (const name of Object.keys(SERVER_TABLES).map(snakeCase)) {
+    expect(catalogue.tables.has(name), name).toBe(true);
+    expect(following.has(name), name).toBe(false);
   }
+});
+
+describe('a planted table', () => {
+  afterEach(async () => {
+    await sql`DROP TABLE IF EXISTS planted_notes`.execute(server().db);
+  });
+
+  const plantNotes = async (primaryKey: string) =>
+    sql`CREATE TABLE planted_notes (
+      organization_id text NOT NULL, space_id text NOT NULL, comment_id text NOT NULL, note text NOT NULL,
+      PRIMARY KEY (${sql.raw(primaryKey)}),
+      FOREIGN KEY (organization_id, comment_id) REFERENCES comments (organization_id, id) ON DELETE CASCADE
+    )`.execute(server().db);
+
+  it('linked to spaces through comments, declared by no area: named with the declaration to add', async () => {
+    await plantNotes('organization_id, comment_id');
+    const { problems } = await analyse();
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('planted_notes is linked to spaces (planted_notes.(organization_id, comment_id) → comments, comments.(organization_id, space_id) → spaces)');
+    expect(problems[0]).toContain("plantedNotes: { transfer: 'moves', duplicate: { dropped: '…why a duplicate starts without them…' } },");
+  });
+
+  it('declared { stays } although a transfer would delete its rows', async () => {
+    await plantNotes('organization_id, comment_id');
+    const { problems } = await analyse([plantedArea({ plantedNotes: { stays: 'notes of the organization' } })]);
+    expect(problems).toEqual([expect.stringContaining('planted_notes (planted) is declared { stays } but follows spaces')]);
+  });
+
+  it("declared duplicate: 'copied' without the space in its primary key (the copies would collide)", async () => {
+    await plantNotes('organization_id, comment_id');
+    await sql`ALTER TABLE planted_notes ADD FOREIGN KEY (organization_id, space_id) REFERENCES spaces (organization_id, id) ON DELETE CASCADE`.execute(server().db);
+    const { problems } = await analyse([plantedArea({ plantedNotes: { transfer: 'moves', duplicate: 'copied' } })]);
+    expect(problems).toEqual([expect.stringContaining("planted_notes (planted) is declared duplicate: 'copied', but its primary key (organization_id, comment_id) does not hold space_id")]);
+  });
+
+  it('declared by two areas, or declared without existing, or dropped without a reason', async () => {
+    const { problems } = await analyse([
+      plantedArea({ spaces: { stays: 'a second owner' }, missingTable: { stays: 'declared but never created' } }),
+      plantedArea({ comments: { transfer: { dropped: '' }, duplicate: 'copied' } }),
+    ]);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'spaces is declared by the areas spaces and planted: one area owns a table',
+        'missing_table (planted) is declared but the database has no such table',
+        expect.stringContaining('comments (planted): say why its rows are dropped on transfer'),
+      ]),
+    );
+  });
 });

@@ -2,7 +2,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { ChangeRequestsTable, ChangeRequestStatus, ConflictKind, ConflictResolution } from '../../db/schema.js';
-import type { TransferScope } from '../area.js';
 
 export type ChangeRequestRow = Selectable<ChangeRequestsTable> & {
   creatorEmail: string | null;
@@ -230,27 +229,4 @@ export async function claimChangeRequestNumber(trx: Executor, organizationId: st
     .returning(['crSeq', 'headRevisionId'])
     .executeTakeFirst();
   return row ? { number: row.crSeq, headRevisionId: row.headRevisionId } : undefined;
-}
-
-/** Change requests, contributors and recorded conflicts follow their spaces (after the revisions they point at). */
-export async function copyChangeRequestsForTransfer(trx: Executor, s: TransferScope): Promise<void> {
-  if (s.spaceIds.length === 0) return;
-  await sql`
-    INSERT INTO change_requests (organization_id, id, space_id, number, status, subject, description, created_by, created_at, updated_at,
-      revision_id, revision_initial_id, revision_merged_ancestor_id, revision_merged_id, merged_at, merged_by, agent_task_id, comments_count)
-    SELECT ${s.to}, id, space_id, number, status, subject, description, created_by, created_at, updated_at,
-      revision_id, revision_initial_id, revision_merged_ancestor_id, revision_merged_id, merged_at, merged_by, agent_task_id, comments_count
-    FROM change_requests WHERE organization_id = ${s.from} AND space_id = ANY(${s.spaceIds}::text[])`.execute(trx);
-  await sql`
-    INSERT INTO change_request_contributors (organization_id, change_request_id, user_id, first_contributed_at)
-    SELECT ${s.to}, c.change_request_id, c.user_id, c.first_contributed_at
-    FROM change_request_contributors c
-    JOIN change_requests cr ON cr.organization_id = c.organization_id AND cr.id = c.change_request_id
-    WHERE c.organization_id = ${s.from} AND cr.space_id = ANY(${s.spaceIds}::text[])`.execute(trx);
-  await sql`
-    INSERT INTO revision_conflicts (organization_id, revision_id, ordinal, kind, page_id, file_id, reusable_content_id, field, base, ours, theirs, resolution, resolved_at)
-    SELECT ${s.to}, rc.revision_id, rc.ordinal, rc.kind, rc.page_id, rc.file_id, rc.reusable_content_id, rc.field, rc.base, rc.ours, rc.theirs, rc.resolution, rc.resolved_at
-    FROM revision_conflicts rc
-    JOIN revisions r ON r.organization_id = rc.organization_id AND r.id = rc.revision_id
-    WHERE rc.organization_id = ${s.from} AND r.space_id = ANY(${s.spaceIds}::text[])`.execute(trx);
 }

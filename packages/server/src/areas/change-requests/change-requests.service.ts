@@ -1,5 +1,4 @@
-// Change-request lifecycle: create (numbered per space), subject and status (D6), and their share of a
-// cross-organization transfer. Every write locks the space row first, then the request's, so status
+// Change-request lifecycle: create (numbered per space), subject and status (D6). Every write locks the space row first, then the request's, so status
 // moves, merges and updates never deadlock one another and the space's counters stay exact.
 import type { components } from '@content-workspace/contract';
 import { inTransaction, type Executor } from '../../db/database.js';
@@ -14,12 +13,10 @@ import {
   lockSpaceForChangeRequests,
   updateChangeRequestRow,
   type ChangeRequestRow,
-  copyChangeRequestsForTransfer,
 } from './change-requests.repository.js';
 import type { ChangeRequestStatus } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { TransferStep } from '../area.js';
 
 type Schemas = components['schemas'];
 
@@ -90,6 +87,3 @@ export async function patchChangeRequest(db: Executor, space: SpaceRow, id: stri
     return (await findChangeRequestById(trx, space.organizationId, space.id, id))!;
   });
 }
-
-/** Run after the revisions are copied. */
-export const changeRequestTransferSteps: TransferStep[] = [copyChangeRequestsForTransfer];

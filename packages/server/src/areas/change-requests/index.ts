@@ -1,17 +1,18 @@
 import { changeRequestContentHandlers } from './change-request-content.handlers.js';
 import { changeRequestHandlers } from './change-requests.handlers.js';
 import { findChangeRequest } from './change-requests.repository.js';
-import { changeRequestTransferSteps } from './change-requests.service.js';
 import { defineArea } from '../area.js';
 
-/** Change requests stay with the original space when it is duplicated. */
+const STAY_WITH_ORIGINAL = 'Change requests stay with the original space when it is duplicated';
+
 export const changeRequestsArea = defineArea({
   name: 'change-requests',
   handlers: { ...changeRequestHandlers, ...changeRequestContentHandlers },
-  tables: ['change_requests', 'change_request_contributors', 'revision_conflicts'],
-  transfer: changeRequestTransferSteps,
-  purge: 'none',
-  duplicate: 'none',
+  tables: {
+    changeRequests: { transfer: 'moves', duplicate: { dropped: STAY_WITH_ORIGINAL } },
+    changeRequestContributors: { transfer: 'moves', duplicate: { dropped: STAY_WITH_ORIGINAL } },
+    revisionConflicts: { transfer: 'moves', duplicate: { dropped: 'Conflicts belong to change-request revisions, which stay with the original space' } },
+  },
   conflicts: { change_requests_organization_id_space_id_fkey: 'The space was removed meanwhile' },
   scopeLookups: {
     changeRequest: (db, space, ref) => findChangeRequest(db, space.organizationId, space.id, ref),

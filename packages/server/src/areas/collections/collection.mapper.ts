@@ -1,5 +1,5 @@
 import type { CollectionRow } from '../../access/standing.repository.js';
-import { collectionPermissions } from '../../access/permissions.js';
+import { permissions } from '../permissions-objects.js';
 import type { Role } from '../../access/roles.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
@@ -17,6 +17,6 @@ export function toApiCollection(collection: CollectionRow, role: Role | null, ur
     ...(collection.parentCollectionId ? { parent: collection.parentCollectionId } : {}),
     defaultLevel: collection.defaultLevel,
     urls: { location: urls.api(`/v1/collections/${collection.id}`), app: urls.app(`/c/${collection.id}`) },
-    permissions: collectionPermissions(role),
+    permissions: permissions().collection(collection, role),
   };
 }

@@ -69,19 +69,6 @@ export async function deleteCollections(db: Executor, organizationId: string, id
   await db.deleteFrom('collectionLocators').where('collectionId', 'in', ids).execute();
 }
 
-/** A transfer's copy of the moved collections under the target organization (the top one placed in its new parent). */
-export async function copyCollectionsForTransfer(trx: Executor, s: TransferScope): Promise<void> {
-  if (s.collectionIds.length === 0) return;
-  await sql`
-    INSERT INTO collections (organization_id, id, title, description, parent_collection_id, default_level, position, created_by, created_at, updated_at)
-    SELECT ${s.to}, id, title, description,
-      CASE WHEN id = ${s.rootId} THEN ${s.targetParentId} ELSE parent_collection_id END,
-      default_level,
-      CASE WHEN id = ${s.rootId} THEN ${s.rootPosition}::numeric ELSE position END,
-      created_by, created_at, now()
-    FROM collections WHERE organization_id = ${s.from} AND id = ANY(${s.collectionIds})`.execute(trx);
-}
-
 /** After a transfer copied them: removes the original collections and points their locators at the target. */
 export async function removeTransferredCollections(trx: Executor, s: TransferScope): Promise<void> {
   if (s.collectionIds.length === 0) return;

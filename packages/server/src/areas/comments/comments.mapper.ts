@@ -1,6 +1,6 @@
 // Comments and replies as the API shows them. Everything a page of them needs (users, reactions,
 // targets) is loaded beforehand (comments.views.ts); this only shapes it.
-import { commentPermissions } from '../../access/permissions.js';
+import { permissions } from '../permissions-objects.js';
 import type { Role } from '../../access/roles.js';
 import type { Schemas } from '../../schemas.js';
 import { toApiUser } from '../users/user.mapper.js';
@@ -77,7 +77,7 @@ export function toApiComment(ctx: CommentContext, row: CommentRow, target: Resol
     body: toBody(row.bodyMarkdown, viewer.format),
     target: toTarget(ctx, row, target),
     urls: { location: urls.api(`${commentsPath(ctx)}/${row.id}`) },
-    permissions: commentPermissions(viewer.role, row.postedBy === viewer.userId),
+    permissions: permissions().comment(viewer.userId, viewer.role, row),
     status: row.status,
     ...(row.status === 'resolved' && row.resolvedAt ? { resolvedAt: row.resolvedAt.toISOString() } : {}),
     ...(row.status === 'resolved' && row.resolvedBy
@@ -98,6 +98,6 @@ export function toApiReply(ctx: CommentContext, row: ReplyRow, users: Map<string
     reactions: toReactions(row.reactions, urls),
     body: toBody(row.bodyMarkdown, viewer.format),
     urls: { location: urls.api(`${commentsPath(ctx)}/${row.commentId}/replies/${row.id}`) },
-    permissions: commentPermissions(viewer.role, row.postedBy === viewer.userId),
+    permissions: permissions().comment(viewer.userId, viewer.role, row),
   };
 }

@@ -3,8 +3,7 @@
 // role — decides what the role alone does not (authors, admins), and hands the handler what it loaded.
 import type { AccessRule, RuleContext } from '../../access/rules.js';
 import type { ChangeRequestAccess, SpaceAccess } from '../../access/scopes.js';
-import { commentPermissions } from '../../access/permissions.js';
-import { forbidden, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { findComment, findReply, type CommentContext, type CommentRow, type ReplyRow } from './comments.repository.js';
 
 declare module '../../access/rules.js' {
@@ -44,26 +43,23 @@ async function loadReply(ctx: RuleContext): Promise<Loaded> {
   return { comment, reply };
 }
 
-/** What the caller may do with the loaded comment or reply. */
-const permissionsOn = (ctx: RuleContext, loaded: Loaded) =>
-  commentPermissions((ctx.access as SpaceAccess).role, (loaded.reply ?? loaded.comment).postedBy === ctx.caller.user.id);
+const isAuthor = (ctx: RuleContext, loaded: Loaded) => (loaded.reply ?? loaded.comment).postedBy === ctx.caller.user.id;
 
+const handOver = (_ctx: RuleContext, loaded: Loaded) => loaded;
+
+// `allows` is what the gate refuses with and what the comments' permissions read (access/permitted.ts).
 const authorEditsBody = (what: string): AccessRule<Loaded, Loaded> => ({
   needsBody: true,
-  check: (ctx, loaded) => {
-    if (ctx.body?.body !== undefined && !permissionsOn(ctx, loaded).edit) throw forbidden(`Only its author may change a ${what}’s body`);
-    return loaded;
-  },
+  allows: (ctx, loaded) => ctx.body?.body === undefined || isAuthor(ctx, loaded),
+  refusal: `Only its author may change a ${what}’s body`,
+  check: handOver,
 });
 
 const authorOrAdmin = (what: string): AccessRule<Loaded, Loaded> => ({
-  check: (ctx, loaded) => {
-    if (!permissionsOn(ctx, loaded).delete) throw forbidden(`Only its author or an admin of the space may delete a ${what}`);
-    return loaded;
-  },
+  allows: (ctx, loaded) => isAuthor(ctx, loaded) || (ctx.access as SpaceAccess).role === 'admin',
+  refusal: `Only its author or an admin of the space may delete a ${what}`,
+  check: handOver,
 });
-
-const handOver = (_ctx: RuleContext, loaded: Loaded) => loaded;
 
 export const commentRules = {
   comment: { load: loadComment, check: handOver },

@@ -1,11 +1,12 @@
 import { collectContentGarbageWorker } from '../../content/collect-content-garbage.job.js';
 import { contentHandlers } from './content.handlers.js';
 import { fileHandlers } from './files.handlers.js';
-import { copyHeadRows } from '../../content/head-index.repository.js';
 import { markContentGarbage } from '../../content/content-objects.repository.js';
 import { contentTransferSteps } from './transfer-content.js';
-import { copyRevisions } from '../../content/revisions.repository.js';
 import { defineArea } from '../area.js';
+
+const SHARED_OBJECTS =
+  'Content objects are shared by content address within an organization, never deleted with a space: a transfer copies those the moved revisions reach (its step), garbage collection sweeps what nothing reaches';
 
 /**
  * A space's content: revisions, the content objects they reach (shared by content address, so never
@@ -15,24 +16,22 @@ import { defineArea } from '../area.js';
 export const contentArea = defineArea({
   name: 'content',
   handlers: { ...contentHandlers, ...fileHandlers },
-  tables: [
-    'revisions',
-    'tree_nodes',
-    'file_nodes',
-    'reusable_nodes',
-    'documents',
-    'file_blobs',
-    'blob_bytes',
-    'space_head_pages',
-    'space_head_files',
-    'content_garbage_marks',
-  ],
-  transfer: [(trx, scope) => copyRevisions(trx, scope), ...contentTransferSteps],
-  purge: [async (trx, { spaces }) => markContentGarbage(trx, [...new Set(spaces.map((space) => space.organizationId))])],
-  duplicate: [
-    async (trx, { organizationId, sourceSpaceId, copySpaceId }) =>
-      copyHeadRows(trx, { organizationId, spaceIds: [sourceSpaceId] }, { organizationId, spaceId: copySpaceId }),
-  ],
+  tables: {
+    revisions: { transfer: 'moves', duplicate: { dropped: 'History stays with the original: the duplicate service writes the copy’s first revision, on the same roots' } },
+    spaceHeadPages: { transfer: 'moves', duplicate: { copied: { why: 'The copy has the same head: its materialised rows are the original’s' } } },
+    spaceHeadFiles: { transfer: 'moves', duplicate: { copied: { why: 'The copy has the same head: its materialised rows are the original’s' } } },
+    treeNodes: { stays: SHARED_OBJECTS },
+    fileNodes: { stays: SHARED_OBJECTS },
+    reusableNodes: { stays: SHARED_OBJECTS },
+    documents: { stays: SHARED_OBJECTS },
+    fileBlobs: { stays: SHARED_OBJECTS },
+    blobBytes: { stays: SHARED_OBJECTS },
+    contentGarbageMarks: { stays: 'The organizations whose unreachable objects garbage collection should look for' },
+  },
+  steps: {
+    transfer: contentTransferSteps,
+    purge: [async (trx, { spaces }) => markContentGarbage(trx, [...new Set(spaces.map((space) => space.organizationId))])],
+  },
   jobs: (context) => [collectContentGarbageWorker(context.db, context.blobs)],
   conflicts: { revisions_organization_id_space_id_fkey: 'The space was removed meanwhile' },
 });

@@ -1,10 +1,9 @@
 // The content's share of a cross-organization transfer (docs/design/data-lifecycle.md, "Transfer"): every content
 // object reachable from any revision of the moved spaces is copied under the target organization
-// (objects it already has are kept: `ON CONFLICT DO NOTHING`), then the head rows. The source's objects
+// (objects it already has are kept: `ON CONFLICT DO NOTHING`). The source's objects
 // stay, as other spaces may share them; the source is marked for garbage collection, which reclaims
 // what nothing reaches any more. The cost follows the stored history: each distinct node is read once.
 import { copyDocuments, copyFileBlobRecords, copyNodes, lockContentObjects, markContentGarbage, type NodeTable } from '../../content/content-objects.repository.js';
-import { copyHeadRows } from '../../content/head-index.repository.js';
 import type { TransferStep } from '../area.js';
 import { reachableContent } from '../../content/reachability.js';
 
@@ -26,9 +25,5 @@ const copyContentObjects: TransferStep = async (trx, s, { blobs }) => {
   await markContentGarbage(trx, [s.from]);
 };
 
-const copyHeadIndex: TransferStep = async (trx, s) => {
-  await copyHeadRows(trx, { organizationId: s.from, spaceIds: s.spaceIds }, { organizationId: s.to });
-};
-
-/** Run after the spaces and revisions are copied. */
-export const contentTransferSteps: TransferStep[] = [copyContentObjects, copyHeadIndex];
+/** Run after the revisions are copied (the lifecycle copies every table's rows before the steps). */
+export const contentTransferSteps: TransferStep[] = [copyContentObjects];

@@ -1,4 +1,5 @@
-import { customFieldPermissions, type OrganizationRole } from '../../access/permissions.js';
+import type { OrganizationRole } from '../../access/permissions.js';
+import { permissions } from '../permissions-objects.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 import type { CustomFieldDefinitionRow, SpaceValueRow } from './custom-fields.repository.js';
@@ -16,7 +17,7 @@ export function toApiCustomFieldDefinition(organizationId: string, row: CustomFi
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     urls: { location: urls.api(`/v1/orgs/${organizationId}/custom-fields/${row.name}`) },
-    permissions: customFieldPermissions(role),
+    permissions: permissions().customField(role),
   };
 }
 

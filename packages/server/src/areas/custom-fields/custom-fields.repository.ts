@@ -129,35 +129,3 @@ export async function deleteSpaceValues(trx: Executor, organizationId: string, s
   if (fields.length === 0) return;
   await trx.deleteFrom('spaceCustomFieldValues').where('organizationId', '=', organizationId).where('spaceId', '=', spaceId).where('field', 'in', fields).execute();
 }
-
-/**
- * Copies the values of the spaces `spaceIds` under organization `to`, for the fields `to` defines by the
- * same name and whose type and options the value fits (a transfer); the other values are dropped.
- */
-export async function copyValuesToOrganization(trx: Executor, from: string, to: string, spaceIds: string[]): Promise<void> {
-  if (spaceIds.length === 0) return;
-  await sql`
-    INSERT INTO space_custom_field_values (organization_id, space_id, field, value, updated_at)
-    SELECT ${to}, v.space_id, v.field, v.value, v.updated_at
-    FROM space_custom_field_values v
-    JOIN custom_field_definitions d ON d.organization_id = ${to} AND d.name = v.field
-    WHERE v.organization_id = ${from} AND v.space_id = ANY(${spaceIds}::text[])
-      AND CASE d.type
-        WHEN 'text' THEN jsonb_typeof(v.value) = 'string'
-        WHEN 'number' THEN jsonb_typeof(v.value) = 'number'
-        WHEN 'boolean' THEN jsonb_typeof(v.value) = 'boolean'
-        WHEN 'tags' THEN jsonb_typeof(v.value) = 'array'
-        WHEN 'select:single' THEN jsonb_typeof(v.value) = 'string' AND v.value #>> '{}' = ANY(d.options)
-        WHEN 'select:multi' THEN jsonb_typeof(v.value) = 'array'
-          AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(v.value) AS e(item) WHERE e.item <> ALL(d.options))
-        ELSE false
-      END`.execute(trx);
-}
-
-/** Copies one space's values to another space of the same organization (a duplicate). */
-export async function copySpaceValues(trx: Executor, organizationId: string, sourceSpaceId: string, copySpaceId: string): Promise<void> {
-  await sql`
-    INSERT INTO space_custom_field_values (organization_id, space_id, field, value)
-    SELECT organization_id, ${copySpaceId}, field, value FROM space_custom_field_values
-    WHERE organization_id = ${organizationId} AND space_id = ${sourceSpaceId}`.execute(trx);
-}

@@ -5,8 +5,5 @@ import { importHandlers } from './import.handlers.js';
 export const importArea = defineArea({
   name: 'import',
   handlers: importHandlers,
-  tables: [],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: {},
 });

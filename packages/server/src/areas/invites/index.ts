@@ -4,8 +4,7 @@ import { defineArea } from '../area.js';
 export const invitesArea = defineArea({
   name: 'invites',
   handlers: inviteHandlers,
-  tables: ['link_invites'],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: {
+    linkInvites: { stays: 'Invitations to join the organization' },
+  },
 });

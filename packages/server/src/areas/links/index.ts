@@ -10,8 +10,7 @@ import { linksHandlers } from './links.handlers.js';
 export const linksArea = defineArea({
   name: 'links',
   handlers: linksHandlers,
-  tables: ['document_links'],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: {
+    documentLinks: { stays: 'A document’s links, with the document (shared by content address): extracted again in a target organization the first time its copy of a body is read' },
+  },
 });

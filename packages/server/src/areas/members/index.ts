@@ -5,8 +5,7 @@ import { defineArea } from '../area.js';
 export const membersArea = defineArea({
   name: 'members',
   handlers: memberHandlers,
-  tables: ['organization_members'],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: {
+    organizationMembers: { stays: 'Members belong to their organization: they never move with a space' },
+  },
 });

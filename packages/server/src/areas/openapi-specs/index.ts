@@ -2,13 +2,12 @@ import { processSpecWorker, refreshSpecsWorker } from './openapi-specs.jobs.js';
 import { openAPISpecHandlers } from './openapi-specs.handlers.js';
 import { defineArea } from '../area.js';
 
+const OWN_ROWS = 'An organization’s own specs and their versions, never tied to spaces or collections';
+
 /** OpenAPI specs and their versions: an organization's own rows, never tied to spaces or collections. */
 export const openAPISpecsArea = defineArea({
   name: 'openapi-specs',
   handlers: openAPISpecHandlers,
-  tables: ['openapi_specs', 'openapi_spec_versions'],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: { openapiSpecs: { stays: OWN_ROWS }, openapiSpecVersions: { stays: OWN_ROWS } },
   jobs: (context) => [processSpecWorker(context), refreshSpecsWorker(context)],
 });

@@ -1,4 +1,5 @@
-import { openAPISpecPermissions, type OrganizationRole } from '../../access/permissions.js';
+import type { OrganizationRole } from '../../access/permissions.js';
+import { permissions } from '../permissions-objects.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 import type { OpenAPISpecRow, VersionRow } from './openapi-specs.repository.js';
@@ -17,7 +18,7 @@ export function toApiOpenAPISpec(organizationId: string, row: OpenAPISpecRow, ro
     ...(row.lastVersionId !== null ? { lastVersion: row.lastVersionId } : {}),
     ...(row.lastProcessedAt !== null ? { lastProcessedAt: row.lastProcessedAt.toISOString() } : {}),
     ...(row.lastProcessErrorCode !== null ? { lastProcessErrorCode: row.lastProcessErrorCode, lastProcessErrors: row.lastProcessErrors ?? [] } : {}),
-    permissions: openAPISpecPermissions(role),
+    permissions: permissions().openAPISpec(role),
     urls: {
       location: urls.api(`/v1/orgs/${organizationId}/openapi/${row.slug}`),
       app: urls.app(`/o/${organizationId}/openapi/${row.slug}`),

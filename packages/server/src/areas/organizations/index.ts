@@ -4,9 +4,6 @@ import { defineArea } from '../area.js';
 export const organizationsArea = defineArea({
   name: 'organizations',
   handlers: organizationHandlers,
-  tables: ['organizations'],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: { organizations: { stays: 'The organization itself' } },
   conflicts: { organizations_hostname_key: 'This hostname was taken meanwhile' },
 });

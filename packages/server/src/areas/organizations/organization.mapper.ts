@@ -1,10 +1,10 @@
-import type { OrganizationRow } from './organizations.repository.js';
-import { organizationPermissions, type OrganizationRole } from '../../access/permissions.js';
+import type { MembershipRow, OrganizationRow } from './organizations.repository.js';
+import { permissions } from '../permissions-objects.js';
 import type { ApiOrganization, Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 
-/** The organization as the caller (with organization role `role`) sees it. */
-export function toApiOrganization(row: OrganizationRow, role: OrganizationRole, urls: Urls): ApiOrganization {
+/** The organization as the caller (with `membership`; none for a non-member) sees it. */
+export function toApiOrganization(row: OrganizationRow, membership: MembershipRow | undefined, urls: Urls): ApiOrganization {
   return {
     object: 'organization',
     id: row.id,
@@ -31,6 +31,6 @@ export function toApiOrganization(row: OrganizationRow, role: OrganizationRole, 
       app: urls.app(`/o/${row.id}`),
       ...(row.logoUrl ? { logo: row.logoUrl } : {}),
     },
-    permissions: organizationPermissions(role),
+    permissions: permissions().organization({ organization: row, membership }),
   };
 }

@@ -27,17 +27,17 @@ export const organizationHandlers = {
     });
     return {
       status: 200,
-      body: { ...page, items: page.items.map(({ memberRole, ...row }) => toApiOrganization(row, memberRole, app.urls)) },
+      body: { ...page, items: page.items.map(({ memberRole, memberSso, ...row }) => toApiOrganization(row, { role: memberRole, sso: memberSso }, app.urls)) },
     };
   },
 
   async createOrganization({ caller, body, app }) {
     const organization = await createOrganization(app.db, caller.user, body);
-    return { status: 201, body: toApiOrganization(organization, 'admin', app.urls) };
+    return { status: 201, body: toApiOrganization(organization, { role: 'admin', sso: false }, app.urls) };
   },
 
   async getOrganizationById({ access, app }) {
-    return { status: 200, body: toApiOrganization(access.organization, access.role, app.urls) };
+    return { status: 200, body: toApiOrganization(access.organization, access.membership, app.urls) };
   },
 
   async updateOrganizationById({ access, body, app }) {
@@ -70,7 +70,7 @@ export const organizationHandlers = {
       throw error;
     }
     if (!updated) throw notFound('Organization');
-    return { status: 200, body: toApiOrganization(updated, access.role, app.urls) };
+    return { status: 200, body: toApiOrganization(updated, access.membership, app.urls) };
   },
 
   async listOrganizationsForEmailDomain({ caller, params, app }) {
@@ -80,7 +80,7 @@ export const organizationHandlers = {
     return {
       status: 200,
       body: {
-        organizations: rows.map(({ memberRole, isMember, ...row }) => toApiOrganization(row, isMember ? memberRole : undefined, app.urls)),
+        organizations: rows.map(({ memberRole, memberSso, isMember, ...row }) => toApiOrganization(row, isMember ? { role: memberRole, sso: memberSso ?? false } : undefined, app.urls)),
       },
     };
   },

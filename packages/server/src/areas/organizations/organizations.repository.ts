@@ -11,7 +11,7 @@ export function organizationsOfUserQuery(db: Executor, userId: string, onlyOrgan
   return db
     .selectFrom('organizations')
     .innerJoin('organizationMembers as m', 'm.organizationId', 'organizations.id')
-    .select([...ORGANIZATION_COLUMNS, 'm.role as memberRole'])
+    .select([...ORGANIZATION_COLUMNS, 'm.role as memberRole', 'm.sso as memberSso'])
     .where('m.userId', '=', userId)
     .$if(onlyOrganizationId !== null, (qb) => qb.where('organizations.id', '=', onlyOrganizationId!));
 }
@@ -62,11 +62,11 @@ export async function findOrganizationsForEmailDomain(
   userId: string,
   userDomain: string,
   onlyOrganizationId: string | null,
-): Promise<Array<OrganizationRow & { memberRole: Role | null; isMember: boolean }>> {
+): Promise<Array<OrganizationRow & { memberRole: Role | null; memberSso: boolean | null; isMember: boolean }>> {
   const rows = await db
     .selectFrom('organizations')
     .leftJoin('organizationMembers as m', (join) => join.onRef('m.organizationId', '=', 'organizations.id').on('m.userId', '=', userId))
-    .select([...ORGANIZATION_COLUMNS, 'm.role as memberRole', 'm.userId as memberUserId'])
+    .select([...ORGANIZATION_COLUMNS, 'm.role as memberRole', 'm.sso as memberSso', 'm.userId as memberUserId'])
     .where((eb) => eb(eb.val(domain), '=', eb.fn.any('organizations.emailDomains')))
     .$if(domain !== userDomain, (qb) => qb.where('m.userId', 'is not', null))
     .$if(onlyOrganizationId !== null, (qb) => qb.where('organizations.id', '=', onlyOrganizationId!))

@@ -9,8 +9,10 @@ import { pdfHandlers } from './pdf.handlers.js';
 export const pdfArea = defineArea({
   name: 'pdf',
   handlers: pdfHandlers,
-  tables: ['revision_pdfs'],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: {
+    revisionPdfs: {
+      transfer: { dropped: 'A cache: a transferred space renders its PDFs again when asked' },
+      duplicate: { dropped: 'A cache of change-request revisions, which stay with the original space' },
+    },
+  },
 });

@@ -4,7 +4,6 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { PrincipalKind, Role, TeamMemberRole } from '../../db/schema.js';
 import { teamExtraColumns } from '../teams/teams.repository.js';
-import type { TransferScope } from '../area.js';
 
 export type GrantTarget = { kind: 'space' | 'collection'; organizationId: string; id: string };
 export type Principal = { kind: PrincipalKind; id: string };
@@ -140,20 +139,4 @@ export async function findGrant(db: Executor, target: GrantTarget, principal: Pr
     .where('g.principalKind', '=', principal.kind)
     .where('g.principalId', '=', principal.id)
     .executeTakeFirst();
-}
-
-/** User grants travel when the user is a member of the target organization; team grants cannot (teams belong to one organization). */
-export async function copyGrantsForTransfer(trx: Executor, s: TransferScope): Promise<void> {
-  for (const [table, column, ids] of [
-    ['space_grants', 'space_id', s.spaceIds],
-    ['collection_grants', 'collection_id', s.collectionIds],
-  ] as const) {
-    if (ids.length === 0) continue;
-    await sql`
-      INSERT INTO ${sql.table(table)} (organization_id, ${sql.ref(column)}, principal_kind, principal_id, role, granted_at)
-      SELECT ${s.to}, g.${sql.ref(column)}, g.principal_kind, g.principal_id, g.role, g.granted_at
-      FROM ${sql.table(table)} g
-      JOIN organization_members m ON m.organization_id = ${s.to} AND m.user_id = g.principal_id
-      WHERE g.organization_id = ${s.from} AND g.${sql.ref(column)} = ANY(${ids}) AND g.principal_kind = 'user'`.execute(trx);
-  }
 }

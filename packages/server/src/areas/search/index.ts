@@ -1,7 +1,10 @@
-import { copySearchRows } from '../../content/search/index.repository.js';
+import { learnWordsOf } from '../../content/search/index.repository.js';
 import { searchIndexBackfillWorker } from '../../content/search/backfill.js';
 import { defineArea } from '../area.js';
 import { searchHandlers } from './search.handlers.js';
+
+// A copied space has the same head content: its rows are the original's, not tokenised again.
+const HEAD_ROWS = { transfer: 'moves', duplicate: { copied: { why: 'The copy has the same head content: its rows are the original’s, not tokenised again' } } } as const;
 
 /**
  * Search: the sections of every space's head (kept in step with head moves by the content engine,
@@ -11,13 +14,12 @@ import { searchHandlers } from './search.handlers.js';
 export const searchArea = defineArea({
   name: 'search',
   handlers: searchHandlers,
-  tables: ['search_sections', 'search_titles', 'search_index_heads', 'search_words'],
-  transfer: [async (trx, s) => copySearchRows(trx, { organizationId: s.from, spaceIds: s.spaceIds }, { organizationId: s.to })],
-  purge: 'none',
-  // The copy has the same head content: its rows are the original's, not re-tokenised.
-  duplicate: [
-    async (trx, { organizationId, sourceSpaceId, copySpaceId }) =>
-      copySearchRows(trx, { organizationId, spaceIds: [sourceSpaceId] }, { organizationId, spaceId: copySpaceId }),
-  ],
+  tables: {
+    searchSections: HEAD_ROWS, searchTitles: HEAD_ROWS, searchIndexHeads: HEAD_ROWS,
+    searchWords: { stays: 'The words of all an organization’s content (typo suggestions): the target learns the moved content’s (a transfer step)' },
+  },
+  steps: {
+    transfer: [async (trx, s) => learnWordsOf(trx, { organizationId: s.from, spaceIds: s.spaceIds }, { organizationId: s.to })],
+  },
   jobs: (context) => [searchIndexBackfillWorker(context.db, context.caches)],
 });

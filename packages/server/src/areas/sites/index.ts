@@ -10,6 +10,8 @@ import { siteHandlers } from './sites.handlers.js';
 import { structureHandlers } from './structure.handlers.js';
 import { removeSiteSpacesOfSpaces } from './structure.repository.js';
 
+const SITE_OWN = 'A site belongs to its organization: spaces join and leave it, it never moves with them';
+
 /** Sites stay in their organization: transferred spaces leave its sites (a purge does the same). */
 const leaveSites: TransferStep = (trx, scope) => removeSiteSpacesOfSpaces(trx, scope.from, scope.spaceIds);
 
@@ -22,11 +24,18 @@ const purgeSiteSpaces: PurgeStep = async (trx, scope) => {
 export const sitesArea = defineArea({
   name: 'sites',
   handlers: { ...siteHandlers, ...structureHandlers },
-  tables: ['sites', 'site_addresses', 'site_section_groups', 'site_sections', 'site_spaces', 'site_share_links'],
-  transfer: [leaveSites],
-  purge: [purgeSiteSpaces],
-  // A duplicate starts in no site.
-  duplicate: 'none',
+  tables: {
+    sites: { stays: SITE_OWN },
+    siteAddresses: { stays: SITE_OWN },
+    siteSectionGroups: { stays: SITE_OWN },
+    siteSections: { stays: SITE_OWN },
+    siteShareLinks: { stays: SITE_OWN },
+    siteSpaces: {
+      transfer: { dropped: 'Sites stay in their organization: a transferred space leaves them (a step gives their sections another default)' },
+      duplicate: { dropped: 'A duplicate starts in no site' },
+    },
+  },
+  steps: { transfer: [leaveSites], purge: [purgeSiteSpaces] },
   rules: sitesRules,
   jobs: (context) => [verifyHostnamesWorker(context)],
   // The published sites themselves: HTML for their visitors, on their hostnames and under /s/.

@@ -1,6 +1,7 @@
 // Site rows → API objects (the only place that builds them).
 import type { Selectable } from 'kysely';
-import { sitePermissions, type OrganizationRole } from '../../access/permissions.js';
+import type { OrganizationRole } from '../../access/permissions.js';
+import { permissions } from '../permissions-objects.js';
 import type { Role } from '../../access/roles.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import type { SiteSectionGroupsTable, SiteSectionsTable, SiteSpacesTable } from '../../db/schema.js';
@@ -56,7 +57,7 @@ export function toApiSite(site: SiteRow, role: OrganizationRole, urls: Urls, hos
       app: urls.app(`/o/${site.organizationId}/sites/${site.id}`),
       ...(site.published ? { published: address } : {}),
     },
-    permissions: sitePermissions(role),
+    permissions: permissions().site(role),
   };
 }
 

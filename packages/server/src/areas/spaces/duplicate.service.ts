@@ -51,7 +51,7 @@ export async function duplicateSpace(db: Executor, lifecycle: Lifecycle, space: 
       pageCount: head.pageCount,
       createdBy: creatorId,
     });
-    for (const step of lifecycle.duplicate) await step(trx, { organizationId: space.organizationId, sourceSpaceId: space.id, copySpaceId: spaceId });
+    await lifecycle.duplicate(trx, { organizationId: space.organizationId, sourceSpaceId: space.id, copySpaceId: spaceId });
     await upsertGrant(trx, { kind: 'space', organizationId: space.organizationId, id: spaceId }, { kind: 'user', id: creatorId }, 'admin');
     return copy;
   });

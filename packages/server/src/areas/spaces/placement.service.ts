@@ -4,6 +4,7 @@
 import type { components } from '@content-workspace/contract';
 import { requireCollection } from '../../access/items.js';
 import type { Caller } from '../../auth/authenticate.js';
+import { createInParentRole } from '../../access/permissions.js';
 import { roleAtLeast, type Role } from '../../access/roles.js';
 import type { AccessReader } from '../../access/viewer.js';
 import type { Executor } from '../../db/database.js';
@@ -30,7 +31,7 @@ export async function requireTargetParent(
   }
   const target = await requireCollection(app, caller, parentId, 'read');
   if (target.collection.organizationId !== organizationId) throw notFound('Collection');
-  if (!roleAtLeast(target.role, 'create')) throw forbidden('This needs the "create" role on the target collection');
+  if (!roleAtLeast(target.role, createInParentRole)) throw forbidden(`This needs the "${createInParentRole}" role on the target collection`);
 }
 
 function toSibling(reference: PositionReference): SiblingRef {

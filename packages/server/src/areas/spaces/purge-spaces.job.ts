@@ -17,7 +17,7 @@ export async function purgeExpiredSpaces(db: Executor, lifecycle: Lifecycle): Pr
     const purged = await inTransaction(db, async (trx) => {
       const spaces = await lockExpiredSpaces(trx, DELETED_SPACE_RETENTION_DAYS, BATCH);
       if (spaces.length === 0) return 0;
-      for (const step of lifecycle.purge) await step(trx, { spaces });
+      await lifecycle.purge(trx, { spaces });
       await deleteSpacesForGood(trx, spaces);
       return spaces.length;
     });

@@ -1,5 +1,5 @@
 import type { SpaceRow } from '../../access/standing.repository.js';
-import { spacePermissions } from '../../access/permissions.js';
+import { permissions } from '../permissions-objects.js';
 import type { Role } from '../../access/roles.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
@@ -36,6 +36,6 @@ export function toApiSpace(space: SpaceRow, role: Role | null, urls: Urls, publi
       ...(published ? { published } : {}),
       ...(isPublic ? { public: urls.app(`/public/s/${space.id}`) } : {}),
     },
-    permissions: spacePermissions(role),
+    permissions: permissions().space(space, role),
   };
 }

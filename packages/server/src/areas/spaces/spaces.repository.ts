@@ -70,25 +70,6 @@ export async function findLiveSpaceOrganization(db: Executor, spaceId: string): 
   return row?.organizationId;
 }
 
-/** A transfer's copy of the moved spaces under the target organization (the top one placed in its new parent). */
-export async function copySpacesForTransfer(trx: Executor, s: TransferScope): Promise<void> {
-  if (s.spaceIds.length === 0) return;
-  // The transferred space itself leaves its collection: `in-collection` becomes `private` (docs/design/data-lifecycle.md, "Transfer").
-  await sql`
-    INSERT INTO spaces (organization_id, id, title, emoji, visibility, edit_mode, parent_collection_id, default_level, position,
-      head_revision_id, cr_seq, comments_count, change_requests_count, change_requests_open_count, change_requests_draft_count,
-      created_by, created_at, updated_at, deleted_at)
-    SELECT ${s.to}, id, title, emoji,
-      CASE WHEN id = ${s.rootId} AND visibility = 'in-collection' THEN 'private' ELSE visibility END,
-      edit_mode,
-      CASE WHEN id = ${s.rootId} THEN ${s.targetParentId} ELSE parent_collection_id END,
-      default_level,
-      CASE WHEN id = ${s.rootId} THEN ${s.rootPosition}::numeric ELSE position END,
-      head_revision_id, cr_seq, comments_count, change_requests_count, change_requests_open_count, change_requests_draft_count,
-      created_by, created_at, now(), deleted_at
-    FROM spaces WHERE organization_id = ${s.from} AND id = ANY(${s.spaceIds})`.execute(trx);
-}
-
 /** After a transfer copied them: removes the original spaces (their dependent rows go by cascade) and points their locators at the target. */
 export async function removeTransferredSpaces(trx: Executor, s: TransferScope): Promise<void> {
   if (s.spaceIds.length === 0) return;

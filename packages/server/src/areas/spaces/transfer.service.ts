@@ -1,7 +1,7 @@
 // Transfer of a space or a collection (with everything inside it) to another organization, or to
-// another collection of the same one (then it is a move). Across organizations every area copies its
-// rows under the target organization (its `transfer` steps, collected from the area descriptors into
-// `lifecycle.transfer`), then the originals are deleted (docs/design/data-lifecycle.md, "Tenancy": the distribution
+// another collection of the same one (then it is a move). Across organizations the lifecycle copies
+// every moved row under the target organization, as each area's table declarations say, and runs the
+// areas' transfer steps (areas/lifecycle.ts); then the originals are deleted (docs/design/data-lifecycle.md, "Tenancy": the distribution
 // column is never updated), in one transaction.
 import type { components } from '@content-workspace/contract';
 import { requireCollection } from '../../access/items.js';
@@ -37,7 +37,7 @@ async function runTransfer(
   await inTransaction(app.db, async (trx) => {
     const rootPosition = await positionAtEnd(trx, scope.to, scope.targetParentId);
     const full = { ...scope, ...(await contents(trx)), rootPosition };
-    for (const step of app.lifecycle.transfer) await step(trx, full, app);
+    await app.lifecycle.transfer(trx, full, app);
     await removeTransferredSpaces(trx, full);
     await removeTransferredCollections(trx, full);
   });

@@ -3,14 +3,13 @@ import { teamHandlers } from './teams.handlers.js';
 import { defineArea } from '../area.js';
 import { teamRules } from './teams.rules.js';
 
+const OWN_TEAMS = 'Teams belong to their organization, with their members (their grants on a transferred space are dropped)';
+
 /** Teams belong to their organization (their grants on a transferred space are dropped: see the permissions area). */
 export const teamsArea = defineArea({
   name: 'teams',
   handlers: { ...teamHandlers, ...teamMemberHandlers },
-  tables: ['teams', 'team_members'],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: { teams: { stays: OWN_TEAMS }, teamMembers: { stays: OWN_TEAMS } },
   rules: teamRules,
   conflicts: {
     team_members_organization_id_user_id_fkey: 'The member was removed from the organization meanwhile',

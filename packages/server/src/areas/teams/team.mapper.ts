@@ -1,7 +1,8 @@
 import type { TeamRow } from './teams.repository.js';
 import type { MemberRow } from '../members/members.repository.js';
 import type { TeamMemberRole } from '../../db/schema.js';
-import { teamMemberEntryPermissions, teamPermissions, type OrganizationRole } from '../../access/permissions.js';
+import type { OrganizationRole } from '../../access/permissions.js';
+import { permissions } from '../permissions-objects.js';
 import { toApiMember } from '../members/member.mapper.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
@@ -17,12 +18,12 @@ export function toApiTeam(row: TeamRow, role: OrganizationRole): ApiTeam {
     members: row.membersCount,
     spaces: row.spacesCount,
     createdAt: row.createdAt.toISOString(),
-    permissions: teamPermissions(role, row.callerTeamRole),
+    permissions: permissions().team(role, row),
   };
 }
 
 export function toApiTeamMemberEntry(row: MemberRow & { teamRole: TeamMemberRole }, role: OrganizationRole, urls: Urls): Schemas['TeamMemberEntry'] {
-  return { organization: toApiMember(row, urls), team: { role: row.teamRole }, permissions: teamMemberEntryPermissions(role) };
+  return { organization: toApiMember(row, urls), team: { role: row.teamRole }, permissions: permissions().teamMemberEntry(role) };
 }
 
 export function toApiMemberTeam(row: TeamRow & { memberTeamRole: TeamMemberRole }, role: OrganizationRole): Schemas['MemberTeam'] {

@@ -5,8 +5,7 @@ import { defineArea } from '../area.js';
 export const translationsArea = defineArea({
   name: 'translations',
   handlers: translationHandlers,
-  tables: ['translation_settings'],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: {
+    translationSettings: { stays: 'An organization’s own settings, never tied to spaces or collections' },
+  },
 });

@@ -1,4 +1,5 @@
-import { translationSettingsPermissions, type OrganizationRole } from '../../access/permissions.js';
+import type { OrganizationRole } from '../../access/permissions.js';
+import { permissions } from '../permissions-objects.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 import type { TranslationSettingsRow } from './translations.repository.js';
@@ -11,7 +12,7 @@ export function toApiTranslationSettings(organizationId: string, row: Translatio
     languages: row.languages,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    permissions: translationSettingsPermissions(role),
+    permissions: permissions().translationSettings(role),
     urls: { location: urls.api(`/v1/orgs/${organizationId}/translations/${row.id}`) },
   };
 }

@@ -5,8 +5,5 @@ import { defineArea } from '../area.js';
 export const usersArea = defineArea({
   name: 'users',
   handlers: userHandlers,
-  tables: ['users', 'api_tokens'],
-  transfer: 'none',
-  purge: 'none',
-  duplicate: 'none',
+  tables: { users: { stays: 'A person, across organizations' }, apiTokens: { stays: 'A user’s own credentials' } },
 });

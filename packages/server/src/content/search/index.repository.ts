@@ -129,34 +129,16 @@ export async function setIndexedRoot(db: Executor, organizationId: string, space
     ON CONFLICT (organization_id, space_id) DO UPDATE SET pages_root = EXCLUDED.pages_root`.execute(db);
 }
 
-/** Copies spaces' rows (and what they reflect) to another space (duplicate) or organization (transfer). */
-export async function copySearchRows(db: Executor, from: { organizationId: string; spaceIds: string[] }, to: { organizationId: string; spaceId?: string }): Promise<void> {
+/** The words of spaces' indexed content, added to another organization's (the spaces moved there). */
+export async function learnWordsOf(db: Executor, from: { organizationId: string; spaceIds: string[] }, to: { organizationId: string }): Promise<void> {
   if (from.spaceIds.length === 0) return;
-  const targetSpace = to.spaceId === undefined ? sql`space_id` : sql`${to.spaceId}`;
   await sql`
-    INSERT INTO search_sections (organization_id, space_id, page_id, ordinal, document_hash, section_id, section_title, page_title,
-      page_path, hidden, no_index, body, tsv)
-    SELECT ${to.organizationId}, ${targetSpace}, page_id, ordinal, document_hash, section_id, section_title, page_title,
-      page_path, hidden, no_index, body, tsv
-    FROM search_sections WHERE organization_id = ${from.organizationId} AND space_id = ANY(${from.spaceIds}::text[])`.execute(db);
-  await sql`
-    INSERT INTO search_titles (organization_id, space_id, page_id, hidden, no_index, title)
-    SELECT ${to.organizationId}, ${targetSpace}, page_id, hidden, no_index, title
-    FROM search_titles WHERE organization_id = ${from.organizationId} AND space_id = ANY(${from.spaceIds}::text[])`.execute(db);
-  await sql`
-    INSERT INTO search_index_heads (organization_id, space_id, pages_root)
-    SELECT ${to.organizationId}, ${targetSpace}, pages_root
-    FROM search_index_heads WHERE organization_id = ${from.organizationId} AND space_id = ANY(${from.spaceIds}::text[])`.execute(db);
-  if (to.organizationId !== from.organizationId) {
-    // The target organization learns the moved content's words.
-    await sql`
-      INSERT INTO search_words (organization_id, word)
-      SELECT DISTINCT ${to.organizationId}, w
-      FROM search_sections s, unnest(tsvector_to_array(to_tsvector('cw_simple', s.page_title || ' ' || s.section_title || ' ' || s.body))) AS w
-      WHERE s.organization_id = ${from.organizationId} AND s.space_id = ANY(${from.spaceIds}::text[]) AND ${WORD_FILTER}
-      ORDER BY 2
-      ON CONFLICT DO NOTHING`.execute(db);
-  }
+    INSERT INTO search_words (organization_id, word)
+    SELECT DISTINCT ${to.organizationId}, w
+    FROM search_sections s, unnest(tsvector_to_array(to_tsvector('cw_simple', s.page_title || ' ' || s.section_title || ' ' || s.body))) AS w
+    WHERE s.organization_id = ${from.organizationId} AND s.space_id = ANY(${from.spaceIds}::text[]) AND ${WORD_FILTER}
+    ORDER BY 2
+    ON CONFLICT DO NOTHING`.execute(db);
 }
 
 /** Live spaces whose rows were never built (data from before the index existed), locked for a rebuild. */
