@@ -13,6 +13,8 @@ import type { CommentContext } from '../packages/server/src/areas/comments/comme
 import { commentsQuery } from '../packages/server/src/areas/comments/comments.repository.js';
 import { resolveTargets } from '../packages/server/src/areas/comments/targets.js';
 import { loadConfig } from '../packages/server/src/config.js';
+import { createCaches } from '../packages/server/src/caches.js';
+import { postgresBlobStore } from '../packages/server/src/content/blob-store.js';
 import { createDatabase, createPool } from '../packages/server/src/db/database.js';
 import type { SpaceRow } from '../packages/server/src/access/standing.repository.js';
 import { createLogger } from '../packages/server/src/logger.js';
@@ -62,7 +64,7 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
 
     // 100 pages with bodies, written through the content service (the head index included).
     let space = (await db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirstOrThrow()) as unknown as SpaceRow;
-    const app = { db, config: loadConfig({}) };
+    const app = { db, config: loadConfig({}), caches: createCaches(), blobs: postgresBlobStore };
     const pageIds: string[] = [];
     for (let i = 0; i < PAGES; i += 50) {
       const applied = await applySpaceChanges(app, space, authors[0]!, Array.from({ length: 50 }, (_, j) => ({ type: 'insert_page' as const, title: `Page ${i + j}`, ref: `p${j}`, markdown: pageBody(i + j) })));
@@ -151,7 +153,7 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
       space = (await applySpaceChanges(app, space, authors[0]!, [{ type: 'update_page', page: pageIds[page]!, markdown: moved }])).space;
       const ofPage = await commentsQuery(db, ctxOf(space.headRevisionId), authors[0]!).where('c.pageId', '=', pageIds[page]!).execute();
       const started = performance.now();
-      await resolveTargets(db, ctxOf(space.headRevisionId), ofPage);
+      await resolveTargets(db, app.caches, ctxOf(space.headRevisionId), ofPage);
       serviceMs.push(performance.now() - started);
     }
 

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
+import { createCaches, type Caches } from '../../packages/server/src/caches.js';
 import { loadConfig } from '../../packages/server/src/config.js';
+import { postgresBlobStore, type BlobStore } from '../../packages/server/src/content/blob-store.js';
 import { createDatabase, createPool, type Database } from '../../packages/server/src/db/database.js';
 import { startEmbeddedPostgres } from '../../packages/server/src/db/embedded.js';
 import type { SpaceRow } from '../../packages/server/src/access/standing.repository.js';
@@ -55,7 +57,7 @@ export type TenThousandPages = {
   /** The database's address (for servers started in other processes). */
   url: string;
   /** What the content services need of the app context. */
-  app: { db: Database; config: ReturnType<typeof loadConfig> };
+  app: { db: Database; config: ReturnType<typeof loadConfig>; caches: Caches; blobs: BlobStore };
   user: UserRow;
   organizationId: string;
   /** The space at its head after seeding. */
@@ -80,7 +82,7 @@ export async function seedTenThousandPages(): Promise<TenThousandPages> {
   };
   try {
     await migrate(postgres.url, log);
-    const app = { db, config: loadConfig({}) };
+    const app = { db, config: loadConfig({}), caches: createCaches(), blobs: postgresBlobStore };
     const user = await insertUser(db, { email: 'bench@example.com', displayName: 'Bench' });
     const organization = await insertOrganization(db, { title: 'Bench' });
     await insertMember(db, { organizationId: organization.id, userId: user.id, role: 'admin' });

@@ -12,6 +12,8 @@ import type { HandlerMap } from './http/handler.js';
 import { apiHeaders, createMetrics, mountHealth, observe, type Metrics } from './http/observability.js';
 import { loadSpec } from './http/operations.js';
 import { rateLimit } from './http/rate-limit.js';
+import { registerCacheMetrics } from './http/cache-metrics.js';
+import { allCaches } from './caches.js';
 import { mountReference } from './http/reference.js';
 import { createApiDispatcher } from './http/router.js';
 import { createValidator } from './http/validator.js';
@@ -27,6 +29,7 @@ export type AppOptions = {
 export function createApp(context: AppContext, options: AppOptions = {}): { app: Express; metrics: Metrics } {
   const app = express();
   const metrics = createMetrics();
+  registerCacheMetrics(metrics.registry, allCaches(context.caches));
   app.disable('x-powered-by');
   // Express's automatic ETag hashes every body (~35 µs a request, more on lists): off for the API.
   app.set('etag', false);

@@ -25,8 +25,11 @@ import type { FileEntry, FlatTree, PageTree, ReusableEntry } from './content/mod
 /** What a cache reports at each scrape: entries and bytes now, hits and misses since the server started. */
 export type CacheStats = { entries: number; bytes: number; maxBytes: number; hits: number; misses: number };
 
+/** A value a cache may keep: anything but null and undefined (lru-cache's own bound: undefined means absent). */
+type Cacheable = NonNullable<unknown>;
+
 /** A named LRU cache of string keys, bounded in bytes; `load` shares one load among concurrent callers. */
-export class Cache<V extends {}> {
+export class Cache<V extends Cacheable> {
   private readonly store: LRUCache<string, V, () => Promise<V>>;
   private hits = 0;
   private misses = 0;
@@ -167,7 +170,7 @@ function structureBytes(visible: VisibleStructure): number {
 /** Builds every cache, their budgets scaled to `totalBytes` (CACHE_MEMORY_MB). */
 export function createCaches(totalBytes = DEFAULT_CACHE_MEMORY_BYTES) {
   const budget = (name: CacheName) => Math.max(64 * 1024, Math.floor((CACHE_BUDGETS[name] * totalBytes) / DEFAULT_CACHE_MEMORY_BYTES));
-  const cache = <V extends {}>(name: CacheName, sizeOf: (value: V, key: string) => number, ttlMs?: number) => new Cache<V>(name, budget(name), sizeOf, ttlMs);
+  const cache = <V extends Cacheable>(name: CacheName, sizeOf: (value: V, key: string) => number, ttlMs?: number) => new Cache<V>(name, budget(name), sizeOf, ttlMs);
   return {
     trees: cache<AnyTree>('trees', treeBytes),
     documentLinks: cache<DocumentLinks>('documentLinks', (links) => 128 + links.anchors.reduce((sum, anchor) => sum + 48 + text(anchor), 0) + links.links.reduce((sum, link) => sum + 320 + text(link.href), 0)),

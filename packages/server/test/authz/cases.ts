@@ -554,7 +554,7 @@ async function grantedTeam(w: World, kind: 'space' | 'collection') {
 async function commentOf(w: World, family: 'space' | 'cr', author: 'owner' | 'caller') {
   const changeRequestId = family === 'cr' ? (await changeRequestOf(w)).params.path.changeRequestId : null;
   const context = { organizationId: w.organization.id, spaceId: w.space.id, changeRequestId, headRevisionId: w.space.headRevisionId };
-  const { comment } = await postComment(w.t.db, context, (author === 'owner' ? w.owner : w.caller).user.id, { body: { markdown: 'Matrix' } });
+  const { comment } = await postComment(w.t.db, w.t.context.caches, context, (author === 'owner' ? w.owner : w.caller).user.id, { body: { markdown: 'Matrix' } });
   // One shape for both families (a path without {changeRequestId} ignores it).
   const path = { spaceId: w.space.id, commentId: comment.id, changeRequestId: changeRequestId ?? '' };
   return { params: { path }, context, comment };

@@ -7,7 +7,6 @@ import { lockContentObjects } from '../../src/content/content-objects.repository
 import { purgeExpiredSpaces } from '../../src/areas/spaces/purge-spaces.job.js';
 import { collectContentGarbage, collectMarkedGarbage } from '../../src/content/garbage-collection.js';
 import { reachableContent } from '../../src/content/reachability.js';
-import { clearTreeCache } from '../../src/content/tree-store.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { createOrganization, createOrganizationWithAdmin, createSpace, type TestUser } from '../support/factories.js';
 import { createCr, editCr } from '../support/change-requests.js';
@@ -107,13 +106,13 @@ describe('garbage collection of content objects', () => {
       expect(before[table].length, table).toBeGreaterThan(keep[table].length);
     }
 
-    expect(await collectMarkedGarbage(t.db)).toBe(1);
+    expect(await collectMarkedGarbage(t.db, t.context.blobs)).toBe(1);
     expect(await stored(t, organization.id)).toEqual(keep);
     expect(await marks(t)).toEqual([]);
     expect(await stored(t, bystander.organization.id)).toEqual(bystanderBefore);
 
     // What remains reads whole, from the database rather than the process's tree cache.
-    clearTreeCache();
+    t.context.caches.trees.clear();
     expect(await markdownAt(admin, keeper.id, 'kept')).toBe('Shared body\n');
     const files = (await admin.client.GET('/v1/spaces/{spaceId}/content/files', { params: { path: { spaceId: keeper.id } } })).data!.items;
     const download = await fetch(files[0]!.downloadURL.replace('http://api.test', t.url));
@@ -126,7 +125,7 @@ describe('garbage collection of content objects', () => {
     expect(await markdownAt(admin, restorable.id, 'restorable')).toBe('Still restorable\n');
 
     // Nothing left to collect: a second pass deletes nothing.
-    expect(await collectContentGarbage(t.db, organization.id)).toEqual({ treeNodes: 0, fileNodes: 0, reusableNodes: 0, documents: 0, fileBlobs: 0 });
+    expect(await collectContentGarbage(t.db, t.context.blobs, organization.id)).toEqual({ treeNodes: 0, fileNodes: 0, reusableNodes: 0, documents: 0, fileBlobs: 0 });
   });
 
   it('a transfer out marks the source, whose copies collection then removes; the target keeps the content', async () => {
@@ -144,10 +143,10 @@ describe('garbage collection of content objects', () => {
     expect(await marks(t)).toEqual([organization.id]);
     const targetBefore = await stored(t, target.id);
 
-    await collectMarkedGarbage(t.db);
+    await collectMarkedGarbage(t.db, t.context.blobs);
     expect(await stored(t, organization.id)).toEqual({ treeNodes: [], fileNodes: [], reusableNodes: [], documents: [], fileBlobs: [], blobBytes: [] });
     expect(await stored(t, target.id)).toEqual(targetBefore);
-    clearTreeCache();
+    t.context.caches.trees.clear();
     expect(await markdownAt(admin, space.id, 'travels')).toBe('Moves with the space\n');
   });
 

@@ -37,14 +37,14 @@ async function list(input: Input & { query: ListQuery }) {
     // Everyone who may list a context's comments sees all of them: one audience.
     countCache: { cache: app.counts, version, audience: 'all' },
   });
-  return { status: 200 as const, body: { ...page, items: await commentViews(app.db, ctx, page.items, viewer(input)) } };
+  return { status: 200 as const, body: { ...page, items: await commentViews(app.db, app.caches, ctx, page.items, viewer(input)) } };
 }
 
-const one = async (input: Input, ctx: CommentContext, row: CommentRow) => (await commentViews(input.app.db, ctx, [row], viewer(input)))[0]!;
+const one = async (input: Input, ctx: CommentContext, row: CommentRow) => (await commentViews(input.app.db, input.app.caches, ctx, [row], viewer(input)))[0]!;
 const oneReply = async (input: Input, row: ReplyRow) => (await replyViews(input.app.db, commentContext(input.access), [row], viewer(input)))[0]!;
 
-async function post(input: Input & { body: Parameters<typeof postComment>[3] }) {
-  const posted = await postComment(input.app.db, commentContext(input.access), input.caller.user.id, input.body);
+async function post(input: Input & { body: Parameters<typeof postComment>[4] }) {
+  const posted = await postComment(input.app.db, input.app.caches, commentContext(input.access), input.caller.user.id, input.body);
   return { status: 200 as const, body: await one(input, posted.ctx, posted.comment) };
 }
 

@@ -30,7 +30,7 @@ import {
   type ReplyRow,
 } from './comments.repository.js';
 import { checkedMarkdown, MAX_DISTINCT_EMOJIS, reactionChanges } from './reactions.js';
-import { pageBlocks, pagesAtHead } from './targets.js';
+import { pageBlocks, pagesAtHead, type TargetCaches } from './targets.js';
 
 type Schemas = components['schemas'];
 
@@ -42,12 +42,12 @@ export function requireOpenDiscussion(status: string | null): void {
 }
 
 /** The target columns of a new comment, checked against the context's head (400 when the page or block is not there). */
-async function postedTarget(trx: Executor, ctx: CommentContext, body: Schemas['PostCommentRequest']) {
+async function postedTarget(trx: Executor, caches: TargetCaches, ctx: CommentContext, body: Schemas['PostCommentRequest']) {
   if (body.page === undefined) {
     if (body.node !== undefined) throw invalidField('/body/node', 'needs a page');
     return {};
   }
-  const page = (await pagesAtHead(trx, ctx, [body.page])).get(body.page);
+  const page = (await pagesAtHead(trx, caches, ctx, [body.page])).get(body.page);
   if (!page) throw invalidField('/body/page', `is not a page of the ${ctx.changeRequestId === null ? 'space' : 'change request'} at its head`);
   const target = { pageId: page.id, pageTitle: page.title, pagePath: page.path, targetDocumentHash: page.documentHash ? Buffer.from(page.documentHash, 'hex') : null };
   if (body.node === undefined) return target;
@@ -58,7 +58,7 @@ async function postedTarget(trx: Executor, ctx: CommentContext, body: Schemas['P
   return { ...target, nodeId: body.node, nodePreview: previewOf(block.text), anchorQuote: anchor.quote, anchorPrefix: anchor.prefix, anchorSuffix: anchor.suffix };
 }
 
-export async function postComment(db: Database, ctx: CommentContext, userId: string, body: Schemas['PostCommentRequest']): Promise<{ comment: CommentRow; ctx: CommentContext }> {
+export async function postComment(db: Database, caches: TargetCaches, ctx: CommentContext, userId: string, body: Schemas['PostCommentRequest']): Promise<{ comment: CommentRow; ctx: CommentContext }> {
   const markdown = await checkedMarkdown(body.body.markdown, '/body/body/markdown');
   return db.transaction().execute(async (trx) => {
     const locked = await moveOpenCount(trx, ctx, 1);
@@ -66,7 +66,7 @@ export async function postComment(db: Database, ctx: CommentContext, userId: str
     requireOpenDiscussion(locked.status);
     // The head read under the lock: the target is checked where the comment is posted.
     const at = { ...ctx, headRevisionId: locked.headRevisionId };
-    const target = await postedTarget(trx, at, body);
+    const target = await postedTarget(trx, caches, at, body);
     const id = newId();
     await insertComment(trx, {
       organizationId: ctx.organizationId,

@@ -11,7 +11,7 @@
 import { sql, type Updateable } from 'kysely';
 import ipaddr from 'ipaddr.js';
 import type { AppContext } from '../../context.js';
-import type { Database, Executor } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
 import type { SitesTable } from '../../db/schema.js';
 import { conflict, invalidField } from '../../errors.js';
 import type { Logger } from '../../logger.js';
