@@ -5,6 +5,11 @@
 // 0; the load generator and PostgreSQL share core 1. Each pair of loads runs in alternating order, so
 // that neither side gains from the order (drift, caches).
 //
+// Idempotency keys (issue 26): on a write, `PATCH /v1/spaces/{id}` with a new `Idempotency-Key` on every
+// request against the same write without one, paired on the full server in each round (a key costs a
+// claim and the stored answer: two statements); on a read, the two middlewares' share of a dispatch,
+// counted in-process (api/idempotency-read-cost.ts), since it is far below a load test's noise.
+//
 // Rate limits on ÷ off is measured on two twin servers that serve nothing else, started anew and warmed
 // up in each round:
 // - a server that also serves the other loads keeps its caches (token cache, viewer cache, JIT) warmer
@@ -55,6 +60,11 @@ export type ApiBenchmarkResult = {
     /** Full-stack list req/s ÷ the bare Kysely keyset list's (10,000 and 250 spaces; target ≥ 0.85). */
     listRatio: number;
     listSmallRatio: number;
+    /** `PATCH /v1/spaces/{id}` without and with a new Idempotency-Key per request, same server. */
+    write: LoadResult;
+    writeKeyed: LoadResult;
+    /** Keyed ÷ plain write req/s. */
+    writeKeyedVsPlain: number;
   }>;
   medianRatio: number;
   medianListRatio: number;
@@ -66,6 +76,11 @@ export type ApiBenchmarkResult = {
   /** The same for spaces in a published site (their `urls.published` is looked up). */
   medianPublishedRatio: number;
   listP99Max: number;
+  /** Median of the rounds' keyed ÷ plain write req/s, and of their server CPU per request (keyed ÷ plain). */
+  medianWriteKeyedVsPlain: number;
+  medianWriteKeyedCpuVsPlain?: number;
+  /** The idempotency middlewares on a read: nanoseconds per dispatch with and without them (api/idempotency-read-cost.ts). */
+  readCost: { withNs: number; withoutNs: number; costNs: number };
 };
 
 /** Runs `run` and adds the server's CPU time per request to its result. */
@@ -90,6 +105,9 @@ function combined(runs: LoadResult[]): LoadResult {
     ...(runs.every((run) => run.cpuMicros) && total ? { cpuMicros: runs.reduce((sum, run) => sum + run.cpuMicros! * run.total, 0) / total } : {}),
   };
 }
+
+/** Tokens of the seed's organization admins (its first members), who may rename any space. */
+const ADMINS = 10;
 
 /** Pairs of twin runs per round (see the header). */
 const TWIN_PAIRS = 4;
@@ -124,8 +142,10 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     const bareListPaths = [`/bare/orgs/${seeded.organizationId}/spaces?limit=100`];
     const bareSmallListPaths = seeded.collectionIds.map((id) => `/bare/collections/${id}/spaces?limit=100`);
 
-    const load = (url: string, paths: string[], tokens: string[], connections: number, seconds = options.seconds) =>
-      runScript<LoadResult>('api/load.ts', 1, { url, paths, tokens, connections, seconds });
+    const load = (url: string, paths: string[], tokens: string[], connections: number, seconds = options.seconds, write?: { keyed: boolean }) =>
+      runScript<LoadResult>('api/load.ts', 1, { url, paths, tokens, connections, seconds, ...(write ? { method: 'PATCH', body: { title: 'Renamed by the benchmark' }, keyed: write.keyed } : {}) });
+    // Writes by the organization's admins (the first tokens), on spaces of no published site.
+    const adminTokens = seeded.tokens.slice(0, ADMINS);
     // Warm up both servers (JIT, connection pools, PostgreSQL caches).
     await load(bareUrl, barePaths, [], 50, 3);
     await load(fullUrl, byIdPaths, seeded.tokens, 50, 3);
@@ -134,6 +154,12 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
     await load(fullUrl, smallListPaths, seeded.tokens, 16, 3);
     await load(bareUrl, bareListPaths, [], 16, 3);
     await load(bareUrl, bareSmallListPaths, [], 16, 3);
+    await load(fullUrl, byIdPaths, adminTokens, 16, 3, { keyed: false });
+    await load(fullUrl, byIdPaths, adminTokens, 16, 3, { keyed: true });
+
+    // The read path of the idempotency middlewares, in-process on the server's core (see its header).
+    const readCost = await runScript<ApiBenchmarkResult['readCost']>('api/idempotency-read-cost.ts', 0, {});
+    console.log(`idempotency middlewares on a GET: ${readCost.costNs.toFixed(0)} ns per request (dispatch ${readCost.withoutNs.toFixed(0)} → ${readCost.withNs.toFixed(0)} ns)`);
 
     const rounds: ApiBenchmarkResult['rounds'] = [];
     /** Runs the loads in turn, in reverse order on even rounds; results in the given order. */
@@ -183,14 +209,19 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
         () => measured(full.child.pid!, () => load(fullUrl, smallListPaths, seeded.tokens, 16)),
         () => measured(bare.child.pid!, () => load(bareUrl, bareSmallListPaths, [], 16)),
       ])) as [LoadResult, LoadResult];
+      const [write, writeKeyed] = (await alternating(round, [
+        () => measured(full.child.pid!, () => load(fullUrl, byIdPaths, adminTokens, 16, options.seconds, { keyed: false })),
+        () => measured(full.child.pid!, () => load(fullUrl, byIdPaths, adminTokens, 16, options.seconds, { keyed: true })),
+      ])) as [LoadResult, LoadResult];
+      const writeKeyedVsPlain = writeKeyed.requestsPerSecond / write.requestsPerSecond;
       const ratio = byId.requestsPerSecond / bareResult.requestsPerSecond;
       const limitedRatio = byIdLimited.requestsPerSecond / bareResult.requestsPerSecond;
       const limitedVsOff = byIdLimited.requestsPerSecond / byIdUnlimited.requestsPerSecond;
       const publishedRatio = byIdPublished.requestsPerSecond / bareResult.requestsPerSecond;
       const listRatio = list.requestsPerSecond / bareList.requestsPerSecond;
       const listSmallRatio = listSmall.requestsPerSecond / bareListSmall.requestsPerSecond;
-      rounds.push({ bare: bareResult, byId, byIdLimited, byIdUnlimited, byIdPublished, bareList, list, bareListSmall, listSmall, ratio, limitedRatio, limitedVsOff, publishedRatio, listRatio, listSmallRatio });
-      const failures = [byId, byIdLimited, byIdUnlimited, byIdPublished, list, listSmall, bareResult, bareList, bareListSmall].reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+      rounds.push({ bare: bareResult, byId, byIdLimited, byIdUnlimited, byIdPublished, bareList, list, bareListSmall, listSmall, ratio, limitedRatio, limitedVsOff, publishedRatio, listRatio, listSmallRatio, write, writeKeyed, writeKeyedVsPlain });
+      const failures = [byId, byIdLimited, byIdUnlimited, byIdPublished, list, listSmall, bareResult, bareList, bareListSmall, write, writeKeyed].reduce((sum, r) => sum + r.non2xx + r.errors, 0);
       console.log(
         [
           `round ${round} (load ${loadAverage()}):`,
@@ -199,6 +230,7 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
           `  in a published site ${line(byIdPublished)} · ratio ${publishedRatio.toFixed(2)}`,
           `  100-item page of 10,000 spaces ${line(list)} · bare keyset ${line(bareList)} · ratio ${listRatio.toFixed(2)}${cpuRatio(list, bareList)}`,
           `  100-item page of 250 spaces ${line(listSmall)} · bare keyset ${line(bareListSmall)} · ratio ${listSmallRatio.toFixed(2)}${cpuRatio(listSmall, bareListSmall)}`,
+          `  PATCH /v1/spaces/{id} with a new Idempotency-Key ${line(writeKeyed)} · without ${line(write)} · keyed ÷ plain ${writeKeyedVsPlain.toFixed(3)}${cpuRatio(writeKeyed, write)}`,
           ...(failures ? [`  NON-2XX/ERRORS ${failures}`] : []),
         ].join('\n'),
       );
@@ -213,7 +245,13 @@ export async function runApiBenchmark(options: { rounds: number; seconds: number
         ? { medianLimitedCpuVsOff: median(rounds.map((r) => r.byIdLimited.cpuMicros! / r.byIdUnlimited.cpuMicros!)) }
         : {}),
       medianPublishedRatio: median(rounds.map((r) => r.publishedRatio)),
-      listP99Max: Math.max(...rounds.flatMap((r) => [r.list.p99, r.listSmall.p99])) };
+      listP99Max: Math.max(...rounds.flatMap((r) => [r.list.p99, r.listSmall.p99])),
+      medianWriteKeyedVsPlain: median(rounds.map((r) => r.writeKeyedVsPlain)),
+      ...(rounds.every((r) => r.write.cpuMicros && r.writeKeyed.cpuMicros)
+        ? { medianWriteKeyedCpuVsPlain: median(rounds.map((r) => r.writeKeyed.cpuMicros! / r.write.cpuMicros!)) }
+        : {}),
+      readCost,
+    };
   } finally {
     for (const server of servers) await stop(server.child);
     await database.stop();

@@ -25,7 +25,7 @@ async function freePort(): Promise<number> {
 async function timeStart(dataDir: string): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(tsx, ['src/main.ts'], {
+  const child = spawn(tsx, ['src/dev.ts'], {
     cwd: serverDir,
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],

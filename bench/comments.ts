@@ -19,6 +19,8 @@ import { createDatabase, createPool } from '../packages/server/src/db/database.j
 import type { SpaceRow } from '../packages/server/src/access/standing.repository.js';
 import { createLogger } from '../packages/server/src/logger.js';
 import { applySpaceChanges } from '../packages/server/src/areas/content/space-content.service.js';
+import { SYSTEM_ACTOR } from '../packages/server/src/areas/events/index.js';
+import { createUrls } from '../packages/server/src/urls.js';
 import { canPin, pin, processTreeCpuSeconds } from './lib/cpus.js';
 import { loadavg } from 'node:os';
 import { startBenchDatabase } from './lib/database.js';
@@ -64,10 +66,11 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
 
     // 100 pages with bodies, written through the content service (the head index included).
     let space = (await db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirstOrThrow()) as unknown as SpaceRow;
-    const app = { db, config: loadConfig({}), caches: createCaches(), blobs: postgresBlobStore };
+    const config = loadConfig({});
+    const app = { db, config, urls: createUrls(config), caches: createCaches(), blobs: postgresBlobStore };
     const pageIds: string[] = [];
     for (let i = 0; i < PAGES; i += 50) {
-      const applied = await applySpaceChanges(app, space, authors[0]!, Array.from({ length: 50 }, (_, j) => ({ type: 'insert_page' as const, title: `Page ${i + j}`, ref: `p${j}`, markdown: pageBody(i + j) })));
+      const applied = await applySpaceChanges(app, space, authors[0]!, Array.from({ length: 50 }, (_, j) => ({ type: 'insert_page' as const, title: `Page ${i + j}`, ref: `p${j}`, markdown: pageBody(i + j) })), { actor: SYSTEM_ACTOR });
       space = applied.space;
       for (let j = 0; j < 50; j++) pageIds.push(applied.refs[`p${j}`]!);
     }
@@ -150,7 +153,7 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
     for (let page = 0; page < 20; page++) {
       const blocks = pageBody(page, 1).split('\n\n');
       const moved = [blocks[0], blocks[5], ...blocks.slice(1, 5), ...blocks.slice(6)].join('\n\n');
-      space = (await applySpaceChanges(app, space, authors[0]!, [{ type: 'update_page', page: pageIds[page]!, markdown: moved }])).space;
+      space = (await applySpaceChanges(app, space, authors[0]!, [{ type: 'update_page', page: pageIds[page]!, markdown: moved }], { actor: SYSTEM_ACTOR })).space;
       const ofPage = await commentsQuery(db, ctxOf(space.headRevisionId), authors[0]!).where('c.pageId', '=', pageIds[page]!).execute();
       const started = performance.now();
       await resolveTargets(db, app.caches, ctxOf(space.headRevisionId), ofPage);
@@ -171,7 +174,7 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
     };
     for (let page = 20; page < 30; page++) {
       await read(page); // the page's tree and bodies cached by the server, as in steady use
-      space = (await applySpaceChanges(app, space, authors[0]!, [{ type: 'update_page', page: pageIds[page]!, markdown: pageBody(page, 2) }])).space;
+      space = (await applySpaceChanges(app, space, authors[0]!, [{ type: 'update_page', page: pageIds[page]!, markdown: pageBody(page, 2) }], { actor: SYSTEM_ACTOR })).space;
       firstReadMs.push(await read(page));
       cachedReadMs.push(await read(page));
     }

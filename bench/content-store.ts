@@ -20,7 +20,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main() {
   const world = await seedTenThousandPages();
-  const { pool, db, app, user, children } = world;
+  const { pool, db, app, user, actor, children } = world;
   let { space } = world;
   const bytes = async (query: string, params: unknown[] = []) => Number((await pool.query(query, params)).rows[0].bytes ?? 0);
   const relationBytes = async () => {
@@ -43,7 +43,7 @@ async function main() {
     for (let i = 0; i < EDITS; i++) {
       const target = children[(i * 7919) % children.length]!;
       started = performance.now();
-      const applied = await applySpaceChanges(app, space, user.id, [{ type: 'update_page', page: target.id, title: `Edited topic ${i}`, markdown: body(1_000_000 + i) }]);
+      const applied = await applySpaceChanges(app, space, user.id, [{ type: 'update_page', page: target.id, title: `Edited topic ${i}`, markdown: body(1_000_000 + i) }], { actor });
       timings.push(performance.now() - started);
       space = applied.space;
     }

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { createChangeRequest } from '../packages/server/src/areas/change-requests/change-requests.service.js';
 import type { ContentChange } from '../packages/server/src/content/apply-changes.js';
 import { applyChangeRequestChanges } from '../packages/server/src/areas/change-requests/change-request-content.service.js';
-import { mergeChangeRequest } from '../packages/server/src/areas/change-requests/change-request-merge.js';
+import { mergeChangeRequest, recordingMerges } from '../packages/server/src/areas/change-requests/change-request-merge.js';
 import { applySpaceChanges } from '../packages/server/src/areas/content/space-content.service.js';
 import { BATCH, body, quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
 
@@ -29,7 +29,7 @@ export async function runMergeBenchmark(options: { runs?: number; log?: (line: s
   const runs = options.runs ?? Number(process.env.RUNS ?? 9);
   const say = options.log ?? ((line: string) => console.log(line));
   const world = await seedTenThousandPages();
-  const { pool, db, app, user, children } = world;
+  const { pool, db, app, user, actor, children } = world;
   let { space } = world;
   try {
     const pages = world.tops.length + children.length;
@@ -42,7 +42,7 @@ export async function runMergeBenchmark(options: { runs?: number; log?: (line: s
       const pick = (offset: number) => children[(run * 7919 + offset * 97) % children.length]!;
       const requested = Array.from({ length: TOUCHED }, (_, i) => pick(i));
       const direct = Array.from({ length: TOUCHED }, (_, i) => pick(TOUCHED + i));
-      const changeRequest = await createChangeRequest(db, space, user.id, { subject: `Run ${run}` });
+      const changeRequest = await createChangeRequest(db, space, user.id, { subject: `Run ${run}` }, { actor, urls: app.urls });
       for (let i = 0; i < TOUCHED; i += BATCH) {
         await applyChangeRequestChanges(
           app,
@@ -50,6 +50,7 @@ export async function runMergeBenchmark(options: { runs?: number; log?: (line: s
           changeRequest.id,
           user.id,
           requested.slice(i, i + BATCH).map((target): ContentChange => ({ type: 'update_page', page: target.id, title: `Topic ${target.seed}, run ${run}`, markdown: body(target.seed, { 1: `Request paragraph, run ${run}.` }) })),
+          { actor },
         );
       }
       // The space moves on meanwhile: other pages, and another paragraph of some of the request's pages.
@@ -61,11 +62,12 @@ export async function runMergeBenchmark(options: { runs?: number; log?: (line: s
             space,
             user.id,
             onSpace.slice(i, i + BATCH).map((target): ContentChange => ({ type: 'update_page', page: target.id, markdown: body(target.seed, { 3: `Primary paragraph, run ${run}.` }) })),
+            { actor },
           )
         ).space;
       }
       started = performance.now();
-      const merged = await mergeChangeRequest(app, space, changeRequest.id, user.id);
+      const merged = await mergeChangeRequest(app, space, changeRequest.id, user.id, recordingMerges({ actor, urls: app.urls }, changeRequest.id, space));
       timings.push(performance.now() - started);
       conflicts += merged.conflicts.length;
       if (merged.result !== 'merge') throw new Error(`run ${run}: expected a clean merge, got ${merged.result}`);

@@ -1,4 +1,4 @@
-// `pnpm bench [api|cold-start|comments|content|merge|search|sites|all] [--rounds N] [--seconds S]`: the benchmarks of docs/design/budgets.md, each
+// `pnpm bench [api|cold-start|comments|content|merge|events|search|sites|all] [--rounds N] [--seconds S]`: the benchmarks of docs/design/budgets.md, each
 // against its budget. Results are printed and written to bench/results/.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ const option = (name: string, fallback: number) => {
 const which = args.find((arg) => !arg.startsWith('--') && Number.isNaN(Number(arg))) ?? 'all';
 
 const results: Record<string, unknown> = {};
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const verdicts: string[] = [];
 
 if (which === 'all' || which === 'api') {
@@ -34,6 +35,11 @@ if (which === 'all' || which === 'api') {
       (Math.min(api.medianListRatio, api.medianListSmallRatio) >= 0.85 ? 'met' : 'MISSED'),
   );
   verdicts.push(`100-item list p99 ${api.listP99Max} ms at 16 connections (worst round; budget < 25 ms): ${api.listP99Max < 25 ? 'met' : 'MISSED'}`);
+  verdicts.push(
+    `PATCH /v1/spaces/{id} with an Idempotency-Key at ${(api.medianWriteKeyedVsPlain * 100).toFixed(1)}% of the req/s without one (median of paired rounds; no budget)` +
+      (api.medianWriteKeyedCpuVsPlain ? `; server CPU per request ×${api.medianWriteKeyedCpuVsPlain.toFixed(3)}` : ''),
+  );
+  verdicts.push(`idempotency middlewares on a GET: ${api.readCost.costNs.toFixed(0)} ns per request, i.e. ${api.rounds.length ? ((api.readCost.costNs / 1000 / median(api.rounds.map((r) => r.byId.cpuMicros ?? Number.NaN))) * 100).toFixed(3) : '?'}% of a GET /v1/spaces/{id}'s server CPU`);
 }
 
 if (which === 'all' || which === 'cold-start') {
@@ -64,6 +70,7 @@ function runStandalone(script: string): Promise<number> {
 for (const [name, script] of [
   ['content', 'content-store.ts'],
   ['merge', 'merge.ts'],
+  ['events', 'events.ts'],
   ['search', 'search.ts'],
   ['sites', 'sites.ts'],
 ] as const) {

@@ -40,6 +40,8 @@ import { moveHeadIndex } from '../packages/server/src/content/head-index.js';
 import { writeRevision } from '../packages/server/src/content/revision-writer.js';
 import { spaceHeadPointer } from '../packages/server/src/content/space-head.js';
 import { applySpaceChanges } from '../packages/server/src/areas/content/space-content.service.js';
+import { SYSTEM_ACTOR } from '../packages/server/src/areas/events/index.js';
+import { createUrls } from '../packages/server/src/urls.js';
 import { createSpace } from '../packages/server/src/areas/spaces/spaces.service.js';
 import { hashToken, newTokenSecret } from '../packages/server/src/auth/tokens.js';
 import { canPin, pin } from './lib/cpus.js';
@@ -357,13 +359,14 @@ async function main() {
     // ---- What indexing adds to a one-page edit: a 1,000-page space, the same edits with and without the hook ----
     const org = orgs[0]!;
     const adminId = (await pool.query(`SELECT user_id FROM organization_members WHERE organization_id = $1 AND role = 'admin'`, [org.id])).rows[0].user_id as string;
-    const app = { db, config: loadConfig({}), caches: createCaches(), blobs: postgresBlobStore };
+    const config = loadConfig({});
+    const app = { db, config, urls: createUrls(config), caches: createCaches(), blobs: postgresBlobStore };
     // Two like spaces, one edited with the hook and one without, edits alternating so drift hits both alike.
     const seedSpace = async (name: string) => {
       let space = await createSpace(db, { organizationId: org.id, creatorId: adminId, parentId: null, body: { title: name } });
       const pageIds: string[] = [];
       for (let b = 0; b < 20; b++) {
-        const applied = await applySpaceChanges(app, space, adminId, Array.from({ length: 50 }, (_, i) => ({ type: 'insert_page' as const, title: title(), markdown: markdown(), ref: `p${i}` })));
+        const applied = await applySpaceChanges(app, space, adminId, Array.from({ length: 50 }, (_, i) => ({ type: 'insert_page' as const, title: title(), markdown: markdown(), ref: `p${i}` })), { actor: SYSTEM_ACTOR });
         space = applied.space;
         for (let i = 0; i < 50; i++) pageIds.push(applied.refs[`p${i}`]!);
       }
@@ -374,7 +377,7 @@ async function main() {
       const subject = spaces[which];
       const pointer = spaceHeadPointer(subject.space);
       const { organizationId, id } = subject.space;
-      const target = which === 'with' ? pointer : { ...pointer, afterMove: (trx: never, before: never, after: never) => moveHeadIndex(trx, organizationId, id, before, after) };
+      const target = which === 'with' ? pointer : { ...pointer, afterMove: async (trx: never, before: never, after: never) => void (await moveHeadIndex(trx, organizationId, id, before, after)) };
       const changes = [{ type: 'update_page' as const, page: subject.pageIds[(i * 7919) % subject.pageIds.length]!, markdown: markdown() }];
       const begin = performance.now();
       const written = await writeRevision(app, target, (base, now) => applyChanges(base, changes, { now: now.toISOString(), files: new Map(), newId }), { type: 'edits', createdBy: adminId });

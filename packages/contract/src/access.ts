@@ -209,6 +209,18 @@ export const operationAccess = {
   listChangeRequestLinks: { scope: 'change-request', minimum: 'read', rules: [] },
   listChangeRequestPageLinks: { scope: 'change-request', minimum: 'read', rules: [] },
   listChangeRequestFileBacklinks: { scope: 'change-request', minimum: 'read', rules: [] },
+  listEvents: { scope: 'organization', minimum: 'admin', rules: [] },
+  getEventById: { scope: 'organization', minimum: 'admin', rules: [] },
+  listWebhooks: { scope: 'organization', minimum: 'admin', rules: [] },
+  createWebhook: { scope: 'organization', minimum: 'admin', rules: [] },
+  getWebhookById: { scope: 'organization', minimum: 'admin', rules: [] },
+  deleteWebhookById: { scope: 'organization', minimum: 'admin', rules: [] },
+  updateWebhookById: { scope: 'organization', minimum: 'admin', rules: [] },
+  rotateWebhookSecret: { scope: 'organization', minimum: 'admin', rules: [] },
+  pingWebhook: { scope: 'organization', minimum: 'admin', rules: [] },
+  listWebhookDeliveries: { scope: 'organization', minimum: 'admin', rules: [] },
+  getWebhookDeliveryById: { scope: 'organization', minimum: 'admin', rules: [] },
+  redeliverWebhookDelivery: { scope: 'organization', minimum: 'admin', rules: [] },
 } as const;
 
 export type OperationAccess = typeof operationAccess;

@@ -3303,6 +3303,250 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{organizationId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's events
+         * @description Organization admins only. Newest first. Every change recorded in the organization (its audit log), kept for
+         *     30 days unless the server is configured otherwise. Filter by type, space and time.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The event's id. */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description Organization admins only. The event as its webhook deliveries carry it.
+         */
+        get: operations["getEventById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organization's webhooks
+         * @description Organization admins only. Newest first.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description Organization admins only. The answer holds the signing secret, which cannot be read again. It receives the
+         *     events recorded after it was created. At most 50 webhooks per organization (409 beyond); a space of
+         *     `spaces` must be one of the organization's (404 otherwise).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description Organization admins only.
+         */
+        get: operations["getWebhookById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Organization admins only. Its delivery log goes with it; nothing more is sent to it.
+         */
+        delete: operations["deleteWebhookById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook
+         * @description Organization admins only. Disabling it ends its pending deliveries as `failed` (redeliver them after enabling
+         *     it again); enabling it clears `disabledReason` and `failingSince`.
+         */
+        patch: operations["updateWebhookById"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/webhooks/{webhookId}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's signing secret
+         * @description Organization admins only. A new secret, shown in this answer only. The previous one keeps signing deliveries
+         *     beside it for `gracePeriodSeconds` (a day by default): each delivery then carries both signatures.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/webhooks/{webhookId}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook
+         * @description Organization admins only. Records a `webhook.ping` event and delivers it to this webhook only (enabled or
+         *     not, whatever types it subscribes to), like any event: follow it in the answer's delivery.
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a webhook's deliveries
+         * @description Organization admins only. Newest first, each with its attempts. Kept as long as their event.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+                /** @description The delivery's id. */
+                webhookDeliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a delivery
+         * @description Organization admins only. With its attempts.
+         */
+        get: operations["getWebhookDeliveryById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+                /** @description The delivery's id. */
+                webhookDeliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Organization admins only. The delivery becomes `pending` and is attempted at once, with the retry schedule
+         *     starting over (whatever its status, and whether or not the webhook is enabled).
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9154,6 +9398,1634 @@ export interface components {
             count: number;
             next?: components["schemas"]["Next"];
         };
+        /**
+         * EventType
+         * @description The type of an event: `<object>.<what happened>`, the object named as in its `object` field. Each
+         *     type has its own schema (`<Name>Event`); new types may be added, so a receiver should ignore types
+         *     it does not know.
+         * @enum {string}
+         */
+        EventType: "organization.created" | "organization.updated" | "collection.created" | "collection.updated" | "collection.deleted" | "collection.moved" | "collection.transferred" | "space.created" | "space.updated" | "space.deleted" | "space.restored" | "space.moved" | "space.transferred" | "space.content-updated" | "change-request.opened" | "change-request.updated" | "change-request.review-requested" | "change-request.merged" | "change-request.closed" | "change-request.reopened" | "comment.created" | "comment.edited" | "comment.resolved" | "comment.reopened" | "comment.deleted" | "comment-reply.created" | "comment-reply.edited" | "comment-reply.deleted" | "site.created" | "site.updated" | "site.published" | "site.unpublished" | "site.deleted" | "member.added" | "member.role-changed" | "member.removed" | "team.members-changed" | "openapi-spec.processed" | "import.finished" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.ping";
+        /**
+         * EventUserActor
+         * @description A user, acting through the API token `token` (absent when the request carried none, as a single sign-on does).
+         */
+        EventUserActor: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user";
+            user: components["schemas"]["User"];
+            /** @description Id of the API token the request was made with. */
+            token?: components["schemas"]["Id"];
+        };
+        /**
+         * EventSystemActor
+         * @description The server itself, in background work.
+         */
+        EventSystemActor: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "system";
+        };
+        /**
+         * EventActor
+         * @description Who made the change: a user through one of their API tokens, or the server itself (background work
+         *     such as processing an OpenAPI spec, or disabling a failing webhook).
+         */
+        EventActor: components["schemas"]["EventUserActor"] | components["schemas"]["EventSystemActor"];
+        /** OrganizationEventData */
+        OrganizationEventData: {
+            object: components["schemas"]["Organization"];
+        };
+        /**
+         * OrganizationCreatedEvent
+         * @description An organization was created (`POST /v1/orgs`). `data.object` is the new organization.
+         */
+        OrganizationCreatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "organization.created";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["OrganizationEventData"];
+        };
+        /**
+         * OrganizationUpdatedEvent
+         * @description An organization's settings changed (`PATCH /v1/orgs/{organizationId}`). `data.object` is the
+         *     organization after the change.
+         */
+        OrganizationUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "organization.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["OrganizationEventData"];
+        };
+        /** CollectionEventData */
+        CollectionEventData: {
+            object: components["schemas"]["Collection"];
+        };
+        /**
+         * CollectionCreatedEvent
+         * @description A collection was created. `data.object` is the new collection.
+         */
+        CollectionCreatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "collection.created";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CollectionEventData"];
+        };
+        /**
+         * CollectionUpdatedEvent
+         * @description A collection changed (`PATCH /v1/collections/{collectionId}`). `data.object` is the collection after
+         *     the change.
+         */
+        CollectionUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "collection.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CollectionEventData"];
+        };
+        /**
+         * CollectionDeletedEvent
+         * @description A collection was deleted, with its nested collections; each space inside has its own
+         *     `space.deleted`. `data.object` is the collection as it was.
+         */
+        CollectionDeletedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "collection.deleted";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CollectionEventData"];
+        };
+        /** CollectionMovedEventData */
+        CollectionMovedEventData: {
+            object: components["schemas"]["Collection"];
+            /** @description Id of the collection it was in before the move; absent when it was at the top level. */
+            previousParent?: components["schemas"]["Id"];
+        };
+        /**
+         * CollectionMovedEvent
+         * @description A collection moved within its organization (a new parent or a new position). `data.object` is the
+         *     collection after the move.
+         */
+        CollectionMovedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "collection.moved";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CollectionMovedEventData"];
+        };
+        /** CollectionTransferredEventData */
+        CollectionTransferredEventData: {
+            object: components["schemas"]["Collection"];
+            /** @description Id of the organization the collection left. */
+            from: components["schemas"]["Id"];
+            /** @description Id of the organization the collection is now in. */
+            to: components["schemas"]["Id"];
+        };
+        /**
+         * CollectionTransferredEvent
+         * @description A collection, with everything inside it, moved to another organization. Recorded in both
+         *     organizations; `data.object` is the collection in its new organization.
+         */
+        CollectionTransferredEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "collection.transferred";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CollectionTransferredEventData"];
+        };
+        /** SpaceCreatedEventData */
+        SpaceCreatedEventData: {
+            object: components["schemas"]["Space"];
+            /** @description Id of the space this one is a duplicate of; absent for a new space. */
+            duplicatedFrom?: components["schemas"]["Id"];
+        };
+        /**
+         * SpaceCreatedEvent
+         * @description A space was created, or made as a duplicate of another (`duplicatedFrom`). `data.object` is the new
+         *     space.
+         */
+        SpaceCreatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space.created";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SpaceCreatedEventData"];
+        };
+        /** SpaceEventData */
+        SpaceEventData: {
+            object: components["schemas"]["Space"];
+        };
+        /**
+         * SpaceUpdatedEvent
+         * @description A space's settings changed (`PATCH /v1/spaces/{spaceId}`). `data.object` is the space after the
+         *     change.
+         */
+        SpaceUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SpaceEventData"];
+        };
+        /**
+         * SpaceDeletedEvent
+         * @description A space was deleted (restorable for 7 days), by itself or with its collection. `data.object` is the
+         *     deleted space.
+         */
+        SpaceDeletedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space.deleted";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SpaceEventData"];
+        };
+        /**
+         * SpaceRestoredEvent
+         * @description A deleted space was restored. `data.object` is the space after the restore.
+         */
+        SpaceRestoredEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space.restored";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SpaceEventData"];
+        };
+        /** SpaceMovedEventData */
+        SpaceMovedEventData: {
+            object: components["schemas"]["Space"];
+            /** @description Id of the collection it was in before the move; absent when it was at the top level. */
+            previousParent?: components["schemas"]["Id"];
+        };
+        /**
+         * SpaceMovedEvent
+         * @description A space moved within its organization (a new parent or a new position). `data.object` is the space
+         *     after the move.
+         */
+        SpaceMovedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space.moved";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SpaceMovedEventData"];
+        };
+        /** SpaceTransferredEventData */
+        SpaceTransferredEventData: {
+            object: components["schemas"]["Space"];
+            /** @description Id of the organization the space left. */
+            from: components["schemas"]["Id"];
+            /** @description Id of the organization the space is now in. */
+            to: components["schemas"]["Id"];
+        };
+        /**
+         * SpaceTransferredEvent
+         * @description A space moved to another organization. Recorded in both organizations; `data.object` is the space in
+         *     its new organization.
+         */
+        SpaceTransferredEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space.transferred";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SpaceTransferredEventData"];
+        };
+        /**
+         * EventPage
+         * @description A page a revision changed, as it is in the new revision (as it was, for a removed page).
+         */
+        EventPage: {
+            id: components["schemas"]["Id"];
+            title: string;
+            /** @description The page's path of slugs (`guides/install`). */
+            path: string;
+        };
+        /**
+         * SpaceContentUpdatedEventData
+         * @description The space's new head revision and the pages it changed compared with the previous head: `added`,
+         *     `edited` (a field or the body), `moved` (a new parent or position) and `removed` (with their
+         *     subpages). A page both moved and edited is in both lists. At most 1,000 pages are listed in all;
+         *     `truncated` says when more changed (read the revision for the rest).
+         */
+        SpaceContentUpdatedEventData: {
+            /** @description Id of the new head revision. */
+            revision: components["schemas"]["Id"];
+            /** @description Id of the head revision before this change. */
+            previousRevision: components["schemas"]["Id"];
+            /**
+             * @description `edits` for a direct edit or an import, `merge` for a merged change request.
+             * @enum {string}
+             */
+            revisionType: "edits" | "merge" | "update" | "rollback" | "computed";
+            /** @description Id of the merged change request (`merge` revisions only). */
+            changeRequest?: components["schemas"]["Id"];
+            pages: {
+                added: components["schemas"]["EventPage"][];
+                edited: components["schemas"]["EventPage"][];
+                moved: components["schemas"]["EventPage"][];
+                removed: components["schemas"]["EventPage"][];
+            };
+            /** @description True when more than 1,000 pages changed and the lists stop there. */
+            truncated: boolean;
+            urls: {
+                /**
+                 * Format: uri
+                 * @description API address of the new revision.
+                 */
+                revision: string;
+                /**
+                 * Format: uri
+                 * @description API address of the space.
+                 */
+                space: string;
+            };
+        };
+        /**
+         * SpaceContentUpdatedEvent
+         * @description The space's content has a new head revision: a direct edit, a merged change request or an import.
+         *     `data` names the revision (read it at `data.urls.revision`) and the pages it added, edited, moved
+         *     and removed.
+         */
+        SpaceContentUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space.content-updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SpaceContentUpdatedEventData"];
+        };
+        /** ChangeRequestEventData */
+        ChangeRequestEventData: {
+            object: components["schemas"]["ChangeRequest"];
+            /** @description The status before the change, when the status changed. */
+            previousStatus?: components["schemas"]["ChangeRequestStatus"];
+        };
+        /**
+         * ChangeRequestOpenedEvent
+         * @description A change request was created. `data.object` is the new change request.
+         */
+        ChangeRequestOpenedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "change-request.opened";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["ChangeRequestEventData"];
+        };
+        /**
+         * ChangeRequestUpdatedEvent
+         * @description A change request's subject or content changed (a content batch, an import, an update from the
+         *     space), or it went back to `draft`. `data.object` is the change request after the change.
+         */
+        ChangeRequestUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "change-request.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["ChangeRequestEventData"];
+        };
+        /**
+         * ChangeRequestReviewRequestedEvent
+         * @description A `draft` change request became `open`: ready for review. `data.object` is the change request after
+         *     the change.
+         */
+        ChangeRequestReviewRequestedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "change-request.review-requested";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["ChangeRequestEventData"];
+        };
+        /** ChangeRequestMergedEventData */
+        ChangeRequestMergedEventData: {
+            object: components["schemas"]["ChangeRequest"];
+            /** @description Id of the merge revision, the space's new head. */
+            revision: components["schemas"]["Id"];
+            /**
+             * @description `merge` for a clean merge, `conflicts` when conflicting edits were resolved in favour of the change request.
+             * @enum {string}
+             */
+            result: "merge" | "conflicts";
+        };
+        /**
+         * ChangeRequestMergedEvent
+         * @description A change request was merged into its space (the space's `space.content-updated` follows in the same
+         *     transaction). `data.object` is the merged change request.
+         */
+        ChangeRequestMergedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "change-request.merged";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["ChangeRequestMergedEventData"];
+        };
+        /**
+         * ChangeRequestClosedEvent
+         * @description A change request was archived without merging. `data.object` is the change request after the change.
+         */
+        ChangeRequestClosedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "change-request.closed";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["ChangeRequestEventData"];
+        };
+        /**
+         * ChangeRequestReopenedEvent
+         * @description An archived change request was opened again. `data.object` is the change request after the change.
+         */
+        ChangeRequestReopenedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "change-request.reopened";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["ChangeRequestEventData"];
+        };
+        /** CommentEventData */
+        CommentEventData: {
+            object: components["schemas"]["Comment"];
+        };
+        /**
+         * CommentCreatedEvent
+         * @description A comment was posted on a space or a change request. `data.object` is the new comment (its body as
+         *     Markdown).
+         */
+        CommentCreatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "comment.created";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CommentEventData"];
+        };
+        /**
+         * CommentEditedEvent
+         * @description A comment's body was edited. `data.object` is the comment after the change.
+         */
+        CommentEditedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "comment.edited";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CommentEventData"];
+        };
+        /**
+         * CommentResolvedEvent
+         * @description A comment was resolved. `data.object` is the comment after the change.
+         */
+        CommentResolvedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "comment.resolved";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CommentEventData"];
+        };
+        /**
+         * CommentReopenedEvent
+         * @description A resolved comment was opened again. `data.object` is the comment after the change.
+         */
+        CommentReopenedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "comment.reopened";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CommentEventData"];
+        };
+        /**
+         * CommentDeletedEvent
+         * @description A comment was deleted with its replies. `data.object` is the comment as it was.
+         */
+        CommentDeletedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "comment.deleted";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CommentEventData"];
+        };
+        /** CommentReplyEventData */
+        CommentReplyEventData: {
+            object: components["schemas"]["CommentReply"];
+            /** @description Id of the comment the reply belongs to. */
+            comment: components["schemas"]["Id"];
+            /** @description Id of the change request, for a reply in a change request's discussion. */
+            changeRequest?: components["schemas"]["Id"];
+        };
+        /**
+         * CommentReplyCreatedEvent
+         * @description A reply was posted to a comment. `data.object` is the new reply.
+         */
+        CommentReplyCreatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "comment-reply.created";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CommentReplyEventData"];
+        };
+        /**
+         * CommentReplyEditedEvent
+         * @description A reply's body was edited. `data.object` is the reply after the change.
+         */
+        CommentReplyEditedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "comment-reply.edited";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CommentReplyEventData"];
+        };
+        /**
+         * CommentReplyDeletedEvent
+         * @description A reply was deleted. `data.object` is the reply as it was.
+         */
+        CommentReplyDeletedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "comment-reply.deleted";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CommentReplyEventData"];
+        };
+        /** SiteEventData */
+        SiteEventData: {
+            object: components["schemas"]["Site"];
+        };
+        /**
+         * SiteCreatedEvent
+         * @description A site was created. `data.object` is the new site.
+         */
+        SiteCreatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "site.created";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SiteEventData"];
+        };
+        /**
+         * SiteUpdatedEvent
+         * @description A site's settings, customization, audience, adaptive schema or structure (sections, section groups,
+         *     site spaces) changed. `data.object` is the site after the change.
+         */
+        SiteUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "site.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SiteEventData"];
+        };
+        /**
+         * SitePublishedEvent
+         * @description A site was published. `data.object` is the site after the change.
+         */
+        SitePublishedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "site.published";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SiteEventData"];
+        };
+        /**
+         * SiteUnpublishedEvent
+         * @description A site was unpublished. `data.object` is the site after the change.
+         */
+        SiteUnpublishedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "site.unpublished";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SiteEventData"];
+        };
+        /**
+         * SiteDeletedEvent
+         * @description A site was deleted. `data.object` is the site as it was.
+         */
+        SiteDeletedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "site.deleted";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SiteEventData"];
+        };
+        /** MemberEventData */
+        MemberEventData: {
+            object: components["schemas"]["Member"];
+        };
+        /**
+         * MemberAddedEvent
+         * @description Someone joined the organization (an invite link, an e-mail domain, or single sign-on). `data.object`
+         *     is the new member.
+         */
+        MemberAddedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.added";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["MemberEventData"];
+        };
+        /** MemberRoleChangedEventData */
+        MemberRoleChangedEventData: {
+            object: components["schemas"]["Member"];
+            /** @description The organization role before the change (`null` for a guest). */
+            previousRole: components["schemas"]["NullableRole"];
+        };
+        /**
+         * MemberRoleChangedEvent
+         * @description A member's organization role changed. `data.object` is the member after the change.
+         */
+        MemberRoleChangedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.role-changed";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["MemberRoleChangedEventData"];
+        };
+        /**
+         * MemberRemovedEvent
+         * @description A member left or was removed. `data.object` is the member as they were.
+         */
+        MemberRemovedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.removed";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["MemberEventData"];
+        };
+        /** TeamMembersChangedEventData */
+        TeamMembersChangedEventData: {
+            object: components["schemas"]["Team"];
+            /** @description Ids of the users who joined the team. */
+            added: components["schemas"]["Id"][];
+            /** @description Ids of the users who left the team. */
+            removed: components["schemas"]["Id"][];
+            /** @description Ids of the users whose team role (owner or member) changed. */
+            changed: components["schemas"]["Id"][];
+        };
+        /**
+         * TeamMembersChangedEvent
+         * @description A team's members changed: users added, removed, or their team role changed. `data.object` is the
+         *     team after the change.
+         */
+        TeamMembersChangedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "team.members-changed";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["TeamMembersChangedEventData"];
+        };
+        /** OpenAPISpecProcessedEventData */
+        OpenAPISpecProcessedEventData: {
+            object: components["schemas"]["OpenAPISpec"];
+            /** @description The version the processing made; absent when it failed (`object.lastProcessErrorCode` says why) or found the document unchanged. */
+            version?: components["schemas"]["OpenAPISpecVersion"];
+        };
+        /**
+         * OpenAPISpecProcessedEvent
+         * @description An OpenAPI spec was processed in the background: a new version on success, the error on failure
+         *     (`data.object.processingState` is `complete` either way). Recorded by the server (`actor.type` is
+         *     `system`).
+         */
+        OpenAPISpecProcessedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "openapi-spec.processed";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["OpenAPISpecProcessedEventData"];
+        };
+        /** ImportFinishedEventData */
+        ImportFinishedEventData: {
+            /** @description Id of the change request the import wrote into; absent for an import into the space itself. */
+            changeRequest?: components["schemas"]["Id"];
+            source: components["schemas"]["ContentImportSource"];
+            result: components["schemas"]["ContentImportResult"];
+        };
+        /**
+         * ImportFinishedEvent
+         * @description A content import into a space or a change request finished and wrote its revision. `data.result` is
+         *     what the import answered.
+         */
+        ImportFinishedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "import.finished";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["ImportFinishedEventData"];
+        };
+        /**
+         * WebhookUrl
+         * Format: uri
+         * @description The http(s) address deliveries are POSTed to. Without the server's `OUTBOUND_ALLOW_PRIVATE`, it must
+         *     reach a public address: an IP address of a private, loopback or link-local range is refused here, and
+         *     a host name is resolved at each delivery (a delivery to a name resolving to such an address fails).
+         *     Redirects are not followed.
+         */
+        WebhookUrl: string;
+        /**
+         * WebhookDescription
+         * @description What the webhook is for (free text).
+         */
+        WebhookDescription: string;
+        /**
+         * WebhookEventTypes
+         * @description The event types the webhook receives; `null` for every type (types added later included).
+         */
+        WebhookEventTypes: components["schemas"]["EventType"][] | null;
+        /**
+         * WebhookSpaces
+         * @description Only events about these spaces (ids of spaces of the organization); `null` for every event. With a
+         *     list, events about no space (organizations, collections, members, sites, …) are not sent.
+         */
+        WebhookSpaces: components["schemas"]["Id"][] | null;
+        /**
+         * Webhook
+         * @description An address that receives the organization's events as they happen, signed as the Standard Webhooks
+         *     specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature`). Its signing secret is
+         *     shown only when it is created and when it is rotated.
+         * @example {
+         *       "object": "webhook",
+         *       "id": "Kp2sT7qWm9XyZa3BcD4e",
+         *       "url": "https://hooks.example.com/content-workspace",
+         *       "description": "Search index",
+         *       "enabled": true,
+         *       "eventTypes": [
+         *         "space.content-updated",
+         *         "change-request.merged"
+         *       ],
+         *       "spaces": null,
+         *       "createdAt": "2026-11-28T09:58:10.402Z",
+         *       "updatedAt": "2026-11-28T09:58:10.402Z",
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e",
+         *         "deliveries": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e/deliveries"
+         *       }
+         *     }
+         */
+        Webhook: {
+            /** @constant */
+            object: "webhook";
+            id: components["schemas"]["Id"];
+            url: components["schemas"]["WebhookUrl"];
+            description: components["schemas"]["WebhookDescription"];
+            /** @description Whether events are sent to it. A webhook whose deliveries failed for days is disabled by the server (`disabledReason`). */
+            enabled: boolean;
+            /**
+             * @description Set when the server disabled the webhook; cleared when it is enabled again.
+             * @enum {string}
+             */
+            disabledReason?: "failing";
+            eventTypes: components["schemas"]["WebhookEventTypes"];
+            spaces: components["schemas"]["WebhookSpaces"];
+            /** @description When its deliveries started failing (absent while the last attempt succeeded). After 5 days of failures the server disables it. */
+            failingSince?: components["schemas"]["Timestamp"];
+            /** @description After a rotation, until when the previous secret still signs deliveries (each delivery then carries both signatures). */
+            previousSecretExpiresAt?: components["schemas"]["Timestamp"];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            urls: {
+                /**
+                 * Format: uri
+                 * @description API address of the webhook.
+                 */
+                location: string;
+                /**
+                 * Format: uri
+                 * @description API address of its delivery log.
+                 */
+                deliveries: string;
+            };
+        };
+        /** WebhookEventData */
+        WebhookEventData: {
+            object: components["schemas"]["Webhook"];
+        };
+        /**
+         * WebhookCreatedEvent
+         * @description A webhook was created. `data.object` is the new webhook (never its secret).
+         */
+        WebhookCreatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.created";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["WebhookEventData"];
+        };
+        /**
+         * WebhookUpdatedEvent
+         * @description A webhook's settings changed, or its signing secret was rotated. `data.object` is the webhook after
+         *     the change.
+         */
+        WebhookUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["WebhookEventData"];
+        };
+        /**
+         * WebhookDeletedEvent
+         * @description A webhook was deleted. `data.object` is the webhook as it was.
+         */
+        WebhookDeletedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.deleted";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["WebhookEventData"];
+        };
+        /**
+         * WebhookDisabledEvent
+         * @description The server disabled a webhook whose deliveries had failed for days (`data.object.disabledReason` is
+         *     `failing`). Recorded by the server (`actor.type` is `system`).
+         */
+        WebhookDisabledEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.disabled";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["WebhookEventData"];
+        };
+        /** WebhookPingEventData */
+        WebhookPingEventData: {
+            /** @description Id of the webhook pinged. */
+            webhook: components["schemas"]["Id"];
+        };
+        /**
+         * WebhookPingEvent
+         * @description A test event sent to one webhook on request (`POST …/webhooks/{webhookId}/ping`), whatever event
+         *     types it subscribes to.
+         */
+        WebhookPingEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.ping";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["WebhookPingEventData"];
+        };
+        /**
+         * Event
+         * @description Something that changed in an organization, recorded in the same transaction as the change (a change
+         *     that is not committed has no event). Selected by `type`; `data` holds the resource as the API returns
+         *     it to an organization admin (for content, the revision's id and address with the pages it changed).
+         *     A webhook delivery's body is the event exactly as this schema describes it.
+         * @example {
+         *       "object": "event",
+         *       "id": "Ev7kP2qRs9TuVw3XyZ1a",
+         *       "type": "space.content-updated",
+         *       "createdAt": "2026-11-28T10:15:02.113Z",
+         *       "organization": "PBifsGYSqrl0NCy7tAjg",
+         *       "space": "qMa6kNgsqjxQjwCLFGuh",
+         *       "actor": {
+         *         "type": "user",
+         *         "user": {
+         *           "object": "user",
+         *           "id": "GcWPo28SuVGFWz4goVQi",
+         *           "displayName": "Ada Lovelace",
+         *           "email": "ada@acme.example",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/users/GcWPo28SuVGFWz4goVQi"
+         *           }
+         *         },
+         *         "token": "Ydw06AD0LAjQolOOWxmK"
+         *       },
+         *       "data": {
+         *         "revision": "Rv4mN8pQ2sT6vX0zB3dF",
+         *         "previousRevision": "Rv1aC5eG9iK3mO7qS1uW",
+         *         "revisionType": "edits",
+         *         "pages": {
+         *           "added": [
+         *             {
+         *               "id": "Pg2bD6fH0jL4nP8rT2vX",
+         *               "title": "Install",
+         *               "path": "guides/install"
+         *             }
+         *           ],
+         *           "edited": [
+         *             {
+         *               "id": "Pg9cE3gI7kM1oQ5sU9wY",
+         *               "title": "Overview",
+         *               "path": "overview"
+         *             }
+         *           ],
+         *           "moved": [],
+         *           "removed": []
+         *         },
+         *         "truncated": false,
+         *         "urls": {
+         *           "revision": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh/revisions/Rv4mN8pQ2sT6vX0zB3dF",
+         *           "space": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh"
+         *         }
+         *       }
+         *     }
+         */
+        Event: components["schemas"]["OrganizationCreatedEvent"] | components["schemas"]["OrganizationUpdatedEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionTransferredEvent"] | components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceTransferredEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestOpenedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestReviewRequestedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestClosedEvent"] | components["schemas"]["ChangeRequestReopenedEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentEditedEvent"] | components["schemas"]["CommentResolvedEvent"] | components["schemas"]["CommentReopenedEvent"] | components["schemas"]["CommentDeletedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["CommentReplyEditedEvent"] | components["schemas"]["CommentReplyDeletedEvent"] | components["schemas"]["SiteCreatedEvent"] | components["schemas"]["SiteUpdatedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteDeletedEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamMembersChangedEvent"] | components["schemas"]["OpenAPISpecProcessedEvent"] | components["schemas"]["ImportFinishedEvent"] | components["schemas"]["WebhookCreatedEvent"] | components["schemas"]["WebhookUpdatedEvent"] | components["schemas"]["WebhookDeletedEvent"] | components["schemas"]["WebhookDisabledEvent"] | components["schemas"]["WebhookPingEvent"];
+        /**
+         * EventList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "event",
+         *           "id": "Ev7kP2qRs9TuVw3XyZ1a",
+         *           "type": "space.content-updated",
+         *           "createdAt": "2026-11-28T10:15:02.113Z",
+         *           "organization": "PBifsGYSqrl0NCy7tAjg",
+         *           "space": "qMa6kNgsqjxQjwCLFGuh",
+         *           "actor": {
+         *             "type": "user",
+         *             "user": {
+         *               "object": "user",
+         *               "id": "GcWPo28SuVGFWz4goVQi",
+         *               "displayName": "Ada Lovelace",
+         *               "email": "ada@acme.example",
+         *               "urls": {
+         *                 "location": "http://localhost:8080/v1/users/GcWPo28SuVGFWz4goVQi"
+         *               }
+         *             },
+         *             "token": "Ydw06AD0LAjQolOOWxmK"
+         *           },
+         *           "data": {
+         *             "revision": "Rv4mN8pQ2sT6vX0zB3dF",
+         *             "previousRevision": "Rv1aC5eG9iK3mO7qS1uW",
+         *             "revisionType": "edits",
+         *             "pages": {
+         *               "added": [
+         *                 {
+         *                   "id": "Pg2bD6fH0jL4nP8rT2vX",
+         *                   "title": "Install",
+         *                   "path": "guides/install"
+         *                 }
+         *               ],
+         *               "edited": [
+         *                 {
+         *                   "id": "Pg9cE3gI7kM1oQ5sU9wY",
+         *                   "title": "Overview",
+         *                   "path": "overview"
+         *                 }
+         *               ],
+         *               "moved": [],
+         *               "removed": []
+         *             },
+         *             "truncated": false,
+         *             "urls": {
+         *               "revision": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh/revisions/Rv4mN8pQ2sT6vX0zB3dF",
+         *               "space": "http://localhost:8080/v1/spaces/qMa6kNgsqjxQjwCLFGuh"
+         *             }
+         *           }
+         *         },
+         *         {
+         *           "object": "event",
+         *           "id": "Ev2hJ6kL0mN4pQ8rS2tU",
+         *           "type": "member.role-changed",
+         *           "createdAt": "2026-11-28T10:12:44.870Z",
+         *           "organization": "PBifsGYSqrl0NCy7tAjg",
+         *           "actor": {
+         *             "type": "user",
+         *             "user": {
+         *               "object": "user",
+         *               "id": "GcWPo28SuVGFWz4goVQi",
+         *               "displayName": "Ada Lovelace",
+         *               "email": "ada@acme.example",
+         *               "urls": {
+         *                 "location": "http://localhost:8080/v1/users/GcWPo28SuVGFWz4goVQi"
+         *               }
+         *             },
+         *             "token": "Ydw06AD0LAjQolOOWxmK"
+         *           },
+         *           "data": {
+         *             "object": {
+         *               "object": "member",
+         *               "id": "Us5gH9jK3lM7nP1qR5sT",
+         *               "role": "edit",
+         *               "user": {
+         *                 "object": "user",
+         *                 "id": "Us5gH9jK3lM7nP1qR5sT",
+         *                 "displayName": "Grace Hopper",
+         *                 "email": "grace@acme.example",
+         *                 "urls": {
+         *                   "location": "http://localhost:8080/v1/users/Us5gH9jK3lM7nP1qR5sT"
+         *                 }
+         *               },
+         *               "disabled": false,
+         *               "joinedAt": "2026-11-24T03:58:53.449Z",
+         *               "sso": false,
+         *               "spaces": 2,
+         *               "teams": 1
+         *             },
+         *             "previousRole": "read"
+         *           }
+         *         }
+         *       ],
+         *       "count": 2
+         *     }
+         */
+        EventList: {
+            items: components["schemas"]["Event"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * WebhookList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "webhook",
+         *           "id": "Kp2sT7qWm9XyZa3BcD4e",
+         *           "url": "https://hooks.example.com/content-workspace",
+         *           "description": "Search index",
+         *           "enabled": true,
+         *           "eventTypes": [
+         *             "space.content-updated",
+         *             "change-request.merged"
+         *           ],
+         *           "spaces": null,
+         *           "createdAt": "2026-11-28T09:58:10.402Z",
+         *           "updatedAt": "2026-11-28T09:58:10.402Z",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e",
+         *             "deliveries": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e/deliveries"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        WebhookList: {
+            items: components["schemas"]["Webhook"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * CreateWebhookRequest
+         * @example {
+         *       "url": "https://hooks.example.com/content-workspace",
+         *       "description": "Search index",
+         *       "eventTypes": [
+         *         "space.content-updated",
+         *         "change-request.merged"
+         *       ]
+         *     }
+         */
+        CreateWebhookRequest: {
+            url: components["schemas"]["WebhookUrl"];
+            description?: components["schemas"]["WebhookDescription"];
+            /** @description Defaults to true. */
+            enabled?: boolean;
+            eventTypes?: components["schemas"]["WebhookEventTypes"];
+            spaces?: components["schemas"]["WebhookSpaces"];
+        };
+        /**
+         * WebhookSigningSecret
+         * @description The signing secret, `whsec_` then the base64 of 32 random bytes, as Standard Webhooks verifiers take
+         *     it. Shown only in this answer: store it now.
+         */
+        WebhookSigningSecret: string;
+        /**
+         * CreatedWebhook
+         * @description A new webhook, with its signing secret (shown only in this answer).
+         * @example {
+         *       "object": "webhook",
+         *       "id": "Kp2sT7qWm9XyZa3BcD4e",
+         *       "url": "https://hooks.example.com/content-workspace",
+         *       "description": "Search index",
+         *       "enabled": true,
+         *       "eventTypes": [
+         *         "space.content-updated",
+         *         "change-request.merged"
+         *       ],
+         *       "spaces": null,
+         *       "createdAt": "2026-11-28T09:58:10.402Z",
+         *       "updatedAt": "2026-11-28T09:58:10.402Z",
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e",
+         *         "deliveries": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e/deliveries"
+         *       },
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw2Fz7hL9pXkY="
+         *     }
+         */
+        CreatedWebhook: {
+            /** @constant */
+            object: "webhook";
+            id: components["schemas"]["Id"];
+            url: components["schemas"]["WebhookUrl"];
+            description: components["schemas"]["WebhookDescription"];
+            enabled: boolean;
+            eventTypes: components["schemas"]["WebhookEventTypes"];
+            spaces: components["schemas"]["WebhookSpaces"];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            urls: {
+                /** Format: uri */
+                location: string;
+                /** Format: uri */
+                deliveries: string;
+            };
+            secret: components["schemas"]["WebhookSigningSecret"];
+        };
+        /**
+         * UpdateWebhookRequest
+         * @description The fields to change. Enabling a webhook clears `disabledReason` and `failingSince`.
+         * @example {
+         *       "enabled": false
+         *     }
+         */
+        UpdateWebhookRequest: {
+            url?: components["schemas"]["WebhookUrl"];
+            description?: components["schemas"]["WebhookDescription"];
+            enabled?: boolean;
+            eventTypes?: components["schemas"]["WebhookEventTypes"];
+            spaces?: components["schemas"]["WebhookSpaces"];
+        };
+        /**
+         * RotateWebhookSecretRequest
+         * @example {
+         *       "gracePeriodSeconds": 3600
+         *     }
+         */
+        RotateWebhookSecretRequest: {
+            /**
+             * @description How long the current secret keeps signing deliveries beside the new one (both signatures are sent),
+             *     so receivers can switch without missing one. Default 86,400 (a day); 0 stops it at once (a leaked
+             *     secret); at most 7 days.
+             */
+            gracePeriodSeconds?: number;
+        };
+        /**
+         * WebhookSecret
+         * @description A webhook's new signing secret, shown only in this answer.
+         * @example {
+         *       "object": "webhook-secret",
+         *       "webhook": "Kp2sT7qWm9XyZa3BcD4e",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw2Fz7hL9pXkY=",
+         *       "previousSecretExpiresAt": "2026-11-29T10:15:02.113Z"
+         *     }
+         */
+        WebhookSecret: {
+            /** @constant */
+            object: "webhook-secret";
+            /** @description Id of the webhook. */
+            webhook: components["schemas"]["Id"];
+            secret: components["schemas"]["WebhookSigningSecret"];
+            /** @description Until when the previous secret also signs deliveries; absent when it stopped at once. */
+            previousSecretExpiresAt?: components["schemas"]["Timestamp"];
+        };
+        /**
+         * WebhookDeliveryStatus
+         * @description `pending`: waiting for its next attempt (or being sent); `succeeded`: the receiver answered 2xx;
+         *     `failed`: every attempt of the retry schedule failed, or the webhook was disabled meanwhile.
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
+        /**
+         * WebhookDeliveryAttempt
+         * @description One attempt to deliver — what the receiver answered, or why there was no answer.
+         */
+        WebhookDeliveryAttempt: {
+            /** @description 1 for the first attempt, counting on through redeliveries. */
+            attempt: number;
+            startedAt: components["schemas"]["Timestamp"];
+            durationMs: number;
+            /** @description The HTTP status of the answer (absent when there was none). */
+            statusCode?: number;
+            /** @description Why the attempt failed without an answer, or why the answer counts as a failure. */
+            error?: string;
+            /** @description The first 1,024 bytes of the answer's body, as text. */
+            response?: string;
+        };
+        /**
+         * WebhookDelivery
+         * @description One event sent to one webhook, with its attempts (the 50 latest, newest last). A failed attempt is
+         *     retried after 5 seconds, 5 minutes, 30 minutes, 2, 5, 10 and 10 hours (about a day in all), unless
+         *     the server is configured otherwise; a success for the webhook sends its other pending deliveries at once.
+         * @example {
+         *       "object": "webhook-delivery",
+         *       "id": "Dv8qLm2RtY5wXz1NbC3e",
+         *       "webhook": "Kp2sT7qWm9XyZa3BcD4e",
+         *       "event": "Ev7kP2qRs9TuVw3XyZ1a",
+         *       "eventType": "space.content-updated",
+         *       "status": "succeeded",
+         *       "attempts": [
+         *         {
+         *           "attempt": 1,
+         *           "startedAt": "2026-11-28T10:15:02.161Z",
+         *           "durationMs": 5021,
+         *           "error": "no complete answer within 5000 ms"
+         *         },
+         *         {
+         *           "attempt": 2,
+         *           "startedAt": "2026-11-28T10:15:07.520Z",
+         *           "durationMs": 38,
+         *           "statusCode": 200,
+         *           "response": "ok"
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-28T10:15:02.140Z",
+         *       "urls": {
+         *         "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e/deliveries/Dv8qLm2RtY5wXz1NbC3e",
+         *         "event": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/events/Ev7kP2qRs9TuVw3XyZ1a"
+         *       }
+         *     }
+         */
+        WebhookDelivery: {
+            /** @constant */
+            object: "webhook-delivery";
+            id: components["schemas"]["Id"];
+            webhook: components["schemas"]["Id"];
+            /** @description Id of the event delivered (also the `webhook-id` header of each attempt). */
+            event: components["schemas"]["Id"];
+            eventType: components["schemas"]["EventType"];
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** @description When the next attempt is due (`pending` only). */
+            nextAttemptAt?: components["schemas"]["Timestamp"];
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            createdAt: components["schemas"]["Timestamp"];
+            urls: {
+                /** Format: uri */
+                location: string;
+                /**
+                 * Format: uri
+                 * @description API address of the event.
+                 */
+                event: string;
+            };
+        };
+        /**
+         * WebhookDeliveryList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "webhook-delivery",
+         *           "id": "Dv8qLm2RtY5wXz1NbC3e",
+         *           "webhook": "Kp2sT7qWm9XyZa3BcD4e",
+         *           "event": "Ev7kP2qRs9TuVw3XyZ1a",
+         *           "eventType": "space.content-updated",
+         *           "status": "succeeded",
+         *           "attempts": [
+         *             {
+         *               "attempt": 1,
+         *               "startedAt": "2026-11-28T10:15:02.161Z",
+         *               "durationMs": 5021,
+         *               "error": "no complete answer within 5000 ms"
+         *             },
+         *             {
+         *               "attempt": 2,
+         *               "startedAt": "2026-11-28T10:15:07.520Z",
+         *               "durationMs": 38,
+         *               "statusCode": 200,
+         *               "response": "ok"
+         *             }
+         *           ],
+         *           "createdAt": "2026-11-28T10:15:02.140Z",
+         *           "urls": {
+         *             "location": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/webhooks/Kp2sT7qWm9XyZa3BcD4e/deliveries/Dv8qLm2RtY5wXz1NbC3e",
+         *             "event": "http://localhost:8080/v1/orgs/PBifsGYSqrl0NCy7tAjg/events/Ev7kP2qRs9TuVw3XyZ1a"
+         *           }
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        WebhookDeliveryList: {
+            items: components["schemas"]["WebhookDelivery"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
     };
     responses: {
         /** @description Invalid input; `issues` lists each problem. Nothing was changed. */
@@ -9236,6 +11108,23 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The request conflicts with the current state. On a write sent with an `Idempotency-Key`, also: the
+         *     first request with that key is still running (`Idempotency-Key-Status: in-progress`); retry after
+         *     `Retry-After` seconds to get its answer. Only that case carries the header.
+         */
+        Conflict: {
+            headers: {
+                /** @description `in-progress`: the first request with this `Idempotency-Key` is still running. Absent on a conflict with the state. */
+                "Idempotency-Key-Status"?: "in-progress";
+                /** @description With `Idempotency-Key-Status`, seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request body is too large. */
         PayloadTooLarge: {
             headers: {
@@ -9254,17 +11143,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Absent, or not visible to the caller. */
-        NotFound: {
+        /**
+         * @description The `Idempotency-Key` was used with another request (another operation, parameters or body) in the
+         *     last 24 hours (`Idempotency-Key-Status: mismatch`). Nothing was done: send a new key with a new request.
+         */
+        IdempotencyKeyReused: {
             headers: {
+                /** @description `mismatch`: the key belongs to another request. */
+                "Idempotency-Key-Status"?: "mismatch";
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the current state. */
-        Conflict: {
+        /** @description Absent, or not visible to the caller. */
+        NotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -9292,10 +11186,14 @@ export interface components {
         };
         /**
          * @description The request was well-formed but its content could not be used: an import source that could not be
-         *     fetched, read or converted (the message says what failed), or a PDF too large to render.
+         *     fetched, read or converted (the message says what failed), or a PDF too large to render. On a write
+         *     sent with an `Idempotency-Key`, also: the key was used with another request in the last 24 hours
+         *     (`Idempotency-Key-Status: mismatch`); send a new key with a new request.
          */
         UnprocessableContent: {
             headers: {
+                /** @description `mismatch`: the key belongs to another request. Absent on the other cases. */
+                "Idempotency-Key-Status"?: "mismatch";
                 [name: string]: unknown;
             };
             content: {
@@ -9308,6 +11206,16 @@ export interface components {
         Page: string;
         /** @description Maximum number of items in the page. */
         Limit: number;
+        /**
+         * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+         *     URL and body) is answered with the first answer — status and body, with the header
+         *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+         *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+         *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+         *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+         *     one by itself.
+         */
+        IdempotencyKey: string;
         /** @description The token's id. */
         TokenId: components["schemas"]["Id"];
         /** @description The user's id. */
@@ -9413,6 +11321,22 @@ export interface components {
         SearchQuery: string;
         /** @description Only the links with this status. */
         LinkStatus: components["schemas"]["LinkStatus"];
+        /** @description Event types (repeat the key, `type=space.created&type=space.deleted`); only events of one of them. */
+        EventTypeFilter: components["schemas"]["EventType"][];
+        /** @description A space's id; only events about that space (its settings, content, change requests, comments, imports). */
+        EventSpaceFilter: components["schemas"]["Id"];
+        /** @description Only events recorded at or after this time. */
+        EventSince: components["schemas"]["Timestamp"];
+        /** @description Only events recorded before this time. */
+        EventUntil: components["schemas"]["Timestamp"];
+        /** @description The event's id. */
+        EventId: components["schemas"]["Id"];
+        /** @description The webhook's id. */
+        WebhookId: components["schemas"]["Id"];
+        /** @description Only deliveries with this status. */
+        WebhookDeliveryStatusFilter: components["schemas"]["WebhookDeliveryStatus"];
+        /** @description The delivery's id. */
+        WebhookDeliveryId: components["schemas"]["Id"];
     };
     requestBodies: never;
     headers: never;
@@ -9479,7 +11403,18 @@ export interface operations {
     createUserToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9501,8 +11436,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9511,7 +11448,18 @@ export interface operations {
     deleteUserToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The token's id. */
                 tokenId: components["parameters"]["TokenId"];
@@ -9531,6 +11479,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9598,7 +11548,18 @@ export interface operations {
     createOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9623,6 +11584,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9661,7 +11623,18 @@ export interface operations {
     updateOrganizationById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -9690,6 +11663,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9763,7 +11737,18 @@ export interface operations {
     createCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -9789,8 +11774,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9834,7 +11821,18 @@ export interface operations {
     createSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -9860,8 +11858,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9900,7 +11900,18 @@ export interface operations {
     deleteCollectionById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -9920,6 +11931,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9928,7 +11941,18 @@ export interface operations {
     updateCollectionById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -9954,8 +11978,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9999,7 +12025,18 @@ export interface operations {
     moveCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -10025,9 +12062,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10036,7 +12075,18 @@ export interface operations {
     transferCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -10066,6 +12116,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10107,7 +12158,18 @@ export interface operations {
     deleteSpaceById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10127,6 +12189,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10135,7 +12199,18 @@ export interface operations {
     updateSpaceById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10161,8 +12236,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10171,7 +12248,18 @@ export interface operations {
     restoreSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10196,6 +12284,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10204,7 +12293,18 @@ export interface operations {
     moveSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10230,9 +12330,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10241,7 +12343,18 @@ export interface operations {
     transferSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10271,6 +12384,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10314,7 +12428,18 @@ export interface operations {
     grantSpacePermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10343,6 +12468,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10351,7 +12477,18 @@ export interface operations {
     revokeSpaceUserPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10373,6 +12510,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10381,7 +12520,18 @@ export interface operations {
     updateSpaceUserPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10409,8 +12559,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10419,7 +12571,18 @@ export interface operations {
     revokeSpaceTeamPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10441,6 +12604,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10449,7 +12614,18 @@ export interface operations {
     updateSpaceTeamPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -10477,8 +12653,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10522,7 +12700,18 @@ export interface operations {
     grantCollectionPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -10551,6 +12740,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10559,7 +12749,18 @@ export interface operations {
     revokeCollectionUserPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -10581,6 +12782,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10589,7 +12792,18 @@ export interface operations {
     updateCollectionUserPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -10617,8 +12831,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10627,7 +12843,18 @@ export interface operations {
     revokeCollectionTeamPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -10649,6 +12876,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10657,7 +12886,18 @@ export interface operations {
     updateCollectionTeamPermission: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The collection's id. */
                 collectionId: components["parameters"]["CollectionId"];
@@ -10685,8 +12925,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10770,7 +13012,18 @@ export interface operations {
     removeOrganizationMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -10793,6 +13046,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10801,7 +13055,18 @@ export interface operations {
     updateOrganizationMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -10832,6 +13097,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10840,7 +13106,18 @@ export interface operations {
     setOrganizationMemberSso: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -10864,8 +13141,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10952,7 +13231,18 @@ export interface operations {
     pingOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -10974,8 +13264,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11026,7 +13318,18 @@ export interface operations {
     createTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11052,8 +13355,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11094,7 +13399,18 @@ export interface operations {
     deleteTeamById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11116,6 +13432,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11124,7 +13442,18 @@ export interface operations {
     updateTeamById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11152,8 +13481,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11199,7 +13530,18 @@ export interface operations {
     updateTeamMembers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11225,8 +13567,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11235,7 +13579,18 @@ export interface operations {
     putTeamMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11263,8 +13618,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11273,7 +13630,18 @@ export interface operations {
     removeTeamMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11297,6 +13665,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11340,7 +13710,18 @@ export interface operations {
     createLinkInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11366,8 +13747,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11408,7 +13791,18 @@ export interface operations {
     deleteLinkInviteById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11430,6 +13824,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11438,7 +13834,18 @@ export interface operations {
     updateLinkInviteById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11466,8 +13873,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11476,7 +13885,18 @@ export interface operations {
     joinWithLinkInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11509,8 +13929,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11519,7 +13941,18 @@ export interface operations {
     joinOrganizationByEmailDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -11549,8 +13982,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11559,7 +13994,18 @@ export interface operations {
     duplicateSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -11581,8 +14027,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11632,7 +14080,18 @@ export interface operations {
     applySpaceContentChanges: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -11661,6 +14120,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11979,7 +14439,18 @@ export interface operations {
     createChangeRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12005,8 +14476,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12047,7 +14520,18 @@ export interface operations {
     updateChangeRequestById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12078,6 +14562,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12086,7 +14571,18 @@ export interface operations {
     mergeChangeRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12113,6 +14609,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12121,7 +14618,18 @@ export interface operations {
     updateChangeRequestFromSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12148,6 +14656,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12199,7 +14708,18 @@ export interface operations {
     applyChangeRequestContentChanges: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12230,6 +14750,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12550,7 +15071,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12632,8 +15164,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12754,7 +15288,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12866,8 +15411,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12876,7 +15423,18 @@ export interface operations {
     deleteCommentInSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -12898,6 +15456,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12990,7 +15550,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13054,8 +15625,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13141,7 +15714,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13208,8 +15792,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13218,7 +15804,18 @@ export interface operations {
     deleteCommentReplyInSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13242,6 +15839,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13380,7 +15979,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13468,6 +16078,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13591,7 +16202,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13706,8 +16328,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13716,7 +16340,18 @@ export interface operations {
     deleteCommentInChangeRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13740,6 +16375,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13834,7 +16471,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -13903,6 +16551,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13990,7 +16639,18 @@ export interface operations {
                  */
                 format?: components["parameters"]["CommentFormat"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14059,8 +16719,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14069,7 +16731,18 @@ export interface operations {
     deleteCommentReplyInChangeRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14095,6 +16768,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14132,7 +16807,18 @@ export interface operations {
     importSpaceContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14186,7 +16872,18 @@ export interface operations {
     importChangeRequestContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -14357,7 +17054,18 @@ export interface operations {
     createSamlProvider: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14383,8 +17091,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14425,7 +17135,18 @@ export interface operations {
     deleteSamlProviderById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14447,6 +17168,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14455,7 +17178,18 @@ export interface operations {
     updateSamlProviderById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14483,8 +17217,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14633,7 +17369,18 @@ export interface operations {
     createSite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14659,8 +17406,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14701,7 +17450,18 @@ export interface operations {
     deleteSiteById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14723,6 +17483,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14731,7 +17493,18 @@ export interface operations {
     updateSiteById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14762,6 +17535,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14802,7 +17576,18 @@ export interface operations {
     updateSiteAdaptiveSchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14833,6 +17618,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14875,7 +17661,18 @@ export interface operations {
     publishSite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14899,8 +17696,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14909,7 +17708,18 @@ export interface operations {
     unpublishSite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14933,8 +17743,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14943,7 +17755,18 @@ export interface operations {
     verifySiteHostname: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -14970,6 +17793,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15010,7 +17834,18 @@ export interface operations {
     updateSiteCustomization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15038,8 +17873,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15085,7 +17922,18 @@ export interface operations {
     createSiteShareLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15116,6 +17964,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15124,7 +17973,18 @@ export interface operations {
     deleteSiteShareLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15148,6 +18008,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15188,7 +18050,18 @@ export interface operations {
     updateSiteVisitorAuth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15216,8 +18089,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15226,7 +18101,18 @@ export interface operations {
     rotateSiteVisitorAuthSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15250,8 +18136,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15299,7 +18187,18 @@ export interface operations {
     addSiteSection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15330,6 +18229,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15338,7 +18238,18 @@ export interface operations {
     deleteSiteSection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15362,6 +18273,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15370,7 +18283,18 @@ export interface operations {
     updateSiteSection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15403,6 +18327,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15411,7 +18336,18 @@ export interface operations {
     moveSiteSection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15441,8 +18377,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15488,7 +18426,18 @@ export interface operations {
     createSiteSectionGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15519,6 +18468,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15527,7 +18477,18 @@ export interface operations {
     deleteSiteSectionGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15551,6 +18512,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15559,7 +18522,18 @@ export interface operations {
     updateSiteSectionGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15589,8 +18563,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15599,7 +18575,18 @@ export interface operations {
     addSiteSectionToGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15629,8 +18616,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15639,7 +18628,18 @@ export interface operations {
     removeSiteSectionFromGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15665,6 +18665,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15673,7 +18675,18 @@ export interface operations {
     moveSiteSectionGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15703,8 +18716,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15754,7 +18769,18 @@ export interface operations {
     addSiteSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15785,6 +18811,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15793,7 +18820,18 @@ export interface operations {
     deleteSiteSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15817,6 +18855,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15825,7 +18865,18 @@ export interface operations {
     updateSiteSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15858,6 +18909,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15866,7 +18918,18 @@ export interface operations {
     moveSiteSpace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15896,8 +18959,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -15941,7 +19006,18 @@ export interface operations {
     createOpenAPISpec: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -15970,6 +19046,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16010,7 +19087,18 @@ export interface operations {
     createOrUpdateOpenAPISpecBySlug: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16038,8 +19126,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16048,7 +19138,18 @@ export interface operations {
     deleteOpenAPISpecBySlug: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16070,6 +19171,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16311,7 +19414,18 @@ export interface operations {
     createTranslationSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16337,8 +19451,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16379,7 +19495,18 @@ export interface operations {
     updateTranslationSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16407,8 +19534,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16417,7 +19546,18 @@ export interface operations {
     deleteTranslationSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16439,6 +19579,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16477,7 +19619,18 @@ export interface operations {
     updateSpaceCustomFields: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The space's id. */
                 spaceId: components["parameters"]["SpaceId"];
@@ -16501,8 +19654,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16546,7 +19701,18 @@ export interface operations {
     createOrganizationCustomField: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16575,6 +19741,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16615,7 +19782,18 @@ export interface operations {
     deleteOrganizationCustomField: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16637,6 +19815,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16645,7 +19825,18 @@ export interface operations {
     updateOrganizationCustomField: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The organization's id. */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16673,8 +19864,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -16989,6 +20182,511 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Event types (repeat the key, `type=space.created&type=space.deleted`); only events of one of them. */
+                type?: components["parameters"]["EventTypeFilter"];
+                /** @description A space's id; only events about that space (its settings, content, change requests, comments, imports). */
+                space?: components["parameters"]["EventSpaceFilter"];
+                /** @description Only events recorded at or after this time. */
+                since?: components["parameters"]["EventSince"];
+                /** @description Only events recorded before this time. */
+                until?: components["parameters"]["EventUntil"];
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEventById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The event's id. */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The new webhook with its signing secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery of the ping, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries with this status. */
+                status?: components["parameters"]["WebhookDeliveryStatusFilter"];
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookDeliveryById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+                /** @description The delivery's id. */
+                webhookDeliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The webhook's id. */
+                webhookId: components["parameters"]["WebhookId"];
+                /** @description The delivery's id. */
+                webhookDeliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,7 +1,7 @@
 import type { paths } from '@content-workspace/contract';
 import openapiFetch from 'openapi-fetch';
 import { ConnectionError, TimeoutError, createApiError } from './errors.js';
-import { isIdempotent, isRetryableStatus, retryDelay, sleep, type RetryPolicy } from './retry.js';
+import { isIdempotent, isRetryable, newIdempotencyKey, retryDelay, sleep, takesIdempotencyKey, type RetryPolicy } from './retry.js';
 import type { ContentWorkspaceClient, ThrowingClient } from './types.js';
 import { VERSION } from './version.js';
 
@@ -15,7 +15,11 @@ export type ClientOptions = {
   fetch?: (request: Request) => Promise<Response>;
   /** Time limit of each attempt, in milliseconds, until the body is read; `0` for none. Default 60 000. */
   timeoutMs?: number;
-  /** Retries of idempotent calls (GET, HEAD, PUT, DELETE, OPTIONS) after a failed connection, a timeout, a 429 or a 503. Default 2. */
+  /**
+   * Retries of a call after a failed connection, a timeout, a 408, a 429, a 5xx, or a 409 saying that
+   * the first attempt is still running. Every call may be retried: writes (POST, PUT, PATCH, DELETE)
+   * carry an `Idempotency-Key`, the same for all their attempts, so the server runs them once. Default 2.
+   */
   maxRetries?: number;
   /** The first backoff delay in milliseconds; it doubles at each retry, with jitter. Default 500. */
   retryDelayMs?: number;
@@ -43,8 +47,34 @@ type RawInit = Record<string, unknown> & {
   signal?: AbortSignal;
   timeoutMs?: number;
   maxRetries?: number;
+  idempotencyKey?: string;
   fetch?: ClientOptions['fetch'];
+  headers?: unknown;
+  params?: { header?: Record<string, unknown> } & Record<string, unknown>;
 };
+
+const KEY_HEADER = 'Idempotency-Key';
+
+/** A header's value among the call's `headers` (a Headers, pairs or a record), whatever its case. */
+function headerValue(headers: unknown, name: string): string | undefined {
+  if (!headers) return undefined;
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const entries = Array.isArray(headers) ? (headers as [string, unknown][]) : Object.entries(headers as Record<string, unknown>);
+  const found = entries.find(([key, value]) => key.toLowerCase() === name.toLowerCase() && value != null);
+  return found ? String(found[1]) : undefined;
+}
+
+/**
+ * The call's init with its `Idempotency-Key` (a write's): the caller's (`idempotencyKey`, or the
+ * header given in `headers` or `params.header`), else a new one. Built once per call, so every
+ * attempt sends the same key.
+ */
+function withIdempotencyKey(method: string, init: RawInit): RawInit {
+  const { idempotencyKey, ...rest } = init;
+  if (!takesIdempotencyKey(method)) return rest;
+  if (idempotencyKey === undefined && (headerValue(rest.headers, KEY_HEADER) ?? headerValue(rest.params?.header, KEY_HEADER)) !== undefined) return rest;
+  return { ...rest, params: { ...rest.params, header: { ...rest.params?.header, [KEY_HEADER]: idempotencyKey ?? newIdempotencyKey() } } };
+}
 
 /**
  * Creates a client for the Content Workspace API. Every operation of the contract is a typed call:
@@ -73,8 +103,9 @@ export function createClient(options: ClientOptions): ContentWorkspaceClient | T
   };
 
   async function call(method: string, path: string, init: RawInit = {}): Promise<RawResult> {
-    const { signal, timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxRetries = policy.maxRetries, fetch, ...rest } = init;
-    const retries = isIdempotent(method) ? maxRetries : 0;
+    const { signal, timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxRetries = policy.maxRetries, fetch, ...rest } = withIdempotencyKey(method, init);
+    // Idempotent by nature, or made so by the key: every method the client offers is one or the other.
+    const retries = isIdempotent(method) || takesIdempotencyKey(method) ? maxRetries : 0;
     for (let attempt = 0; ; attempt++) {
       const mayRetry = attempt < retries;
       let result: RawResult | undefined;
@@ -90,7 +121,7 @@ export function createClient(options: ClientOptions): ContentWorkspaceClient | T
       } catch (error) {
         if (!(mayRetry && error instanceof ConnectionError)) throw error;
       }
-      if (result && !(mayRetry && isRetryableStatus(result.response.status))) {
+      if (result && !(mayRetry && isRetryable(result.response))) {
         if (options.throwOnError && !result.response.ok) throw createApiError(result.response, result.error);
         return result;
       }

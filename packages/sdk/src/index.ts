@@ -49,5 +49,14 @@ export type {
   SuccessResult,
   ThrowingClient,
 } from './types.js';
+export {
+  webhooks,
+  WebhookVerificationError,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookHeaders,
+  type WebhookVerificationFailure,
+  type WebhookVerifyOptions,
+} from './webhooks.js';
 export { VERSION } from './version.js';
 export type { components, operations, paths } from '@content-workspace/contract';

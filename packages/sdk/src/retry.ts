@@ -13,18 +13,44 @@ export type RetryPolicy = {
 // Repeating these cannot change the outcome (RFC 9110 §9.2.2), so a retry after a lost answer is safe.
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
-// 429: rate limited, nothing was done. 503: the server is draining or not ready. Other statuses are
-// answers that the same request would get again.
-const RETRYABLE_STATUSES = new Set([429, 503]);
+// The API's writes: each is sent with an `Idempotency-Key`, which makes retrying them safe too (the
+// server answers a repeated key with the first answer instead of running the call again).
+const KEYED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Whether a failed call of this method may be sent again. */
+/** Whether a failed call of this method may be sent again without a key. */
 export function isIdempotent(method: string): boolean {
   return IDEMPOTENT_METHODS.has(method.toUpperCase());
 }
 
-/** Whether an answer with this status is worth retrying (for an idempotent method). */
-export function isRetryableStatus(status: number): boolean {
-  return RETRYABLE_STATUSES.has(status);
+/** Whether a call of this method is sent with an `Idempotency-Key`. */
+export function takesIdempotencyKey(method: string): boolean {
+  return KEYED_METHODS.has(method.toUpperCase());
+}
+
+/**
+ * Whether an answer is worth retrying: a timeout (408), rate limited (429), a server failure or
+ * unavailability (5xx), or the server saying that the first call with this `Idempotency-Key` is still
+ * running (409 with `Idempotency-Key-Status: in-progress`; a 409 without it is a conflict with the
+ * state, which the same call would get again). Nothing is kept of an error, so the retry runs anew.
+ */
+export function isRetryable(response: Response): boolean {
+  const status = response.status;
+  if (status === 408 || status === 429 || status >= 500) return true;
+  return status === 409 && response.headers.get('idempotency-key-status') === 'in-progress';
+}
+
+/**
+ * A new `Idempotency-Key`: a random UUID. `crypto.randomUUID` exists in every runtime the SDK supports
+ * but in browser pages served without TLS, where the key is made from `getRandomValues` instead.
+ */
+export function newIdempotencyKey(): string {
+  const crypto = globalThis.crypto;
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**

@@ -23,8 +23,16 @@ export type CallOptions = {
   signal?: AbortSignal;
   /** Time limit of each attempt, in milliseconds, until the body is read; `0` for none. */
   timeoutMs?: number;
-  /** Retries of this call (idempotent methods only). */
+  /** Retries of this call. */
   maxRetries?: number;
+  /**
+   * The `Idempotency-Key` of a write (POST, PUT, PATCH, DELETE). By default each call gets a new random
+   * key, which its retries reuse, so the server runs the call once however often it is sent. Pass your
+   * own (1–255 visible ASCII characters) to make a call safe to repeat beyond this client's retries,
+   * e.g. from a queue worker that may run twice: the server answers a key it has seen (for 24 hours,
+   * per token) with the first answer.
+   */
+  idempotencyKey?: string;
 };
 
 /** The keys of `T` that are not optional. */
@@ -109,9 +117,9 @@ export interface ClientBase<Throwing extends boolean> {
   GET: ClientMethod<'get', Throwing>;
   /** Calls a PUT operation. */
   PUT: ClientMethod<'put', Throwing>;
-  /** Calls a POST operation (never retried: it is not idempotent). */
+  /** Calls a POST operation (retried with the same `Idempotency-Key`, so the server runs it once). */
   POST: ClientMethod<'post', Throwing>;
-  /** Calls a PATCH operation (never retried: it is not idempotent). */
+  /** Calls a PATCH operation (retried with the same `Idempotency-Key`, so the server runs it once). */
   PATCH: ClientMethod<'patch', Throwing>;
   /** Calls a DELETE operation. */
   DELETE: ClientMethod<'delete', Throwing>;

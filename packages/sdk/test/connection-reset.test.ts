@@ -1,6 +1,7 @@
 // Retries when the database is down (503 + Retry-After) and when the connection is reset: before the
-// answer, or while its body is being read. Idempotent calls (GET, HEAD, PUT, DELETE, OPTIONS) are
-// retried; POST and PATCH never are, and fail with a ConnectionError rather than fetch's own error.
+// answer, or while its body is being read. Every call is retried: idempotent ones (GET, HEAD, PUT,
+// DELETE, OPTIONS) by nature, POST and PATCH because each attempt carries the call's Idempotency-Key.
+// Once the retries are spent, a ConnectionError rather than fetch's own error.
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError, createClient, createContentWorkspace } from '../src/index.js';
@@ -60,15 +61,19 @@ describe('503 with Retry-After (the database is down)', () => {
     expect(gaps(server.requests)[0]).toBeGreaterThanOrEqual(990);
   });
 
-  it('sends a POST or a PATCH once, whatever Retry-After says', async () => {
+  it('retries a POST and a PATCH too, each attempt with its call’s Idempotency-Key', async () => {
     server = await startServer((_request, response) => apiError(response, 503, 'The database is unavailable', { 'retry-after': '0' }));
-    const client = createClient({ baseUrl: server.url, ...fast });
+    const client = createClient({ baseUrl: server.url, ...fast, maxRetries: 1 });
 
     const posted = await client.POST('/v1/user/tokens', { body: { label: 'x' } });
     const patched = await client.PATCH('/v1/orgs/{organizationId}', { ...get, body: { title: 'New' } });
 
     expect([posted.response.status, patched.response.status]).toEqual([503, 503]);
-    expect(server.requests.map((request) => request.method)).toEqual(['POST', 'PATCH']);
+    expect(server.requests.map((request) => request.method)).toEqual(['POST', 'POST', 'PATCH', 'PATCH']);
+    const keys = server.requests.map((request) => request.headers['idempotency-key']);
+    expect(keys[0]).toBe(keys[1]);
+    expect(keys[2]).toBe(keys[3]);
+    expect(keys[0]).not.toBe(keys[2]);
   });
 });
 
@@ -107,9 +112,9 @@ describe('connection resets, injected fetch', () => {
     expect(calls).toHaveLength(3);
   });
 
-  it('never retries POST or PATCH, and rejects with a ConnectionError naming the cause', async () => {
+  it('retries POST and PATCH with their key, and rejects with a ConnectionError naming the cause once the retries are spent', async () => {
     const { fetch, calls } = flakyFetch(Number.POSITIVE_INFINITY, resetError);
-    const client = createClient({ baseUrl: 'http://api.test', fetch, ...fast });
+    const client = createClient({ baseUrl: 'http://api.test', fetch, ...fast, maxRetries: 1 });
 
     const posted = await client.POST('/v1/user/tokens', { body: { label: 'x' } }).catch((error: unknown) => error);
     const patched = await client.PATCH('/v1/orgs/{organizationId}', { ...get, body: { title: 'x' } }).catch((error: unknown) => error);
@@ -117,7 +122,7 @@ describe('connection resets, injected fetch', () => {
     expect(posted).toBeInstanceOf(ConnectionError);
     expect((posted as ConnectionError).message).toBe('POST http://api.test/v1/user/tokens failed: fetch failed (ECONNRESET)');
     expect(patched).toBeInstanceOf(ConnectionError);
-    expect(calls).toEqual(['POST', 'PATCH']);
+    expect(calls).toEqual(['POST', 'POST', 'PATCH', 'PATCH']);
   });
 
   it('retries a GET whose answer broke off while its body was read', async () => {
@@ -142,11 +147,11 @@ describe('connection resets, injected fetch', () => {
     const cw = createContentWorkspace({ baseUrl: 'http://api.test', fetch, ...fast, throwOnError: true });
 
     const { data } = await cw.organizations.getOrganizationById({ organizationId: 'o1' });
-    const created = await cw.organizations.create({ body: { title: 'x' } }).catch((error: unknown) => error);
+    const { data: created } = await cw.organizations.create({ body: { title: 'x' } });
 
     expect(data.id).toBe('o1');
-    expect(created).toBeInstanceOf(ConnectionError);
-    expect(calls).toEqual(['GET', 'GET', 'POST']);
+    expect(created.id).toBe('o1');
+    expect(calls).toEqual(['GET', 'GET', 'POST', 'POST']);
   });
 });
 
@@ -187,13 +192,17 @@ describe('connection resets, real server', () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it('sends a POST once when its answer is reset, and rejects with a ConnectionError', async () => {
-    server = await startServer((_request, response) => resetMidBody(response));
+  it('retries a POST whose answer was reset, with the same key and body', async () => {
+    const created = { object: 'api-token', id: 't1', label: 'x', createdAt: '2026-01-01T00:00:00.000Z', token: 'cw_x' };
+    server = await startServer((_request, response, index) => (index === 0 ? resetMidBody(response) : json(response, 201, created)));
     const client = createClient({ baseUrl: server.url, ...fast });
 
-    const failure = await client.POST('/v1/user/tokens', { body: { label: 'x' } }).catch((error: unknown) => error);
+    const { data, response } = await client.POST('/v1/user/tokens', { body: { label: 'x' } });
 
-    expect(failure).toBeInstanceOf(ConnectionError);
-    expect(server.requests).toHaveLength(1);
+    expect(response.status).toBe(201);
+    expect(data).toEqual(created);
+    const [first, second] = server.requests;
+    expect(second!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
+    expect(second!.body).toBe(first!.body);
   });
 });

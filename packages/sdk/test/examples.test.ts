@@ -44,6 +44,8 @@ describe('README', () => {
       'quick-start.ts',
       'retries.ts',
       'search.ts',
+      // Run against the real server by packages/server/test/integration/sdk-webhook-receiver.test.ts.
+      'webhook-receiver.ts',
     ]);
   });
 
@@ -107,9 +109,14 @@ describe('examples', () => {
     expect(await run('errors.ts')).toEqual(['No such space', 'Invalid /body/label: must not be empty']);
   });
 
-  it('retries.ts creates and revokes a token', async () => {
-    expect(await run('retries.ts')).toEqual(['Created and revoked token t3']);
-    expect(sent()).toEqual(['POST /v1/user/tokens', 'DELETE /v1/user/tokens/t3']);
+  it('retries.ts creates and revokes a token, then creates one space in two runs of a job with its own key', async () => {
+    expect(await run('retries.ts')).toEqual(['Created and revoked token t3', 'Run 1: space s2', 'Run 2: space s2, the first run’s answer replayed']);
+    expect(sent()).toEqual(['POST /v1/user/tokens', 'DELETE /v1/user/tokens/t3', 'POST /v1/orgs/o1/spaces', 'POST /v1/orgs/o1/spaces']);
+    const keys = api.requests.map((request) => request.headers['idempotency-key']);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(keys.slice(2)).toEqual(['report-space-nightly-2026-11-28', 'report-space-nightly-2026-11-28']);
   });
 
   it('search.ts searches a space, then the organization across pages of results', async () => {

@@ -72,24 +72,48 @@ describe('retries', () => {
     expect(server.requests.map((request) => request.method)).toEqual(['DELETE', 'DELETE']);
   });
 
-  it('never retries POST or PATCH, which are not idempotent', async () => {
-    server = await failingThenOk(10, 503);
+  it('retries POST and PATCH too: each attempt carries its call’s Idempotency-Key', async () => {
+    server = await failingThenOk(2, 503);
     const client = createClient({ baseUrl: server.url, ...fast });
 
     const posted = await client.POST('/v1/user/tokens', { body: { label: 'x' } });
-    const patched = await client.PATCH('/v1/orgs/{organizationId}', { ...get, body: { title: 'New' } });
 
-    expect([posted.response.status, patched.response.status]).toEqual([503, 503]);
-    expect(server.requests.map((request) => request.method)).toEqual(['POST', 'PATCH']);
+    expect(posted.response.status).toBe(201);
+    expect(server.requests.map((request) => request.method)).toEqual(['POST', 'POST', 'POST']);
+    expect(new Set(server.requests.map((request) => request.headers['idempotency-key'])).size).toBe(1);
   });
 
-  it('does not retry other error statuses', async () => {
-    server = await failingThenOk(10, 500);
+  it.each([408, 500, 502, 504])('retries a %i', async (status) => {
+    server = await failingThenOk(1, status);
     const client = createClient({ baseUrl: server.url, ...fast });
 
     const { response } = await client.GET('/v1/orgs/{organizationId}', get);
 
-    expect(response.status).toBe(500);
+    expect(response.status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it.each([400, 403, 404, 412, 422])('does not retry a %i: the same call would get it again', async (status) => {
+    server = await failingThenOk(10, status);
+    const client = createClient({ baseUrl: server.url, ...fast });
+
+    const { response } = await client.POST('/v1/user/tokens', { body: { label: 'x' } });
+
+    expect(response.status).toBe(status);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries a 409 only when its key is in progress, not a conflict with the state', async () => {
+    server = await failingThenOk(1, 409, { 'idempotency-key-status': 'in-progress', 'retry-after': '0' });
+    const client = createClient({ baseUrl: server.url, ...fast });
+    const { response } = await client.POST('/v1/user/tokens', { body: { label: 'x' } });
+    expect(response.status).toBe(201);
+    expect(server.requests).toHaveLength(2);
+    await server.close();
+
+    server = await failingThenOk(10, 409);
+    const conflict = await createClient({ baseUrl: server.url, ...fast }).POST('/v1/user/tokens', { body: { label: 'x' } });
+    expect(conflict.response.status).toBe(409);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -163,12 +187,13 @@ describe('retries', () => {
     expect(attempts).toBe(3);
   });
 
-  it('does not retry a POST whose connection was dropped', async () => {
+  it('retries a POST whose connection was dropped, with the same key', async () => {
     server = await startServer((_request, response) => response.socket?.destroy());
     const client = createClient({ baseUrl: server.url, ...fast });
 
     await expect(client.POST('/v1/user/tokens', { body: { label: 'x' } })).rejects.toBeInstanceOf(ConnectionError);
-    expect(server.requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(3);
+    expect(new Set(server.requests.map((request) => request.headers['idempotency-key'])).size).toBe(1);
   });
 
   it('throws RateLimitError with the Retry-After of the last answer in throwing mode', async () => {

@@ -48,13 +48,14 @@ describe('timeouts', () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it('does not retry a timed-out POST', async () => {
-    server = await slowThenFast([never]);
+  it('retries a timed-out POST with the same Idempotency-Key', async () => {
+    server = await slowThenFast([never, never]);
     // Long enough for the request to reach the server even on a busy machine.
-    const client = createClient({ baseUrl: server.url, timeoutMs: 1_000, ...fast });
+    const client = createClient({ baseUrl: server.url, timeoutMs: 1_000, ...fast, maxRetries: 1 });
 
     await expect(client.POST('/v1/user/tokens', { body: { label: 'x' } })).rejects.toBeInstanceOf(TimeoutError);
-    expect(server.requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.headers['idempotency-key']).toBe(server.requests[0]!.headers['idempotency-key']);
   });
 
   it('covers a body that stalls after the headers', async () => {

@@ -7,17 +7,17 @@ import type { AppContext } from './context.js';
 import { createAccessGate } from './http/access-gate.js';
 import { createBodyParser } from './http/body.js';
 import { createErrorMiddleware, notFoundMiddleware } from './http/error-middleware.js';
+import { createIdempotency } from './http/idempotency.js';
 import { acceptRawSubDelimsInQuery, BODY_METHODS, enforceInputRules } from './http/input-rules.js';
 import type { HandlerMap } from './http/handler.js';
-import { apiHeaders, createMetrics, mountHealth, observe, type Metrics } from './http/observability.js';
+import { apiHeaders, mountHealth, observe, type Metrics } from './http/observability.js';
 import { loadSpec } from './http/operations.js';
 import { rateLimit } from './http/rate-limit.js';
-import { registerCacheMetrics } from './http/cache-metrics.js';
-import { allCaches } from './caches.js';
 import { mountReference } from './http/reference.js';
 import { createApiDispatcher } from './http/router.js';
 import { createValidator } from './http/validator.js';
 import { accessRules, areaRoutes, handlers as allHandlers, knownConflicts, scopeLookups } from './areas/index.js';
+import { mountAgentMcp } from './agents/mcp/agent-server.js';
 
 export type AppOptions = {
   handlers?: HandlerMap;
@@ -28,8 +28,7 @@ export type AppOptions = {
 
 export function createApp(context: AppContext, options: AppOptions = {}): { app: Express; metrics: Metrics } {
   const app = express();
-  const metrics = createMetrics();
-  registerCacheMetrics(metrics.registry, allCaches(context.caches));
+  const { metrics } = context;
   app.disable('x-powered-by');
   // Express's automatic ETag hashes every body (~35 µs a request, more on lists): off for the API.
   app.set('etag', false);
@@ -54,9 +53,17 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   // before any body is read; then the body, the validation of the whole request, the handler.
   app.use(resolveCaller(context));
   app.use(rateLimit(context.rateLimits));
+  // The MCP server for agents (agents/mcp): outside the spec, its tools call the API's operations back
+  // with the caller's token, so they pass every step below as REST calls.
+  mountAgentMcp(app);
   app.use(acceptRawSubDelimsInQuery);
   const validator = createValidator(loadSpec(), { validateResponses: context.config.validateResponses, onResponseError: options.onResponseError });
   app.use(validator.match);
+  // Writes sent with an Idempotency-Key run once (http/idempotency.ts): a DELETE is claimed or replayed
+  // before its access is decided (its own success removes what the gate resolves), a write with a body
+  // once the body is read and valid, just before its handler.
+  const idempotency = createIdempotency(context);
+  app.use(idempotency.beforeAccess);
   const access = createAccessResolver(context, accessRules, scopeLookups);
   app.use(createAccessGate(access));
   app.use(
@@ -74,6 +81,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
       forms: { consumeSamlResponse: DEFAULT_BODY_BYTES },
       largeBodyConcurrency: context.config.largeBodyConcurrency,
       registry: metrics.registry,
+      onRawBody: idempotency.digestBody,
     }),
   );
   // A JSON request with an empty body counts as `{}`.
@@ -86,6 +94,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   });
   app.use(validator.validate);
   app.use(enforceInputRules);
+  app.use(idempotency.beforeHandler);
   app.use(createApiDispatcher(context, options.handlers ?? allHandlers, access));
   app.use(notFoundMiddleware);
   app.use(createErrorMiddleware(knownConflicts));

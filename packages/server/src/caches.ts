@@ -2,7 +2,8 @@
 // onto the AppContext (`context.caches`), never in a module variable, so each server — each test's
 // included — starts with its own, and nothing has to be cleared by hand. Every cache is one LRU of the
 // lru-cache library, named, bounded in bytes (its share of CACHE_MEMORY_MB, in CACHE_BUDGETS below), and
-// counted: `/metrics` shows its entries, bytes, hits and misses (http/observability.ts).
+// counted: `/metrics` shows its entries, bytes, budget, hits and misses (metrics.ts `cache`, registered
+// for every cache by server.ts).
 //
 // Bytes are estimates of what an entry keeps alive on the heap, computed when it is stored and in
 // constant time (no walk over a 10,000-page tree): text at 2 bytes a character (V8 keeps a string in one
@@ -10,6 +11,7 @@
 // `process.memoryUsage()` on trees as the database returns them (docs/decisions.md, "Caches in the
 // context"). Why none of them can serve stale data is written beside each cache's use, and in decisions.md.
 import { LRUCache } from 'lru-cache';
+import type { CacheStats as MetricsCacheStats } from './metrics.js';
 import type { ViewerEntry } from './access/viewer.js';
 import type { VisibleStructure } from './areas/sites/published/site-state.js';
 import type { Chrome } from './areas/sites/published/site-layout.js';
@@ -22,8 +24,8 @@ import type { CountEntry } from './db/count-cache.js';
 import type { Occurrence } from './content/links/status.js';
 import type { FileEntry, FlatTree, PageTree, ReusableEntry } from './content/model.js';
 
-/** What a cache reports at each scrape: entries and bytes now, hits and misses since the server started. */
-export type CacheStats = { entries: number; bytes: number; maxBytes: number; hits: number; misses: number };
+/** What a cache reports at each scrape (metrics.ts `cache`): every figure, bytes and budget included. */
+export type CacheStats = Required<MetricsCacheStats>;
 
 /** A value a cache may keep: anything but null and undefined (lru-cache's own bound: undefined means absent). */
 type Cacheable = NonNullable<unknown>;
@@ -52,8 +54,10 @@ export class Cache<V extends Cacheable> {
     });
   }
 
-  get(key: string): V | undefined {
-    const value = this.store.get(key);
+  /** The value at `key`; one `usable` refuses (say, of an older version) is absent, and counted a miss. */
+  get(key: string, usable?: (value: V) => boolean): V | undefined {
+    let value = this.store.get(key);
+    if (value !== undefined && usable && !usable(value)) value = undefined;
     if (value === undefined) this.misses++;
     else this.hits++;
     return value;

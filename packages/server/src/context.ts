@@ -10,6 +10,7 @@ import type { RateLimits } from './http/rate-limit.js';
 import type { Jobs } from './jobs/queue.js';
 import type { TokenCache } from './auth/token-cache.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
 import type { ServerKeys } from './keys.js';
 import type { Urls } from './urls.js';
 
@@ -33,4 +34,6 @@ export type AppContext = {
   caches: Caches;
   /** Where file bytes are stored (see content/blob-store.ts). */
   blobs: BlobStore;
+  /** The instance's Prometheus registry (`/metrics`): register a cache, a counter or a gauge in one line (see metrics.ts). */
+  metrics: Metrics;
 };

@@ -19,7 +19,15 @@ const KINDS = {
    */
   samlServiceProvider: () =>
     Buffer.from(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' })).toString('base64'),
+  /** AES-256-GCM key sealing the webhooks' signing secrets in their rows (areas/webhooks/webhook-secrets.ts). */
+  webhookSecrets: () => randomBytes(32).toString('base64'),
 } as const;
+
+/**
+ * Keys that protect stored data rather than sign something short-lived: replacing one would make what
+ * it sealed unreadable, so `rotate-keys` leaves them (webhook secrets are rotated per webhook instead).
+ */
+const KEPT_ON_ROTATION: ReadonlySet<KeyKind> = new Set(['webhookSecrets']);
 
 export type KeyKind = keyof typeof KINDS;
 export type ServerKeys = Record<KeyKind, Buffer>;
@@ -46,8 +54,8 @@ export async function loadServerKeys(db: Executor): Promise<ServerKeys> {
   return keys as ServerKeys;
 }
 
-/** Replaces the given keys (all by default) with new random ones. */
-export async function rotateServerKeys(db: Executor, kinds: KeyKind[] = Object.keys(KINDS) as KeyKind[]): Promise<KeyKind[]> {
+/** Replaces the given keys (all that can be, by default) with new random ones. */
+export async function rotateServerKeys(db: Executor, kinds: KeyKind[] = rotatableKinds()): Promise<KeyKind[]> {
   for (const kind of kinds) {
     await db
       .updateTable('serverKeys')
@@ -58,6 +66,11 @@ export async function rotateServerKeys(db: Executor, kinds: KeyKind[] = Object.k
   return kinds;
 }
 
+function rotatableKinds(): KeyKind[] {
+  return (Object.keys(KINDS) as KeyKind[]).filter((kind) => !KEPT_ON_ROTATION.has(kind));
+}
+
+/** A kind `rotate-keys` may replace. */
 export function isKeyKind(value: string): value is KeyKind {
-  return value in KINDS;
+  return value in KINDS && !KEPT_ON_ROTATION.has(value as KeyKind);
 }

@@ -1,16 +1,23 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchGuarded, isPublicAddress, OutboundError, type OutboundPolicy } from './outbound.js';
+import { createConnectionPool, fetchGuarded, isPublicAddress, OutboundError, postGuarded, type OutboundPolicy } from './outbound.js';
 
 let server: Server;
 let base: string;
 const hits: string[] = [];
+let connections = 0;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     hits.push(req.url!);
     const url = new URL(req.url!, 'http://x');
+    if (req.method === 'POST' && url.pathname === '/echo') {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => res.writeHead(202, { 'x-got': String(req.headers['x-signature']) }).end(Buffer.concat(chunks)));
+      return;
+    }
     if (url.pathname === '/ok') return res.writeHead(200, { 'content-type': 'text/plain' }).end('hello');
     if (url.pathname === '/redirect') return res.writeHead(302, { location: `/redirect?n=${Number(url.searchParams.get('n') ?? 0) + 1}` }).end();
     if (url.pathname === '/to') return res.writeHead(301, { location: url.searchParams.get('target')! }).end();
@@ -25,6 +32,7 @@ beforeAll(async () => {
     if (url.pathname === '/missing') return res.writeHead(404).end();
     res.writeHead(500).end();
   });
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -115,6 +123,41 @@ describe('fetchGuarded', () => {
   it('reports a non-2xx answer', async () => {
     const error = await failure(fetchGuarded(`${base}/missing`, open));
     expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 404 });
+  });
+});
+
+describe('postGuarded', () => {
+  it('sends the body and headers, and answers whatever status came (at most maxBytes of the body)', async () => {
+    const answer = await postGuarded(`${base}/echo`, 'z'.repeat(5000), { 'x-signature': 'v1,abc' }, open);
+    expect([answer.status, answer.headers['x-got'], answer.body.length]).toEqual([202, 'v1,abc', 2048]);
+    expect((await postGuarded(`${base}/missing`, '{}', {}, open)).status).toBe(404);
+  });
+
+  it('follows no redirect: the 3xx is the answer', async () => {
+    hits.length = 0;
+    const answer = await postGuarded(`${base}/to?target=${encodeURIComponent(`${base}/ok`)}`, '{}', {}, open);
+    expect(answer.status).toBe(301);
+    expect(hits).toEqual([`/to?target=${encodeURIComponent(`${base}/ok`)}`]);
+  });
+
+  it('with a pool, reuses a kept-alive connection to the address checked, and still checks every request', async () => {
+    const pool = createConnectionPool();
+    try {
+      const before = connections;
+      for (let i = 0; i < 5; i++) expect((await postGuarded(`${base}/echo`, `{"n":${i}}`, {}, open, pool)).body.toString()).toBe(`{"n":${i}}`);
+      expect(connections - before).toBe(1);
+      // The same receiver refused by another policy, pooled connection or not.
+      expect((await failure(postGuarded(`${base}/echo`, '{}', {}, guarded, pool))).code).toBe('FORBIDDEN_ADDRESS');
+      expect((await failure(postGuarded(`http://localhost:${new URL(base).port}/echo`, '{}', {}, guarded, pool))).code).toBe('FORBIDDEN_ADDRESS');
+    } finally {
+      pool.destroy();
+    }
+  });
+
+  it('refuses private addresses unless allowed, and gives up after the timeout', async () => {
+    expect((await failure(postGuarded(`${base}/echo`, '{}', {}, guarded))).code).toBe('FORBIDDEN_ADDRESS');
+    expect((await failure(postGuarded(`http://localhost:${new URL(base).port}/echo`, '{}', {}, guarded))).code).toBe('FORBIDDEN_ADDRESS');
+    expect((await failure(postGuarded(`${base}/slow`, '{}', {}, { ...open, timeoutMs: 200 }))).code).toBe('TIMEOUT');
   });
 });
 

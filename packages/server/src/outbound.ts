@@ -112,21 +112,40 @@ function parseUrl(input: string, base?: string): URL {
 
 type Hop = { response: IncomingMessage; request: http.ClientRequest };
 
-function requestOnce(url: URL, allowed: (address: string) => boolean, signal: AbortSignal): Promise<Hop> {
+type Sent = { method: 'GET' } | { method: 'POST'; headers: Record<string, string>; body: string };
+
+/** A connection to reuse: an agent of sockets to one address, checked for this request (see ConnectionPool). */
+type Reuse = { agent: http.Agent; address: LookupAddress };
+
+function requestOnce(url: URL, allowed: (address: string) => boolean, signal: AbortSignal, sent: Sent = { method: 'GET' }, reuse?: Reuse): Promise<Hop> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && !allowed(host)) return Promise.reject(new OutboundError('FORBIDDEN_ADDRESS', `${host} is an address that may not be fetched`));
   const client = url.protocol === 'https:' ? https : http;
+  const body = sent.method === 'POST' ? Buffer.from(sent.body) : undefined;
+  // A new socket connects only to the address checked for this request.
+  const fixed: LookupFunction | undefined =
+    reuse &&
+    ((_hostname, options, callback) =>
+      (options as { all?: boolean }).all
+        ? (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [reuse.address])
+        : callback(null, reuse.address.address, reuse.address.family));
   return new Promise((resolve, reject) => {
     const request = client.request(url, {
-      method: 'GET',
-      agent: false,
-      lookup: guardedLookup(allowed),
+      method: sent.method,
+      // Without a pool, no connection reuse: each request resolves and checks the address again.
+      agent: reuse?.agent ?? false,
+      lookup: fixed ?? guardedLookup(allowed),
       signal,
-      headers: { 'user-agent': 'content-workspace', accept: '*/*', 'accept-encoding': 'identity' },
+      headers: {
+        'user-agent': 'content-workspace',
+        accept: '*/*',
+        'accept-encoding': 'identity',
+        ...(sent.method === 'POST' ? { ...sent.headers, 'content-length': String(body!.length) } : {}),
+      },
     });
     request.on('response', (response) => resolve({ response, request }));
     request.on('error', reject);
-    request.end();
+    request.end(body);
   });
 }
 
@@ -191,6 +210,111 @@ export async function fetchGuarded(input: string, policy: OutboundPolicy): Promi
     const cause = (error as { cause?: unknown }).cause;
     if (cause instanceof OutboundError) throw cause;
     throw new OutboundError('NETWORK', `the fetch failed: ${(error as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Kept-alive connections for repeated requests to the same receivers (webhook deliveries): one agent
+ * per address a request was checked for (the host name is still resolved and checked at every
+ * request; a connection is reused only to the address that check allowed). TLS verifies the host
+ * name, not the address. Owned by its user, destroyed with it.
+ */
+export type ConnectionPool = { agentFor(url: URL, address: LookupAddress): http.Agent; destroy(): void };
+
+export function createConnectionPool(options: { maxAgents?: number; maxFreeSockets?: number; idleMs?: number } = {}): ConnectionPool {
+  // Sockets in use are not capped here (the user bounds its requests in flight): a request never waits
+  // in an agent's queue, where its deadline would run out before it was sent.
+  const { maxAgents = 256, maxFreeSockets = 64, idleMs = 30_000 } = options;
+  const agents = new Map<string, http.Agent>();
+  return {
+    agentFor(url, address) {
+      const key = `${url.protocol}//${url.host}@${address.address}`;
+      let agent = agents.get(key);
+      if (agent) {
+        // Most recently used last: the first is the one to drop.
+        agents.delete(key);
+      } else {
+        const settings = { keepAlive: true, maxFreeSockets, timeout: idleMs };
+        agent = url.protocol === 'https:' ? new https.Agent(settings) : new http.Agent(settings);
+        if (agents.size >= maxAgents) {
+          const [oldest, dropped] = agents.entries().next().value!;
+          agents.delete(oldest);
+          dropped.destroy();
+        }
+      }
+      agents.set(key, agent);
+      return agent;
+    },
+    destroy() {
+      for (const agent of agents.values()) agent.destroy();
+      agents.clear();
+    },
+  };
+}
+
+/** The first address of `hostname` the rule allows (the system's resolution), else FORBIDDEN_ADDRESS. */
+function checkedAddress(hostname: string, allowed: (address: string) => boolean): Promise<LookupAddress> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  const family = isIP(host);
+  if (family) return allowed(host) ? Promise.resolve({ address: host, family }) : Promise.reject(new OutboundError('FORBIDDEN_ADDRESS', `${host} is an address that may not be fetched`));
+  return new Promise((resolve, reject) => {
+    guardedLookup(allowed)(host, { all: true }, (error, addresses) => (error ? reject(error) : resolve((addresses as unknown as LookupAddress[])[0]!)));
+  });
+}
+
+export type PostResponse = { status: number; headers: IncomingHttpHeaders; /** At most the policy's `maxBytes` of the body. */ body: Buffer };
+
+/** Reads at most `maxBytes` of the body, then closes the connection (the rest is never read). */
+function readPrefix(hop: Hop, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    const done = () => resolve(Buffer.concat(parts).subarray(0, maxBytes));
+    hop.response.on('data', (chunk: Buffer) => {
+      parts.push(chunk);
+      size += chunk.length;
+      if (size >= maxBytes) {
+        hop.request.destroy();
+        done();
+      }
+    });
+    hop.response.on('end', done);
+    hop.response.on('error', reject);
+    hop.response.on('close', () => {
+      if (!hop.response.complete && size < maxBytes) reject(new OutboundError('NETWORK', 'the connection closed before the end of the response'));
+    });
+  });
+}
+
+/**
+ * POSTs `body` to `input` under `policy` (webhook deliveries): the address rule as for fetches, no
+ * redirect followed (a 3xx is an answer like any other), one deadline for the exchange, and at most
+ * `maxBytes` of the answer read. With a `pool`, the host name is resolved and checked first and a
+ * kept-alive connection to that address is used. Answers whatever status came; a failure without an
+ * answer is an OutboundError.
+ */
+export async function postGuarded(input: string, body: string, headers: Record<string, string>, policy: OutboundPolicy, pool?: ConnectionPool): Promise<PostResponse> {
+  const allowed = addressRule(policy);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), policy.timeoutMs);
+  try {
+    const url = parseUrl(input);
+    let reuse: Reuse | undefined;
+    if (pool) {
+      const address = await checkedAddress(url.hostname, allowed);
+      reuse = { agent: pool.agentFor(url, address), address };
+    }
+    const hop = await requestOnce(url, allowed, controller.signal, { method: 'POST', headers, body }, reuse);
+    const answer = await readPrefix(hop, policy.maxBytes);
+    return { status: hop.response.statusCode ?? 0, headers: hop.response.headers, body: answer };
+  } catch (error) {
+    if (controller.signal.aborted) throw new OutboundError('TIMEOUT', `no complete answer within ${policy.timeoutMs} ms`);
+    if (error instanceof OutboundError) throw error;
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof OutboundError) throw cause;
+    throw new OutboundError('NETWORK', `the request failed: ${(error as Error).message}`);
   } finally {
     clearTimeout(timer);
   }

@@ -7,16 +7,17 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { createApp, type AppOptions } from './app.js';
 import { listenForTokenChanges, TokenCache } from './auth/token-cache.js';
-import { createCaches } from './caches.js';
+import { allCaches, createCaches } from './caches.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { postgresBlobStore } from './content/blob-store.js';
 import { CountCache } from './db/count-cache.js';
-import { createDatabase, createPool } from './db/database.js';
-import { demoBanner, type DemoAccount } from './demo-banner.js';
+import { DatabaseAvailability } from './db/availability.js';
+import { createDatabase, createPool, registerPoolMetrics, type Database } from './db/database.js';
+import { DEMO_EMAIL, demoBanner, type DemoAccount } from './demo-banner.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
-import { ensureReachable } from './db/unreachable.js';
+import { databaseAddress, ensureReachable } from './db/unreachable.js';
 import { createCursorCodec } from './db/cursor.js';
 import { jobWorkers, lifecycle } from './areas/index.js';
 import { createDrainableServer, type DrainableServer } from './http/drain.js';
@@ -24,8 +25,11 @@ import { RateLimits } from './http/rate-limit.js';
 import { noJobs, startJobs } from './jobs/queue.js';
 import { loadServerKeys } from './keys.js';
 import type { Logger } from './logger.js';
+import { createMetrics } from './metrics.js';
+import { checkListenAddress, listenFailure } from './start-failure.js';
 import { createUrls } from './urls.js';
 import { bootstrap, hasAnyUser } from './areas/organizations/bootstrap.js';
+import { findUserByEmail } from './auth/users.repository.js';
 
 export type RunningServer = {
   context: AppContext;
@@ -52,7 +56,8 @@ export async function openDatabaseUrl(config: Config, log: Logger): Promise<{ ur
 }
 
 export async function migrate(url: string, log: Logger): Promise<void> {
-  const pool = createPool(url, 1, log);
+  // A database away at this point fails the start (or the command) with its own sentence: no outage warning too.
+  const pool = createPool(url, 1, log, new DatabaseAvailability(log.child({}, { level: 'silent' }), databaseAddress(url)));
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   try {
     // The first connection of a start: a database that cannot be used is named here, not as a failed migration.
@@ -71,81 +76,112 @@ export async function startServer(
 ): Promise<RunningServer> {
   const started = Date.now();
   const phase = (name: string) => log.debug({ phase: name, ms: Date.now() - started }, 'start-up');
-  const database = options.databaseUrl ? { url: options.databaseUrl } : await openDatabaseUrl(config, log);
-  const embedded = 'embedded' in database ? database.embedded : undefined;
-  phase('database');
-  if (options.migrate !== false) await migrate(database.url, log);
-  phase('migrations');
-  const pool = createPool(database.url, config.dbPoolSize, log);
-  const db = createDatabase(pool);
-  const keys = await loadServerKeys(db);
-  // Every in-memory cache of this server, fresh: nothing outlives it, nothing is shared with another.
-  const caches = createCaches(config.cacheMemoryBytes);
-  const tokens = new TokenCache(caches.tokens);
-  const tokenChanges = await listenForTokenChanges(database.url, tokens, log);
-  const rateLimits = new RateLimits(config.rateLimit, pool, db, log);
-  const counts = new CountCache(caches.counts);
-  // The blob store: PostgreSQL (an S3-compatible store would be chosen here, from the configuration).
-  const blobs = postgresBlobStore;
-  const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts, tokens, lifecycle, rateLimits, caches, blobs };
-  phase('keys and token listener');
-  const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log) : noJobs;
-  phase('jobs');
-  const context: AppContext = { ...base, jobs };
+  // What has started, stopped in reverse order if a later step fails: a failed start leaves nothing running.
+  const opened: { name: string; close(): Promise<unknown> }[] = [];
+  const closeOpened = async () => {
+    for (const { name, close } of opened.reverse()) await close().catch((error: unknown) => log.warn({ err: error }, `after a failed start: ${name} failed`));
+  };
+  try {
+    // A port in use is said at once, before the database starts.
+    await checkListenAddress(config.host, config.port);
+    const database = options.databaseUrl ? { url: options.databaseUrl } : await openDatabaseUrl(config, log);
+    const embedded = 'embedded' in database ? database.embedded : undefined;
+    if (embedded) opened.push({ name: 'stopping the embedded database', close: () => embedded.stop() });
+    phase('database');
+    if (options.migrate !== false) await migrate(database.url, log);
+    phase('migrations');
+    const metrics = createMetrics();
+    const availability = new DatabaseAvailability(log, databaseAddress(database.url));
+    const pool = createPool(database.url, config.dbPoolSize, log, availability);
+    registerPoolMetrics(metrics, 'requests', pool);
+    const db = createDatabase(pool);
+    opened.push({ name: 'closing the pool', close: () => db.destroy() });
+    const keys = await loadServerKeys(db);
+    // Every in-memory cache of this server, fresh: nothing outlives it, nothing is shared with another.
+    const caches = createCaches(config.cacheMemoryBytes);
+    for (const cache of allCaches(caches)) metrics.cache(cache.name, () => cache.stats());
+    const tokens = new TokenCache(caches.tokens);
+    const tokenChanges = await listenForTokenChanges(database.url, tokens, log, availability);
+    opened.push({ name: 'stopping the token listener', close: () => tokenChanges.stop() });
+    const counts = new CountCache(caches.counts);
+    // The blob store: PostgreSQL (an S3-compatible store would be chosen here, from the configuration).
+    const blobs = postgresBlobStore;
+    const rateLimits = new RateLimits(config.rateLimit, pool, db, log);
+    opened.push({ name: 'writing the rate-limit counters', close: () => rateLimits.stop() });
+    const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts, tokens, lifecycle, rateLimits, metrics, caches, blobs };
+    phase('keys and token listener');
+    const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log, { availability, metrics }) : noJobs;
+    opened.push({ name: 'stopping the workers', close: () => jobs.stop(1000) });
+    phase('jobs');
+    const context: AppContext = { ...base, jobs };
 
-  let demo: DemoAccount | undefined;
-  if (embedded && config.bootstrapDemo && !(await hasAnyUser(db))) {
-    const created = await bootstrap(db, { email: 'demo@example.com', name: 'Demo User', organizationTitle: 'Demo organization' });
-    log.info({ email: created.user.email, organization: created.organization?.id }, 'bootstrapped a demo user and organization');
-    demo = { email: created.user.email, organizationTitle: created.organization?.title, token: created.token };
+    const demo = embedded && config.bootstrapDemo ? await demoAccount(db, log) : undefined;
+
+    let http: DrainableServer | undefined = undefined;
+    const { app } = createApp(context, { ...options, isShuttingDown: () => http?.isDraining() ?? false });
+    phase('app');
+    http = createDrainableServer(app);
+    const { server } = http;
+    // Explicit timeouts: slow or idle clients must not hold sockets forever.
+    server.requestTimeout = config.requestTimeoutMs;
+    server.headersTimeout = Math.min(20_000, config.requestTimeoutMs);
+    server.keepAliveTimeout = 65_000;
+    server.timeout = config.requestTimeoutMs + 5_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error) => reject(listenFailure(error, config.host, config.port) ?? error));
+      server.listen(config.port, config.host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+    // The bound address (what the socket listens on: 0.0.0.0 is every interface) and where to reach it.
+    log.info({ address: `${host}:${address.port}`, url, startupMs: Date.now() - started }, 'listening');
+    if (demo) process.stderr.write(demoBanner(demo, config.publicUrl, config.mode));
+
+    let closing: Promise<void> | undefined;
+    const close = async () => {
+      const deadline = Date.now() + config.shutdownTimeoutMs;
+      const left = () => Math.max(0, deadline - Date.now());
+      // Requests get most of the time; the rest is kept for the workers, the pool and the database.
+      const reserveMs = Math.min(3000, config.shutdownTimeoutMs * 0.3);
+      // Each step runs even when an earlier one failed (say, with the database already gone).
+      const step = (name: string, work: Promise<unknown>) => work.catch((error) => log.warn({ err: error }, `shutdown: ${name} failed`));
+      // Workers stop taking jobs at once and finish the ones running, while the requests drain.
+      const [drained] = await Promise.all([http.drain(Math.max(0, left() - reserveMs)), step('stopping the workers', jobs.stop(left()))]);
+      if (drained.forced) log.warn('requests still running at the shutdown deadline were cut');
+      await step('stopping the token listener', tokenChanges.stop());
+      await step('stopping the markdown checker', closeMarkdownChecker());
+      await step('writing the rate-limit counters', rateLimits.stop());
+      await step('closing the pool', db.destroy());
+      await step('stopping the embedded database', embedded?.stop() ?? Promise.resolve());
+      log.info({ ms: config.shutdownTimeoutMs - left() }, 'stopped');
+    };
+
+    return {
+      context,
+      server,
+      url,
+      close() {
+        closing ??= close();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await closeOpened();
+    throw error;
   }
+}
 
-  let http: DrainableServer | undefined = undefined;
-  const { app } = createApp(context, { ...options, isShuttingDown: () => http?.isDraining() ?? false });
-  phase('app');
-  http = createDrainableServer(app);
-  const { server } = http;
-  // Explicit timeouts: slow or idle clients must not hold sockets forever.
-  server.requestTimeout = config.requestTimeoutMs;
-  server.headersTimeout = Math.min(20_000, config.requestTimeoutMs);
-  server.keepAliveTimeout = 65_000;
-  server.timeout = config.requestTimeoutMs + 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
-  log.info({ url, startupMs: Date.now() - started }, 'listening');
-  if (demo) process.stderr.write(demoBanner(demo, config.publicUrl));
-
-  let closing: Promise<void> | undefined;
-  const close = async () => {
-    const deadline = Date.now() + config.shutdownTimeoutMs;
-    const left = () => Math.max(0, deadline - Date.now());
-    // Requests get most of the time; the rest is kept for the workers, the pool and the database.
-    const reserveMs = Math.min(3000, config.shutdownTimeoutMs * 0.3);
-    // Each step runs even when an earlier one failed (say, with the database already gone).
-    const step = (name: string, work: Promise<unknown>) => work.catch((error) => log.warn({ err: error }, `shutdown: ${name} failed`));
-    // Workers stop taking jobs at once and finish the ones running, while the requests drain.
-    const [drained] = await Promise.all([http.drain(Math.max(0, left() - reserveMs)), step('stopping the workers', jobs.stop(left()))]);
-    if (drained.forced) log.warn('requests still running at the shutdown deadline were cut');
-    await step('stopping the token listener', tokenChanges.stop());
-    await step('stopping the markdown checker', closeMarkdownChecker());
-    await step('writing the rate-limit counters', rateLimits.stop());
-    await step('closing the pool', db.destroy());
-    await step('stopping the embedded database', embedded?.stop() ?? Promise.resolve());
-    log.info({ ms: config.shutdownTimeoutMs - left() }, 'stopped');
-  };
-
-  return {
-    context,
-    server,
-    url,
-    close() {
-      closing ??= close();
-      return closing;
-    },
-  };
+/**
+ * The demo account of an embedded database: created with a token on an empty one (the banner shows the
+ * token once); on a later start, the account alone (the banner says how to get a new token).
+ */
+async function demoAccount(db: Database, log: Logger): Promise<DemoAccount | undefined> {
+  if (await hasAnyUser(db)) {
+    const user = await findUserByEmail(db, DEMO_EMAIL);
+    return user && { email: user.email, organizationTitle: undefined, token: undefined };
+  }
+  const created = await bootstrap(db, { email: DEMO_EMAIL, name: 'Demo User', organizationTitle: 'Demo organization' });
+  log.info({ email: created.user.email, organization: created.organization?.id }, 'bootstrapped a demo user and organization');
+  return { email: created.user.email, organizationTitle: created.organization?.title, token: created.token };
 }

@@ -41,9 +41,13 @@ const NARROWED_COLUMNS: Record<string, string[]> = {
   OpenAPIFilesystem: ['openapi_spec_versions.filesystem'],
   CustomFieldType: ['custom_field_definitions.type'],
   CustomFieldValue: ['space_custom_field_values.value'],
+  EventType: ['events.type'],
+  EventTypes: ['webhooks.event_types'],
+  WebhookDeliveryState: ['webhook_deliveries.state'],
+  WebhookDisabledReason: ['webhooks.disabled_reason'],
   // jsonb written as any value the driver serialises (an object), read without a shape.
   unknown: ['revisions.git', 'space_head_pages.layout', 'space_head_pages.cover', 'change_requests.description'],
-  JsonText: ['revision_conflicts.base', 'revision_conflicts.ours', 'revision_conflicts.theirs', 'sites.adaptive_schema', 'sites.customization', 'openapi_spec_versions.bundle'],
+  JsonText: ['events.actor', 'events.data', 'revision_conflicts.base', 'revision_conflicts.ours', 'revision_conflicts.theirs', 'sites.adaptive_schema', 'sites.customization', 'openapi_spec_versions.bundle'],
   CreatedAt: [
     'openapi_specs.created_at',
     'openapi_spec_versions.created_at',
@@ -78,6 +82,9 @@ const NARROWED_COLUMNS: Record<string, string[]> = {
     'site_sections.created_at',
     'site_spaces.created_at',
     'site_share_links.created_at',
+    'events.created_at',
+    'webhooks.created_at',
+    'webhook_deliveries.created_at',
   ],
 };
 

@@ -1768,6 +1768,123 @@ export interface Operations<Throwing extends boolean> {
      */
     listChangeRequestFileBacklinks: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks', 'get', Throwing>;
   };
+  /**
+   * Every change in an organization, recorded in the same transaction as the change (a change that is
+   * not committed has no event): its audit log, and what webhooks deliver. Organization admins only.
+   */
+  events: {
+    /**
+     * List an organization's events
+     *
+     * Organization admins only. Newest first. Every change recorded in the organization (its audit log), kept for
+     * 30 days unless the server is configured otherwise. Filter by type, space and time.
+     *
+     * `GET /v1/orgs/{organizationId}/events` (operation `listEvents`)
+     */
+    list: Operation<'/v1/orgs/{organizationId}/events', 'get', Throwing>;
+    /**
+     * Get an event
+     *
+     * Organization admins only. The event as its webhook deliveries carry it.
+     *
+     * `GET /v1/orgs/{organizationId}/events/{eventId}` (operation `getEventById`)
+     */
+    getEventById: Operation<'/v1/orgs/{organizationId}/events/{eventId}', 'get', Throwing>;
+  };
+  /**
+   * Addresses that receive an organization's events as they happen, signed as the Standard Webhooks
+   * specification says, so any of its verifiers (or the SDK's `webhooks.verify`) accepts them. Delivered
+   * at least once, retried for about a day, with a delivery log, redelivery and a test ping.
+   * Organization admins only.
+   */
+  webhooks: {
+    /**
+     * List an organization's webhooks
+     *
+     * Organization admins only. Newest first.
+     *
+     * `GET /v1/orgs/{organizationId}/webhooks` (operation `listWebhooks`)
+     */
+    list: Operation<'/v1/orgs/{organizationId}/webhooks', 'get', Throwing>;
+    /**
+     * Create a webhook
+     *
+     * Organization admins only. The answer holds the signing secret, which cannot be read again. It receives the
+     * events recorded after it was created. At most 50 webhooks per organization (409 beyond); a space of
+     * `spaces` must be one of the organization's (404 otherwise).
+     *
+     * `POST /v1/orgs/{organizationId}/webhooks` (operation `createWebhook`)
+     */
+    create: Operation<'/v1/orgs/{organizationId}/webhooks', 'post', Throwing>;
+    /**
+     * Get a webhook
+     *
+     * Organization admins only.
+     *
+     * `GET /v1/orgs/{organizationId}/webhooks/{webhookId}` (operation `getWebhookById`)
+     */
+    getWebhookById: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}', 'get', Throwing>;
+    /**
+     * Delete a webhook
+     *
+     * Organization admins only. Its delivery log goes with it; nothing more is sent to it.
+     *
+     * `DELETE /v1/orgs/{organizationId}/webhooks/{webhookId}` (operation `deleteWebhookById`)
+     */
+    deleteWebhookById: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}', 'delete', Throwing>;
+    /**
+     * Change a webhook
+     *
+     * Organization admins only. Disabling it ends its pending deliveries as `failed` (redeliver them after enabling
+     * it again); enabling it clears `disabledReason` and `failingSince`.
+     *
+     * `PATCH /v1/orgs/{organizationId}/webhooks/{webhookId}` (operation `updateWebhookById`)
+     */
+    updateWebhookById: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}', 'patch', Throwing>;
+    /**
+     * Rotate a webhook's signing secret
+     *
+     * Organization admins only. A new secret, shown in this answer only. The previous one keeps signing deliveries
+     * beside it for `gracePeriodSeconds` (a day by default): each delivery then carries both signatures.
+     *
+     * `POST /v1/orgs/{organizationId}/webhooks/{webhookId}/secret` (operation `rotateWebhookSecret`)
+     */
+    rotateWebhookSecret: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/secret', 'post', Throwing>;
+    /**
+     * Send a test event to a webhook
+     *
+     * Organization admins only. Records a `webhook.ping` event and delivers it to this webhook only (enabled or
+     * not, whatever types it subscribes to), like any event: follow it in the answer's delivery.
+     *
+     * `POST /v1/orgs/{organizationId}/webhooks/{webhookId}/ping` (operation `pingWebhook`)
+     */
+    ping: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/ping', 'post', Throwing>;
+    /**
+     * List a webhook's deliveries
+     *
+     * Organization admins only. Newest first, each with its attempts. Kept as long as their event.
+     *
+     * `GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries` (operation `listWebhookDeliveries`)
+     */
+    listWebhookDeliveries: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries', 'get', Throwing>;
+    /**
+     * Get a delivery
+     *
+     * Organization admins only. With its attempts.
+     *
+     * `GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}` (operation `getWebhookDeliveryById`)
+     */
+    getWebhookDeliveryById: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}', 'get', Throwing>;
+    /**
+     * Send a delivery again
+     *
+     * Organization admins only. The delivery becomes `pending` and is attempted at once, with the retry schedule
+     * starting over (whatever its status, and whether or not the webhook is enabled).
+     *
+     * `POST /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}/redeliver` (operation `redeliverWebhookDelivery`)
+     */
+    redeliverWebhookDelivery: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}/redeliver', 'post', Throwing>;
+  };
 }
 
 /** Each operation's `METHOD /path`, by group and method name: what {@link Operations} calls. */
@@ -1994,5 +2111,21 @@ export const operationRoutes = {
     listChangeRequestLinks: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/links',
     listChangeRequestPageLinks: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links',
     listChangeRequestFileBacklinks: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks',
+  },
+  events: {
+    list: 'GET /v1/orgs/{organizationId}/events',
+    getEventById: 'GET /v1/orgs/{organizationId}/events/{eventId}',
+  },
+  webhooks: {
+    list: 'GET /v1/orgs/{organizationId}/webhooks',
+    create: 'POST /v1/orgs/{organizationId}/webhooks',
+    getWebhookById: 'GET /v1/orgs/{organizationId}/webhooks/{webhookId}',
+    deleteWebhookById: 'DELETE /v1/orgs/{organizationId}/webhooks/{webhookId}',
+    updateWebhookById: 'PATCH /v1/orgs/{organizationId}/webhooks/{webhookId}',
+    rotateWebhookSecret: 'POST /v1/orgs/{organizationId}/webhooks/{webhookId}/secret',
+    ping: 'POST /v1/orgs/{organizationId}/webhooks/{webhookId}/ping',
+    listWebhookDeliveries: 'GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries',
+    getWebhookDeliveryById: 'GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}',
+    redeliverWebhookDelivery: 'POST /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}/redeliver',
   },
 } as const;

@@ -33,6 +33,7 @@ export async function startFakeApi(): Promise<TestServer & { token: string }> {
   // The change request's state: the space moved on after it was opened, so it is outdated.
   const changeRequest = { ...changeRequestBody('cr1', 1), outdated: true };
   let created = 0;
+  const createdByKey = new Map<string, unknown>();
   // One comment's life (posted, replied to, reacted to, resolved) beside an open comment on an edited block.
   const ada = { object: 'user', id: 'u1', displayName: 'Ada', email: 'ada@example.com', urls: { location: 'http://api.test/v1/users/u1' } };
   const now = '2026-01-02T00:00:00.000Z';
@@ -87,7 +88,12 @@ export async function startFakeApi(): Promise<TestServer & { token: string }> {
       return json(response, 200, paged(spaces.filter((candidate) => candidate.organization === found![0]), url));
     }
     if ((found = match(/^POST \/v1\/orgs\/([^/]+)\/spaces$/))) {
+      // The server's Idempotency-Key rule, for this route: a key seen before gets its first answer.
+      const key = String(request.headers['idempotency-key']);
+      const first = createdByKey.get(key);
+      if (first) return json(response, 201, first, { 'idempotent-replayed': 'true' });
       const added = space(`s${spaces.length + 1}`, String(body.title), found[0]!);
+      createdByKey.set(key, added);
       spaces.push(added);
       return json(response, 201, added);
     }

@@ -7,7 +7,7 @@
 import type { RawBuilder } from 'kysely';
 import type { AnyAccessRule } from '../access/rules.js';
 import type { ScopeLookups } from '../access/scopes.js';
-import type { AccessRuleName } from '@content-workspace/contract';
+import type { AccessRuleName, components } from '@content-workspace/contract';
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
@@ -106,6 +106,11 @@ export type Area<H extends AreaHandlers = AreaHandlers, T extends OwnedTables = 
    * A purge's steps remove what does not cascade from `spaces` (run before the spaces go).
    */
   steps?: { transfer?: readonly TransferStep[]; duplicate?: readonly DuplicateStep[]; purge?: readonly PurgeStep[] };
+  /**
+   * The event types the area records (the contract's catalogue, spec/components/schemas/EventType.yaml),
+   * in the transaction of the change each describes (areas/events/record.ts). Each type has one owner.
+   */
+  events?: readonly components['schemas']['EventType'][];
   /** Background workers the area runs. */
   jobs?: (context: Omit<AppContext, 'jobs'>) => JobWorker[];
   /** Access rules the area brings (named in its operations' `x-access`). */

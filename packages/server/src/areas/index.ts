@@ -31,6 +31,8 @@ import { pdfArea } from './pdf/index.js';
 import { sitesArea } from './sites/index.js';
 import { linksArea } from './links/index.js';
 import { searchArea } from './search/index.js';
+import { eventsArea } from './events/index.js';
+import { webhooksArea } from './webhooks/index.js';
 import { collectLifecycle } from './lifecycle.js';
 
 export const areas = [
@@ -54,6 +56,8 @@ export const areas = [
   customFieldsArea,
   searchArea,
   linksArea,
+  eventsArea,
+  webhooksArea,
 ] as const;
 
 /**

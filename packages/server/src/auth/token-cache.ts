@@ -8,6 +8,8 @@ import pg from 'pg';
 import type { Cache } from '../caches.js';
 import type { TokenCredential } from './tokens.repository.js';
 import type { UserRow } from './users.repository.js';
+import { DatabaseAvailability } from '../db/availability.js';
+import { databaseAddress } from '../db/unreachable.js';
 import type { Logger } from '../logger.js';
 
 export type CachedToken = { token: TokenCredential; user: UserRow };
@@ -67,7 +69,13 @@ const RECONNECT_DELAY_MS = { first: 250, max: 5000 };
  * restarted, connection terminated, network), the cache is bypassed at once and the connection is made
  * again with a doubling delay; once LISTEN is back, the cache starts again empty.
  */
-export async function listenForTokenChanges(connectionString: string, cache: TokenCache, log: Logger): Promise<{ stop(): Promise<void> }> {
+export async function listenForTokenChanges(
+  connectionString: string,
+  cache: TokenCache,
+  log: Logger,
+  /** The server's (an outage is logged once, there); else the listener's own. */
+  availability = new DatabaseAvailability(log, databaseAddress(connectionString)),
+): Promise<{ stop(): Promise<void> }> {
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -90,9 +98,15 @@ export async function listenForTokenChanges(connectionString: string, cache: Tok
     const onLost = (error?: Error) => {
       if (lost) return;
       lost = true;
-      if (client === next) client = undefined;
+      const wasListening = client === next;
+      if (wasListening) client = undefined;
       cache.setLive(false);
-      if (!stopped) log.warn({ err: error }, 'token change listener lost its connection; the token cache is bypassed until it is back');
+      if (!stopped) {
+        // The database away is the availability's to log, once per outage; anything else is said here.
+        const outage = error === undefined || availability.failed(error, 'token listener');
+        if (!outage) log.warn({ err: error }, 'token change listener lost its connection; the token cache is bypassed until it is back');
+        else if (wasListening) log.info('token change listener lost its connection; the token cache is bypassed until it is back');
+      }
       next.end().catch(() => {});
       reconnectLater();
     };
@@ -112,6 +126,7 @@ export async function listenForTokenChanges(connectionString: string, cache: Tok
       return;
     }
     client = next;
+    availability.succeeded();
     if (failures > 0) log.info({ attempts: failures }, 'token change listener reconnected');
     failures = 0;
     cache.setLive(true);

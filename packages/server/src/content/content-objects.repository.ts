@@ -5,6 +5,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { copyRows } from '../db/copy-rows.js';
 import type { Executor } from '../db/database.js';
+import { rawQuery, value } from '../db/raw-query.js';
 
 export type NodeTable = 'treeNodes' | 'fileNodes' | 'reusableNodes';
 
@@ -175,14 +176,26 @@ export async function deleteObjectsNotIn(db: Executor, table: ObjectTable, organ
     await sql`INSERT INTO gc_keep (hash) SELECT unnest(${part.map(hex)}::bytea[])`.execute(db);
   }
   await sql`ANALYZE gc_keep`.execute(db);
-  const { table: name, key } = OBJECT_TABLES[table];
-  const { rows } = await sql<{ hash: string }>`
-    DELETE FROM ${sql.table(name)} o
-    WHERE o.organization_id = ${organizationId}
-      AND NOT EXISTS (SELECT 1 FROM gc_keep k WHERE k.hash = o.${sql.ref(key)})
-    RETURNING encode(o.${sql.ref(key)}, 'hex') AS hash`.execute(db);
+  const rows = await deleteUnkeptQuery.rows(db, table, organizationId);
   return rows.map((row) => row.hash);
 }
+
+/** Deletes the table's objects of the organization that `gc_keep` does not hold; their hex hashes. */
+const deleteUnkeptQuery = rawQuery({
+  name: 'deleteUnkeptObjects',
+  columns: { hash: value('text') },
+  statement: (table: ObjectTable, organizationId: string) => {
+    const { table: name, key } = OBJECT_TABLES[table];
+    return sql`
+      DELETE FROM ${sql.table(name)} o
+      WHERE o.organization_id = ${organizationId}
+        AND NOT EXISTS (SELECT 1 FROM gc_keep k WHERE k.hash = o.${sql.ref(key)})
+      RETURNING encode(o.${sql.ref(key)}, 'hex') AS hash`;
+  },
+  shapes: (Object.keys(OBJECT_TABLES) as ObjectTable[]).map((table): [ObjectTable, string] => [table, '']),
+  // gc_keep is this transaction's temporary table.
+  setup: sql`CREATE TEMPORARY TABLE IF NOT EXISTS gc_keep (hash bytea PRIMARY KEY) ON COMMIT DROP`,
+});
 
 const bytes = (hashes: string[]) => hashes.map((hash) => Buffer.from(hash, 'hex'));
 
@@ -204,10 +217,23 @@ export async function existingBlobHashes(db: Executor, organizationId: string, h
 }
 
 /** The distinct roots (hex) of one tree column over an organization's revisions, or some of its spaces'. */
-export async function revisionTreeRoots(db: Executor, scope: { organizationId: string; spaceIds?: string[] }, column: 'pages_root' | 'files_root' | 'reusable_root'): Promise<string[]> {
-  const { rows } = await sql<{ hash: string }>`
-    SELECT DISTINCT encode(${sql.ref(column)}, 'hex') AS hash FROM revisions
-    WHERE organization_id = ${scope.organizationId} AND ${sql.ref(column)} IS NOT NULL
-      ${scope.spaceIds ? sql`AND space_id = ANY(${scope.spaceIds}::text[])` : sql``}`.execute(db);
+export async function revisionTreeRoots(db: Executor, scope: { organizationId: string; spaceIds?: string[] }, column: TreeColumn): Promise<string[]> {
+  const rows = await treeRootsQuery.rows(db, scope, column);
   return rows.map((row) => row.hash);
 }
+
+type TreeColumn = 'pages_root' | 'files_root' | 'reusable_root';
+
+const treeRootsQuery = rawQuery({
+  name: 'revisionTreeRoots',
+  columns: { hash: value('text').neverNull('the column IS NOT NULL') },
+  statement: (scope: { organizationId: string; spaceIds?: string[] }, column: TreeColumn) => sql`
+    SELECT DISTINCT encode(${sql.ref(column)}, 'hex') AS hash FROM revisions
+    WHERE organization_id = ${scope.organizationId} AND ${sql.ref(column)} IS NOT NULL
+      ${scope.spaceIds ? sql`AND space_id = ANY(${scope.spaceIds}::text[])` : sql``}`,
+  shapes: [
+    [{ organizationId: '' }, 'pages_root'],
+    [{ organizationId: '', spaceIds: [] }, 'files_root'],
+    [{ organizationId: '' }, 'reusable_root'],
+  ],
+});

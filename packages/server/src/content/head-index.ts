@@ -10,7 +10,7 @@ import {
   type HeadFileRow,
   type HeadPageRow,
 } from './head-index.repository.js';
-import { diffFlatTrees, diffPageTrees } from './diff.js';
+import { diffFlatTrees, diffPageTrees, type PageDiff } from './diff.js';
 import { descendantIds, type ContentState, type FileEntry, type PageTree, type ParentId } from './model.js';
 
 /** Builds head rows from one tree, memoising paths and sibling positions across rows. */
@@ -81,8 +81,11 @@ export function headFileRow(entry: FileEntry): HeadFileRow {
   };
 }
 
-/** Applies the difference between the old and the new head content to the space's head rows. */
-export async function moveHeadIndex(db: Executor, organizationId: string, spaceId: string, before: ContentState, after: ContentState): Promise<void> {
+/**
+ * Applies the difference between the old and the new head content to the space's head rows; returns
+ * the pages' differences it applied (the space-content event lists them).
+ */
+export async function moveHeadIndex(db: Executor, organizationId: string, spaceId: string, before: ContentState, after: ContentState): Promise<PageDiff[]> {
   const pageDiffs = diffPageTrees(before.pages, after.pages);
   const deleted: string[] = [];
   const written = new Set<string>();
@@ -103,4 +106,5 @@ export async function moveHeadIndex(db: Executor, organizationId: string, spaceI
   const fileDiffs = diffFlatTrees(before.files, after.files);
   await deleteHeadFiles(db, organizationId, spaceId, fileDiffs.filter((diff) => !diff.after).map((diff) => diff.id));
   await upsertHeadFiles(db, organizationId, spaceId, fileDiffs.flatMap((diff) => (diff.after ? [headFileRow(diff.after)] : [])));
+  return pageDiffs;
 }

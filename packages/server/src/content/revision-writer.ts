@@ -25,6 +25,9 @@ export type ContentWriter = { db: Executor; caches: Pick<Caches, 'trees'>; blobs
 
 export type HeadRead = { revisionId: string; roots: ContentRoots };
 
+/** The head revisions a move went from and to. */
+export type HeadRevisions = { from: string; to: string };
+
 /** Where a line of revisions has its head. */
 export interface HeadPointer<Moved> {
   readonly organizationId: string;
@@ -35,8 +38,8 @@ export interface HeadPointer<Moved> {
   read(trx: Trx): Promise<HeadRead>;
   /** Moves the head from `from` to `to`: the updated owner row, or undefined when the head was not `from`. */
   swap(trx: Trx, from: string, to: string): Promise<Moved | undefined>;
-  /** Runs after a successful swap, in the same transaction (head materialisation). */
-  afterMove?(trx: Trx, before: ContentState, after: ContentState): Promise<void>;
+  /** Runs after a successful swap, in the same transaction (head materialisation, events). */
+  afterMove?(trx: Trx, before: ContentState, after: ContentState, revisions: HeadRevisions): Promise<void>;
 }
 
 /** New content with the objects it needs stored. */
@@ -134,7 +137,7 @@ async function attempt<Moved, Draft extends RevisionDraft>(
     });
     const moved = await pointer.swap(trx, head.revisionId, revisionId);
     if (moved === undefined) throw new HeadMovedError();
-    await pointer.afterMove?.(trx, base, draft.state);
+    await pointer.afterMove?.(trx, base, draft.state, { from: head.revisionId, to: revisionId });
     return { revisionId, moved, draft };
   });
 }

@@ -22,11 +22,14 @@ export async function findSpaceRevision(db: Executor, organizationId: string, sp
 
 /** The space's head revision and its roots, with the space's edit mode (live spaces only). */
 export async function readSpaceHead(trx: Executor, organizationId: string, spaceId: string) {
-  const { rows } = await sql<{ headRevisionId: string; editMode: string; pagesRoot: Buffer | null; filesRoot: Buffer | null; reusableRoot: Buffer | null }>`
-    SELECT s.head_revision_id, s.edit_mode, r.pages_root, r.files_root, r.reusable_root
-    FROM spaces s JOIN revisions r ON r.organization_id = s.organization_id AND r.id = s.head_revision_id
-    WHERE s.organization_id = ${organizationId} AND s.id = ${spaceId} AND s.deleted_at IS NULL`.execute(trx);
-  return rows[0];
+  return trx
+    .selectFrom('spaces as s')
+    .innerJoin('revisions as r', (join) => join.onRef('r.organizationId', '=', 's.organizationId').onRef('r.id', '=', 's.headRevisionId'))
+    .select(['s.headRevisionId', 's.editMode', 'r.pagesRoot', 'r.filesRoot', 'r.reusableRoot'])
+    .where('s.organizationId', '=', organizationId)
+    .where('s.id', '=', spaceId)
+    .where('s.deletedAt', 'is', null)
+    .executeTakeFirst();
 }
 
 /** Moves the space's head from `from` to `to` (compare-and-swap); the updated space, or undefined when it moved meanwhile. */

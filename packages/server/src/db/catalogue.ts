@@ -4,6 +4,7 @@
 // follows the foreign keys to know which rows belong to a space or a collection.
 import { sql } from 'kysely';
 import type { Executor } from './database.js';
+import { rawQuery, value } from './raw-query.js';
 
 export type CatalogueColumn = {
   name: string;
@@ -52,15 +53,31 @@ export async function catalogueTable(db: Executor, name: string): Promise<Catalo
   return table;
 }
 
-/** The public schema's tables (Kysely's migration bookkeeping left out), read now, in two catalogue queries. */
-export async function readCatalogue(db: Executor): Promise<Catalogue> {
-  const { rows: columns } = await sql<{ table: string; column: string; generated: string; identity: string }>`
+// The catalogue's own rows (pg_catalog: no generated types; the raw-SQL test checks the declared ones).
+const columnsQuery = rawQuery({
+  name: 'catalogueColumns',
+  columns: { table: value('name'), column: value('name'), generated: value('"char"'), identity: value('"char"') },
+  statement: () => sql`
     SELECT c.relname AS table, a.attname AS column, a.attgenerated AS generated, a.attidentity AS identity
     FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
     WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
       AND c.relname NOT LIKE 'kysely\\_%'
-    ORDER BY c.relname, a.attnum`.execute(db);
-  const { rows: constraints } = await sql<{ name: string; type: string; table: string; columns: string[]; references: string | null; referencedColumns: string[] | null; onDelete: string }>`
+    ORDER BY c.relname, a.attnum`,
+  shapes: [[]],
+});
+
+const constraintsQuery = rawQuery({
+  name: 'catalogueConstraints',
+  columns: {
+    name: value('name'),
+    type: value('"char"'),
+    table: value('name'),
+    columns: value('text[]'),
+    references: value('name').orNull(),
+    referencedColumns: value('text[]'),
+    onDelete: value('"char"'),
+  },
+  statement: () => sql`
     SELECT con.conname AS name, con.contype AS type, c.relname AS table,
       ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(attnum, i)
             JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum ORDER BY k.i) AS columns,
@@ -70,7 +87,14 @@ export async function readCatalogue(db: Executor): Promise<Catalogue> {
       con.confdeltype AS on_delete
     FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid LEFT JOIN pg_class r ON r.oid = con.confrelid
     WHERE con.connamespace = 'public'::regnamespace AND con.contype IN ('p', 'f')
-    ORDER BY c.relname, con.conname`.execute(db);
+    ORDER BY c.relname, con.conname`,
+  shapes: [[]],
+});
+
+/** The public schema's tables (Kysely's migration bookkeeping left out), read now, in two catalogue queries. */
+export async function readCatalogue(db: Executor): Promise<Catalogue> {
+  const columns = await columnsQuery.rows(db);
+  const constraints = await constraintsQuery.rows(db);
 
   const tables = new Map<string, CatalogueTable>();
   for (const row of columns) {

@@ -2,6 +2,7 @@
 // values, and jsonb columns with a chosen read/write shape. The generated table types
 // (types.generated.ts) use them through the column list in tools/database-types.ts, which adds `| null`
 // and `Generated<…>` from the database itself.
+import type { components } from '@content-workspace/contract';
 import type { ColumnType } from 'kysely';
 
 export type Role = 'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read';
@@ -35,3 +36,12 @@ export type CustomFieldType = 'text' | 'number' | 'boolean' | 'tags' | 'select:s
 export type CustomFieldValueData = string | number | boolean | string[];
 /** A space's value of a custom field (jsonb written from JSON text). */
 export type CustomFieldValue = ColumnType<CustomFieldValueData, string, string>;
+
+/** An event's type (the contract's catalogue, spec/components/schemas/EventType.yaml). */
+export type EventType = components['schemas']['EventType'];
+/** The event types a webhook subscribes to. */
+export type EventTypes = EventType[];
+/** Where a webhook delivery stands: `sending` is a claimed attempt, due again when its lease ends. */
+export type WebhookDeliveryState = 'pending' | 'sending' | 'succeeded' | 'failed';
+/** Why the server disabled a webhook. */
+export type WebhookDisabledReason = 'failing';

@@ -10,8 +10,9 @@ export class CountCache {
   constructor(private readonly entries: Cache<CountEntry>) {}
 
   async get(key: string, version: number, compute: () => Promise<number>): Promise<number> {
-    const hit = this.entries.get(key);
-    if (hit && hit.version === version) return hit.count;
+    // A count of another listing version is a miss (the cache counts it as one).
+    const hit = this.entries.get(key, (entry) => entry.version === version);
+    if (hit) return hit.count;
     const count = await compute();
     this.entries.set(key, { version, count });
     return count;

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import { CamelCasePlugin, Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import { DatabaseAvailability } from './availability.js';
 import type { DB } from './schema.js';
+import { databaseAddress } from './unreachable.js';
 
 export type Database = Kysely<DB>;
 /** Either the database or an open transaction: repositories accept both. */
@@ -57,14 +60,37 @@ class PreparingClient extends pg.Client {
   }
 }
 
-export function createPool(connectionString: string, max: number, log: Logger): pg.Pool {
+/**
+ * A pool whose connections report to `availability` (one given to every pool of a server, so an outage
+ * is logged once): each connection made ends an outage, each failed or broken one for a reason that
+ * means the database is away starts one or counts in it.
+ */
+export function createPool(connectionString: string, max: number, log: Logger, availability = new DatabaseAvailability(log, databaseAddress(connectionString))): pg.Pool {
+  /* eslint-disable @typescript-eslint/no-explicit-any -- pg's connect() has a callback form (pg-pool's) and a promise form */
+  class ReportingClient extends PreparingClient {
+    override connect(callback?: (error: any, client?: any) => void): any {
+      const report = (error: Error | null | undefined) => {
+        if (!error) availability.succeeded();
+        else availability.failed(error, 'pool');
+      };
+      if (callback) return super.connect(((error: Error | null, ...rest: unknown[]) => (report(error), callback(error, ...rest))) as (error: Error) => void);
+      return super.connect().then(
+        (client) => (report(undefined), client),
+        (error: Error) => {
+          report(error);
+          throw error;
+        },
+      );
+    }
+  }
+  /* eslint-enable @typescript-eslint/no-explicit-any */
   const pool = new pg.Pool({
     connectionString,
     max,
     types,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
-    Client: PreparingClient as typeof pg.Client,
+    Client: ReportingClient as typeof pg.Client,
   });
   // A client whose connection breaks (the server restarted, pg_terminate_backend, the network) emits
   // `error`; an `error` event without a listener kills the process. pg-pool listens only while a client
@@ -72,11 +98,45 @@ export function createPool(connectionString: string, max: number, log: Logger): 
   // pending and later queries fail with the connection error, which the HTTP layer answers with 503,
   // and the pool discards it on release (it is no longer queryable).
   pool.on('connect', (client) => {
-    client.on('error', (error) => log.warn({ err: error }, 'database connection lost'));
+    client.on('error', (error) => {
+      if (!availability.failed(error, 'pool')) log.warn({ err: error }, 'database connection lost');
+    });
   });
-  // Idle clients' errors also reach the pool: already logged by the client's listener above.
+  // Idle clients' errors also reach the pool: already reported by the client's listener above.
   pool.on('error', () => {});
   return pool;
+}
+
+/**
+ * `db_pool_connections{pool,state="in_use"|"idle"}` and `db_pool_waiting{pool}` (queries waiting for a
+ * connection: the pool is too small, or the database slow), read from `pool` at each scrape.
+ */
+export function registerPoolMetrics(metrics: Metrics, name: string, pool: pg.Pool): void {
+  metrics.gauge({
+    name: 'db_pool_connections',
+    help: 'Database connections of this instance by pool and state (in_use, idle)',
+    labelNames: ['pool', 'state'],
+    collect() {
+      this.set({ pool: name, state: 'in_use' }, pool.totalCount - pool.idleCount);
+      this.set({ pool: name, state: 'idle' }, pool.idleCount);
+    },
+  });
+  metrics.gauge({
+    name: 'db_pool_waiting',
+    help: 'Queries of this instance waiting for a database connection, by pool',
+    labelNames: ['pool'],
+    collect() {
+      this.set({ pool: name }, pool.waitingCount);
+    },
+  });
+  metrics.gauge({
+    name: 'db_pool_max_connections',
+    help: 'The most connections each pool of this instance opens (DB_POOL_SIZE for requests)',
+    labelNames: ['pool'],
+    collect() {
+      this.set({ pool: name }, pool.options.max);
+    },
+  });
 }
 
 /**

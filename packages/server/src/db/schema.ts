@@ -11,6 +11,8 @@ export type {
   CustomFieldValueData,
   DefaultLevel,
   EditMode,
+  EventType,
+  EventTypes,
   OpenAPISpecErrorCode,
   OpenAPISpecProcessingState,
   PrincipalKind,
@@ -20,6 +22,8 @@ export type {
   SiteVisibility,
   TeamMemberRole,
   Visibility,
+  WebhookDeliveryState,
+  WebhookDisabledReason,
 } from './column-types.js';
 export type {
   ApiTokens as ApiTokensTable,
@@ -69,4 +73,6 @@ export type {
   TreeNodes as TreeNodesTable,
   TreeNodes as ContentNodesTable,
   Users as UsersTable,
+  WebhookDeliveries as WebhookDeliveriesTable,
+  Webhooks as WebhooksTable,
 } from './types.generated.js';

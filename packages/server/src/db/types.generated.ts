@@ -2,7 +2,7 @@
 // tools/database-types.ts). Do not edit: change a migration, or the column list there, and regenerate.
 // test/structure/database-types.test.ts fails when this file is stale.
 
-import type { ChangeRequestStatus, CommentStatus, ConflictKind, ConflictResolution, CreatedAt, CustomFieldType, CustomFieldValue, DefaultLevel, EditMode, JsonText, OpenAPIFilesystem, OpenAPIProcessErrors, OpenAPISpecErrorCode, OpenAPISpecProcessingState, PrincipalKind, RevisionType, Role, SiteType, SiteVisibility, TeamMemberRole, Visibility } from "./column-types.js";
+import type { ChangeRequestStatus, CommentStatus, ConflictKind, ConflictResolution, CreatedAt, CustomFieldType, CustomFieldValue, DefaultLevel, EditMode, EventType, EventTypes, JsonText, OpenAPIFilesystem, OpenAPIProcessErrors, OpenAPISpecErrorCode, OpenAPISpecProcessingState, PrincipalKind, RevisionType, Role, SiteType, SiteVisibility, TeamMemberRole, Visibility, WebhookDeliveryState, WebhookDisabledReason } from "./column-types.js";
 import type { ColumnType, GeneratedAlways } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -196,6 +196,18 @@ export interface Documents {
   organizationId: string;
 }
 
+export interface Events {
+  actor: JsonText;
+  createdAt: Generated<CreatedAt>;
+  data: JsonText;
+  id: string;
+  organizationId: string;
+  seq: GeneratedAlways<number>;
+  spaceId: string | null;
+  type: EventType;
+  undispatched: Generated<boolean>;
+}
+
 export interface FileBlobs {
   createdAt: Generated<CreatedAt>;
   height: number | null;
@@ -210,6 +222,20 @@ export interface FileNodes {
   data: Buffer;
   hash: Buffer;
   organizationId: string;
+}
+
+export interface IdempotencyKeys {
+  body: Buffer | null;
+  createdAt: Generated<Timestamp>;
+  expiresAt: Timestamp;
+  fingerprint: Buffer;
+  headers: Json | null;
+  key: string;
+  leaseId: string | null;
+  lockedUntil: Timestamp | null;
+  operation: string;
+  status: number | null;
+  tokenId: string;
 }
 
 export interface LinkInvites {
@@ -601,6 +627,47 @@ export interface Users {
   photoUrl: string | null;
 }
 
+export interface WebhookDeliveries {
+  attempts: Generated<number>;
+  createdAt: Generated<CreatedAt>;
+  eventId: string;
+  id: string;
+  nextAttemptAt: Timestamp | null;
+  organizationId: string;
+  scheduleStep: Generated<number>;
+  state: Generated<WebhookDeliveryState>;
+  webhookId: string;
+}
+
+export interface WebhookDeliveryAttempts {
+  attempt: number;
+  deliveryId: string;
+  durationMs: number;
+  error: string | null;
+  organizationId: string;
+  response: string | null;
+  startedAt: Timestamp;
+  statusCode: number | null;
+}
+
+export interface Webhooks {
+  createdAt: Generated<CreatedAt>;
+  createdBy: string | null;
+  description: Generated<string>;
+  disabledReason: WebhookDisabledReason | null;
+  enabled: Generated<boolean>;
+  eventTypes: EventTypes | null;
+  failingSince: Timestamp | null;
+  id: string;
+  organizationId: string;
+  previousSecret: Buffer | null;
+  previousSecretExpiresAt: Timestamp | null;
+  secret: Buffer;
+  spaceIds: string[] | null;
+  updatedAt: Generated<Timestamp>;
+  url: string;
+}
+
 export interface DB {
   apiTokens: ApiTokens;
   blobBytes: BlobBytes;
@@ -619,8 +686,10 @@ export interface DB {
   customFieldDefinitions: CustomFieldDefinitions;
   documentLinks: DocumentLinks;
   documents: Documents;
+  events: Events;
   fileBlobs: FileBlobs;
   fileNodes: FileNodes;
+  idempotencyKeys: IdempotencyKeys;
   linkInvites: LinkInvites;
   openapiSpecs: OpenapiSpecs;
   openapiSpecVersions: OpenapiSpecVersions;
@@ -655,4 +724,7 @@ export interface DB {
   translationSettings: TranslationSettings;
   treeNodes: TreeNodes;
   users: Users;
+  webhookDeliveries: WebhookDeliveries;
+  webhookDeliveryAttempts: WebhookDeliveryAttempts;
+  webhooks: Webhooks;
 }

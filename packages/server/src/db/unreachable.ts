@@ -1,6 +1,7 @@
 // A database the server or the CLI cannot use at start-up: one sentence naming its address (never the
 // password) and what went wrong, instead of a driver's error and a stack.
 import type pg from 'pg';
+import { StartFailure } from '../start-failure.js';
 
 /** `host:port/database` of a connection URL: what an operator compares with their setup. */
 export function databaseAddress(url: string): string {
@@ -18,7 +19,8 @@ export function databaseAddress(url: string): string {
 type ConnectError = Error & { code?: string; errors?: unknown[] };
 
 /** What went wrong, in words: socket errors by their code, PostgreSQL's refusals by its own message. */
-function reason(error: ConnectError): string {
+export function unreachableReason(cause: unknown): string {
+  const error = cause as ConnectError;
   // Node reports a host that resolves to several addresses as an AggregateError of the attempts.
   const first = (error.errors?.[0] as ConnectError | undefined) ?? error;
   switch (first.code ?? error.code) {
@@ -45,14 +47,16 @@ function reason(error: ConnectError): string {
   return error.message;
 }
 
-export class DatabaseUnreachableError extends Error {
+export class DatabaseUnreachableError extends StartFailure {
   constructor(
     readonly address: string,
     cause: unknown,
   ) {
-    super(`Cannot connect to the database at ${address}: ${reason(cause as ConnectError)}. Check DATABASE_URL and that the database accepts connections from this host.`, {
-      cause,
-    });
+    super(
+      `Cannot connect to the database at ${address}: ${unreachableReason(cause)}. Check DATABASE_URL and that the database accepts connections from this host.`,
+      { database: address },
+      { cause },
+    );
     this.name = 'DatabaseUnreachableError';
   }
 }

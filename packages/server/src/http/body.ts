@@ -2,7 +2,7 @@
 // own size limit and media type, the JSON depth checked on the raw bytes before parsing, and at most a
 // few large bodies read at once — past that, a 503 the client retries, its connection closed, so a
 // burst of uploads cannot fill the server's memory.
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { Gauge, type Registry } from 'prom-client';
 import { serviceUnavailable } from '../errors.js';
 import { hasPendingBody } from './access-gate.js';
@@ -21,10 +21,19 @@ export type BodyOptions = {
   largeBodyConcurrency: number;
   /** Where the number of large bodies being read is published (`http_large_bodies_reading`). */
   registry: Registry;
+  /** Sees each JSON body's raw bytes once they passed the depth check (the idempotency key's request digest). */
+  onRawBody?: (req: Request, bytes: Buffer) => void;
 };
 
 export function createBodyParser(options: BodyOptions): RequestHandler {
-  const json = (limit: number) => express.json({ limit, verify: verifyJsonDepth });
+  const onRawBody = options.onRawBody;
+  const verify = onRawBody
+    ? (req: Request, res: Response, bytes: Buffer, encoding: string) => {
+        verifyJsonDepth(req, res, bytes, encoding);
+        onRawBody(req, bytes);
+      }
+    : verifyJsonDepth;
+  const json = (limit: number) => express.json({ limit, verify });
   const parsers = new Map<string, { parse: RequestHandler; large: boolean }>();
   for (const operation of listOperations()) {
     const key = `${operation.method.toUpperCase()} ${operation.path}`;

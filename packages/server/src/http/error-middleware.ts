@@ -83,7 +83,8 @@ function fromDatabaseOutage(error: unknown): HttpError | undefined {
 export const createErrorMiddleware = (conflicts: KnownConflicts): ErrorRequestHandler => (error, req, res, _next) => {
   const known = error instanceof HttpError ? error : (fromFramework(error as FrameworkError) ?? fromDatabaseRace(error, conflicts) ?? fromDatabaseOutage(error));
   if (known && !(error instanceof HttpError) && known.status === 409) req.log?.warn({ err: error }, 'database race answered 409');
-  if (known && !(error instanceof HttpError) && known.status === 503) req.log?.warn({ err: error }, 'database unavailable: answered 503');
+  // The outage itself is logged once, when it starts and when it ends (db/availability.ts): each request it fails, only at debug.
+  if (known && !(error instanceof HttpError) && known.status === 503) req.log?.debug({ err: error }, 'database unavailable: answered 503');
   // Refused before its body was read (a 401, 404, 413 or 429 on an upload): close rather than read it.
   if (req.body === undefined && hasPendingBody(req) && !res.headersSent) res.setHeader('Connection', 'close');
   if (res.headersSent) {

@@ -1,12 +1,13 @@
 // Request ids, access logs and Prometheus metrics in one middleware with one `finish` listener (this
 // runs on every request: per-request work stays small), plus the health endpoints.
 import { randomUUID } from 'node:crypto';
-import type { Express, Request, RequestHandler } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import { sql } from 'kysely';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Histogram } from 'prom-client';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import { matchedOperation, matchedOperationKey } from './router.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -23,13 +24,8 @@ declare global {
   }
 }
 
-export type Metrics = { registry: Registry };
-
-export function createMetrics(): Metrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  return { registry };
-}
+// The registry is the server's (metrics.ts, on the AppContext): re-exported for the HTTP layer's users.
+export { createMetrics, type Metrics } from '../metrics.js';
 
 /**
  * Path parameters that are credentials (spec: an invite's id is its secret; a download address's
@@ -57,7 +53,7 @@ function loggedPath(req: Request): string {
  * the spec's path (never the raw path: ids would explode the label set) and writes the request's one
  * access-log line (`request`: method, path, operation id, status, duration in ms, and the request id as
  * `reqId`) at `accessLog`'s level — `false` writes none — except that a 5xx is always logged, at
- * `error`, and a probe (/healthz, /readyz, /metrics) at `trace` when it succeeds, at the access level
+ * `error` (a 503 at `warn`), and a probe (/healthz, /readyz, /metrics) at `trace` when it succeeds, at the access level
  * when it does not.
  */
 export function observe(log: Logger, metrics: Metrics, accessLog: Config['accessLog'] = 'info'): RequestHandler {
@@ -68,9 +64,12 @@ export function observe(log: Logger, metrics: Metrics, accessLog: Config['access
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [metrics.registry],
   });
+  const refused = rateLimitRefusals(metrics);
   const levelOf = (path: string, status: number) => {
     // A probe that fails is an expected state (stopping, the database away), not a server error.
     if (PROBES.has(path)) return status < 400 ? 'trace' : accessLog || undefined;
+    // A 503 is a state the server rides out (the database away, too many uploads at once): a warning.
+    if (status === 503) return 'warn';
     return status >= 500 ? 'error' : accessLog || undefined;
   };
   const children = new WeakMap<object, Logger>();
@@ -97,6 +96,7 @@ export function observe(log: Logger, metrics: Metrics, accessLog: Config['access
       const route = matchedOperationKey(req)?.split(' ')[1] ?? (req.route?.path as string | undefined) ?? 'unmatched';
       const status = res.statusCode;
       duration.observe({ method: req.method, route, status: String(status) }, seconds);
+      if (status === 429) refused(res);
       if (status < 500 && accessLog === false) return;
       const path = loggedPath(req);
       const level = levelOf(path, status);
@@ -104,6 +104,23 @@ export function observe(log: Logger, metrics: Metrics, accessLog: Config['access
       req.log[level]({ method: req.method, path, operation: matchedOperation(req)?.operationId, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
     });
     next();
+  };
+}
+
+/**
+ * `http_rate_limit_refusals_total{policy}`: requests refused with 429, by the budget that was spent
+ * (`token` or `address`, the name the refusal's `RateLimit-Policy` header carries: http/rate-limit.ts).
+ */
+function rateLimitRefusals(metrics: Metrics): (res: Response) => void {
+  const refusals = metrics.counter({
+    name: 'http_rate_limit_refusals_total',
+    help: 'Requests refused by a rate limit (429), by policy (token, address)',
+    labelNames: ['policy'],
+  });
+  for (const policy of ['token', 'address']) refusals.inc({ policy }, 0);
+  return (res) => {
+    const policy = /^"([a-z]+)"/.exec(String(res.getHeader('RateLimit-Policy') ?? ''))?.[1] ?? 'unknown';
+    refusals.inc({ policy });
   };
 }
 
@@ -116,12 +133,14 @@ const API_HEADERS = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
   // Bearer tokens, not cookies: any origin may call the API.
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After, WWW-Authenticate, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+  'Access-Control-Expose-Headers':
+    'X-Request-Id, Retry-After, WWW-Authenticate, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotent-Replayed, Idempotency-Key-Status',
 };
 
 const PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Methods': 'GET, HEAD, PUT, POST, PATCH, DELETE',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Request-Id',
+  // Idempotency-Key: the SDK sends one with every write (http/idempotency.ts).
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Request-Id, Idempotency-Key',
   'Access-Control-Max-Age': '86400',
 };
 

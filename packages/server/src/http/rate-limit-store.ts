@@ -31,6 +31,7 @@
 import type pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Database } from '../db/database.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { addRateLimitHits } from './rate-limits.repository.js';
 import type { Logger } from '../logger.js';
 
@@ -163,7 +164,11 @@ export class SharedCounter {
         entry.window.sending -= entry.points;
         entry.window.writtenAt = now;
       }
-      for (const row of rows) this.learn(writing.get(row.key)!.window, { count: row.points, resetAt: row.expire });
+      for (const row of rows) {
+        const { window } = writing.get(row.key)!;
+        // A row without an end (none of ours; the column allows it) keeps the window's own.
+        this.learn(window, { count: row.points, resetAt: row.expire ?? window.resetAt });
+      }
     } catch (error) {
       this.storeFailed(error);
       for (const entry of entries) {
@@ -210,7 +215,11 @@ export class SharedCounter {
   }
 
   private storeFailed(error: unknown): void {
-    if (Date.now() >= this.storeDownUntil) this.log.warn({ err: error, limiter: this.name }, 'rate limit store unavailable; counting in this instance only');
+    if (Date.now() >= this.storeDownUntil) {
+      // The database away is logged once per outage by the pool's availability (db/availability.ts).
+      if (isDatabaseUnavailable(error)) this.log.debug({ limiter: this.name }, 'rate limit store unavailable; counting in this instance only');
+      else this.log.warn({ err: error, limiter: this.name }, 'rate limit store unavailable; counting in this instance only');
+    }
     this.storeDownUntil = Date.now() + this.retryMs;
   }
 

@@ -4,25 +4,27 @@
 // window that has ended starts again with the new hits and a new end, a current one adds them.
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
+import { column, rawQuery } from '../db/raw-query.js';
 
-/**
- * Adds `points` to each key (full keys, prefix included) in a window of `windowMs`; answers each key's
- * count and window end (epoch ms).
- */
-export async function addRateLimitHits(
-  db: Executor,
-  hits: { keys: string[]; points: number[] },
-  windowMs: number,
-): Promise<Array<{ key: string; points: number; expire: number }>> {
-  const now = Date.now();
-  const { rows } = await sql<{ key: string; points: number; expire: number }>`
+const addHits = rawQuery({
+  name: 'addRateLimitHits',
+  columns: { key: column('rateLimits', 'key'), points: column('rateLimits', 'points'), expire: column('rateLimits', 'expire') },
+  statement: (hits: { keys: string[]; points: number[] }, now: number, windowMs: number) => sql`
     INSERT INTO rate_limits (key, points, expire)
     SELECT key, points, ${now + windowMs}::bigint FROM unnest(${hits.keys}::text[], ${hits.points}::int[]) AS hits(key, points)
     ON CONFLICT (key) DO UPDATE SET
       points = CASE WHEN rate_limits.expire <= ${now} THEN excluded.points ELSE rate_limits.points + excluded.points END,
       expire = CASE WHEN rate_limits.expire <= ${now} THEN excluded.expire ELSE rate_limits.expire END
-    RETURNING key, points, expire`.execute(db);
-  return rows;
+    RETURNING key, points, expire`,
+  shapes: [[{ keys: [], points: [] }, 0, 0]],
+});
+
+/**
+ * Adds `points` to each key (full keys, prefix included) in a window of `windowMs`; answers each key's
+ * count and window end (epoch ms).
+ */
+export async function addRateLimitHits(db: Executor, hits: { keys: string[]; points: number[] }, windowMs: number) {
+  return addHits.rows(db, hits, Date.now(), windowMs);
 }
 
 /** Deletes the rows of windows that ended more than `olderThanMs` ago. */

@@ -447,6 +447,19 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
   getOrganizationCustomFieldByName: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/custom-fields/{fieldName}', await customFieldOf(w)),
   updateOrganizationCustomField: async (w) => w.caller.client.PATCH('/v1/orgs/{organizationId}/custom-fields/{fieldName}', { ...(await customFieldOf(w)), body: { title: 'Matrix' } }),
   deleteOrganizationCustomField: async (w) => w.caller.client.DELETE('/v1/orgs/{organizationId}/custom-fields/{fieldName}', await customFieldOf(w)),
+  listEvents: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/events', org(w)),
+  getEventById: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/events/{eventId}', await eventOf(w)),
+  listWebhooks: (w) => w.caller.client.GET('/v1/orgs/{organizationId}/webhooks', org(w)),
+  createWebhook: (w) => w.caller.client.POST('/v1/orgs/{organizationId}/webhooks', { ...org(w), body: { url: 'https://hooks.example.com/matrix' } }),
+  getWebhookById: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/webhooks/{webhookId}', await webhookOf(w)),
+  updateWebhookById: async (w) => w.caller.client.PATCH('/v1/orgs/{organizationId}/webhooks/{webhookId}', { ...(await webhookOf(w)), body: { description: 'Matrix' } }),
+  deleteWebhookById: async (w) => w.caller.client.DELETE('/v1/orgs/{organizationId}/webhooks/{webhookId}', await webhookOf(w)),
+  rotateWebhookSecret: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/webhooks/{webhookId}/secret', { ...(await webhookOf(w)), body: {} }),
+  pingWebhook: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/webhooks/{webhookId}/ping', await webhookOf(w)),
+  listWebhookDeliveries: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries', await webhookOf(w)),
+  getWebhookDeliveryById: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}', await deliveryOf(w)),
+  redeliverWebhookDelivery: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}/redeliver', await deliveryOf(w)),
+
   getSpaceCustomFields: (w) => w.caller.client.GET('/v1/spaces/{spaceId}/custom-fields', space(w)),
   updateSpaceCustomFields: async (w) => {
     await customFieldOf(w);
@@ -460,7 +473,7 @@ const MATRIX_SPEC = 'openapi: 3.1.0\ninfo: {title: Matrix, version: 1.0.0}\npath
 async function openAPISpecOf(w: World, options: { processed?: boolean } = {}) {
   const path = { params: { path: { organizationId: w.organization.id, specSlug: 'matrix' } } };
   const { data } = await w.owner.client.PUT('/v1/orgs/{organizationId}/openapi/{specSlug}', { ...path, body: { source: { text: MATRIX_SPEC } } });
-  if (options.processed) await processSpec({ db: w.t.db, config: w.t.config, log: w.t.context.log }, w.organization.id, data!.id);
+  if (options.processed) await processSpec(w.t.context, w.organization.id, data!.id);
   return path;
 }
 
@@ -526,6 +539,26 @@ async function changeRequestWithContent(w: World) {
     },
   });
   return { ...changeRequest, pageId: data!.refs.page!, fileId: data!.refs.file! };
+}
+
+/** An event of the world's organization (its space's update, by the owner). */
+async function eventOf(w: World) {
+  await w.owner.client.PATCH('/v1/spaces/{spaceId}', { ...space(w), body: { title: 'Matrix event' } });
+  const { data } = await w.owner.client.GET('/v1/orgs/{organizationId}/events', { params: { path: { organizationId: w.organization.id }, query: { type: ['space.updated'] } } });
+  return { params: { path: { organizationId: w.organization.id, eventId: data!.items[0]!.id } } };
+}
+
+/** A webhook of the world's organization (by its owner). */
+async function webhookOf(w: World) {
+  const { data } = await w.owner.client.POST('/v1/orgs/{organizationId}/webhooks', { ...org(w), body: { url: 'https://hooks.example.com/matrix' } });
+  return { params: { path: { organizationId: w.organization.id, webhookId: data!.id } } };
+}
+
+/** A delivery (a ping) of a webhook of the world's organization. */
+async function deliveryOf(w: World) {
+  const webhook = await webhookOf(w);
+  const { data } = await w.owner.client.POST('/v1/orgs/{organizationId}/webhooks/{webhookId}/ping', webhook);
+  return { params: { path: { ...webhook.params.path, webhookDeliveryId: data!.id } } };
 }
 
 async function inviteOf(w: World) {

@@ -80,10 +80,16 @@ export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWor
     ...organizationPath,
     body: { slug: 'sweep', source: { text: 'openapi: 3.1.0\ninfo: {title: Sweep, version: 1.0.0}\npaths: {}\n' } },
   });
-  await processSpec({ db: t.db, config: t.config, log: t.context.log }, organization.id, openAPISpec!.id);
+  await processSpec(t.context, organization.id, openAPISpec!.id);
   const { data: processed } = await owner.client.GET('/v1/orgs/{organizationId}/openapi/{specSlug}', { params: { path: { organizationId: organization.id, specSlug: 'sweep' } } });
   const { data: translationSettings } = await owner.client.POST('/v1/orgs/{organizationId}/translations', { ...organizationPath, body: { title: 'Sweep' } });
   await owner.client.POST('/v1/orgs/{organizationId}/custom-fields', { ...organizationPath, body: { name: 'sweep', type: 'text' } });
+  // A webhook (never sent to: the sweep's server runs no jobs) with a delivery, and an event.
+  const { data: webhook } = await owner.client.POST('/v1/orgs/{organizationId}/webhooks', { ...organizationPath, body: { url: 'https://hooks.example.com/sweep' } });
+  const webhookPath = { params: { path: { organizationId: organization.id, webhookId: webhook!.id } } };
+  const { data: delivery } = await owner.client.POST('/v1/orgs/{organizationId}/webhooks/{webhookId}/ping', webhookPath);
+  const { data: events } = await owner.client.GET('/v1/orgs/{organizationId}/events', { params: { path: { organizationId: organization.id }, query: { limit: 1 } } });
+  if (!delivery || !events?.items[0]) throw new Error('the sweep webhook could not be built');
   return {
     owner,
     outsider,
@@ -114,6 +120,9 @@ export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWor
       versionId: processed!.lastVersion!,
       translationSettingsId: translationSettings!.id,
       fieldName: 'sweep',
+      webhookId: webhook!.id,
+      webhookDeliveryId: delivery.id,
+      eventId: events.items[0].id,
     },
     paramsUnder: [
       {

@@ -2,7 +2,8 @@
 // - without a token: 401 (operations declared without bearer security are checked by their own tests);
 // - as an outsider, on the owner's resources: exactly 404 (they do not exist for a stranger), and
 //   nothing of the owner's in the answer;
-// - malformed path parameters, unknown or invalid query parameters, malformed bodies: 400;
+// - malformed path parameters, unknown or invalid query parameters, a malformed Idempotency-Key,
+//   malformed bodies: 400;
 // - never a 500.
 // A check that does not apply to an operation (no body, no `limit`) is not registered for it, so the
 // run reports no skipped tests.
@@ -24,12 +25,18 @@ const OPEN_TO_ANY_USER = new Set(Object.entries(operationAccess).filter(([, acce
 
 const server = useTestServer();
 let world: SweepWorld;
+// The world calls some thirty operations for the first time (each compiles its validators): on a loaded
+// two-core machine that is past the default minute, as for the fuzz suite's world.
 beforeAll(async () => {
   world = await buildSweepWorld(server());
-});
+}, 240_000);
 
 function pathParams(operation: SpecOperation): Array<Record<string, any>> {
   return operation.definition.parameters.map((p: Record<string, any>) => resolve(spec, p)).filter((p: any) => p.in === 'path');
+}
+
+function headerParams(operation: SpecOperation): Array<Record<string, any>> {
+  return operation.definition.parameters.map((p: Record<string, any>) => resolve(spec, p)).filter((p: any) => p.in === 'header');
 }
 
 function queryParams(operation: SpecOperation): Array<Record<string, any>> {
@@ -64,8 +71,8 @@ function urlFor(operation: SpecOperation, overrides: Record<string, string> = {}
   return `${server().url}${path}${all ? `?${all}` : ''}`;
 }
 
-async function call(operation: SpecOperation, init: { token?: string; url?: string; body?: unknown; rawBody?: string }) {
-  const headers: Record<string, string> = {};
+async function call(operation: SpecOperation, init: { token?: string; url?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }) {
+  const headers: Record<string, string> = { ...init.headers };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   let body: string | undefined;
   if (init.rawBody !== undefined || init.body !== undefined) {
@@ -152,6 +159,12 @@ describe.each(operations.map((operation) => [`${operation.method.toUpperCase()} 
     const result = await call(operation, { token: world.owner.token, url: urlFor(operation, {}, '?unknownParameter=1'), body: validBody(operation) });
     expect(result.status).toBe(400);
     expectErrorBody(result, 400);
+  });
+
+  itWhere(headerParams(operation).some((param) => param.name === 'Idempotency-Key'))('400 for a malformed Idempotency-Key', async () => {
+    const result = await call(operation, { token: world.owner.token, body: validBody(operation), headers: { 'idempotency-key': 'two words' } });
+    expect(result.status, result.text).toBe(400);
+    expect(result.json.error.issues).toEqual([expect.objectContaining({ path: '/headers/idempotency-key' })]);
   });
 
   itWhere(queryParams(operation).some((param) => param.name === 'limit'))('400 for an out-of-range limit', async () => {

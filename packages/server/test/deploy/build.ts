@@ -79,7 +79,7 @@ export function run(command: string, args: string[], env: Record<string, string>
 
 const UNIT = join(repoRoot, 'deploy/systemd/content-workspace@.service');
 const INSTALLED_NODE = '/usr/bin/node';
-const INSTALLED_DIST = '/opt/content-workspace/packages/server/dist/';
+const INSTALLED_DIST = '/opt/content-workspace/current/dist/';
 
 /**
  * The command and environment of `content-workspace@<port>` as the unit file states them (ExecStart,
@@ -126,7 +126,8 @@ export async function startInstance(build: Build, port: number, env: Record<stri
   };
   try {
     await Promise.race([
-      output.waitForLog(/^listening$/, 60_000),
+      // Generous: on a busy two-core machine, loading the modules alone takes tens of seconds.
+      output.waitForLog(/^listening$/, 120_000),
       exited.then(({ code }) => Promise.reject(new Error(`instance ${port} exited (code ${code}) while starting:\n${output.output.slice(-30).join('\n')}`))),
     ]);
   } catch (error) {
@@ -134,4 +135,32 @@ export async function startInstance(build: Build, port: number, env: Record<stri
     throw error;
   }
   return { ...output, port, url: `http://127.0.0.1:${port}`, process: child, exited, stop };
+}
+
+/**
+ * The keys that appear twice in one object of a JSON text (JSON.parse keeps the last silently: a log
+ * line `{"pid":1,…,"pid":2}` says two things and shows one).
+ */
+export function duplicateKeys(text: string): string[] {
+  const found: string[] = [];
+  const open: ({ keys: Set<string>; expectingKey: boolean } | undefined)[] = []; // undefined: an array
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const object = open.at(-1);
+      if (object?.expectingKey) {
+        const key = text.slice(i + 1, end);
+        if (object.keys.has(key)) found.push(key);
+        object.keys.add(key);
+        object.expectingKey = false;
+      }
+      i = end;
+    } else if (char === '{') open.push({ keys: new Set(), expectingKey: true });
+    else if (char === '[') open.push(undefined);
+    else if (char === '}' || char === ']') open.pop();
+    else if (char === ',' && open.at(-1)) open.at(-1)!.expectingKey = true;
+  }
+  return found;
 }

@@ -1,6 +1,7 @@
-// `pnpm build`'s output under plain node, as docs/deploy.md runs it: it starts and answers, with
-// everything it loads at run time (every migration, the contract, the /docs reference, worker threads)
-// and every area working from the build, published sites included; it prints the demo token as a banner apart from the JSON log,
+// `pnpm build`'s output under plain node, as docs/deploy.md runs it (here on the embedded PostgreSQL,
+// EMBEDDED_DATABASE=true): it starts and answers, with everything it loads at run time (every
+// migration, the contract, the /docs reference, worker threads) and every area working from the build,
+// published sites included; asked (BOOTSTRAP_DEMO=true), it prints the demo token as a banner apart from the JSON log,
 // logs one access line per request, stops on SIGTERM, and — with the CLI, built or not — names a
 // database it cannot reach instead of printing a stack.
 import { execFile } from 'node:child_process';
@@ -12,7 +13,7 @@ import { listOperations } from '../../src/http/operations.js';
 import { freePort, startChildServer, type ChildServer } from '../fault/child-server.js';
 import { startFixtureSite, type FixtureSite } from '../support/fixture-site.js';
 import { zip } from '../support/zip.js';
-import { buildServer, run, runCli, serverDir, type Build } from './build.js';
+import { buildServer, duplicateKeys, run, runCli, serverDir, type Build } from './build.js';
 
 let build: Build;
 beforeAll(async () => {
@@ -206,6 +207,12 @@ describe('the built server under plain node', { timeout: 120_000 }, () => {
     server.process.kill('SIGTERM');
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(server.logs.map((line) => line.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
+  });
+
+  it('logged JSON lines with no key twice in an object, and said where it listens', () => {
+    expect(server.stdout.length).toBeGreaterThan(10);
+    expect(server.stdout.filter((line) => duplicateKeys(line).length > 0)).toEqual([]);
+    expect(server.logs.find((line) => line.msg === 'listening')).toMatchObject({ address: `127.0.0.1:${server.port}`, url: `http://127.0.0.1:${server.port}` });
   });
 });
 

@@ -1,14 +1,16 @@
 // Two instances of the built server on one PostgreSQL behind Debian's nginx, set up from deploy/ (the
 // systemd unit's command line, the nginx example): what docs/deploy.md promises of several instances —
-// a revoked token is refused by every instance, the rate limits are one budget, a job runs once,
+// a revoked token is refused by every instance, the rate limits are one budget, an idempotency key is
+// one key (replayed, in progress or taken over after its instance died), a job runs once,
 // stopping an instance loses no request, the largest body the server takes passes the proxy, and
 // published sites answer on their own hostnames (verified on a DNS server of the test's own). Every
 // check goes through nginx.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type ContentWorkspaceClient } from '@content-workspace/sdk';
@@ -17,6 +19,7 @@ import { createLogger } from '../../src/logger.js';
 import { sleep } from '../fault/child-server.js';
 import { TestDnsServer } from '../support/dns-server.js';
 import { Visitor } from '../support/published.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 import { claimHostname } from '../support/sites.js';
 import { zip } from '../support/zip.js';
 import { buildServer, freePorts, runCli, startInstance, type Build, type Instance } from './build.js';
@@ -64,6 +67,8 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
       TRUST_PROXY: 'loopback',
       RATE_LIMIT_PER_TOKEN: String(TOKEN_BUDGET),
       RATE_LIMIT_WINDOW_SECONDS: '3600',
+      // Webhooks are delivered to a receiver on this machine.
+      OUTBOUND_ALLOW_PRIVATE: 'true',
       SITE_DNS_SERVERS: dns.address,
     };
     // docs/deploy.md's order: migrate, create the first administrator, start the instances.
@@ -171,6 +176,38 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
     }
   });
 
+  it('both instances deliver webhooks, each event once per webhook between them', async () => {
+    const { token } = await newToken('webhooks across instances');
+    const organizationId = (await api(token).GET('/v1/orgs')).data!.items[0]!.id;
+    const receiver = await startReceiver();
+    try {
+      const hooks = await Promise.all(
+        [0, 1].map(async () => (await api(token).POST('/v1/orgs/{organizationId}/webhooks', { params: { path: { organizationId } }, body: { url: receiver.url, eventTypes: ['space.created'] } })).data!),
+      );
+      const spaces = await Promise.all(
+        Array.from({ length: 40 }, async (_, i) => (await api(token).POST('/v1/orgs/{organizationId}/spaces', { params: { path: { organizationId } }, body: { title: `Delivered once ${i}` } })).data!.id),
+      );
+      // Each event to each of the two webhooks: 80 deliveries, told apart by event and signature.
+      const key = (delivery: { headers: Record<string, unknown> }) => `${delivery.headers['webhook-id']} ${delivery.headers['webhook-signature']}`;
+      await receiver.waitFor((received) => new Set(received.map(key)).size === 80, 60_000);
+      await sleep(3000); // a second delivery of any of them would have come by now
+      expect(receiver.received).toHaveLength(80);
+      const events = new Set(receiver.received.map((delivery) => (JSON.parse(delivery.body) as { space: string }).space));
+      expect(events).toEqual(new Set(spaces));
+      const verifies = (secret: string, delivery: (typeof receiver.received)[number]) => {
+        try {
+          new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      for (const hook of hooks) expect(receiver.received.filter((delivery) => verifies(hook.secret, delivery))).toHaveLength(40);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
   it('a job sent to the queue runs once, on one of the instances', async () => {
     // Work for the purge: a space deleted eight days ago.
     const organizationId = (await api(adminToken).GET('/v1/orgs')).data!.items[0]!.id;
@@ -249,23 +286,147 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
     expect(spoofed.status).toBe(404);
   });
 
+  describe('an Idempotency-Key is one key for both instances', () => {
+    const spacesTitled = async (title: string) => {
+      const sql = new pg.Client({ connectionString: database.url });
+      await sql.connect();
+      try {
+        return (await sql.query(`SELECT id FROM spaces WHERE title = $1`, [title])).rows.length;
+      } finally {
+        await sql.end();
+      }
+    };
+    /** Holds a lock that makes inserting a space wait (reads do not), until `release` is called. */
+    const holdSpacesLock = async () => {
+      const sql = new pg.Client({ connectionString: database.url });
+      await sql.connect();
+      await sql.query('BEGIN');
+      await sql.query('LOCK TABLE spaces IN EXCLUSIVE MODE');
+      return {
+        sql,
+        claimed: async (key: string) => {
+          for (let waited = 0; waited < 15_000; waited += 25) {
+            const { rows } = await sql.query(`SELECT lease_id FROM idempotency_keys WHERE key = $1`, [key]);
+            if (rows[0]?.lease_id) return;
+            await sleep(25);
+          }
+          throw new Error('the first request did not claim its key');
+        },
+        release: async () => {
+          await sql.query('COMMIT').catch(() => {});
+          await sql.end();
+        },
+      };
+    };
+    const createVia = (baseUrl: string, key: string, title: string) =>
+      createClient({ baseUrl, token: adminToken, maxRetries: 0, timeoutMs: 15_000 }).POST('/v1/orgs/{organizationId}/spaces', {
+        params: { path: { organizationId } },
+        body: { title },
+        idempotencyKey: key,
+      });
+    let organizationId: string;
+    beforeAll(async () => {
+      organizationId = (await api(adminToken).GET('/v1/orgs')).data!.items[0]!.id;
+    });
+
+    it('a retry answered by the other instance gets the first answer, and nothing runs twice', async () => {
+      const key = randomUUID();
+      const first = await createVia(nginx.url, key, 'Across instances');
+      expect(first.response.status).toBe(201);
+      const answeredBy = new Set([upstreamOf(first.response)]);
+      for (let i = 0; i < 20 && answeredBy.size < 2; i++) {
+        const again = await createVia(nginx.url, key, 'Across instances');
+        expect(again.response.status).toBe(201);
+        expect(again.response.headers.get('idempotent-replayed')).toBe('true');
+        expect(again.data).toEqual(first.data);
+        answeredBy.add(upstreamOf(again.response));
+      }
+      expect(answeredBy.size).toBe(2);
+      expect(await spacesTitled('Across instances')).toBe(1);
+    });
+
+    it('409 from one instance while the other runs the first request; 422 for another request', async () => {
+      const key = randomUUID();
+      const lock = await holdSpacesLock();
+      let first: ReturnType<typeof createVia> | undefined;
+      try {
+        first = createVia(instances[0]!.url, key, 'Running elsewhere');
+        await lock.claimed(key);
+        const second = await createVia(instances[1]!.url, key, 'Running elsewhere');
+        expect(second.response.status).toBe(409);
+        expect(second.response.headers.get('idempotency-key-status')).toBe('in-progress');
+        const other = await createVia(instances[1]!.url, key, 'Another title');
+        expect(other.response.status).toBe(422);
+      } finally {
+        await lock.release();
+      }
+      expect((await first!).response.status).toBe(201);
+      const replay = await createVia(instances[1]!.url, key, 'Running elsewhere');
+      expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
+      expect(await spacesTitled('Running elsewhere')).toBe(1);
+    });
+
+    it('a write whose instance died holds its key until the lease runs out, then the retry runs it once', async () => {
+      const key = randomUUID();
+      const lock = await holdSpacesLock();
+      const dying = instances[0]!;
+      try {
+        try {
+          const lost = createVia(dying.url, key, 'Outlived its instance').catch((error: unknown) => error);
+          await lock.claimed(key);
+          dying.process.kill('SIGKILL');
+          await dying.exited;
+          expect(await lost).toBeInstanceOf(Error);
+        } finally {
+          // The dead instance's transaction was waiting on the lock: released, it finds its client gone.
+          await lock.release();
+        }
+        // Through nginx, which now sends everything to the living instance (after trying the dead one,
+        // as its X-Upstream says): the key is still held.
+        const held = await createVia(nginx.url, key, 'Outlived its instance');
+        expect(held.response.status).toBe(409);
+        expect(upstreamOf(held.response)).toMatch(new RegExp(`127\\.0\\.0\\.1:${instances[1]!.port}$`));
+        // The lease (30 s, nobody renews it now) ends: moved forward rather than waited for.
+        const sql = new pg.Client({ connectionString: database.url });
+        await sql.connect();
+        await sql.query(`UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = $1`, [key]);
+        await sql.end();
+        const retried = await createVia(nginx.url, key, 'Outlived its instance');
+        expect(retried.response.status).toBe(201);
+        expect(retried.response.headers.get('idempotent-replayed')).toBeNull();
+        expect(await spacesTitled('Outlived its instance')).toBe(1);
+      } finally {
+        if (dying.process.exitCode === null && dying.process.signalCode === null) await dying.stop();
+        instances[0] = await startInstance(build, dying.port, env);
+      }
+    });
+  });
+
   it('stopping an instance (a rolling restart) loses no request going through nginx', async () => {
-    const tokens = await Promise.all([0, 1, 2].map((n) => newToken(`rolling restart ${n}`)));
+    // Each token has TOKEN_BUDGET requests an hour, and the restarted instance may take most of a minute
+    // to start on a loaded machine: each worker moves to its next token before the budget is spent
+    // (with one token each, the workers ran out during a 40 s start and their 429s failed the test).
+    const requestsPerToken = TOKEN_BUDGET / 2;
+    const tokensPerWorker = await Promise.all(
+      [0, 1, 2].map((worker) => Promise.all([0, 1, 2, 3, 4, 5].map((n) => newToken(`rolling restart ${worker}.${n}`)))),
+    );
     const statuses: number[] = [];
     const failures: string[] = [];
     let stop = false;
-    const worker = async (token: string) => {
-      while (!stop) {
+    const worker = async (tokens: { token: string }[]) => {
+      for (let sent = 0; !stop; sent++) {
+        const token = tokens[Math.floor(sent / requestsPerToken)];
+        if (!token) throw new Error(`a worker sent ${sent} requests: the restart took too long for this test's tokens`);
         try {
-          const { response } = await api(token).GET('/v1/user');
+          const { response } = await api(token.token).GET('/v1/user');
           statuses.push(response.status);
         } catch (error) {
           failures.push(String(error));
         }
-        await sleep(20);
+        await sleep(50);
       }
     };
-    const load = Promise.all(tokens.map((token) => worker(token.token)));
+    const load = Promise.all(tokensPerWorker.map(worker));
     await sleep(500);
     const [stopped, kept] = instances as [Instance, Instance];
     const exit = await stopped.stop();
@@ -284,5 +445,5 @@ describe.skipIf(!NGINX_BINARY)(`two built instances on one PostgreSQL behind ngi
     expect(kept.logs.some((line) => line.msg === 'request' && line.status === 200)).toBe(true);
     // nginx saw the stopped instance refuse connections (and went to the other), never no instance at all.
     expect(nginx.errors()).not.toMatch(/no live upstreams|\[(crit|alert|emerg)\]/);
-  });
+  }, 240_000); // an instance's restart inside
 });

@@ -120,12 +120,21 @@ export function captureOutput(child: ChildProcess): CapturedOutput {
 }
 
 /**
- * Starts the server in a child process: `tsx src/main.ts` in the server package, the README's
- * `pnpm start` at the repository root, or the build's `main.js` in `dist` under plain node (see
- * test/deploy/build.ts). Resolves when it is ready, with the demo user's token.
+ * Starts the server in a child process: `tsx src/dev.ts` in the server package (the development
+ * entry), the README's `pnpm start` at the repository root, or the build's `main.js` in `dist` under
+ * plain node (see test/deploy/build.ts; production: on the embedded PostgreSQL by EMBEDDED_DATABASE).
+ * Resolves when it is ready, with the demo user's token. `dataDir` runs it on the folder of an earlier
+ * server (the caller removes it), whose demo token is `demoToken`: this start's banner then shows the
+ * command that issues a new one instead.
  */
-export async function startChildServer(options: { command: 'tsx' | 'pnpm start' | 'built'; dist?: string; env?: Record<string, string> }): Promise<ChildServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cw-fault-'));
+export async function startChildServer(options: {
+  command: 'tsx' | 'pnpm start' | 'built';
+  dist?: string;
+  env?: Record<string, string>;
+  dataDir?: string;
+  demoToken?: string;
+}): Promise<ChildServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cw-fault-'));
   chmodSync(dataDir, 0o755); // as root, the embedded PostgreSQL runs as user postgres, which must enter it
   const port = await freePort();
   const env = {
@@ -136,21 +145,23 @@ export async function startChildServer(options: { command: 'tsx' | 'pnpm start' 
     LOG_LEVEL: 'info',
     BOOTSTRAP_DEMO: 'true',
     JOBS_ENABLED: 'true',
+    ...(options.command === 'built' ? { EMBEDDED_DATABASE: 'true' } : {}),
     ...options.env,
   };
   // A process group of its own, so cleaning up can reach every process of the chain.
   const spawnOptions: SpawnOptions = { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] };
   const child: ChildProcess =
     options.command === 'tsx'
-      ? spawn(join(serverDir, 'node_modules/.bin/tsx'), ['src/main.ts'], { cwd: serverDir, ...spawnOptions })
+      ? spawn(join(serverDir, 'node_modules/.bin/tsx'), ['src/dev.ts'], { cwd: serverDir, ...spawnOptions })
       : options.command === 'built'
         ? spawn(process.execPath, ['--enable-source-maps', join(options.dist ?? join(serverDir, 'dist'), 'main.js')], { cwd: tmpdir(), ...spawnOptions })
         : spawn('pnpm', ['start'], { cwd: repoRoot, ...spawnOptions });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
   const { logs, output, stdout, waitForLog, stderr } = captureOutput(child);
-  // The demo token comes in a banner on stderr, after the `listening` line.
-  const demoToken = () => /API token[^\n]*\n\s*\n\s*(cw_\S+)\n/.exec(stderr())?.[1];
+  // The demo token comes in a banner on stderr, after the `listening` line (on a later start, the
+  // command that issues another).
+  const demoToken = () => (options.demoToken ? (/A new API token/.test(stderr()) ? options.demoToken : undefined) : /API token[^\n]*\n\s*\n\s*(cw_\S+)\n/.exec(stderr())?.[1]);
   let token: string | undefined;
 
   const pidFile = join(dataDir, 'postgres', 'postmaster.pid');
@@ -171,7 +182,7 @@ export async function startChildServer(options: { command: 'tsx' | 'pnpm start' 
       const pid = postmasterPid();
       if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 
   try {
@@ -179,7 +190,7 @@ export async function startChildServer(options: { command: 'tsx' | 'pnpm start' 
       waitForLog(/^listening$/, 90_000),
       exited.then(({ code }) => Promise.reject(new Error(`the server exited (code ${code}) while starting:\n${output.slice(-40).join('\n')}`))),
     ]);
-    for (let waited = 0; !(token = demoToken()) && waited < 2000; waited += 50) await sleep(50);
+    for (let waited = 0; !token && !(token = demoToken()) && waited < 2000; waited += 50) await sleep(50);
     if (!token) throw new Error(`the server printed no demo token:\n${output.slice(-40).join('\n')}`);
   } catch (error) {
     await cleanUp();

@@ -1,6 +1,7 @@
 // Issue 12 §2: the database goes away under write load — its connections terminated, then its
 // postmaster killed — and the server stays up, answers 503 with Retry-After while it cannot reach it,
-// restarts the embedded PostgreSQL, recovers by itself, and loses no acknowledged write.
+// restarts the embedded PostgreSQL, recovers by itself, and loses no acknowledged write. Issue 29 §6:
+// each outage is logged once when it starts and once when it ends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep, startChildServer, writeLoad, type ChildServer, type Outcome } from './child-server.js';
 
@@ -54,6 +55,7 @@ describe('database outage under write load', () => {
     expect(terminated).toBeGreaterThan(2);
     expect(await until(() => answered(terminatedAt, 200), 10_000)).toBe(true);
     await server.waitForLog(/token change listener reconnected/, 10_000);
+    const killedFrom = server.logs.length;
 
     // 2. The embedded postmaster is killed outright.
     const killedAt = Date.now();
@@ -82,6 +84,19 @@ describe('database outage under write load', () => {
     expect(outcomes.some((o) => o.status === 201 && o.at > firstRefusal.at)).toBe(true);
     expect(readiness.some((r) => r.status === 503 && r.at > killedAt)).toBe(true);
     expect(readiness.at(-1)!.status).toBe(200);
+
+    // The log tells each outage once, when it starts and when it ends, without a stack: not a line per
+    // failed connection, request or job poll. (Whatever else is logged at warn and above is the embedded
+    // PostgreSQL's own death and restart.)
+    const outages = (lines: typeof server.logs) => lines.filter((line) => /^database (unavailable|available again)/.test(line.msg)).map((line) => line.msg.split(':')[0]);
+    const [terminatedLines, killedLines] = [server.logs.slice(0, killedFrom), server.logs.slice(killedFrom)];
+    expect(outages(terminatedLines)).toEqual(['database unavailable', 'database available again']);
+    expect(outages(killedLines)).toEqual(['database unavailable', 'database available again']);
+    // (An answered 503's access line is at warn: one per request by design, without a stack.)
+    const loud = server.logs.filter((line) => line.level >= 40 && !(line.msg === 'request' && line.status === 503 && line.level === 40));
+    expect(loud.filter((line) => !/^(database (unavailable|available again)|embedded PostgreSQL (exited unexpectedly|restarted))/.test(line.msg)).map((line) => line.msg)).toEqual([]);
+    expect(loud.filter((line) => line.err !== undefined && !/^embedded PostgreSQL/.test(line.msg))).toEqual([]);
+    expect(server.logs.find((line) => line.msg === 'database available again')).toMatchObject({ level: 40, downMs: expect.any(Number), failures: expect.any(Number) });
 
     // Every acknowledged write is there.
     const acknowledged = byStatus['201']!.map((o) => o.title);

@@ -1,5 +1,5 @@
 // Issue 12 §3: SIGTERM to `pnpm start` (the README's command) under keep-alive write load. The signal
-// reaches the server through pnpm, pnpm, tsx; readiness turns 503 at once; no request starts after the
+// reaches the server through pnpm, pnpm; readiness turns 503 at once; no request starts after the
 // signal; requests in flight finish with `Connection: close`; no committed request gets a reset; the
 // process exits 0 within SHUTDOWN_TIMEOUT_MS, its embedded PostgreSQL stopped.
 import { connect, type Socket } from 'node:net';

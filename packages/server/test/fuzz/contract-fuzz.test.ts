@@ -59,7 +59,7 @@ function tokenOf(world: SweepWorld, request: FuzzRequest): string | undefined {
 const statusesByOperation = new Map<string, Record<number, number>>();
 
 async function send(operation: SpecOperation, world: SweepWorld, request: FuzzRequest): Promise<Answer> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...request.headers };
   const token = tokenOf(world, request);
   if (token) headers.authorization = `Bearer ${token}`;
   if (request.contentType) headers['content-type'] = request.contentType;
@@ -86,7 +86,7 @@ function printable(request: FuzzRequest): FuzzRequest {
   const body = request.body === undefined ? '' : `\n  body (${request.body.length} chars): ${request.body.length > 2000 ? `${request.body.slice(0, 2000)}…` : request.body}`;
   return Object.assign(request, {
     [fc.toStringMethod]: () =>
-      `${request.method} ${request.url} as ${request.caller}${request.contentType ? `\n  content-type: ${request.contentType}` : ''}${body}\n  (${request.kind})`,
+      `${request.method} ${request.url} as ${request.caller}${request.contentType ? `\n  content-type: ${request.contentType}` : ''}${Object.entries(request.headers ?? {}).map(([name, value]) => `\n  ${name}: ${JSON.stringify(value)}`).join('')}${body}\n  (${request.kind})`,
   });
 }
 

@@ -15,6 +15,8 @@ export type FuzzRequest = {
   url: string;
   contentType?: string;
   body?: string;
+  /** Header parameters the operation declares (an `Idempotency-Key`), as sent. */
+  headers?: Record<string, string>;
   /** What kind of request this is, for the report of a failure. */
   kind: string;
 };
@@ -379,9 +381,22 @@ function queryValue(spec: OpenApiDocument, param: Schema, world: FuzzWorld, opti
   return fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 4, arbitrary: valid }, { weight: 2, arbitrary: odd });
 }
 
+/**
+ * A header parameter's value (the writes' `Idempotency-Key`): often absent; valid, now and then from a
+ * pool of three of the operation's own, so that its requests reuse keys (replays, and the same key with
+ * another request: 422); or odd.
+ */
+function headerValue(spec: OpenApiDocument, operation: SpecOperation, param: Schema, options: ArbitraryOptions): fc.Arbitrary<string | undefined> {
+  const schema = resolve(spec, param.schema ?? {});
+  const pool = fc.constantFrom('a', 'b', 'c').map((name) => `fuzz-${operation.operationId}-${name}`);
+  const valid = fc.oneof({ weight: 1, arbitrary: pool }, { weight: 4, arbitrary: arbitrary(spec, schema, options).map(String) });
+  const odd = fc.constantFrom('', ' ', 'two words', 'x'.repeat(256), 'caf\u00e9', '\t', 'null', ',', 'a,b');
+  return fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 6, arbitrary: valid }, { weight: 1, arbitrary: odd });
+}
+
 // ---- the request ----
 
-function parametersOf(spec: OpenApiDocument, operation: SpecOperation, where: 'path' | 'query'): Schema[] {
+function parametersOf(spec: OpenApiDocument, operation: SpecOperation, where: 'path' | 'query' | 'header'): Schema[] {
   return (operation.definition.parameters as Schema[]).map((param) => resolve(spec, param)).filter((param) => param.in === where);
 }
 
@@ -434,6 +449,11 @@ export function requestArbitrary(spec: OpenApiDocument, operation: SpecOperation
       return [...pairs, ...extra].join('&');
     });
 
+  const headerParams = parametersOf(spec, operation, 'header');
+  const headers = fc.tuple(...headerParams.map((param) => headerValue(spec, operation, param, options))).map((values) =>
+    Object.fromEntries(headerParams.flatMap((param, index) => (values[index] === undefined ? [] : [[param.name as string, values[index]!]]))),
+  );
+
   const body = bodyOf(spec, operation);
   const bodyPart: fc.Arbitrary<BodyPart> = !body
     ? unexpectedBody
@@ -441,7 +461,7 @@ export function requestArbitrary(spec: OpenApiDocument, operation: SpecOperation
       ? jsonBody(spec, body.schema, options)
       : formBody(spec, body.schema, options);
 
-  return fc.tuple(caller, path, query, bodyPart).map(([who, { url, odd }, search, part]) => {
+  return fc.tuple(caller, path, query, headers, bodyPart).map(([who, { url, odd }, search, sent, part]) => {
     const method = operation.method.toUpperCase();
     // GET and DELETE bodies are not read by the server (and fetch refuses to send one with GET).
     const sendsBody = part.body !== undefined && method !== 'GET';
@@ -451,7 +471,8 @@ export function requestArbitrary(spec: OpenApiDocument, operation: SpecOperation
       url: search ? `${url}?${search}` : url,
       ...(sendsBody && part.contentType ? { contentType: part.contentType } : {}),
       ...(sendsBody ? { body: part.body } : {}),
-      kind: [who, odd ? `${odd} odd path id(s)` : 'fixture ids', search ? 'query' : '', sendsBody ? part.kind : 'no body'].filter(Boolean).join(', '),
+      ...(Object.keys(sent).length ? { headers: sent } : {}),
+      kind: [who, odd ? `${odd} odd path id(s)` : 'fixture ids', search ? 'query' : '', Object.keys(sent).join(' '), sendsBody ? part.kind : 'no body'].filter(Boolean).join(', '),
     };
   });
 }

@@ -7,6 +7,7 @@ import type { components } from '@content-workspace/sdk';
 import { purgeExpiredSpaces } from '../../src/areas/spaces/purge-spaces.job.js';
 import { type HttpError } from '../../src/errors.js';
 import { applySpaceChanges } from '../../src/areas/content/space-content.service.js';
+import { SYSTEM_ACTOR } from '../../src/areas/events/index.js';
 import { spaceHeadPointer } from '../../src/content/space-head.js';
 import { writeRevision } from '../../src/content/revision-writer.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
@@ -36,7 +37,7 @@ describe('compare-and-swap on the head', () => {
     const { admin, space } = await world(t);
     const titles = Array.from({ length: 8 }, (_, i) => `Concurrent ${i}`);
     const results = await Promise.allSettled(
-      titles.map((title) => applySpaceChanges(t.context, space, admin.user.id, [{ type: 'insert_page', title }])),
+      titles.map((title) => applySpaceChanges(t.context, space, admin.user.id, [{ type: 'insert_page', title }], { actor: SYSTEM_ACTOR })),
     );
     const applied = results.flatMap((result, i) => (result.status === 'fulfilled' ? [titles[i]!] : []));
     for (const result of results) {

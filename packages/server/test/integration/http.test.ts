@@ -121,14 +121,14 @@ describe('operations endpoints', () => {
     const value = (text: string, metric: string, cache: string) => Number(new RegExp(`^${metric}\\{cache="${cache}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
     const before = await scrape();
     for (const cache of Object.keys(CACHE_BUDGETS)) {
-      expect(value(before, 'cw_cache_max_bytes', cache), cache).toBeGreaterThan(0);
-      expect(value(before, 'cw_cache_entries', cache), cache).toBeGreaterThanOrEqual(0);
+      expect(value(before, 'cache_max_bytes', cache), cache).toBeGreaterThan(0);
+      expect(value(before, 'cache_entries', cache), cache).toBeGreaterThanOrEqual(0);
     }
     for (let i = 0; i < 2; i++) await admin.client.GET('/v1/spaces/{spaceId}/content/pages', { params: { path: { spaceId: space.id } } });
     const after = await scrape();
-    expect(value(after, 'cw_cache_entries', 'trees')).toBeGreaterThan(0);
-    expect(value(after, 'cw_cache_bytes', 'trees')).toBeGreaterThan(0);
-    expect(value(after, 'cw_cache_hits_total', 'trees')).toBeGreaterThan(value(before, 'cw_cache_hits_total', 'trees'));
-    expect(value(after, 'cw_cache_misses_total', 'trees')).toBeGreaterThanOrEqual(0);
+    expect(value(after, 'cache_entries', 'trees')).toBeGreaterThan(0);
+    expect(value(after, 'cache_bytes', 'trees')).toBeGreaterThan(0);
+    expect(value(after, 'cache_hits_total', 'trees')).toBeGreaterThan(value(before, 'cache_hits_total', 'trees'));
+    expect(value(after, 'cache_misses_total', 'trees')).toBeGreaterThanOrEqual(0);
   });
 });

@@ -30,6 +30,8 @@ function deps(t: TestServer, overrides: { timeoutMs?: number; refreshMinutes?: n
   return {
     db: t.db,
     log: t.context.log,
+    urls: t.context.urls,
+    keys: t.context.keys,
     config: {
       outbound: { ...t.config.outbound, ...(overrides.timeoutMs ? { timeoutMs: overrides.timeoutMs } : {}) },
       openapi: { ...t.config.openapi, ...(overrides.refreshMinutes ? { refreshMinutes: overrides.refreshMinutes } : {}) },

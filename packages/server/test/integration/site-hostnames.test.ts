@@ -144,6 +144,13 @@ describe('verifying a hostname', () => {
     expect((await read(owner)).hostnameVerification).toMatchObject({ status: 'pending', problem: 'Another site proved control of this hostname' });
     expect((await read(owner)).urls.published).toBe(`http://api.test/s/${owner.siteId}`);
     expect((await new Visitor(owner.t.url).get('/welcome', { host: 'docs.contested.test' })).body).toContain('Rival Docs');
+
+    // Each organization's audit log (and webhooks) has the site as it now is, changed by the server.
+    for (const [world, status] of [[rival, 'verified'], [owner, 'pending']] as const) {
+      const { data } = await world.admin.client.GET('/v1/orgs/{organizationId}/events', { params: { path: { organizationId: world.organizationId }, query: { type: ['site.updated'], limit: 1 } } });
+      const event = data!.items[0]!;
+      expect(event).toMatchObject({ type: 'site.updated', actor: { type: 'system' }, data: { object: { id: world.siteId, hostnameVerification: { status } } } });
+    }
   });
 
   it('on a verified hostname, an unpublished site answers the bytes of any absent site', async () => {

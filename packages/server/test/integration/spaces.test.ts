@@ -14,6 +14,7 @@ import {
 const server = useTestServer();
 const spacePath = (spaceId: string) => ({ params: { path: { spaceId } } });
 const orgPath = (organizationId: string) => ({ params: { path: { organizationId } } });
+const NEEDS_ADMIN = { error: { code: 403, message: 'This needs the "admin" role on the space' } };
 
 const adminPermissions = { view: true, access: true, admin: true, viewInviteLinks: true, edit: true, triggerGitSync: true, comment: true, merge: true, review: true };
 
@@ -44,23 +45,26 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
     expect((await admin.client.GET('/v1/orgs/{organizationId}/spaces', orgPath(organization.id))).data?.count).toBe(0);
   });
 
-  it('404 for a non-member and for a parent collection of another organization', async () => {
+  // A non-member is the sweep's case; a parent in the body is not.
+  it('404 for a parent collection of another organization; nothing is created', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const other = await createOrganizationWithAdmin(t);
     const foreign = await createCollection(t, other.admin, other.organization);
-    expect((await (await createUser(t)).client.POST('/v1/orgs/{organizationId}/spaces', { ...orgPath(organization.id), body: {} })).response.status).toBe(404);
     const { error } = await admin.client.POST('/v1/orgs/{organizationId}/spaces', { ...orgPath(organization.id), body: { parent: foreign.id } });
     expect(error).toEqual({ error: { code: 404, message: 'Collection not found' } });
+    expect(await t.db.selectFrom('spaces').select('id').where('organizationId', '=', organization.id).execute()).toEqual([]);
   });
 
-  it('403 below the create organization role at the top level, and below create on a parent collection', async () => {
+  // Below create at the top level is the matrix's case; the parent collection's own role is this rule's.
+  it('403 below create on a parent collection, creating nothing; create there is enough', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const collection = await createCollection(t, admin, organization);
     const editor = await createMember(t, organization, 'edit');
-    expect((await editor.client.POST('/v1/orgs/{organizationId}/spaces', { ...orgPath(organization.id), body: {} })).response.status).toBe(403);
-    expect((await editor.client.POST('/v1/orgs/{organizationId}/spaces', { ...orgPath(organization.id), body: { parent: collection.id } })).response.status).toBe(403);
+    const refused = await editor.client.POST('/v1/orgs/{organizationId}/spaces', { ...orgPath(organization.id), body: { parent: collection.id } });
+    expect(refused.error).toEqual({ error: { code: 403, message: 'This needs the "create" role on the target collection' } });
+    expect(await t.db.selectFrom('spaces').select('id').where('organizationId', '=', organization.id).execute()).toEqual([]);
     await grant(t, { kind: 'collection', item: collection }, { user: editor }, 'create');
     expect((await editor.client.POST('/v1/orgs/{organizationId}/spaces', { ...orgPath(organization.id), body: { parent: collection.id } })).response.status).toBe(201);
   });
@@ -114,14 +118,13 @@ describe('GET /v1/spaces/{spaceId}', () => {
     expect(response.status).toBe(400);
   });
 
-  it('404 for another organization’s space and for a deleted one', async () => {
+  // Another organization's space is the sweep's case.
+  it('404 for a deleted space', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const space = await createSpace(t, admin, organization);
-    const outsider = await createUser(t);
-    expect((await outsider.client.GET('/v1/spaces/{spaceId}', spacePath(space.id))).error).toEqual({ error: { code: 404, message: 'Space not found' } });
     await admin.client.DELETE('/v1/spaces/{spaceId}', spacePath(space.id));
-    expect((await admin.client.GET('/v1/spaces/{spaceId}', spacePath(space.id))).response.status).toBe(404);
+    expect((await admin.client.GET('/v1/spaces/{spaceId}', spacePath(space.id))).error).toEqual({ error: { code: 404, message: 'Space not found' } });
   });
 
   it('reads the space, shareKey accepted', async () => {
@@ -145,14 +148,15 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
     expect((await admin.client.GET('/v1/spaces/{spaceId}', spacePath(space.id))).data?.title).toBe('Before');
   });
 
-  it('404 for an outsider, 403 below admin', async () => {
+  // An outsider and each role are the sweep's and the matrix's cases; here, what a refusal leaves.
+  it('403 below admin leaves the space as it was', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
-    const space = await createSpace(t, admin, organization);
-    expect((await (await createUser(t)).client.PATCH('/v1/spaces/{spaceId}', { ...spacePath(space.id), body: { title: 'x' } })).response.status).toBe(404);
+    const space = await createSpace(t, admin, organization, { title: 'Kept' });
     const creator = await createMember(t, organization, 'create');
     const { error } = await creator.client.PATCH('/v1/spaces/{spaceId}', { ...spacePath(space.id), body: { title: 'x' } });
-    expect(error).toEqual({ error: { code: 403, message: 'This needs the "admin" role on the space' } });
+    expect(error).toEqual(NEEDS_ADMIN);
+    expect((await admin.client.GET('/v1/spaces/{spaceId}', spacePath(space.id))).data?.title).toBe('Kept');
   });
 
   it('updates every field it accepts', async () => {
@@ -177,16 +181,18 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
     expect((await alice.client.POST('/v1/spaces/{spaceId}/restore', spacePath('a b'))).response.status).toBe(400);
   });
 
-  it('404 for an outsider, 403 below admin (both operations)', async () => {
+  // An outsider and each role are the sweep's and the matrix's cases; here, what a refusal leaves.
+  it('403 below admin neither deletes nor restores (both operations)', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const space = await createSpace(t, admin, organization);
-    const [outsider, creator] = [await createUser(t), await createMember(t, organization, 'create')];
-    expect((await outsider.client.DELETE('/v1/spaces/{spaceId}', spacePath(space.id))).response.status).toBe(404);
-    expect((await creator.client.DELETE('/v1/spaces/{spaceId}', spacePath(space.id))).response.status).toBe(403);
+    const creator = await createMember(t, organization, 'create');
+    const deletedAt = async () => (await t.db.selectFrom('spaces').select('deletedAt').where('id', '=', space.id).executeTakeFirstOrThrow()).deletedAt;
+    expect((await creator.client.DELETE('/v1/spaces/{spaceId}', spacePath(space.id))).error).toEqual(NEEDS_ADMIN);
+    expect(await deletedAt()).toBeNull();
     await admin.client.DELETE('/v1/spaces/{spaceId}', spacePath(space.id));
-    expect((await outsider.client.POST('/v1/spaces/{spaceId}/restore', spacePath(space.id))).response.status).toBe(404);
-    expect((await creator.client.POST('/v1/spaces/{spaceId}/restore', spacePath(space.id))).response.status).toBe(403);
+    expect((await creator.client.POST('/v1/spaces/{spaceId}/restore', spacePath(space.id))).error).toEqual(NEEDS_ADMIN);
+    expect(await deletedAt()).not.toBeNull();
   });
 
   it('deletes (205, empty), hides everywhere, and restores within 7 days', async () => {
@@ -238,26 +244,28 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     expect(itself.response.status).toBe(400);
   });
 
-  it('404 for an outsider and for a target collection of another organization', async () => {
+  // An outsider is the sweep's case; a target collection in the body is not.
+  it('404 for a target collection of another organization; the space stays', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const other = await createOrganizationWithAdmin(t);
     await addMember(t, other.organization, admin, 'admin');
     const space = await createSpace(t, admin, organization);
     const foreign = await createCollection(t, admin, other.organization);
-    expect((await move(t, await createUser(t), space.id, { parent: null })).response.status).toBe(404);
     const { error } = await move(t, admin, space.id, { parent: foreign.id });
-    expect(error?.error.code).toBe(404);
+    expect(error).toEqual({ error: { code: 404, message: 'Collection not found' } });
+    expect(await t.db.selectFrom('spaces').select('parentCollectionId').where('id', '=', space.id).executeTakeFirst()).toEqual({ parentCollectionId: null });
   });
 
-  it('403 below admin on the space, or below create on the target', async () => {
+  // Below admin on the space is the matrix's case; the target's own role is this rule's.
+  it('403 below create on the target; the space stays', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const target = await createCollection(t, admin, organization, { defaultLevel: 'read' });
     const member = await createMember(t, organization, 'edit');
     const space = await createSpace(t, member, organization); // member is the space's admin (creator)
-    expect((await move(t, await createMember(t, organization, 'create'), space.id, { parent: target.id })).response.status).toBe(403);
-    expect((await move(t, member, space.id, { parent: target.id })).error?.error.message).toMatch(/create/);
+    expect((await move(t, member, space.id, { parent: target.id })).error).toEqual({ error: { code: 403, message: 'This needs the "create" role on the target collection' } });
+    expect(await t.db.selectFrom('spaces').select('parentCollectionId').where('id', '=', space.id).executeTakeFirst()).toEqual({ parentCollectionId: null });
   });
 
   it('moves between parents and among siblings, in-collection becoming private at the top level', async () => {
@@ -297,16 +305,18 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
     expect(error?.error.issues).toEqual([{ path: '/body/organization', message: "must have required property 'organization'" }]);
   });
 
-  it('404 for a target organization the caller is not in; 403 when not its admin or below admin on the space', async () => {
+  // Below admin on the space is the matrix's case; the target organization, in the body, is not.
+  it('404 for a target organization the caller is not in; 403 when not its admin; the space stays', async () => {
     const t = server();
     const source = await createOrganizationWithAdmin(t);
     const target = await createOrganizationWithAdmin(t);
     const space = await createSpace(t, source.admin, source.organization);
-    expect((await transfer(source.admin, space.id, { organization: target.organization.id })).response.status).toBe(404);
+    expect((await transfer(source.admin, space.id, { organization: target.organization.id })).error).toEqual({ error: { code: 404, message: 'Organization not found' } });
     await addMember(t, target.organization, source.admin, 'create');
-    expect((await transfer(source.admin, space.id, { organization: target.organization.id })).response.status).toBe(403);
-    const sourceCreator = await createMember(t, source.organization, 'create');
-    expect((await transfer(sourceCreator, space.id, { organization: source.organization.id })).response.status).toBe(403);
+    expect((await transfer(source.admin, space.id, { organization: target.organization.id })).error).toEqual({
+      error: { code: 403, message: 'This needs the organization role "admin"' },
+    });
+    expect(await t.db.selectFrom('spaces').select('organizationId').where('id', '=', space.id).executeTakeFirst()).toEqual({ organizationId: source.organization.id });
   });
 
   it('412 for a target collection outside the target organization; 409 when nothing would change', async () => {

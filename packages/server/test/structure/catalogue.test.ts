@@ -3,6 +3,7 @@
 // a transfer's originals follows them — must say what a transfer and a duplicate do with its rows, and
 // any other table why it belongs to no space (areas/area.ts TableFate, areas/lifecycle.ts). The
 // planted tables below (in this file's own database) show the check naming what to add.
+import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineArea, type Area } from '../../src/areas/area.js';
@@ -46,6 +47,15 @@ it('the server’s own tables exist and hold nothing of a space or a collection'
     expect(catalogue.tables.has(name), name).toBe(true);
     expect(following.has(name), name).toBe(false);
   }
+});
+
+it('each event type of the contract is declared by exactly one area, and every type an area declares is in the contract', () => {
+  const catalogue: string[] = JSON.parse(readFileSync(new URL('../../../contract/openapi.json', import.meta.url), 'utf8')).components.schemas.EventType.enum;
+  const declared = areas.flatMap((area) => (area.events ?? []).map((type) => ({ type, area: area.name })));
+  const owners = new Map<string, string[]>();
+  for (const { type, area } of declared) owners.set(type, [...(owners.get(type) ?? []), area]);
+  expect([...owners.keys()].sort(), 'declared event types').toEqual([...catalogue].sort());
+  expect([...owners].filter(([, names]) => names.length > 1), 'types declared by more than one area').toEqual([]);
 });
 
 describe('a planted table', () => {

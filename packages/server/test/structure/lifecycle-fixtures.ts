@@ -130,4 +130,16 @@ export const fixtures: { [Name in AreaName]: Fixture } = {
   // The content fixture's edits index the space (sections, titles, words) and extract its links.
   search: async () => {},
   links: async () => {},
+  // Every change above recorded its events.
+  events: async () => {},
+  // Only the rows matter: a disabled webhook (nothing is sent), a delivery of one of the source's events, an attempt.
+  webhooks: async (w) => {
+    const organizationId = w.source.id;
+    const event = await w.t.db.selectFrom('events').where('organizationId', '=', organizationId).select('id').limit(1).executeTakeFirstOrThrow();
+    const webhookId = newId();
+    const deliveryId = newId();
+    await w.t.db.insertInto('webhooks').values({ organizationId, id: webhookId, url: 'https://hooks.example.com/in', enabled: false, secret: Buffer.from('sealed') }).execute();
+    await w.t.db.insertInto('webhookDeliveries').values({ organizationId, id: deliveryId, webhookId, eventId: event.id, state: 'succeeded', attempts: 1 }).execute();
+    await w.t.db.insertInto('webhookDeliveryAttempts').values({ organizationId, deliveryId, attempt: 1, startedAt: new Date(), durationMs: 12, statusCode: 204 }).execute();
+  },
 };

@@ -9,6 +9,7 @@ import { byName, toApiFile, toApiPage, toApiPages, toApiRevision, type ContentCo
 import { isEditable } from './change-requests.service.js';
 import { applyChangeRequestChanges } from './change-request-content.service.js';
 import { loadRevisionContent, loadRevisionState, readPageBody } from '../content/space-content.service.js';
+import { actorOf } from '../events/index.js';
 
 type App = HandlerInput<'getChangeRequestContent'>['app'];
 
@@ -25,7 +26,7 @@ export const changeRequestContentHandlers = {
 
   async applyChangeRequestContentChanges({ caller, access: { space, changeRequest }, body, app }) {
     if (!isEditable(changeRequest.status)) throw conflict(`The change request is ${changeRequest.status}: its content cannot be changed`);
-    const applied = await applyChangeRequestChanges(app, space, changeRequest.id, caller.user.id, body.changes);
+    const applied = await applyChangeRequestChanges(app, space, changeRequest.id, caller.user.id, body.changes, { actor: actorOf(caller, app.urls) });
     return { status: 200, body: { changeRequest: toApiChangeRequest(applied.changeRequest, app.urls), revision: applied.revisionId, refs: applied.refs } };
   },
 

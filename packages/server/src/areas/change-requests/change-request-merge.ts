@@ -26,8 +26,39 @@ import { isEditable } from './change-requests.service.js';
 import { merge3, planMerge, type MergeConflict, type MergedContent } from '../../content/merge3-tree.js';
 import { rootsOf, type ContentRoots, type ContentState } from '../../content/model.js';
 import { HeadMovedError, retryOnRace, storeDraftObjects, type ContentWriter, type Trx } from '../../content/revision-writer.js';
-import { spaceHeadPointer } from '../../content/space-head.js';
+import { spaceHeadPointer, type SpaceHeadListener } from '../../content/space-head.js';
 import { loadContentState, rememberContentState } from '../../content/tree-store.js';
+import type { Urls } from '../../urls.js';
+import { recordEvent, type EventActor } from '../events/index.js';
+import { recordingContentUpdates } from '../content/content-events.js';
+import { findChangeRequestById } from './change-requests.repository.js';
+import { toApiChangeRequest } from './change-request.mapper.js';
+
+/** Who makes a change request's change, for the events recorded with it. */
+export type ChangeRequestEvents = { actor: EventActor; urls: Urls };
+
+/**
+ * What a merge or an update records in its transaction. `recordingMerges` records their events; the
+ * merge benchmark passes a recorder that records nothing, to measure what recording costs.
+ */
+export type MergeRecorder = {
+  contentMoved: SpaceHeadListener;
+  merged(trx: Trx, revisionId: string, result: 'merge' | 'conflicts'): Promise<void>;
+  updated(trx: Trx): Promise<void>;
+};
+
+export function recordingMerges(events: ChangeRequestEvents, changeRequestId: string, space: SpaceRow): MergeRecorder {
+  const object = async (trx: Trx) => toApiChangeRequest((await findChangeRequestById(trx, space.organizationId, space.id, changeRequestId))!, events.urls);
+  return {
+    contentMoved: recordingContentUpdates(space, { ...events, revisionType: 'merge', changeRequestId }),
+    async merged(trx, revision, result) {
+      await recordEvent(trx, { type: 'change-request.merged', organizationId: space.organizationId, spaceId: space.id, actor: events.actor, data: { object: await object(trx), revision, result } });
+    },
+    async updated(trx) {
+      await recordEvent(trx, { type: 'change-request.updated', organizationId: space.organizationId, spaceId: space.id, actor: events.actor, data: { object: await object(trx) } });
+    },
+  };
+}
 
 export type MergeOutcome = { revisionId: string; result: 'merge' | 'update' | 'conflicts'; conflicts: MergeConflict[] };
 
@@ -47,8 +78,12 @@ const hex = (hash: Buffer | null) => (hash ? hash.toString('hex') : null);
 
 /** The content of several revisions of the space (one query for their roots; trees from the cache). */
 async function loadStates(db: Executor, writer: ContentWriter, organizationId: string, ids: string[]): Promise<Map<string, ContentState>> {
-  const { rows } = await sql<{ id: string; pagesRoot: Buffer | null; filesRoot: Buffer | null; reusableRoot: Buffer | null }>`
-    SELECT id, pages_root, files_root, reusable_root FROM revisions WHERE organization_id = ${organizationId} AND id = ANY(${[...new Set(ids)]}::text[])`.execute(db);
+  const rows = await db
+    .selectFrom('revisions')
+    .select(['id', 'pagesRoot', 'filesRoot', 'reusableRoot'])
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', sql<string>`ANY(${[...new Set(ids)]}::text[])`)
+    .execute();
   const states = new Map<string, ContentState>();
   for (const row of rows) {
     const roots: ContentRoots = { pages: hex(row.pagesRoot), files: hex(row.filesRoot), reusables: hex(row.reusableRoot) };
@@ -102,7 +137,7 @@ const outcome = (revisionId: string, clean: 'merge' | 'update', conflicts: Merge
  * Merges the change request into the space: a `merge` revision (parents [O, T], D10 even for a
  * fast-forward) becomes the space's head, and the request becomes `merged`.
  */
-export async function mergeChangeRequest(writer: ContentWriter, space: SpaceRow, changeRequestId: string, userId: string): Promise<MergeOutcome> {
+export async function mergeChangeRequest(writer: ContentWriter, space: SpaceRow, changeRequestId: string, userId: string, recorder: MergeRecorder): Promise<MergeOutcome> {
   const { organizationId } = space;
   const done = await retryOnRace(() =>
     inTransaction(writer.db, async (trx) => {
@@ -122,12 +157,13 @@ export async function mergeChangeRequest(writer: ContentWriter, space: SpaceRow,
         merged,
         userId,
       });
-      // Through the primary head pointer, so the materialised head follows the merge's diff.
-      const pointer = spaceHeadPointer(space);
+      // Through the primary head pointer, so the materialised head follows the merge's diff (and its event is recorded).
+      const pointer = spaceHeadPointer(space, recorder.contentMoved);
       if (!(await pointer.swap(trx, head, revisionId))) throw new HeadMovedError();
-      await pointer.afterMove!(trx, ours, merged.state);
+      await pointer.afterMove!(trx, ours, merged.state, { from: head, to: revisionId });
       await updateChangeRequestRow(trx, organizationId, changeRequest.id, { status: 'merged', revisionMergedId: revisionId, mergedAt: new Date(), mergedBy: userId });
       await adjustChangeRequestCounters(trx, organizationId, space.id, changeRequest.status, 'merged');
+      await recorder.merged(trx, revisionId, merged.conflicts.length > 0 ? 'conflicts' : 'merge');
       return { revisionId, merged };
     }),
   );
@@ -139,7 +175,7 @@ export async function mergeChangeRequest(writer: ContentWriter, space: SpaceRow,
  * Pulls the space's content into the change request: an `update` revision (parents [T, O]) becomes
  * its head and O its merged ancestor. Nothing is written when the space did not move since the base.
  */
-export async function updateChangeRequest(writer: ContentWriter, space: SpaceRow, changeRequestId: string, userId: string): Promise<MergeOutcome> {
+export async function updateChangeRequest(writer: ContentWriter, space: SpaceRow, changeRequestId: string, userId: string, recorder: MergeRecorder): Promise<MergeOutcome> {
   const { organizationId } = space;
   const done = await retryOnRace(() =>
     inTransaction(writer.db, async (trx) => {
@@ -157,6 +193,7 @@ export async function updateChangeRequest(writer: ContentWriter, space: SpaceRow
       });
       const swapped = await swapChangeRequestHead(trx, organizationId, changeRequest.id, changeRequest.revisionId, revisionId, { revisionMergedAncestorId: head });
       if (!swapped) throw new HeadMovedError();
+      await recorder.updated(trx);
       return { revisionId, merged };
     }),
   );

@@ -4,7 +4,8 @@ import { keysetPage } from '../../db/pagination.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiChangeRequest, toApiConflict } from './change-request.mapper.js';
 import { createChangeRequest, patchChangeRequest } from './change-requests.service.js';
-import { mergeChangeRequest, updateChangeRequest, type MergeOutcome } from './change-request-merge.js';
+import { mergeChangeRequest, recordingMerges, updateChangeRequest, type MergeOutcome } from './change-request-merge.js';
+import { actorOf } from '../events/index.js';
 
 const mergeBody = (done: MergeOutcome) => ({ revision: done.revisionId, result: done.result, conflicts: done.conflicts.map(toApiConflict) });
 
@@ -25,7 +26,7 @@ export const changeRequestHandlers = {
   },
 
   async createChangeRequest({ caller, access: { space }, body, app }) {
-    const created = await createChangeRequest(app.db, space, caller.user.id, body ?? {});
+    const created = await createChangeRequest(app.db, space, caller.user.id, body ?? {}, { actor: actorOf(caller, app.urls), urls: app.urls });
     return { status: 201, body: toApiChangeRequest(created, app.urls) };
   },
 
@@ -33,16 +34,18 @@ export const changeRequestHandlers = {
     return { status: 200, body: toApiChangeRequest(changeRequest, app.urls) };
   },
 
-  async updateChangeRequestById({ access: { space, changeRequest }, body, app }) {
-    const updated = await patchChangeRequest(app.db, space, changeRequest.id, body);
+  async updateChangeRequestById({ caller, access: { space, changeRequest }, body, app }) {
+    const updated = await patchChangeRequest(app.db, space, changeRequest.id, body, { actor: actorOf(caller, app.urls), urls: app.urls });
     return { status: 200, body: toApiChangeRequest(updated, app.urls) };
   },
 
   async mergeChangeRequest({ caller, access: { space, changeRequest }, app }) {
-    return { status: 200, body: mergeBody(await mergeChangeRequest(app, space, changeRequest.id, caller.user.id)) };
+    const recorder = recordingMerges({ actor: actorOf(caller, app.urls), urls: app.urls }, changeRequest.id, space);
+    return { status: 200, body: mergeBody(await mergeChangeRequest(app, space, changeRequest.id, caller.user.id, recorder)) };
   },
 
   async updateChangeRequestFromSpace({ caller, access: { space, changeRequest }, app }) {
-    return { status: 200, body: mergeBody(await updateChangeRequest(app, space, changeRequest.id, caller.user.id)) };
+    const recorder = recordingMerges({ actor: actorOf(caller, app.urls), urls: app.urls }, changeRequest.id, space);
+    return { status: 200, body: mergeBody(await updateChangeRequest(app, space, changeRequest.id, caller.user.id, recorder)) };
   },
 } satisfies AreaHandlers;

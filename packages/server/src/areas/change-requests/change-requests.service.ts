@@ -17,6 +17,9 @@ import {
 import type { ChangeRequestStatus } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { recordEvents, type EventType, type NewEvent } from '../events/index.js';
+import type { ChangeRequestEvents } from './change-request-merge.js';
+import { toApiChangeRequest } from './change-request.mapper.js';
 
 type Schemas = components['schemas'];
 
@@ -42,7 +45,7 @@ export async function requireChangeRequest(db: Executor, space: SpaceRow, ref: s
 }
 
 /** Creates an `open` request at the space's head: no revision is written until its first change (D2). */
-export async function createChangeRequest(db: Executor, space: SpaceRow, creatorId: string, body: Schemas['CreateChangeRequestRequest']): Promise<ChangeRequestRow> {
+export async function createChangeRequest(db: Executor, space: SpaceRow, creatorId: string, body: Schemas['CreateChangeRequestRequest'], events: ChangeRequestEvents): Promise<ChangeRequestRow> {
   return inTransaction(db, async (trx) => {
     const claimed = await claimChangeRequestNumber(trx, space.organizationId, space.id);
     if (!claimed) throw notFound('Space');
@@ -58,12 +61,24 @@ export async function createChangeRequest(db: Executor, space: SpaceRow, creator
       agentTaskId: body.agentTaskId ?? null,
     });
     await adjustChangeRequestCounters(trx, space.organizationId, space.id, null, 'open');
-    return (await findChangeRequestById(trx, space.organizationId, space.id, id))!;
+    const created = (await findChangeRequestById(trx, space.organizationId, space.id, id))!;
+    const data = { object: toApiChangeRequest(created, events.urls) };
+    await recordEvents(trx, [{ type: 'change-request.opened', organizationId: space.organizationId, spaceId: space.id, actor: events.actor, data }]);
+    return created;
   });
 }
 
+/** The event of each status move (D6); `merged` has its own, recorded by the merge. */
+const STATUS_EVENTS: Partial<Record<`${ChangeRequestStatus}>${ChangeRequestStatus}`, EventType>> = {
+  'draft>open': 'change-request.review-requested',
+  'draft>archived': 'change-request.closed',
+  'open>archived': 'change-request.closed',
+  'archived>open': 'change-request.reopened',
+  'open>draft': 'change-request.updated',
+};
+
 /** Changes the subject and/or the status; 409 for a move D6 forbids or a subject edit on a closed request. */
-export async function patchChangeRequest(db: Executor, space: SpaceRow, id: string, body: Schemas['UpdateChangeRequestRequest']): Promise<ChangeRequestRow> {
+export async function patchChangeRequest(db: Executor, space: SpaceRow, id: string, body: Schemas['UpdateChangeRequestRequest'], events: ChangeRequestEvents): Promise<ChangeRequestRow> {
   return inTransaction(db, async (trx) => {
     if (!(await lockSpaceForChangeRequests(trx, space.organizationId, space.id))) throw notFound('Space');
     const current = await lockChangeRequest(trx, space.organizationId, space.id, id);
@@ -84,6 +99,17 @@ export async function patchChangeRequest(db: Executor, space: SpaceRow, id: stri
       await updateChangeRequestRow(trx, space.organizationId, id, patch);
       if (patch.status) await adjustChangeRequestCounters(trx, space.organizationId, space.id, current.status, patch.status);
     }
-    return (await findChangeRequestById(trx, space.organizationId, space.id, id))!;
+    const updated = (await findChangeRequestById(trx, space.organizationId, space.id, id))!;
+    // A status move has its event; a new subject alone is an update.
+    const statusEvent = patch.status && STATUS_EVENTS[`${current.status}>${patch.status}`];
+    const types: EventType[] = statusEvent ? [statusEvent] : [];
+    if (patch.subject !== undefined && statusEvent !== 'change-request.updated') types.push('change-request.updated');
+    const object = toApiChangeRequest(updated, events.urls);
+    const previousStatus = patch.status ? { previousStatus: current.status } : {};
+    await recordEvents(
+      trx,
+      types.map((type) => ({ type, organizationId: space.organizationId, spaceId: space.id, actor: events.actor, data: { object, ...previousStatus } }) as NewEvent),
+    );
+    return updated;
   });
 }

@@ -13,6 +13,7 @@ export const changeRequestsArea = defineArea({
     changeRequestContributors: { transfer: 'moves', duplicate: { dropped: STAY_WITH_ORIGINAL } },
     revisionConflicts: { transfer: 'moves', duplicate: { dropped: 'Conflicts belong to change-request revisions, which stay with the original space' } },
   },
+  events: ['change-request.opened', 'change-request.updated', 'change-request.review-requested', 'change-request.merged', 'change-request.closed', 'change-request.reopened'],
   conflicts: { change_requests_organization_id_space_id_fkey: 'The space was removed meanwhile' },
   scopeLookups: {
     changeRequest: (db, space, ref) => findChangeRequest(db, space.organizationId, space.id, ref),

@@ -9,19 +9,42 @@ import { toApiSpace } from '../spaces/space.mapper.js';
 import { createCollection, deleteCollectionTree, moveCollection, patchCollection } from './collections.service.js';
 import { transferCollection } from '../spaces/transfer.service.js';
 import { publishedSpaceAddresses } from '../sites/space-addresses.js';
+import type { CollectionRow, SpaceRow } from '../../access/standing.repository.js';
+import { inTransaction } from '../../db/database.js';
+import type { Urls } from '../../urls.js';
+import { actorOf, recordEvent, recordEvents, type EventActor, type NewEvent } from '../events/index.js';
+import { collectionSubtreeIds, findCollectionRow } from './collections.repository.js';
+import { findSpaceRows, spaceIdsInCollections } from '../spaces/spaces.repository.js';
+
+/** Events show collections and spaces as an organization admin sees them (their audience). */
+const collectionData = (row: CollectionRow, urls: Urls) => ({ object: toApiCollection(row, 'admin', urls) });
+const spaceEvent = (type: 'space.deleted' | 'space.transferred', row: SpaceRow, organizationId: string, actor: EventActor, urls: Urls, extra = {}): NewEvent =>
+  ({ type, organizationId, spaceId: row.id, actor, data: { object: toApiSpace(row, 'admin', urls), ...extra } }) as NewEvent;
 
 export const collectionHandlers = {
   async getCollectionById({ access, app }) {
     return { status: 200, body: toApiCollection(access.collection, access.role, app.urls) };
   },
 
-  async updateCollectionById({ access, body, app }) {
-    const updated = await patchCollection(app.db, access.collection, body);
+  async updateCollectionById({ caller, access, body, app }) {
+    const updated = await inTransaction(app.db, async (trx) => {
+      const row = await patchCollection(trx, access.collection, body);
+      await recordEvent(trx, { type: 'collection.updated', organizationId: row.organizationId, actor: actorOf(caller, app.urls), data: collectionData(row, app.urls) });
+      return row;
+    });
     return { status: 200, body: toApiCollection(updated, access.role, app.urls) };
   },
 
-  async deleteCollectionById({ access, app }) {
-    await deleteCollectionTree(app.db, access.collection);
+  async deleteCollectionById({ caller, access, app }) {
+    const { collection } = access;
+    await inTransaction(app.db, async (trx) => {
+      const { deletedSpaces } = await deleteCollectionTree(trx, collection);
+      const actor = actorOf(caller, app.urls);
+      await recordEvents(trx, [
+        { type: 'collection.deleted', organizationId: collection.organizationId, actor, data: collectionData(collection, app.urls) },
+        ...deletedSpaces.map((space) => spaceEvent('space.deleted', space, collection.organizationId, actor, app.urls)),
+      ]);
+    });
     return { status: 205 };
   },
 
@@ -39,13 +62,41 @@ export const collectionHandlers = {
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiSpace(row, rankToRole(row.accessRank), app.urls, published.get(row.id))) } };
   },
 
-  async moveCollection({ access, body, app }) {
-    const moved = await moveCollection(app.db, access.collection, access.target.parentId, body.position);
+  async moveCollection({ caller, access, body, app }) {
+    const { collection } = access;
+    const moved = await inTransaction(app.db, async (trx) => {
+      const row = await moveCollection(trx, collection, access.target.parentId, body.position);
+      const previousParent = collection.parentCollectionId ? { previousParent: collection.parentCollectionId } : {};
+      await recordEvent(trx, { type: 'collection.moved', organizationId: row.organizationId, actor: actorOf(caller, app.urls), data: { ...collectionData(row, app.urls), ...previousParent } });
+      return row;
+    });
     return { status: 200, body: toApiCollection(moved, access.role, app.urls) };
   },
 
   async transferCollection({ caller, access, app }) {
-    await transferCollection(app, access.collection, access.target);
+    const { collection, target } = access;
+    const from = collection.organizationId;
+    await inTransaction(app.db, async (trx) => {
+      const spaceIds = await spaceIdsInCollections(trx, from, await collectionSubtreeIds(trx, from, collection.id));
+      await transferCollection({ db: trx, lifecycle: app.lifecycle, blobs: app.blobs }, collection, target);
+      const after = (await findCollectionRow(trx, target.organizationId, collection.id))!;
+      const actor = actorOf(caller, app.urls);
+      if (target.organizationId === from) {
+        const previousParent = collection.parentCollectionId ? { previousParent: collection.parentCollectionId } : {};
+        await recordEvent(trx, { type: 'collection.moved', organizationId: from, actor, data: { ...collectionData(after, app.urls), ...previousParent } });
+        return;
+      }
+      // Recorded in both organizations, with each space that went along.
+      const spaces = await findSpaceRows(trx, target.organizationId, spaceIds);
+      const moved = { from, to: target.organizationId };
+      await recordEvents(
+        trx,
+        [from, target.organizationId].flatMap((organizationId): NewEvent[] => [
+          { type: 'collection.transferred', organizationId, actor, data: { ...collectionData(after, app.urls), ...moved } },
+          ...spaces.map((space) => spaceEvent('space.transferred', space, organizationId, actor, app.urls, moved)),
+        ]),
+      );
+    });
     // The caller's role on the collection where it now is.
     const after = await requireCollection(app, caller, access.collection.id, 'read');
     return { status: 200, body: toApiCollection(after.collection, after.role, app.urls) };
@@ -63,7 +114,11 @@ export const collectionHandlers = {
   },
 
   async createCollection({ caller, access, body, app }) {
-    const collection = await createCollection(app.db, { organizationId: access.organization.id, creatorId: caller.user.id, parentId: body.parent ?? null, body });
+    const collection = await inTransaction(app.db, async (trx) => {
+      const row = await createCollection(trx, { organizationId: access.organization.id, creatorId: caller.user.id, parentId: body.parent ?? null, body });
+      await recordEvent(trx, { type: 'collection.created', organizationId: row.organizationId, actor: actorOf(caller, app.urls), data: collectionData(row, app.urls) });
+      return row;
+    });
     return { status: 201, body: toApiCollection(collection, 'admin', app.urls) };
   },
 } satisfies AreaHandlers;

@@ -1,5 +1,6 @@
 import { sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { rawQuery, value } from '../../db/raw-query.js';
 import type { CollectionsTable, DefaultLevel } from '../../db/schema.js';
 import type { CollectionRow } from '../../access/standing.repository.js';
 import type { TransferScope } from '../area.js';
@@ -36,31 +37,49 @@ export async function updateCollection(
     .executeTakeFirstOrThrow()) as CollectionRow;
 }
 
+export async function findCollectionRow(db: Executor, organizationId: string, id: string): Promise<CollectionRow | undefined> {
+  return (await db.selectFrom('collections').selectAll().where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst()) as CollectionRow | undefined;
+}
+
 /** The collection and every collection nested under it, at any depth. */
 export async function collectionSubtreeIds(db: Executor, organizationId: string, collectionId: string): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
+  const rows = await subtreeQuery.rows(db, organizationId, collectionId);
+  return rows.map((row) => row.id);
+}
+
+/** The ids of `collectionId` and every collection above it. */
+export async function collectionAncestry(db: Executor, organizationId: string, collectionId: string): Promise<string[]> {
+  const rows = await ancestryQuery.rows(db, organizationId, collectionId);
+  return rows.map((row) => row.id);
+}
+
+const subtreeQuery = rawQuery({
+  name: 'collectionSubtree',
+  columns: { id: value('text') },
+  statement: (organizationId: string, collectionId: string) => sql`
     WITH RECURSIVE subtree AS (
       SELECT id FROM collections WHERE organization_id = ${organizationId} AND id = ${collectionId}
       UNION ALL
       SELECT c.id FROM collections c JOIN subtree ON c.parent_collection_id = subtree.id
       WHERE c.organization_id = ${organizationId}
     )
-    SELECT id FROM subtree`.execute(db);
-  return rows.map((row) => row.id);
-}
+    SELECT id FROM subtree`,
+  shapes: [['', '']],
+});
 
-/** The ids of `collectionId` and every collection above it. */
-export async function collectionAncestry(db: Executor, organizationId: string, collectionId: string): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
+const ancestryQuery = rawQuery({
+  name: 'collectionAncestry',
+  columns: { id: value('text') },
+  statement: (organizationId: string, collectionId: string) => sql`
     WITH RECURSIVE chain AS (
       SELECT id, parent_collection_id FROM collections WHERE organization_id = ${organizationId} AND id = ${collectionId}
       UNION ALL
       SELECT c.id, c.parent_collection_id FROM collections c JOIN chain ON c.id = chain.parent_collection_id
       WHERE c.organization_id = ${organizationId}
     )
-    SELECT id FROM chain`.execute(db);
-  return rows.map((row) => row.id);
-}
+    SELECT id FROM chain`,
+  shapes: [['', '']],
+});
 
 /** Deletes collections and their locators; nested ones go by cascade (pass the whole subtree). */
 export async function deleteCollections(db: Executor, organizationId: string, ids: string[]): Promise<void> {

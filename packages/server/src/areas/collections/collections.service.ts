@@ -2,7 +2,7 @@
 import type { components } from '@content-workspace/contract';
 import type { Updateable } from 'kysely';
 import { inTransaction, type Executor } from '../../db/database.js';
-import type { CollectionRow } from '../../access/standing.repository.js';
+import type { CollectionRow, SpaceRow } from '../../access/standing.repository.js';
 import { collectionSubtreeIds, deleteCollections, insertCollection, updateCollection } from './collections.repository.js';
 import { upsertGrant } from '../permissions/grants.repository.js';
 import { softDeleteSpacesInCollections } from '../spaces/spaces.repository.js';
@@ -45,13 +45,14 @@ export async function patchCollection(db: Executor, collection: CollectionRow, b
 
 /**
  * Deletes the collection and its nested collections, and soft-deletes every space inside them
- * (restorable for 7 days, then back at the top level), in one transaction.
+ * (restorable for 7 days, then back at the top level), in one transaction. Returns the spaces deleted.
  */
-export async function deleteCollectionTree(db: Executor, collection: CollectionRow): Promise<void> {
-  await inTransaction(db, async (trx) => {
+export async function deleteCollectionTree(db: Executor, collection: CollectionRow): Promise<{ deletedSpaces: SpaceRow[] }> {
+  return inTransaction(db, async (trx) => {
     const subtree = await collectionSubtreeIds(trx, collection.organizationId, collection.id);
-    await softDeleteSpacesInCollections(trx, collection.organizationId, subtree);
+    const deletedSpaces = await softDeleteSpacesInCollections(trx, collection.organizationId, subtree);
     await deleteCollections(trx, collection.organizationId, subtree);
+    return { deletedSpaces };
   });
 }
 

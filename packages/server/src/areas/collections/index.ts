@@ -22,5 +22,6 @@ export const collectionsArea = defineArea({
     },
     collectionLocators: { stays: 'One row per collection id, whatever its organization: a transfer points it at the target (removeTransferredCollections)' },
   },
+  events: ['collection.created', 'collection.updated', 'collection.deleted', 'collection.moved', 'collection.transferred'],
   conflicts: { collections_organization_id_parent_collection_id_fkey: 'The parent collection was deleted meanwhile' },
 });

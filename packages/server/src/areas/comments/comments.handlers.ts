@@ -10,6 +10,10 @@ import type { BodyFormat, Viewer } from './comments.mapper.js';
 import { commentContext } from './comments.rules.js';
 import { changeComment, changeReply, postComment, postReply, removeComment, removeReply, requireOpenDiscussion } from './comments.service.js';
 import { commentViews, replyViews } from './comments.views.js';
+import { permissions } from '../permissions-objects.js';
+import { inTransaction, type Executor } from '../../db/database.js';
+import type { ApiComment, ApiCommentReply } from './comments.mapper.js';
+import { actorOf, recordEvents, type EventType, type NewEvent } from '../events/index.js';
 
 type Access = SpaceAccess | ChangeRequestAccess;
 type Input = { access: Access; caller: Caller; app: AppContext; query: { format?: BodyFormat } };
@@ -40,12 +44,30 @@ async function list(input: Input & { query: ListQuery }) {
   return { status: 200 as const, body: { ...page, items: await commentViews(app.db, app.caches, ctx, page.items, viewer(input)) } };
 }
 
-const one = async (input: Input, ctx: CommentContext, row: CommentRow) => (await commentViews(input.app.db, input.app.caches, ctx, [row], viewer(input)))[0]!;
-const oneReply = async (input: Input, row: ReplyRow) => (await replyViews(input.app.db, commentContext(input.access), [row], viewer(input)))[0]!;
+const one = async (input: Input, ctx: CommentContext, row: CommentRow, db: Executor = input.app.db) => (await commentViews(db, input.app.caches, ctx, [row], viewer(input)))[0]!;
+const oneReply = async (input: Input, row: ReplyRow, db: Executor = input.app.db) => (await replyViews(db, commentContext(input.access), [row], viewer(input)))[0]!;
+
+/**
+ * Records a comment's or reply's events with `trx`, the transaction of the change. Events show it as
+ * an organization admin who is not its author sees it, its body in Markdown — whoever made the change
+ * and whatever format they asked for.
+ */
+async function recordCommentEvents(trx: Executor, input: Input, types: EventType[], object: ApiComment | ApiCommentReply, markdown: string, reply?: { comment: string }) {
+  const ctx = commentContext(input.access);
+  // '' is no user's id: the admin is not the author.
+  const asAdmin = permissions().comment('', 'admin', { postedBy: input.caller.user.id });
+  const data = { object: { ...object, body: { markdown }, permissions: asAdmin }, ...reply, ...(reply && ctx.changeRequestId !== null ? { changeRequest: ctx.changeRequestId } : {}) };
+  const actor = actorOf(input.caller, input.app.urls);
+  await recordEvents(trx, types.map((type) => ({ type, organizationId: ctx.organizationId, spaceId: ctx.spaceId, actor, data }) as NewEvent));
+}
 
 async function post(input: Input & { body: Parameters<typeof postComment>[4] }) {
-  const posted = await postComment(input.app.db, input.app.caches, commentContext(input.access), input.caller.user.id, input.body);
-  return { status: 200 as const, body: await one(input, posted.ctx, posted.comment) };
+  return inTransaction(input.app.db, async (trx) => {
+    const posted = await postComment(trx, input.app.caches, commentContext(input.access), input.caller.user.id, input.body);
+    const view = await one(input, posted.ctx, posted.comment, trx);
+    await recordCommentEvents(trx, input, ['comment.created'], view, posted.comment.bodyMarkdown);
+    return { status: 200 as const, body: view };
+  });
 }
 
 async function get(input: Input & { access: { comment: CommentRow } }) {
@@ -54,12 +76,26 @@ async function get(input: Input & { access: { comment: CommentRow } }) {
 
 async function update(input: Input & { access: { comment: CommentRow }; body: Parameters<typeof changeComment>[4] }) {
   const ctx = commentContext(input.access);
-  const changed = await changeComment(input.app.db, ctx, input.access.comment.id, input.caller.user.id, input.body ?? {});
-  return { status: 200 as const, body: await one(input, ctx, changed) };
+  const body = input.body ?? {};
+  return inTransaction(input.app.db, async (trx) => {
+    const changed = await changeComment(trx, ctx, input.access.comment.id, input.caller.user.id, body);
+    const view = await one(input, ctx, changed, trx);
+    // Reactions alone are no event.
+    const types: EventType[] = [];
+    if (body.body !== undefined) types.push('comment.edited');
+    if (changed.status !== input.access.comment.status) types.push(changed.status === 'resolved' ? 'comment.resolved' : 'comment.reopened');
+    await recordCommentEvents(trx, input, types, view, changed.bodyMarkdown);
+    return { status: 200 as const, body: view };
+  });
 }
 
-async function remove(input: { access: Access & { comment: CommentRow }; app: AppContext }) {
-  await removeComment(input.app.db, commentContext(input.access), input.access.comment.id);
+async function remove(input: Input & { access: Access & { comment: CommentRow } }) {
+  const ctx = commentContext(input.access);
+  await inTransaction(input.app.db, async (trx) => {
+    const view = await one({ ...input, query: {} }, ctx, input.access.comment, trx);
+    await removeComment(trx, ctx, input.access.comment.id);
+    await recordCommentEvents(trx, input, ['comment.deleted'], view, input.access.comment.bodyMarkdown);
+  });
   return { status: 205 as const };
 }
 
@@ -79,8 +115,12 @@ async function listReplies(input: Input & { access: { comment: CommentRow }; que
 
 async function reply(input: Input & { access: { comment: CommentRow }; body: Parameters<typeof postReply>[4] }) {
   requireOpenDiscussion('changeRequest' in input.access ? input.access.changeRequest.status : null);
-  const posted = await postReply(input.app.db, commentContext(input.access), input.access.comment, input.caller.user.id, input.body);
-  return { status: 200 as const, body: await oneReply(input, posted) };
+  return inTransaction(input.app.db, async (trx) => {
+    const posted = await postReply(trx, commentContext(input.access), input.access.comment, input.caller.user.id, input.body);
+    const view = await oneReply(input, posted, trx);
+    await recordCommentEvents(trx, input, ['comment-reply.created'], view, posted.bodyMarkdown, { comment: input.access.comment.id });
+    return { status: 200 as const, body: view };
+  });
 }
 
 async function getReply(input: Input & { access: { reply: ReplyRow } }) {
@@ -88,12 +128,23 @@ async function getReply(input: Input & { access: { reply: ReplyRow } }) {
 }
 
 async function updateReply(input: Input & { access: { reply: ReplyRow }; body: Parameters<typeof changeReply>[4] }) {
-  const changed = await changeReply(input.app.db, commentContext(input.access), input.access.reply, input.caller.user.id, input.body ?? {});
-  return { status: 200 as const, body: await oneReply(input, changed) };
+  const body = input.body ?? {};
+  return inTransaction(input.app.db, async (trx) => {
+    const changed = await changeReply(trx, commentContext(input.access), input.access.reply, input.caller.user.id, body);
+    const view = await oneReply(input, changed, trx);
+    // Reactions alone are no event.
+    const types: EventType[] = body.body !== undefined ? ['comment-reply.edited'] : [];
+    await recordCommentEvents(trx, input, types, view, changed.bodyMarkdown, { comment: input.access.reply.commentId });
+    return { status: 200 as const, body: view };
+  });
 }
 
-async function removeReplyHandler(input: { access: Access & { reply: ReplyRow }; app: AppContext }) {
-  await removeReply(input.app.db, commentContext(input.access), input.access.reply);
+async function removeReplyHandler(input: Input & { access: Access & { reply: ReplyRow } }) {
+  await inTransaction(input.app.db, async (trx) => {
+    const view = await oneReply({ ...input, query: {} }, input.access.reply, trx);
+    await removeReply(trx, commentContext(input.access), input.access.reply);
+    await recordCommentEvents(trx, input, ['comment-reply.deleted'], view, input.access.reply.bodyMarkdown, { comment: input.access.reply.commentId });
+  });
   return { status: 205 as const };
 }
 

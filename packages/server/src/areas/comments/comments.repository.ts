@@ -3,7 +3,8 @@
 // own comments), so a comment of another space, change request or family reads as absent.
 import { sql, type Selectable } from 'kysely';
 import { PREPARED, type Executor } from '../../db/database.js';
-import type { CommentRepliesTable, CommentsTable, CommentStatus } from '../../db/schema.js';
+import { rawQuery, value } from '../../db/raw-query.js';
+import type { ChangeRequestStatus, CommentReactionsTable, CommentRepliesTable, CommentsTable, CommentStatus, UsersTable } from '../../db/schema.js';
 import { USERS_PER_EMOJI } from './reactions.js';
 
 /** Where comments live: a space's own, or one change request's. */
@@ -153,19 +154,27 @@ export async function lockContext(trx: Executor, ctx: CommentContext): Promise<b
  * transaction ends, so concurrent writes add up exactly), and reads the context's head and, for a
  * change request, its status. Undefined when the space or change request is gone.
  */
-export async function moveOpenCount(trx: Executor, ctx: CommentContext, delta: number): Promise<{ headRevisionId: string; status: string | null } | undefined> {
+export async function moveOpenCount(trx: Executor, ctx: CommentContext, delta: number): Promise<{ headRevisionId: string; status: ChangeRequestStatus | null } | undefined> {
   if (ctx.changeRequestId === null) {
-    const { rows } = await sql<{ headRevisionId: string }>`
-      UPDATE spaces SET comments_count = comments_count + ${delta}
-      WHERE organization_id = ${ctx.organizationId} AND id = ${ctx.spaceId} AND deleted_at IS NULL
-      RETURNING head_revision_id`.execute(trx);
-    return rows[0] && { headRevisionId: rows[0].headRevisionId, status: null };
+    const space = await trx
+      .updateTable('spaces')
+      .set((eb) => ({ commentsCount: eb('commentsCount', '+', delta) }))
+      .where('organizationId', '=', ctx.organizationId)
+      .where('id', '=', ctx.spaceId)
+      .where('deletedAt', 'is', null)
+      .returning('headRevisionId')
+      .executeTakeFirst();
+    return space && { headRevisionId: space.headRevisionId, status: null };
   }
-  const { rows } = await sql<{ revisionId: string; status: string }>`
-    UPDATE change_requests SET comments_count = comments_count + ${delta}
-    WHERE organization_id = ${ctx.organizationId} AND space_id = ${ctx.spaceId} AND id = ${ctx.changeRequestId}
-    RETURNING revision_id, status`.execute(trx);
-  return rows[0] && { headRevisionId: rows[0].revisionId, status: rows[0].status };
+  const changeRequest = await trx
+    .updateTable('changeRequests')
+    .set((eb) => ({ commentsCount: eb('commentsCount', '+', delta) }))
+    .where('organizationId', '=', ctx.organizationId)
+    .where('spaceId', '=', ctx.spaceId)
+    .where('id', '=', ctx.changeRequestId)
+    .returning(['revisionId', 'status'])
+    .executeTakeFirst();
+  return changeRequest && { headRevisionId: changeRequest.revisionId, status: changeRequest.status };
 }
 
 /** Moves the list version of the context (a new number from the shared sequence). */
@@ -255,7 +264,17 @@ const REACTIONS = {
 } as const;
 
 /** One user's reaction as the database lists it: emoji, count of its emoji, user, reactedAt (ISO), email, name, photo. */
-export type ReactionTuple = [emoji: string, count: number, userId: string, reactedAt: string, email: string, displayName: string, photoUrl: string | null];
+export type ReactionTuple = [
+  emoji: Reaction['emoji'],
+  count: number,
+  userId: Reaction['userId'],
+  reactedAt: string,
+  email: User['email'],
+  displayName: User['displayName'],
+  photoUrl: User['photoUrl'],
+];
+type Reaction = Selectable<CommentReactionsTable>;
+type User = Selectable<UsersTable>;
 
 /**
  * The reactions on the comment or reply of the row aliased `alias`, as one JSON array (null when
@@ -300,11 +319,24 @@ export async function changeReactions(
       DELETE FROM ${sql.table(table)}
       WHERE organization_id = ${organizationId} AND ${sql.ref(column)} = ${targetId} AND user_id = ${userId} AND emoji = ANY(${changes.remove}::text[])`.execute(trx);
   }
-  const { rows } = await sql<{ count: number }>`
-    SELECT count(DISTINCT emoji)::int AS count FROM ${sql.table(table)}
-    WHERE organization_id = ${organizationId} AND ${sql.ref(column)} = ${targetId}`.execute(trx);
-  return rows[0]!.count;
+  const [row] = await emojiCountQuery.rows(trx, kind, organizationId, targetId);
+  return row!.count;
 }
+
+const emojiCountQuery = rawQuery({
+  name: 'distinctReactionEmojis',
+  columns: { count: value('int4') },
+  statement: (kind: ReactionTarget, organizationId: string, targetId: string) => {
+    const { table, column } = REACTIONS[kind];
+    return sql`
+      SELECT count(DISTINCT emoji)::int AS count FROM ${sql.table(table)}
+      WHERE organization_id = ${organizationId} AND ${sql.ref(column)} = ${targetId}`;
+  },
+  shapes: [
+    ['comment', '', ''],
+    ['reply', '', ''],
+  ],
+});
 
 // ---- Users and anchors of a page of comments ----
 

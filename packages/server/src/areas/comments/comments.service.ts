@@ -1,7 +1,7 @@
 // Comment and reply writes, one transaction each. Writes that move the open-comment counter lock the
 // context's row first (the space's, or the change request's), then the comment's: one lock order
 // everywhere, and the counter moves in the same transaction as the change (exact under concurrency).
-import type { Database, Executor } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import type { CommentStatus } from '../../db/schema.js';
 import { conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -58,9 +58,9 @@ async function postedTarget(trx: Executor, caches: TargetCaches, ctx: CommentCon
   return { ...target, nodeId: body.node, nodePreview: previewOf(block.text), anchorQuote: anchor.quote, anchorPrefix: anchor.prefix, anchorSuffix: anchor.suffix };
 }
 
-export async function postComment(db: Database, caches: TargetCaches, ctx: CommentContext, userId: string, body: Schemas['PostCommentRequest']): Promise<{ comment: CommentRow; ctx: CommentContext }> {
+export async function postComment(db: Executor, caches: TargetCaches, ctx: CommentContext, userId: string, body: Schemas['PostCommentRequest']): Promise<{ comment: CommentRow; ctx: CommentContext }> {
   const markdown = await checkedMarkdown(body.body.markdown, '/body/body/markdown');
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const locked = await moveOpenCount(trx, ctx, 1);
     if (!locked) throw notFound(contextName(ctx));
     requireOpenDiscussion(locked.status);
@@ -99,10 +99,10 @@ async function applyReactions(trx: Executor, kind: ReactionTarget, organizationI
   if (distinct > MAX_DISTINCT_EMOJIS) throw invalidField('/body/addedReactions', `a ${kind} holds at most ${MAX_DISTINCT_EMOJIS} different emojis`);
 }
 
-export async function changeComment(db: Database, ctx: CommentContext, id: string, userId: string, body: Schemas['UpdateCommentRequest']): Promise<CommentRow> {
+export async function changeComment(db: Executor, ctx: CommentContext, id: string, userId: string, body: Schemas['UpdateCommentRequest']): Promise<CommentRow> {
   const reactions = reactionChanges(body);
   const markdown = body.body && (await checkedMarkdown(body.body.markdown, '/body/body/markdown'));
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     if (body.resolved !== undefined && !(await lockContext(trx, ctx))) throw notFound(contextName(ctx));
     const current = await lockComment(trx, ctx, id);
     if (!current) throw notFound('Comment');
@@ -123,8 +123,8 @@ export async function changeComment(db: Database, ctx: CommentContext, id: strin
 }
 
 /** Deletes a comment with its replies and reactions; an open one leaves the counter. */
-export async function removeComment(db: Database, ctx: CommentContext, id: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function removeComment(db: Executor, ctx: CommentContext, id: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
     if (!(await lockContext(trx, ctx))) throw notFound(contextName(ctx));
     const status = await deleteComment(trx, ctx, id);
     if (!status) throw notFound('Comment');
@@ -133,9 +133,9 @@ export async function removeComment(db: Database, ctx: CommentContext, id: strin
   });
 }
 
-export async function postReply(db: Database, ctx: CommentContext, comment: CommentRow, userId: string, body: Schemas['PostCommentReplyRequest']): Promise<ReplyRow> {
+export async function postReply(db: Executor, ctx: CommentContext, comment: CommentRow, userId: string, body: Schemas['PostCommentReplyRequest']): Promise<ReplyRow> {
   const markdown = await checkedMarkdown(body.body.markdown, '/body/body/markdown');
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     // The comment's row first (its counter), then the reply that references it.
     if (!(await moveRepliesCount(trx, ctx.organizationId, comment.id, 1))) throw notFound('Comment');
     const id = newId();
@@ -144,10 +144,10 @@ export async function postReply(db: Database, ctx: CommentContext, comment: Comm
   });
 }
 
-export async function changeReply(db: Database, ctx: CommentContext, reply: ReplyRow, userId: string, body: Schemas['UpdateCommentReplyRequest']): Promise<ReplyRow> {
+export async function changeReply(db: Executor, ctx: CommentContext, reply: ReplyRow, userId: string, body: Schemas['UpdateCommentReplyRequest']): Promise<ReplyRow> {
   const reactions = reactionChanges(body);
   const markdown = body.body && (await checkedMarkdown(body.body.markdown, '/body/body/markdown'));
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     if (!(await lockReply(trx, ctx.organizationId, reply.commentId, reply.id))) throw notFound('Reply');
     if (markdown !== undefined) await updateReply(trx, ctx.organizationId, reply.id, { bodyMarkdown: markdown, editedAt: new Date() });
     await applyReactions(trx, 'reply', ctx.organizationId, reply.id, userId, reactions);
@@ -155,8 +155,8 @@ export async function changeReply(db: Database, ctx: CommentContext, reply: Repl
   });
 }
 
-export async function removeReply(db: Database, ctx: CommentContext, reply: ReplyRow): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function removeReply(db: Executor, ctx: CommentContext, reply: ReplyRow): Promise<void> {
+  await inTransaction(db, async (trx) => {
     if (!(await moveRepliesCount(trx, ctx.organizationId, reply.commentId, -1))) throw notFound('Comment');
     if (!(await deleteReply(trx, ctx.organizationId, reply.commentId, reply.id))) throw notFound('Reply');
   });

@@ -19,5 +19,6 @@ export const commentsArea = defineArea({
     commentReplyReactions: DISCUSSION, commentAnchors: DISCUSSION,
     commentListVersions: { transfer: 'moves', duplicate: { dropped: 'The copy has no comments: its lists start at version 0' } },
   },
+  events: ['comment.created', 'comment.edited', 'comment.resolved', 'comment.reopened', 'comment.deleted', 'comment-reply.created', 'comment-reply.edited', 'comment-reply.deleted'],
   rules: commentRules,
 });

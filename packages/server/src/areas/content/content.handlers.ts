@@ -11,6 +11,7 @@ import { toApiSpace } from '../spaces/space.mapper.js';
 import type { FileEntry } from '../../content/model.js';
 import { applySpaceChanges, loadHeadPages, loadRevisionContent, readPageBody } from './space-content.service.js';
 import { publishedSpaceAddress } from '../sites/space-addresses.js';
+import { actorOf } from '../events/index.js';
 
 type App = HandlerInput<'getSpaceContent'>['app'];
 
@@ -45,7 +46,7 @@ export const contentHandlers = {
   },
 
   async applySpaceContentChanges({ caller, access: { space, role }, body, app }) {
-    const applied = await applySpaceChanges(app, space, caller.user.id, body.changes);
+    const applied = await applySpaceChanges(app, space, caller.user.id, body.changes, { actor: actorOf(caller, app.urls) });
     const published = await publishedSpaceAddress(app.db, app.urls, applied.space);
     return { status: 200, body: { space: toApiSpace(applied.space, role, app.urls, published), revision: applied.revisionId, refs: applied.refs } };
   },

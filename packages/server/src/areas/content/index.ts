@@ -32,6 +32,7 @@ export const contentArea = defineArea({
     transfer: contentTransferSteps,
     purge: [async (trx, { spaces }) => markContentGarbage(trx, [...new Set(spaces.map((space) => space.organizationId))])],
   },
+  events: ['space.content-updated'],
   jobs: (context) => [collectContentGarbageWorker(context.db, context.blobs)],
   conflicts: { revisions_organization_id_space_id_fkey: 'The space was removed meanwhile' },
 });

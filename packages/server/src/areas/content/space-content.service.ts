@@ -15,9 +15,14 @@ import { markdownToDocument } from '../../content/markdown-document.js';
 import type { ContentRoots, ContentState, PageEntry } from '../../content/model.js';
 import { writeRevision, type ContentWriter, type HeadPointer } from '../../content/revision-writer.js';
 import { spaceHeadPointer } from '../../content/space-head.js';
+import type { EventActor, NewEvent } from '../events/index.js';
+import { recordingContentUpdates } from './content-events.js';
 import { loadContentState, loadPageTree } from '../../content/tree-store.js';
 
 export type AppliedChanges = { space: SpaceRow; revisionId: string; refs: Record<string, string> };
+
+/** What a content write records with it: its actor, and further events of the same change. */
+export type ContentEvents = { actor: EventActor; also?: (revisionId: string) => NewEvent[] };
 
 /**
  * A batch built inside the server rather than received (the content import): its changes are made
@@ -43,21 +48,26 @@ export function writeBatch<Moved>(app: ContentWriter, pointer: HeadPointer<Moved
   );
 }
 
-/** Applies a content batch to the space's head as one new `edits` revision (access checked by the caller). */
+/**
+ * Applies a content batch to the space's head as one new `edits` revision (access checked by the
+ * caller), recording `space.content-updated` in its transaction.
+ */
 export async function applySpaceChanges(
-  app: ContentWriter & Pick<AppContext, 'config'>,
+  app: ContentWriter & Pick<AppContext, 'config' | 'urls'>,
   space: SpaceRow,
   userId: string,
   changes: ContentChange[],
+  events: ContentEvents,
 ): Promise<AppliedChanges> {
   await assertMarkdownParsable(changeBodies(changes));
   const files = await prepareFiles(changes, app.config);
-  return applySpaceBatch(app, space, userId, () => ({ changes, files }));
+  return applySpaceBatch(app, space, userId, () => ({ changes, files }), events);
 }
 
-/** Applies an internal batch to the space's head (access checked by the caller). */
-export async function applySpaceBatch(app: ContentWriter, space: SpaceRow, userId: string, batch: InternalBatch): Promise<AppliedChanges> {
-  const written = await writeBatch(app, spaceHeadPointer(space), userId, batch);
+/** Applies an internal batch to the space's head (access checked by the caller), recording its events. */
+export async function applySpaceBatch(app: ContentWriter & Pick<AppContext, 'urls'>, space: SpaceRow, userId: string, batch: InternalBatch, events: ContentEvents): Promise<AppliedChanges> {
+  const pointer = spaceHeadPointer(space, recordingContentUpdates(space, { ...events, urls: app.urls, revisionType: 'edits' }));
+  const written = await writeBatch(app, pointer, userId, batch);
   return { space: written.moved, revisionId: written.revisionId, refs: written.draft.refs };
 }
 

@@ -9,6 +9,7 @@ import { HttpError, invalidField, unprocessable } from '../../errors.js';
 import { fetchGuarded, OutboundError } from '../../outbound.js';
 import { applyChangeRequestBatch } from '../change-requests/change-request-content.service.js';
 import { applySpaceBatch } from '../content/space-content.service.js';
+import type { EventActor } from '../events/index.js';
 import { readDocsArchive } from './docs-archive.js';
 import { ImportBudget } from './import-budget.js';
 import { countPages, planBatch, type ImportedPage } from './import-plan.js';
@@ -17,7 +18,7 @@ import { ZipArchive } from './zip-archive.js';
 
 type ImportRequest = components['schemas']['ContentImportRequest'];
 type ImportResult = components['schemas']['ContentImportResult'];
-type App = Pick<AppContext, 'db' | 'config' | 'caches' | 'blobs'>;
+type App = Pick<AppContext, 'db' | 'config' | 'urls' | 'caches' | 'blobs'>;
 
 /** Where the import writes: the space's head, or a change request's. */
 export type ImportTarget = { space: SpaceRow; changeRequestId?: string };
@@ -91,24 +92,34 @@ async function leaveOutUnparsableBodies(pages: ImportedPage[], budget: ImportBud
   }
 }
 
-/** Imports `request` into `target` as `userId` (access checked by the caller). */
-export async function importContent(app: App, target: ImportTarget, userId: string, request: ImportRequest): Promise<ImportResult> {
+/**
+ * Imports `request` into `target` as `userId` (access checked by the caller); `import.finished` is
+ * recorded with the revision, beside the content's own event.
+ */
+export async function importContent(app: App, target: ImportTarget, userId: string, actor: EventActor, request: ImportRequest): Promise<ImportResult> {
   checkRequest(request);
   const budget = new ImportBudget(app.config.import);
   const { plan, totalResources } = await readSource(request, app, budget);
   if (plan.pages.length === 0) throw unprocessable('The source holds no page to import');
   await leaveOutUnparsableBodies(plan.pages, budget);
   const batch = planBatch(plan);
-  const written =
-    target.changeRequestId === undefined
-      ? await applySpaceBatch(app, target.space, userId, batch)
-      : await applyChangeRequestBatch(app, target.space, target.changeRequestId, userId, batch);
-  return {
-    revision: written.revisionId,
+  const result = (revision: string): ImportResult => ({
+    revision,
     importedResources: countPages(plan.pages),
     totalResources,
     truncated: budget.stopped,
     ...(budget.stoppedBy ? { limit: budget.stoppedBy } : {}),
     skipped: budget.skipped,
+  });
+  const { organizationId, id: spaceId } = target.space;
+  const changeRequest = target.changeRequestId === undefined ? {} : { changeRequest: target.changeRequestId };
+  const events = {
+    actor,
+    also: (revision: string) => [{ type: 'import.finished' as const, organizationId, spaceId, actor, data: { ...changeRequest, source: request.source, result: result(revision) } }],
   };
+  const written =
+    target.changeRequestId === undefined
+      ? await applySpaceBatch(app, target.space, userId, batch, events)
+      : await applyChangeRequestBatch(app, target.space, target.changeRequestId, userId, batch, events);
+  return result(written.revisionId);
 }

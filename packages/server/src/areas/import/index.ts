@@ -6,4 +6,5 @@ export const importArea = defineArea({
   name: 'import',
   handlers: importHandlers,
   tables: {},
+  events: ['import.finished'],
 });

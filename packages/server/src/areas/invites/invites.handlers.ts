@@ -8,6 +8,21 @@ import { toApiInvite } from './invite.mapper.js';
 import { toApiMember } from '../members/member.mapper.js';
 import { joinOrganization } from '../members/members.service.js';
 import { emailDomainOf } from '../organizations/organizations.service.js';
+import type { Caller } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { inTransaction } from '../../db/database.js';
+import type { Role } from '../../db/schema.js';
+import { actorOf, recordEvent } from '../events/index.js';
+
+/** Joins the caller to the organization with `role`, recording `member.added` when they were not a member yet. */
+async function joinRecorded(app: AppContext, caller: Caller, organizationId: string, role: Role | null) {
+  return inTransaction(app.db, async (trx) => {
+    const joined = await joinOrganization(trx, organizationId, caller.user.id, role);
+    const member = toApiMember((await findMember(trx, organizationId, caller.user.id))!, app.urls);
+    if (joined) await recordEvent(trx, { type: 'member.added', organizationId, actor: actorOf(caller, app.urls), data: { object: member } });
+    return { joined, member };
+  });
+}
 
 export const inviteHandlers = {
   async listLinkInvites({ access, query, app }) {
@@ -53,8 +68,7 @@ export const inviteHandlers = {
     if (!found || !invite) throw notFound('Invite');
     if (!found.organization.inviteLinks) throw forbidden('This organization does not accept invite links');
     const organizationId = found.organization.id;
-    const joined = await joinOrganization(app.db, organizationId, caller.user.id, invite.role ?? found.organization.defaultRole);
-    const member = toApiMember((await findMember(app.db, organizationId, caller.user.id))!, app.urls);
+    const { joined, member } = await joinRecorded(app, caller, organizationId, invite.role ?? found.organization.defaultRole);
     return joined ? { status: 201, body: member } : { status: 200, body: member };
   },
 
@@ -64,8 +78,8 @@ export const inviteHandlers = {
     // Neither a member nor of a listed domain: the organization is not visible to the caller.
     if (!found || (!found.membership && !domainMatches)) throw notFound('Organization');
     const organizationId = found.organization.id;
-    const joined = !found.membership && (await joinOrganization(app.db, organizationId, caller.user.id, found.organization.defaultRole));
-    const member = toApiMember((await findMember(app.db, organizationId, caller.user.id))!, app.urls);
+    if (found.membership) return { status: 200, body: toApiMember((await findMember(app.db, organizationId, caller.user.id))!, app.urls) };
+    const { joined, member } = await joinRecorded(app, caller, organizationId, found.organization.defaultRole);
     return joined ? { status: 201, body: member } : { status: 200, body: member };
   },
 } satisfies AreaHandlers;

@@ -8,4 +8,5 @@ export const membersArea = defineArea({
   tables: {
     organizationMembers: { stays: 'Members belong to their organization: they never move with a space' },
   },
+  events: ['member.added', 'member.role-changed', 'member.removed'],
 });

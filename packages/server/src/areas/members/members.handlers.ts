@@ -11,6 +11,8 @@ import { toApiSpace } from '../spaces/space.mapper.js';
 import { toApiMemberTeam } from '../teams/team.mapper.js';
 import { changeMemberRole, removeMember } from './members.service.js';
 import { publishedSpaceAddresses } from '../sites/space-addresses.js';
+import { inTransaction } from '../../db/database.js';
+import { actorOf, recordEvent } from '../events/index.js';
 
 export const memberHandlers = {
   async listOrganizationMembers({ access, query, app }) {
@@ -38,13 +40,26 @@ export const memberHandlers = {
     return { status: 200, body: toApiMember(member, app.urls) };
   },
 
-  async updateOrganizationMember({ access, params, body, app }) {
-    await changeMemberRole(app.db, access.organization.id, params.userId, body.role);
-    return { status: 200, body: toApiMember((await findMember(app.db, access.organization.id, params.userId))!, app.urls) };
+  async updateOrganizationMember({ caller, access, params, body, app }) {
+    const organizationId = access.organization.id;
+    const member = await inTransaction(app.db, async (trx) => {
+      const previousRole = await changeMemberRole(trx, organizationId, params.userId, body.role);
+      const row = toApiMember((await findMember(trx, organizationId, params.userId))!, app.urls);
+      if (previousRole !== body.role) {
+        await recordEvent(trx, { type: 'member.role-changed', organizationId, actor: actorOf(caller, app.urls), data: { object: row, previousRole } });
+      }
+      return row;
+    });
+    return { status: 200, body: member };
   },
 
-  async removeOrganizationMember({ access, params, app }) {
-    await removeMember(app.db, access.organization.id, params.userId);
+  async removeOrganizationMember({ caller, access, params, app }) {
+    const organizationId = access.organization.id;
+    await inTransaction(app.db, async (trx) => {
+      const before = await findMember(trx, organizationId, params.userId);
+      await removeMember(trx, organizationId, params.userId);
+      await recordEvent(trx, { type: 'member.removed', organizationId, actor: actorOf(caller, app.urls), data: { object: toApiMember(before!, app.urls) } });
+    });
     // Their tokens scoped to the organization went with the membership (a foreign key): other instances
     // drop them on the change notification, this one at once.
     app.tokens.invalidate(`u:${params.userId}`);

@@ -8,14 +8,15 @@ import { conflict, notFound } from '../../errors.js';
 
 const lastAdmin = () => conflict('The organization must keep at least one admin');
 
-/** Sets a member's organization role (null: guest); 409 when it would demote the last admin. */
-export async function changeMemberRole(db: Executor, organizationId: string, userId: string, role: Role | null): Promise<void> {
-  await inTransaction(db, async (trx) => {
+/** Sets a member's organization role (null: guest); 409 when it would demote the last admin. Returns the previous role. */
+export async function changeMemberRole(db: Executor, organizationId: string, userId: string, role: Role | null): Promise<Role | null> {
+  return inTransaction(db, async (trx) => {
     await lockOrganization(trx, organizationId);
     const current = await memberRole(trx, organizationId, userId);
     if (!current) throw notFound('Member');
     if (current.role === 'admin' && role !== 'admin' && (await countAdmins(trx, organizationId)) <= 1) throw lastAdmin();
     await updateMember(trx, organizationId, userId, { role });
+    return current.role;
   });
 }
 

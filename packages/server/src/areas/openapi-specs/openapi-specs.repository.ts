@@ -1,6 +1,7 @@
 // OpenAPI specs of an organization and their versions.
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { column, rawQuery } from '../../db/raw-query.js';
 import type { OpenAPISpecErrorCode, OpenapiSpecsTable, OpenapiSpecVersionsTable } from '../../db/schema.js';
 import { newId } from '../../ids.js';
 import type { OpenAPISource, ProcessError } from './openapi-processing.js';
@@ -138,8 +139,14 @@ export async function completeProcessing(
  * Claims up to `limit` URL specs whose last processing ended more than `minutes` ago (moving them back
  * to `pending`), across organizations; several instances claim disjoint sets.
  */
-export async function claimSpecsToRefresh(db: Executor, minutes: number, limit: number): Promise<Array<{ organizationId: string; id: string }>> {
-  const { rows } = await sql<{ organizationId: string; id: string }>`
+export async function claimSpecsToRefresh(db: Executor, minutes: number, limit: number) {
+  return claimSpecsQuery.rows(db, minutes, limit);
+}
+
+const claimSpecsQuery = rawQuery({
+  name: 'claimSpecsToRefresh',
+  columns: { organizationId: column('openapiSpecs', 'organizationId'), id: column('openapiSpecs', 'id') },
+  statement: (minutes: number, limit: number) => sql`
     UPDATE openapi_specs s SET processing_state = 'pending'
     FROM (
       SELECT organization_id, id FROM openapi_specs
@@ -149,9 +156,9 @@ export async function claimSpecsToRefresh(db: Executor, minutes: number, limit: 
       FOR UPDATE SKIP LOCKED
     ) due
     WHERE s.organization_id = due.organization_id AND s.id = due.id
-    RETURNING s.organization_id, s.id`.execute(db);
-  return rows;
-}
+    RETURNING s.organization_id, s.id`,
+  shapes: [[0, 0]],
+});
 
 export type VersionRow = Pick<Selectable<OpenapiSpecVersionsTable>, 'id' | 'createdAt'>;
 

@@ -7,10 +7,16 @@ import { inTransaction, type Executor } from '../../db/database.js';
 import { conflict, invalidField } from '../../errors.js';
 import type { Jobs } from '../../jobs/queue.js';
 import type { Logger } from '../../logger.js';
+import type { ServerKeys } from '../../keys.js';
+import type { Urls } from '../../urls.js';
+import { recordEvent, SYSTEM_ACTOR } from '../events/index.js';
+import { toApiOpenAPISpec, toApiOpenAPISpecVersion } from './openapi-spec.mapper.js';
 import { processOpenAPISource, textEntryName, type OpenAPISource, type ProcessLimits, type ProcessOutcome } from './openapi-processing.js';
 import {
   claimSpecsToRefresh,
   completeProcessing,
+  findVersion,
+  specsQuery,
   insertSpec,
   insertVersion,
   lockSpecForResult,
@@ -56,7 +62,7 @@ export async function putSpec(db: Executor, jobs: Jobs, organizationId: string, 
   return row;
 }
 
-export type ProcessingDeps = { db: Executor; config: Pick<Config, 'outbound' | 'openapi'>; log: Logger };
+export type ProcessingDeps = { db: Executor; config: Pick<Config, 'outbound' | 'openapi'>; log: Logger; urls: Urls; keys: Pick<ServerKeys, 'openapiSignature'> };
 
 export function processLimits(config: ProcessingDeps['config']): ProcessLimits {
   return { outbound: config.outbound, maxFiles: config.openapi.maxFiles, timeoutMs: config.openapi.processTimeoutMs };
@@ -64,9 +70,25 @@ export function processLimits(config: ProcessingDeps['config']): ProcessLimits {
 
 export type ProcessResult = 'gone' | 'superseded' | 'version' | 'unchanged' | 'failed';
 
+/** Records `openapi-spec.processed` (with the new version, if one was made) in the transaction completing the processing. */
+async function recordProcessed(deps: ProcessingDeps, trx: Executor, organizationId: string, specId: string, versionId?: string): Promise<void> {
+  const spec = (await specsQuery(trx, organizationId).where('s.id', '=', specId).executeTakeFirst())!;
+  const version = versionId && (await findVersion(trx, organizationId, specId, versionId))!;
+  await recordEvent(trx, {
+    type: 'openapi-spec.processed',
+    organizationId,
+    actor: SYSTEM_ACTOR,
+    data: {
+      object: toApiOpenAPISpec(organizationId, spec, 'admin', deps.urls),
+      ...(version ? { version: toApiOpenAPISpecVersion(organizationId, spec.slug, version, deps.keys.openapiSignature, deps.urls) } : {}),
+    },
+  });
+}
+
 /**
  * Processes the spec: `progress`, then `complete` with a new version when the content changed, the same
- * latest version when it did not, or the failure's code and errors (the latest version stays).
+ * latest version when it did not, or the failure's code and errors (the latest version stays). The
+ * outcome's event is recorded with it.
  */
 export async function processSpec(deps: ProcessingDeps, organizationId: string, specId: string): Promise<ProcessResult> {
   const { db } = deps;
@@ -84,14 +106,17 @@ export async function processSpec(deps: ProcessingDeps, organizationId: string, 
     if (spec.sourceRevision !== started.sourceRevision) return 'superseded';
     if (!outcome.ok) {
       await completeProcessing(trx, organizationId, specId, { lastVersionId: spec.lastVersionId, errorCode: outcome.code, errors: outcome.errors });
+      await recordProcessed(deps, trx, organizationId, specId);
       return 'failed';
     }
     if (spec.lastHash === outcome.contentHash) {
       await completeProcessing(trx, organizationId, specId, { lastVersionId: spec.lastVersionId, errorCode: null, errors: null });
+      await recordProcessed(deps, trx, organizationId, specId);
       return 'unchanged';
     }
     const versionId = await insertVersion(trx, { organizationId, specId, contentHash: outcome.contentHash, filesystem: outcome.filesystem, bundle: outcome.bundle });
     await completeProcessing(trx, organizationId, specId, { lastVersionId: versionId, errorCode: null, errors: null });
+    await recordProcessed(deps, trx, organizationId, specId, versionId);
     return 'version';
   });
 }

@@ -1,4 +1,5 @@
 import type { Updateable } from 'kysely';
+import { inTransaction } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { keysetPage } from '../../db/pagination.js';
 import {
@@ -13,6 +14,7 @@ import type { AreaHandlers } from '../../http/handler.js';
 import { toApiOrganization } from './organization.mapper.js';
 import { createOrganization, emailDomainOf, hostnameTaken } from './organizations.service.js';
 import { findSite } from '../sites/sites.repository.js';
+import { actorOf, recordEvent } from '../events/index.js';
 
 export const organizationHandlers = {
   async listOrganizations({ caller, query, app }) {
@@ -32,7 +34,12 @@ export const organizationHandlers = {
   },
 
   async createOrganization({ caller, body, app }) {
-    const organization = await createOrganization(app.db, caller.user, body);
+    const organization = await inTransaction(app.db, async (trx) => {
+      const created = await createOrganization(trx, caller.user, body);
+      const data = { object: toApiOrganization(created, { role: 'admin', sso: false }, app.urls) };
+      await recordEvent(trx, { type: 'organization.created', organizationId: created.id, actor: actorOf(caller, app.urls), data });
+      return created;
+    });
     return { status: 201, body: toApiOrganization(organization, { role: 'admin', sso: false }, app.urls) };
   },
 
@@ -40,7 +47,7 @@ export const organizationHandlers = {
     return { status: 200, body: toApiOrganization(access.organization, access.membership, app.urls) };
   },
 
-  async updateOrganizationById({ access, body, app }) {
+  async updateOrganizationById({ caller, access, body, app }) {
     const organizationId = access.organization.id;
     const patch: Updateable<OrganizationsTable> = {};
     if (body.title !== undefined) patch.title = body.title;
@@ -62,7 +69,12 @@ export const organizationHandlers = {
     }
     let updated;
     try {
-      updated = await updateOrganization(app.db, organizationId, patch);
+      updated = await inTransaction(app.db, async (trx) => {
+        const row = await updateOrganization(trx, organizationId, patch);
+        const data = row && { object: toApiOrganization(row, { role: 'admin', sso: false }, app.urls) };
+        if (data && Object.keys(patch).length > 0) await recordEvent(trx, { type: 'organization.updated', organizationId, actor: actorOf(caller, app.urls), data });
+        return row;
+      });
     } catch (error) {
       if (isUniqueViolation(error, 'organizations_hostname_key')) throw hostnameTaken();
       // The site was deleted since it was looked up.

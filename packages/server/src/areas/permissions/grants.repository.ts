@@ -2,7 +2,7 @@
 // key), so whoever deletes a user's membership or a team deletes their grants too.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { PrincipalKind, Role, TeamMemberRole } from '../../db/schema.js';
+import type { PrincipalKind, Role } from '../../db/schema.js';
 import { teamExtraColumns } from '../teams/teams.repository.js';
 
 export type GrantTarget = { kind: 'space' | 'collection'; organizationId: string; id: string };
@@ -88,29 +88,22 @@ export async function lockPrincipal(trx: Executor, organizationId: string, princ
   return row !== undefined;
 }
 
-type GrantBase = { organizationId: string; principalKind: PrincipalKind; principalId: string; role: Role; grantedAt: Date };
+/** The grants on one item (alias `g` in grantsOfItemQuery). */
+function grantsOn(db: Executor, target: GrantTarget) {
+  const columns = ['organizationId', 'principalKind', 'principalId', 'role', 'grantedAt'] as const;
+  return target.kind === 'space'
+    ? db.selectFrom('spaceGrants').select(columns).where('organizationId', '=', target.organizationId).where('spaceId', '=', target.id)
+    : db.selectFrom('collectionGrants').select(columns).where('organizationId', '=', target.organizationId).where('collectionId', '=', target.id);
+}
 
-export type GrantViewRow = GrantBase & {
-  userEmail: string | null;
-  userDisplayName: string | null;
-  userPhotoUrl: string | null;
-  teamTitle: string | null;
-  teamCreatedAt: Date | null;
-  membersCount: number | null;
-  spacesCount: number | null;
-  callerTeamRole: TeamMemberRole | null;
-};
+export type GrantViewRow = Awaited<ReturnType<ReturnType<typeof grantsOfItemQuery>['executeTakeFirstOrThrow']>>;
 
 /**
  * The grants on one item as `g`, each with its user or its team (counters and the caller's role in it),
  * in one query.
  */
 export function grantsOfItemQuery(db: Executor, target: GrantTarget, callerId: string) {
-  const { table, column } = grantTable(target);
-  const grants = sql<GrantBase>`(
-    SELECT organization_id, principal_kind, principal_id, role, granted_at FROM ${table}
-    WHERE organization_id = ${target.organizationId} AND ${column} = ${target.id}
-  )`;
+  const grants = grantsOn(db, target);
   return db
     .selectFrom(grants.as('g'))
     .leftJoin('users as u', (join) => join.on('g.principalKind', '=', 'user').onRef('u.id', '=', 'g.principalId'))

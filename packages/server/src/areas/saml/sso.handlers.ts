@@ -23,7 +23,7 @@ export const ssoHandlers = {
     const target = body.RelayState === undefined ? new URL(app.config.appUrl) : sameOriginRelayState(app.config, body.RelayState, '/body/RelayState');
     const service = samlServiceUrls(app.urls, provider.organizationId, provider.id);
     const assertion = await verifySamlResponse(provider, service, body.SAMLResponse);
-    const token = await signInWithSaml(app.db, provider, assertion);
+    const token = await signInWithSaml(app.db, app.urls, provider, assertion);
     target.hash = `token=${token}`;
     return { status: 303, headers: { Location: target.href, 'Cache-Control': 'no-store' } };
   },

@@ -12,14 +12,18 @@ import { ensureUserByEmail, findAccountOrigin, findUserByEmail } from '../../aut
 import { badRequest, forbidden } from '../../errors.js';
 import { issueToken } from '../organizations/bootstrap.js';
 import { emailDomainOf } from '../organizations/organizations.service.js';
+import { findMember } from '../members/members.repository.js';
+import { toApiMember } from '../members/member.mapper.js';
+import type { Urls } from '../../urls.js';
+import { recordEvent } from '../events/index.js';
 
 /** Tokens from an SSO sign-in expire, so that removing someone at the identity provider takes effect. */
 export const SSO_TOKEN_LIFETIME_DAYS = 14;
 
 const notAllowed = () => forbidden('This e-mail address may not sign in to this organization');
 
-/** Signs the asserted user in; answers a new token. */
-export async function signInWithSaml(db: Executor, provider: ActiveSamlProviderRow, assertion: VerifiedAssertion): Promise<string> {
+/** Signs the asserted user in; answers a new token. A newcomer's `member.added` is recorded with it. */
+export async function signInWithSaml(db: Executor, urls: Urls, provider: ActiveSamlProviderRow, assertion: VerifiedAssertion): Promise<string> {
   return inTransaction(db, async (trx) => {
     const first = await recordConsumedAssertion(trx, {
       organizationId: provider.organizationId,
@@ -28,7 +32,12 @@ export async function signInWithSaml(db: Executor, provider: ActiveSamlProviderR
       expiresAt: assertion.acceptableUntil,
     });
     if (!first) throw badRequest('SAML response refused: this assertion was already used');
-    const userId = await becomeSsoMember(trx, provider, assertion);
+    const { userId, joined } = await becomeSsoMember(trx, provider, assertion);
+    if (joined) {
+      const member = toApiMember((await findMember(trx, provider.organizationId, userId))!, urls);
+      // The sign-in carries no API token: the actor is the user alone.
+      await recordEvent(trx, { type: 'member.added', organizationId: provider.organizationId, actor: { type: 'user', user: member.user }, data: { object: member } });
+    }
     const expiresAt = new Date(Date.now() + SSO_TOKEN_LIFETIME_DAYS * 86_400_000);
     // The provider is only as trusted as the organization's admins: its token reaches that organization alone.
     return issueToken(trx, userId, `SSO: ${provider.label}`, { expiresAt, organizationId: provider.organizationId });
@@ -43,12 +52,13 @@ export async function signInWithSaml(db: Executor, provider: ActiveSamlProviderR
  * organization: `emailDomains` are not verified, so the provider would take it over. Newcomers join
  * with the provider's `defaultRole` (null: guest). Whoever becomes an SSO member joins the default team.
  */
-async function becomeSsoMember(trx: Executor, provider: ActiveSamlProviderRow, assertion: VerifiedAssertion): Promise<string> {
+async function becomeSsoMember(trx: Executor, provider: ActiveSamlProviderRow, assertion: VerifiedAssertion): Promise<{ userId: string; joined: boolean }> {
   const organizationId = provider.organizationId;
   const existing = await findUserByEmail(trx, assertion.email);
   const membership = existing && (await lockMembership(trx, organizationId, existing.id));
   let userId: string;
   let becameSso: boolean;
+  let joined = false;
   if (existing && membership) {
     userId = existing.id;
     becameSso = !membership.sso;
@@ -62,11 +72,12 @@ async function becomeSsoMember(trx: Executor, provider: ActiveSamlProviderRow, a
     userId = user.id;
     // A concurrent sign-in of the same user may have made them a member first: either way they are one.
     becameSso = await insertMemberIfAbsent(trx, { organizationId, userId, role: provider.defaultRole, sso: true });
+    joined = becameSso;
   }
   // Locked (FOR SHARE) so that a team deleted meanwhile is skipped rather than failing the sign-in.
   const team = provider.defaultTeamId;
   if (becameSso && team && (await lockPrincipal(trx, organizationId, { kind: 'team', id: team }))) {
     await upsertTeamMembers(trx, organizationId, team, [{ userId }]);
   }
-  return userId;
+  return { userId, joined };
 }

@@ -3,17 +3,18 @@
 // whose DNS proved control, and belongs to the last site that proved it.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { column, rawQuery } from '../../db/raw-query.js';
 import { hostAddress } from './sites.repository.js';
 
-export type HostnameClaim = { organizationId: string; siteId: string; hostname: string; token: string };
-
-/**
- * Claims up to `limit` pending hostnames due for a check (across organizations, least recently checked
- * first), marking them checked now so that several instances claim disjoint sets. A claim is due after
- * a minute in its first hour, ten minutes in its first day, then an hour.
- */
-export async function claimDueHostnames(db: Executor, limit: number): Promise<HostnameClaim[]> {
-  const { rows } = await sql<HostnameClaim>`
+const claimHostnamesQuery = rawQuery({
+  name: 'claimDueHostnames',
+  columns: {
+    organizationId: column('sites', 'organizationId'),
+    siteId: column('sites', 'id'),
+    hostname: column('sites', 'hostname').neverNull('WHERE hostname IS NOT NULL'),
+    token: column('sites', 'hostnameToken').neverNull('set with the hostname (sites_hostname_claim_check)'),
+  },
+  statement: (limit: number) => sql`
     UPDATE sites s SET hostname_checked_at = now()
     FROM (
       SELECT organization_id, id FROM sites
@@ -27,8 +28,19 @@ export async function claimDueHostnames(db: Executor, limit: number): Promise<Ho
       FOR UPDATE SKIP LOCKED
     ) due
     WHERE s.organization_id = due.organization_id AND s.id = due.id
-    RETURNING s.organization_id, s.id AS site_id, s.hostname, s.hostname_token AS token`.execute(db);
-  return rows;
+    RETURNING s.organization_id, s.id AS site_id, s.hostname, s.hostname_token AS token`,
+  shapes: [[0]],
+});
+
+export type HostnameClaim = Awaited<ReturnType<typeof claimHostnamesQuery.rows>>[number];
+
+/**
+ * Claims up to `limit` pending hostnames due for a check (across organizations, least recently checked
+ * first), marking them checked now so that several instances claim disjoint sets. A claim is due after
+ * a minute in its first hour, ten minutes in its first day, then an hour.
+ */
+export async function claimDueHostnames(db: Executor, limit: number): Promise<HostnameClaim[]> {
+  return claimHostnamesQuery.rows(db, limit);
 }
 
 /** Locks the site's row while it still holds this claim (hostname and token); false once it changed. */

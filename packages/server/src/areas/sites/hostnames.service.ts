@@ -18,10 +18,12 @@ import type { Logger } from '../../logger.js';
 import { checkHostname, MAX_HOSTNAME_LENGTH, newHostnameToken, type HostnameProof } from './hostname-dns.js';
 import { claimDueHostnames, holdHostname, lockClaim, lockHostnameHolder, releaseHostname, type HostnameClaim } from './hostnames.repository.js';
 import { forgetUnknownHost, serverHostnames } from './published/site-target.js';
-import { updateSite, type SiteRow } from './sites.repository.js';
+import { findSite, updateSite, type SiteRow } from './sites.repository.js';
+import { siteData } from './site-events.js';
+import { recordEvents, SYSTEM_ACTOR, type NewEvent } from '../events/index.js';
 import { requireSite } from './structure.service.js';
 
-type Deps = Pick<AppContext, 'db' | 'config' | 'log' | 'caches'>;
+type Deps = Pick<AppContext, 'db' | 'config' | 'log' | 'urls' | 'caches'>;
 
 /** Claims checked by one run of the job, and checked at once. */
 const JOB_BATCH = 20;
@@ -75,10 +77,12 @@ function prove(config: AppContext['config'], claim: HostnameClaim): Promise<Host
 /**
  * Records what a check of `claim` found, if the site still holds that claim: proven, the site takes the
  * hostname's address (and its `updatedAt` moves: its published address and canonical links change),
- * the previous holder's claim going back to pending; else the problem. True when it was recorded.
+ * the previous holder's claim going back to pending, each site's `site.updated` recorded (by the server:
+ * the DNS decided); else the problem (no event: a check that finds nothing new is no change).
+ * True when it was recorded.
  */
-async function recordCheck(app: Pick<AppContext, 'db' | 'caches'>, claim: HostnameClaim, proof: HostnameProof): Promise<boolean> {
-  const recorded = await app.db.transaction().execute(async (trx) => {
+async function recordCheck(deps: Deps, claim: HostnameClaim, proof: HostnameProof): Promise<boolean> {
+  const recorded = await deps.db.transaction().execute(async (trx) => {
     await lockHostname(trx, claim.hostname);
     if (!(await lockClaim(trx, claim))) return false;
     const now = sql<Date>`now()` as never;
@@ -87,14 +91,22 @@ async function recordCheck(app: Pick<AppContext, 'db' | 'caches'>, claim: Hostna
       return true;
     }
     const holder = await lockHostnameHolder(trx, claim.hostname);
+    const changed: Array<{ organizationId: string; siteId: string }> = [claim];
     if (holder && (holder.organizationId !== claim.organizationId || holder.siteId !== claim.siteId)) {
       await updateSite(trx, holder.organizationId, holder.siteId, { hostnameVerifiedAt: null, hostnameCheckedAt: now, hostnameProblem: 'Another site proved control of this hostname' });
+      changed.unshift(holder);
     }
     await holdHostname(trx, claim.hostname, claim.organizationId, claim.siteId);
     await updateSite(trx, claim.organizationId, claim.siteId, { hostnameVerifiedAt: now, hostnameCheckedAt: now, hostnameProblem: null });
+    const events: NewEvent[] = [];
+    for (const { organizationId, siteId } of changed) {
+      const site = (await findSite(trx, organizationId, siteId))!;
+      events.push({ type: 'site.updated', organizationId, actor: SYSTEM_ACTOR, data: siteData(site, deps) });
+    }
+    await recordEvents(trx, events);
     return true;
   });
-  if (recorded && proof.proven) forgetUnknownHost(app.caches, claim.hostname);
+  if (recorded && proof.proven) forgetUnknownHost(deps.caches, claim.hostname);
   return recorded;
 }
 

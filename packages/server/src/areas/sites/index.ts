@@ -36,6 +36,7 @@ export const sitesArea = defineArea({
     },
   },
   steps: { transfer: [leaveSites], purge: [purgeSiteSpaces] },
+  events: ['site.created', 'site.updated', 'site.published', 'site.unpublished', 'site.deleted'],
   rules: sitesRules,
   jobs: (context) => [verifyHostnamesWorker(context)],
   // The published sites themselves: HTML for their visitors, on their hostnames and under /s/.

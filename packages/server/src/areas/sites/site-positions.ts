@@ -5,6 +5,8 @@
 // group's sections, or the site spaces of one section (or of the root).
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { positionBesideReference } from '../../db/positions.js';
+import { rawQuery, value } from '../../db/raw-query.js';
 
 export type Siblings = RawBuilder<unknown>;
 
@@ -23,31 +25,53 @@ export const siteSpaceSiblings = (organizationId: string, siteId: string, sectio
 
 /** A position after every sibling. */
 export async function positionAtEnd(db: Executor, siblings: Siblings): Promise<string> {
-  const { rows } = await sql<{ position: string }>`SELECT (coalesce(max(position), 0) + 1)::text AS position FROM (${siblings}) siblings`.execute(db);
-  return rows[0]!.position;
+  const [row] = await positionAtEndQuery.rows(db, siblings);
+  return row!.position;
 }
 
 /** A position just before or after the sibling `referenceId`, ignoring `movingId`; undefined when `referenceId` is no sibling. */
 export async function positionBeside(db: Executor, siblings: Siblings, referenceId: string, side: 'before' | 'after', movingId?: string): Promise<string | undefined> {
-  const neighbour =
-    side === 'before'
-      ? sql`(SELECT max(position) FROM others WHERE position < ref.position)`
-      : sql`(SELECT min(position) FROM others WHERE position > ref.position)`;
-  const step = side === 'before' ? sql`- 1` : sql`+ 1`;
-  const { rows } = await sql<{ position: string }>`
-    WITH others AS (SELECT id, position FROM (${siblings}) s WHERE id IS DISTINCT FROM ${movingId ?? null}),
-    ref AS (SELECT position FROM others WHERE id = ${referenceId})
-    SELECT (CASE WHEN ${neighbour} IS NULL THEN ref.position ${step} ELSE (ref.position + ${neighbour}) * 0.5 END)::text AS position
-    FROM ref`.execute(db);
-  return rows[0]?.position;
+  const [row] = await positionBesideQuery.rows(db, siblings, referenceId, side, movingId);
+  return row?.position;
 }
 
 /** `count` positions in a row right after `afterId`'s (before its next sibling), for items moving there together. */
 export async function positionsAfter(db: Executor, siblings: Siblings, afterId: string, count: number): Promise<string[]> {
-  const { rows } = await sql<{ position: string }>`
+  const rows = await positionsAfterQuery.rows(db, siblings, afterId, count);
+  return rows.map((row) => row.position);
+}
+
+// Each statement over each kind of sibling set (raw-query.ts: the shapes the raw-SQL test describes).
+const SIBLING_SETS = [topLevel('', ''), groupSections('', '', ''), siteSpaceSiblings('', '', null)];
+
+const positionAtEndQuery = rawQuery({
+  name: 'sitePositionAtEnd',
+  columns: { position: value('text') },
+  statement: (siblings: Siblings) => sql`SELECT (coalesce(max(position), 0) + 1)::text AS position FROM (${siblings}) siblings`,
+  shapes: SIBLING_SETS.map((siblings): [Siblings] => [siblings]),
+});
+
+const positionBesideQuery = rawQuery({
+  name: 'sitePositionBeside',
+  columns: { position: value('text').neverNull("the reference's position, or the midpoint with its neighbour") },
+  statement: (siblings: Siblings, referenceId: string, side: 'before' | 'after', movingId?: string) => sql`
+    WITH others AS (SELECT id, position FROM (${siblings}) s WHERE id IS DISTINCT FROM ${movingId ?? null}),
+    ref AS (SELECT position FROM others WHERE id = ${referenceId})
+    SELECT ${positionBesideReference('others', side)} AS position
+    FROM ref`,
+  shapes: SIBLING_SETS.flatMap((siblings) => [
+    [siblings, '', 'before'] as const,
+    [siblings, '', 'after', ''] as const,
+  ]),
+});
+
+const positionsAfterQuery = rawQuery({
+  name: 'sitePositionsAfter',
+  columns: { position: value('text').neverNull('between two positions (the next sibling, or past the end)') },
+  statement: (siblings: Siblings, afterId: string, count: number) => sql`
     WITH s AS (SELECT id, position FROM (${siblings}) s),
     ref AS (SELECT position FROM s WHERE id = ${afterId}),
     bounds AS (SELECT ref.position AS low, coalesce((SELECT min(position) FROM s WHERE position > ref.position), ref.position + ${count + 1}) AS high FROM ref)
-    SELECT (low + (high - low) * i / ${count + 1})::text AS position FROM bounds, generate_series(1, ${count}) AS i ORDER BY i`.execute(db);
-  return rows.map((row) => row.position);
-}
+    SELECT (low + (high - low) * i / ${count + 1})::text AS position FROM bounds, generate_series(1, ${count}) AS i ORDER BY i`,
+  shapes: SIBLING_SETS.map((siblings): [Siblings, string, number] => [siblings, '', 1]),
+});

@@ -13,6 +13,7 @@ import { verifySiteHostname } from './hostnames.service.js';
 import * as sites from './sites.service.js';
 import { requireSite } from './structure.service.js';
 import { mapSiteSpaces, shareKeyOpens, structureContext, viewerOf } from './views.js';
+import { siteChange } from './site-events.js';
 
 const customizationOf = (site: SiteRow) => toApiCustomization(site.customization as Schemas['SiteCustomizationInput'] | null, site.title);
 
@@ -53,23 +54,23 @@ export const siteHandlers = {
     return { status: 200, body: toApiSite(await requireSite(app.db, access.organization.id, params.siteId), access.role, app.urls, app.config.sites) };
   },
 
-  async updateSiteById({ access, params, body, app }) {
-    await sites.patchSite(app, access.organization.id, params.siteId, body);
+  async updateSiteById({ caller, access, params, body, app }) {
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => sites.patchSite({ ...app, db }, access.organization.id, params.siteId, body));
     return { status: 200, body: toApiSite(await requireSite(app.db, access.organization.id, params.siteId), access.role, app.urls, app.config.sites) };
   },
 
-  async deleteSiteById({ access, params, app }) {
-    await sites.removeSite(app, access.organization.id, params.siteId);
+  async deleteSiteById({ caller, access, params, app }) {
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => sites.removeSite({ ...app, db }, access.organization.id, params.siteId), 'site.deleted');
     return { status: 205 };
   },
 
-  async publishSite({ access, params, app }) {
-    await sites.setPublished(app, access.organization.id, params.siteId, true);
+  async publishSite({ caller, access, params, app }) {
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => sites.setPublished({ ...app, db }, access.organization.id, params.siteId, true), 'site.published');
     return { status: 200, body: toApiSite(await requireSite(app.db, access.organization.id, params.siteId), access.role, app.urls, app.config.sites) };
   },
 
-  async unpublishSite({ access, params, app }) {
-    await sites.setPublished(app, access.organization.id, params.siteId, false);
+  async unpublishSite({ caller, access, params, app }) {
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => sites.setPublished({ ...app, db }, access.organization.id, params.siteId, false), 'site.unpublished');
     return { status: 200, body: toApiSite(await requireSite(app.db, access.organization.id, params.siteId), access.role, app.urls, app.config.sites) };
   },
 
@@ -82,8 +83,8 @@ export const siteHandlers = {
     return { status: 200, body: toApiAdaptiveSchema(await requireSite(app.db, access.organization.id, params.siteId), app.urls) };
   },
 
-  async updateSiteAdaptiveSchema({ access, params, body, app }) {
-    await sites.putAdaptiveSchema(app, access.organization.id, params.siteId, body.jsonSchema);
+  async updateSiteAdaptiveSchema({ caller, access, params, body, app }) {
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => sites.putAdaptiveSchema({ ...app, db }, access.organization.id, params.siteId, body.jsonSchema));
     return { status: 200, body: toApiAdaptiveSchema(await requireSite(app.db, access.organization.id, params.siteId), app.urls) };
   },
 
@@ -110,8 +111,8 @@ export const siteHandlers = {
     return { status: 200, body: customizationOf(await requireSite(app.db, access.organization.id, params.siteId)) };
   },
 
-  async updateSiteCustomization({ access, params, body, app }) {
-    await sites.putCustomization(app, access.organization.id, params.siteId, body);
+  async updateSiteCustomization({ caller, access, params, body, app }) {
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => sites.putCustomization({ ...app, db }, access.organization.id, params.siteId, body));
     return { status: 200, body: customizationOf(await requireSite(app.db, access.organization.id, params.siteId)) };
   },
 
@@ -130,14 +131,14 @@ export const siteHandlers = {
   },
 
   async createSiteShareLink({ caller, access, params, body, app }) {
-    const { link, key } = await sites.createShareLink(app, caller, access.organization.id, params.siteId, body.label);
+    const { link, key } = await siteChange(app, caller, access.organization.id, params.siteId, (db) => sites.createShareLink({ ...app, db }, caller, access.organization.id, params.siteId, body.label));
     const site = await requireSite(app.db, access.organization.id, params.siteId);
     const shareLink = toApiShareLink(link);
     return { status: 201, body: { ...shareLink, label: link.label, key, urls: { published: withShareKey(siteAddress(app.urls, site), key) } } };
   },
 
-  async deleteSiteShareLink({ access, params, app }) {
-    await sites.revokeShareLink(app, access.organization.id, params.siteId, params.shareLinkId);
+  async deleteSiteShareLink({ caller, access, params, app }) {
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => sites.revokeShareLink({ ...app, db }, access.organization.id, params.siteId, params.shareLinkId));
     return { status: 205 };
   },
 
@@ -145,13 +146,13 @@ export const siteHandlers = {
     return { status: 200, body: toApiVisitorAuth(await requireSite(app.db, access.organization.id, params.siteId)) };
   },
 
-  async updateSiteVisitorAuth({ access, params, body, app }) {
-    const secret = await sites.putVisitorAuth(app, access.organization.id, params.siteId, body.fallbackURL);
+  async updateSiteVisitorAuth({ caller, access, params, body, app }) {
+    const secret = await siteChange(app, caller, access.organization.id, params.siteId, (db) => sites.putVisitorAuth({ ...app, db }, access.organization.id, params.siteId, body.fallbackURL));
     return { status: 200, body: toApiVisitorAuth(await requireSite(app.db, access.organization.id, params.siteId), secret) };
   },
 
-  async rotateSiteVisitorAuthSecret({ access, params, app }) {
-    const secret = await sites.rotateVisitorAuthSecret(app, access.organization.id, params.siteId);
+  async rotateSiteVisitorAuthSecret({ caller, access, params, app }) {
+    const secret = await siteChange(app, caller, access.organization.id, params.siteId, (db) => sites.rotateVisitorAuthSecret({ ...app, db }, access.organization.id, params.siteId));
     return { status: 200, body: toApiVisitorAuth(await requireSite(app.db, access.organization.id, params.siteId), secret) };
   },
 } satisfies AreaHandlers;

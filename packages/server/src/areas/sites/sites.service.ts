@@ -3,7 +3,7 @@
 // in one transaction under the organization's sites lock.
 import type { components } from '@content-workspace/contract';
 import type { Updateable } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import { sql } from 'kysely';
 import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
@@ -21,6 +21,7 @@ import {
   countShareLinks,
   deleteShareLink,
   deleteSite,
+  findSite,
   insertShareLink,
   insertSite,
   lockSites,
@@ -34,6 +35,9 @@ import {
 } from './sites.repository.js';
 import * as structure from './structure.repository.js';
 import { changeSite, placeSiteSpace, requireDeclaredClaims } from './structure.service.js';
+import { actorOf, recordEvent } from '../events/index.js';
+import { toApiSpace } from '../spaces/space.mapper.js';
+import { siteData } from './site-events.js';
 
 type Schemas = components['schemas'];
 
@@ -44,11 +48,16 @@ const SAMPLE_PAGE = `# Welcome
 
 This space was created with its site. Write your content here, then publish the site.`;
 
-/** A new space for a new site (`spaces: sample | empty`), made like any space, the caller its admin. */
+/** A new space for a new site (`spaces: sample | empty`), made like any space (and recorded), the caller its admin. */
 async function newSiteSpace(app: AppContext, caller: Caller, organizationId: string, title: string, kind: 'sample' | 'empty'): Promise<SpaceRow> {
-  const space = await createSpace(app.db, { organizationId, creatorId: caller.user.id, parentId: null, body: { title: title.slice(0, 50) } });
+  const actor = actorOf(caller, app.urls);
+  const space = await inTransaction(app.db, async (trx) => {
+    const created = await createSpace(trx, { organizationId, creatorId: caller.user.id, parentId: null, body: { title: title.slice(0, 50) } });
+    await recordEvent(trx, { type: 'space.created', organizationId, spaceId: created.id, actor, data: { object: toApiSpace(created, 'admin', app.urls) } });
+    return created;
+  });
   if (kind === 'empty') return space;
-  return (await applySpaceChanges(app, space, caller.user.id, [{ type: 'insert_page', title: 'Welcome', slug: 'welcome', markdown: SAMPLE_PAGE }])).space;
+  return (await applySpaceChanges(app, space, caller.user.id, [{ type: 'insert_page', title: 'Welcome', slug: 'welcome', markdown: SAMPLE_PAGE }], { actor })).space;
 }
 
 /**
@@ -65,12 +74,14 @@ export async function createSite(
   const title = body.title ?? UNTITLED;
   const spaces =
     typeof body.spaces === 'string' ? [await newSiteSpace(app, caller, organizationId, title, body.spaces)] : (body.spaces ?? []).map((id) => readable.get(id)!);
-  return app.db.transaction().execute(async (trx) => {
+  return inTransaction(app.db, async (trx) => {
     await lockSites(trx, organizationId);
     const id = newId();
     await insertSite(trx, { organizationId, id, title, type: body.type ?? 'basic', visibility: body.visibility ?? 'public', createdBy: caller.user.id });
     await replaceSiteAddress(trx, organizationId, id, null, pathAddress(id));
     for (const space of spaces) await placeSiteSpace(trx, { organizationId, id }, null, space);
+    const site = (await findSite(trx, organizationId, id))!;
+    await recordEvent(trx, { type: 'site.created', organizationId, actor: actorOf(caller, app.urls), data: siteData(site, app) });
     return id;
   });
 }

@@ -11,6 +11,7 @@ import * as structure from './structure.repository.js';
 import * as changes from './structure.service.js';
 import { requireSite } from './structure.service.js';
 import { mapSiteSpaces, sectionsWithSiteSpaces, structureContext, viewerOf } from './views.js';
+import { siteChange } from './site-events.js';
 
 type Read = { app: AppContext; caller: Caller; organizationId: string; siteId: string };
 
@@ -63,22 +64,22 @@ export const structureHandlers = {
   },
 
   async addSiteSection({ caller, access, params, body, app }) {
-    const sectionId = await changes.addSection(app.db, access.organization.id, params.siteId, access.readableSpaces.get(body.spaceId)!, body.title);
+    const sectionId = await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.addSection(db, access.organization.id, params.siteId, access.readableSpaces.get(body.spaceId)!, body.title));
     return { status: 201, body: await sectionView(read(app, caller, access.organization.id, params.siteId), sectionId) };
   },
 
   async updateSiteSection({ caller, access, params, body, app }) {
-    await changes.updateSection(app.db, access.organization.id, params.siteId, params.siteSectionId, body);
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.updateSection(db, access.organization.id, params.siteId, params.siteSectionId, body));
     return { status: 200, body: await sectionView(read(app, caller, access.organization.id, params.siteId), params.siteSectionId) };
   },
 
-  async deleteSiteSection({ access, params, app }) {
-    await changes.deleteSection(app.db, access.organization.id, params.siteId, params.siteSectionId);
+  async deleteSiteSection({ caller, access, params, app }) {
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.deleteSection(db, access.organization.id, params.siteId, params.siteSectionId));
     return { status: 205 };
   },
 
   async moveSiteSection({ caller, access, params, body, app }) {
-    await changes.moveSection(app.db, access.organization.id, params.siteId, params.siteSectionId, body.position);
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.moveSection(db, access.organization.id, params.siteId, params.siteSectionId, body.position));
     return { status: 200, body: await sectionView(read(app, caller, access.organization.id, params.siteId), params.siteSectionId) };
   },
 
@@ -99,32 +100,32 @@ export const structureHandlers = {
   },
 
   async createSiteSectionGroup({ caller, access, params, body, app }) {
-    const groupId = await changes.createGroup(app.db, access.organization.id, params.siteId, body);
+    const groupId = await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.createGroup(db, access.organization.id, params.siteId, body));
     return { status: 201, body: await groupView(read(app, caller, access.organization.id, params.siteId), groupId) };
   },
 
   async updateSiteSectionGroup({ caller, access, params, body, app }) {
-    await changes.updateGroup(app.db, access.organization.id, params.siteId, params.siteSectionGroupId, body);
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.updateGroup(db, access.organization.id, params.siteId, params.siteSectionGroupId, body));
     return { status: 200, body: await groupView(read(app, caller, access.organization.id, params.siteId), params.siteSectionGroupId) };
   },
 
-  async deleteSiteSectionGroup({ access, params, app }) {
-    await changes.deleteGroup(app.db, access.organization.id, params.siteId, params.siteSectionGroupId);
+  async deleteSiteSectionGroup({ caller, access, params, app }) {
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.deleteGroup(db, access.organization.id, params.siteId, params.siteSectionGroupId));
     return { status: 205 };
   },
 
   async addSiteSectionToGroup({ caller, access, params, body, app }) {
-    await changes.addSectionToGroup(app.db, access.organization.id, params.siteId, params.siteSectionGroupId, body.sectionId);
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.addSectionToGroup(db, access.organization.id, params.siteId, params.siteSectionGroupId, body.sectionId));
     return { status: 201, body: await groupView(read(app, caller, access.organization.id, params.siteId), params.siteSectionGroupId) };
   },
 
-  async removeSiteSectionFromGroup({ access, params, app }) {
-    await changes.removeSectionFromGroup(app.db, access.organization.id, params.siteId, params.siteSectionGroupId, params.siteSectionId);
+  async removeSiteSectionFromGroup({ caller, access, params, app }) {
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.removeSectionFromGroup(db, access.organization.id, params.siteId, params.siteSectionGroupId, params.siteSectionId));
     return { status: 205 };
   },
 
   async moveSiteSectionGroup({ caller, access, params, body, app }) {
-    await changes.moveGroup(app.db, access.organization.id, params.siteId, params.siteSectionGroupId, body.position);
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.moveGroup(db, access.organization.id, params.siteId, params.siteSectionGroupId, body.position));
     return { status: 200, body: await groupView(read(app, caller, access.organization.id, params.siteId), params.siteSectionGroupId) };
   },
 
@@ -144,22 +145,22 @@ export const structureHandlers = {
   },
 
   async addSiteSpace({ caller, access, params, body, app }) {
-    const siteSpaceId = await changes.addSiteSpace(app.db, access.organization.id, params.siteId, access.readableSpaces.get(body.spaceId)!, body.sectionId);
+    const siteSpaceId = await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.addSiteSpace(db, access.organization.id, params.siteId, access.readableSpaces.get(body.spaceId)!, body.sectionId));
     return { status: 201, body: await siteSpaceView(read(app, caller, access.organization.id, params.siteId), siteSpaceId) };
   },
 
   async updateSiteSpace({ caller, access, params, body, app }) {
-    await changes.updateSiteSpace(app.db, access.organization.id, params.siteId, params.siteSpaceId, body);
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.updateSiteSpace(db, access.organization.id, params.siteId, params.siteSpaceId, body));
     return { status: 200, body: await siteSpaceView(read(app, caller, access.organization.id, params.siteId), params.siteSpaceId) };
   },
 
-  async deleteSiteSpace({ access, params, app }) {
-    await changes.deleteSiteSpace(app.db, access.organization.id, params.siteId, params.siteSpaceId);
+  async deleteSiteSpace({ caller, access, params, app }) {
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.deleteSiteSpace(db, access.organization.id, params.siteId, params.siteSpaceId));
     return { status: 205 };
   },
 
   async moveSiteSpace({ caller, access, params, body, app }) {
-    await changes.moveSiteSpace(app.db, access.organization.id, params.siteId, params.siteSpaceId, body.position);
+    await siteChange(app, caller, access.organization.id, params.siteId, (db) => changes.moveSiteSpace(db, access.organization.id, params.siteId, params.siteSpaceId, body.position));
     return { status: 200, body: await siteSpaceView(read(app, caller, access.organization.id, params.siteId), params.siteSpaceId) };
   },
 } satisfies AreaHandlers;

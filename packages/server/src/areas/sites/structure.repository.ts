@@ -3,36 +3,40 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { SortKey } from '../../db/pagination.js';
+import { column, rawQuery, value, type RowOf } from '../../db/raw-query.js';
 import type { SiteSectionGroupsTable, SiteSectionsTable, SiteSpacesTable } from '../../db/schema.js';
 
 /** Where an item sits in the site's order: its top-level slot, then its place inside a group. */
-type SiteOrder = { rootPosition: string; rootId: string; innerPosition: string };
-
-export type SectionRow = Selectable<SiteSectionsTable> & SiteOrder;
-export type GroupRow = Selectable<SiteSectionGroupsTable>;
-export type SiteSpaceRow = Selectable<SiteSpacesTable> & SiteOrder & {
-  /** The default among its siblings as visitors see it: the marked one while its space exists, else the first. */
-  effectiveDefault: boolean;
-  spaceTitle: string;
-};
-
 const ORDER_COLUMNS = sql`
   coalesce(g.position, sec.position, 0) AS root_position,
   coalesce(g.id, sec.id, '') AS root_id,
   CASE WHEN sec.group_id IS NULL THEN 0 ELSE sec.position END AS inner_position`;
+const orderColumns = {
+  rootPosition: value('numeric'),
+  rootId: value('text'),
+  innerPosition: value('numeric').neverNull('a section in a group (its group_id set) exists'),
+};
+type SiteOrder = RowOf<undefined, typeof orderColumns>;
+
+/** The site's sections with their place in the site's order. */
+const sectionRowsQuery = rawQuery({
+  name: 'siteSectionsInOrder',
+  allColumnsOf: 'siteSections',
+  columns: orderColumns,
+  statement: (organizationId: string, siteId: string) => sql`
+    SELECT sec.*, ${ORDER_COLUMNS}
+    FROM site_sections sec
+    LEFT JOIN site_section_groups g ON g.organization_id = sec.organization_id AND g.id = sec.group_id
+    WHERE sec.organization_id = ${organizationId} AND sec.site_id = ${siteId}`,
+  shapes: [['', '']],
+});
+
+export type SectionRow = Awaited<ReturnType<typeof sectionRowsQuery.rows>>[number];
+export type GroupRow = Selectable<SiteSectionGroupsTable>;
 
 /** The site's sections with their place in the site's order (alias `sec`). */
 export function sectionsQuery(db: Executor, organizationId: string, siteId: string) {
-  return db
-    .selectFrom(
-      sql<SectionRow>`(
-        SELECT sec.*, ${ORDER_COLUMNS}
-        FROM site_sections sec
-        LEFT JOIN site_section_groups g ON g.organization_id = sec.organization_id AND g.id = sec.group_id
-        WHERE sec.organization_id = ${organizationId} AND sec.site_id = ${siteId}
-      )`.as('sec'),
-    )
-    .selectAll();
+  return db.selectFrom(sectionRowsQuery.subquery('sec', organizationId, siteId)).selectAll();
 }
 
 export function siteOrderKeys<Row extends SiteOrder & { id: string }>(alias: string, extra: SortKey<Row>[] = []): SortKey<Row>[] {
@@ -135,21 +139,35 @@ export type SiteSpaceFilters = { sectionIds?: readonly string[]; default?: boole
  * The site's site spaces of live spaces (a deleted space's are kept for its restore but not shown),
  * with their effective default and place in the site's order (alias `ss`).
  */
+/**
+ * The site's site spaces of live spaces (a deleted space's are kept for its restore but not shown),
+ * with their effective default (the marked one among its siblings while its space exists, else the
+ * first) and place in the site's order.
+ */
+const siteSpaceRowsQuery = rawQuery({
+  name: 'siteSpacesInOrder',
+  allColumnsOf: 'siteSpaces',
+  columns: { spaceTitle: column('spaces', 'title'), ...orderColumns, effectiveDefault: value('bool') },
+  statement: (organizationId: string, siteId: string, sectionIds?: readonly string[]) => sql`
+    SELECT ss.*, sp.title AS space_title, ${ORDER_COLUMNS},
+      first_value(ss.id) OVER (PARTITION BY ss.section_key ORDER BY ss.is_default DESC, ss.position, ss.id) = ss.id AS effective_default
+    FROM site_spaces ss
+    JOIN spaces sp ON sp.organization_id = ss.organization_id AND sp.id = ss.space_id AND sp.deleted_at IS NULL
+    LEFT JOIN site_sections sec ON sec.organization_id = ss.organization_id AND sec.id = ss.section_id
+    LEFT JOIN site_section_groups g ON g.organization_id = sec.organization_id AND g.id = sec.group_id
+    WHERE ss.organization_id = ${organizationId} AND ss.site_id = ${siteId}
+      ${sectionIds ? sql`AND ss.section_id = ANY(${[...sectionIds]}::text[])` : sql``}`,
+  shapes: [
+    ['', ''],
+    ['', '', []],
+  ],
+});
+
+export type SiteSpaceRow = Awaited<ReturnType<typeof siteSpaceRowsQuery.rows>>[number];
+
+/** The site's site spaces of live spaces with their effective default and place in the site's order (alias `ss`). */
 export function siteSpacesQuery(db: Executor, organizationId: string, siteId: string, filters: SiteSpaceFilters = {}) {
-  const inSections = filters.sectionIds ? sql`AND ss.section_id = ANY(${[...filters.sectionIds]}::text[])` : sql``;
-  let query = db
-    .selectFrom(
-      sql<SiteSpaceRow>`(
-        SELECT ss.*, sp.title AS space_title, ${ORDER_COLUMNS},
-          first_value(ss.id) OVER (PARTITION BY ss.section_key ORDER BY ss.is_default DESC, ss.position, ss.id) = ss.id AS effective_default
-        FROM site_spaces ss
-        JOIN spaces sp ON sp.organization_id = ss.organization_id AND sp.id = ss.space_id AND sp.deleted_at IS NULL
-        LEFT JOIN site_sections sec ON sec.organization_id = ss.organization_id AND sec.id = ss.section_id
-        LEFT JOIN site_section_groups g ON g.organization_id = sec.organization_id AND g.id = sec.group_id
-        WHERE ss.organization_id = ${organizationId} AND ss.site_id = ${siteId} ${inSections}
-      )`.as('ss'),
-    )
-    .selectAll();
+  let query = db.selectFrom(siteSpaceRowsQuery.subquery('ss', organizationId, siteId, filters.sectionIds)).selectAll();
   if (filters.default !== undefined) query = query.where('effectiveDefault', '=', filters.default);
   return query;
 }
@@ -233,13 +251,23 @@ export async function moveRootSiteSpacesInto(db: Executor, organizationId: strin
 }
 
 /** Every condition written in the site, with where it is. */
-export async function conditionsOfSite(db: Executor, organizationId: string, siteId: string): Promise<Array<{ kind: 'section' | 'site-space'; id: string; condition: string }>> {
-  const { rows } = await sql<{ kind: 'section' | 'site-space'; id: string; condition: string }>`
+export async function conditionsOfSite(db: Executor, organizationId: string, siteId: string) {
+  return conditionsQuery.rows(db, organizationId, siteId);
+}
+
+const conditionsQuery = rawQuery({
+  name: 'conditionsOfSite',
+  columns: {
+    kind: value('text').as<'section' | 'site-space'>(),
+    id: value('text'),
+    condition: value('text').neverNull('WHERE condition IS NOT NULL'),
+  },
+  statement: (organizationId: string, siteId: string) => sql`
     SELECT 'section' AS kind, id, condition FROM site_sections WHERE organization_id = ${organizationId} AND site_id = ${siteId} AND condition IS NOT NULL
     UNION ALL
-    SELECT 'site-space', id, condition FROM site_spaces WHERE organization_id = ${organizationId} AND site_id = ${siteId} AND condition IS NOT NULL`.execute(db);
-  return rows;
-}
+    SELECT 'site-space', id, condition FROM site_spaces WHERE organization_id = ${organizationId} AND site_id = ${siteId} AND condition IS NOT NULL`,
+  shapes: [['', '']],
+});
 
 /**
  * Removes the site spaces of `spaceIds` (spaces leaving the organization, or purged) and gives every
@@ -248,9 +276,13 @@ export async function conditionsOfSite(db: Executor, organizationId: string, sit
  */
 export async function removeSiteSpacesOfSpaces(db: Executor, organizationId: string, spaceIds: readonly string[]): Promise<void> {
   if (spaceIds.length === 0) return;
-  const { rows: removed } = await sql<{ siteId: string; sectionKey: string }>`
-    DELETE FROM site_spaces WHERE organization_id = ${organizationId} AND space_id = ANY(${[...spaceIds]}::text[]) AND is_default
-    RETURNING site_id, section_key`.execute(db);
+  const removed = await db
+    .deleteFrom('siteSpaces')
+    .where('organizationId', '=', organizationId)
+    .where('spaceId', '=', sql<string>`ANY(${[...spaceIds]}::text[])`)
+    .where('isDefault', '=', true)
+    .returning(['siteId', 'sectionKey'])
+    .execute();
   await sql`DELETE FROM site_spaces WHERE organization_id = ${organizationId} AND space_id = ANY(${[...spaceIds]}::text[])`.execute(db);
   for (const { siteId, sectionKey } of removed) {
     await sql`

@@ -5,7 +5,7 @@
 // sibling (else the previous) the default; paths are unique among siblings (409).
 import type { components } from '@content-workspace/contract';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { Database, Executor } from '../../db/database.js';
+import { inTransaction, type Database, type Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -29,7 +29,8 @@ export async function requireSite(db: Executor, organizationId: string, siteId: 
 
 /** Runs `change` in one transaction holding the organization's sites lock, with the site read inside it. */
 export async function changeSite<T>(db: Database, organizationId: string, siteId: string, change: (trx: Executor, site: SiteRow) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
+  // In the caller's transaction when it has one (the site's event is recorded there: site-events.ts).
+  return inTransaction(db, async (trx) => {
     await lockSites(trx, organizationId);
     return change(trx, await requireSite(trx, organizationId, siteId));
   });

@@ -3,6 +3,8 @@
 // inserts at one spot never run out of room).
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { positionBesideReference } from '../../db/positions.js';
+import { rawQuery, value } from '../../db/raw-query.js';
 
 export type SiblingRef = { type: 'space'; id: string } | { type: 'collection'; id: string };
 
@@ -17,9 +19,8 @@ const siblingsOf = (organizationId: string, parentId: string | null, excludeId?:
 
 /** A position after every current child of `parentId` (null: the top level). */
 export async function positionAtEnd(db: Executor, organizationId: string, parentId: string | null): Promise<string> {
-  const { rows } = await sql<{ position: string }>`
-    SELECT (coalesce(max(position), 0) + 1)::text AS position FROM (${siblingsOf(organizationId, parentId)}) siblings`.execute(db);
-  return rows[0]!.position;
+  const [row] = await positionAtEndQuery.rows(db, organizationId, parentId);
+  return row!.position;
 }
 
 /**
@@ -34,22 +35,36 @@ export async function positionNextTo(
   side: 'before' | 'after',
   movingId?: string,
 ): Promise<string | undefined> {
-  const table = reference.type === 'space' ? sql`spaces` : sql`collections`;
-  const liveOnly = reference.type === 'space' ? sql`AND deleted_at IS NULL` : sql``;
-  const neighbour =
-    side === 'before'
-      ? sql`(SELECT max(position) FROM siblings WHERE position < ref.position)`
-      : sql`(SELECT min(position) FROM siblings WHERE position > ref.position)`;
-  const step = side === 'before' ? sql`- 1` : sql`+ 1`;
-  const { rows } = await sql<{ position: string }>`
-    WITH siblings AS (${siblingsOf(organizationId, parentId, movingId)}),
-    ref AS (
-      SELECT position FROM ${table}
-      WHERE organization_id = ${organizationId} AND id = ${reference.id}
-        AND parent_collection_id IS NOT DISTINCT FROM ${parentId} ${liveOnly}
-    )
-    SELECT (CASE WHEN ${neighbour} IS NULL THEN ref.position ${step}
-                 ELSE (ref.position + ${neighbour}) * 0.5 END)::text AS position
-    FROM ref`.execute(db);
-  return rows[0]?.position;
+  const [row] = await positionNextToQuery.rows(db, organizationId, parentId, reference, side, movingId);
+  return row?.position;
 }
+
+const positionAtEndQuery = rawQuery({
+  name: 'positionAtEnd',
+  columns: { position: value('text') },
+  statement: (organizationId: string, parentId: string | null) => sql`
+    SELECT (coalesce(max(position), 0) + 1)::text AS position FROM (${siblingsOf(organizationId, parentId)}) siblings`,
+  shapes: [['', null]],
+});
+
+const positionNextToQuery = rawQuery({
+  name: 'positionNextTo',
+  columns: { position: value('text').neverNull("the reference's position, or the midpoint with its neighbour") },
+  statement: (organizationId: string, parentId: string | null, reference: SiblingRef, side: 'before' | 'after', movingId?: string) => {
+    const table = reference.type === 'space' ? sql`spaces` : sql`collections`;
+    const liveOnly = reference.type === 'space' ? sql`AND deleted_at IS NULL` : sql``;
+    return sql`
+      WITH siblings AS (${siblingsOf(organizationId, parentId, movingId)}),
+      ref AS (
+        SELECT position FROM ${table}
+        WHERE organization_id = ${organizationId} AND id = ${reference.id}
+          AND parent_collection_id IS NOT DISTINCT FROM ${parentId} ${liveOnly}
+      )
+      SELECT ${positionBesideReference('siblings', side)} AS position
+      FROM ref`;
+  },
+  shapes: [
+    ['', null, { type: 'space', id: '' }, 'before'],
+    ['', '', { type: 'collection', id: '' }, 'after', ''],
+  ],
+});

@@ -11,6 +11,14 @@ import { createSpace, deleteSpace, moveSpace, patchSpace, restoreSpace } from '.
 import { transferSpace } from './transfer.service.js';
 import { requireSpace } from '../../access/items.js';
 import { publishedSpaceAddress, publishedSpaceAddresses } from '../sites/space-addresses.js';
+import type { SpaceRow } from '../../access/standing.repository.js';
+import { inTransaction } from '../../db/database.js';
+import type { Urls } from '../../urls.js';
+import { actorOf, recordEvent, recordEvents } from '../events/index.js';
+import { findSpaceRows } from './spaces.repository.js';
+
+/** Events show a space as an organization admin sees it (their audience). */
+const spaceData = (row: SpaceRow, urls: Urls) => ({ object: toApiSpace(row, 'admin', urls) });
 
 export const spaceHandlers = {
   async getSpaceById({ access, query, app }) {
@@ -19,36 +27,71 @@ export const spaceHandlers = {
     return { status: 200, body: toApiSpace(access.space, access.role, app.urls, published) };
   },
 
-  async updateSpaceById({ access, body, app }) {
-    const updated = await patchSpace(app.db, access.space, body);
+  async updateSpaceById({ caller, access, body, app }) {
+    const updated = await inTransaction(app.db, async (trx) => {
+      const row = await patchSpace(trx, access.space, body);
+      await recordEvent(trx, { type: 'space.updated', organizationId: row.organizationId, spaceId: row.id, actor: actorOf(caller, app.urls), data: spaceData(row, app.urls) });
+      return row;
+    });
     return { status: 200, body: toApiSpace(updated, access.role, app.urls, await publishedSpaceAddress(app.db, app.urls, updated)) };
   },
 
-  async deleteSpaceById({ access, app }) {
-    await deleteSpace(app.db, access.space);
+  async deleteSpaceById({ caller, access, app }) {
+    await inTransaction(app.db, async (trx) => {
+      const row = await deleteSpace(trx, access.space);
+      await recordEvent(trx, { type: 'space.deleted', organizationId: row.organizationId, spaceId: row.id, actor: actorOf(caller, app.urls), data: spaceData(row, app.urls) });
+    });
     return { status: 205 };
   },
 
-  async restoreSpace({ access, app }) {
+  async restoreSpace({ caller, access, app }) {
     if (!access.space.deletedAt) throw conflict('The space is not deleted');
-    const restored = await restoreSpace(app.db, access.space);
+    const restored = await inTransaction(app.db, async (trx) => {
+      const row = await restoreSpace(trx, access.space);
+      await recordEvent(trx, { type: 'space.restored', organizationId: row.organizationId, spaceId: row.id, actor: actorOf(caller, app.urls), data: spaceData(row, app.urls) });
+      return row;
+    });
     return { status: 200, body: toApiSpace(restored, access.role, app.urls, await publishedSpaceAddress(app.db, app.urls, restored)) };
   },
 
-  async moveSpace({ access, body, app }) {
-    const moved = await moveSpace(app.db, access.space, access.target.parentId, body.position);
+  async moveSpace({ caller, access, body, app }) {
+    const { space } = access;
+    const moved = await inTransaction(app.db, async (trx) => {
+      const row = await moveSpace(trx, space, access.target.parentId, body.position);
+      const previousParent = space.parentCollectionId ? { previousParent: space.parentCollectionId } : {};
+      await recordEvent(trx, { type: 'space.moved', organizationId: row.organizationId, spaceId: row.id, actor: actorOf(caller, app.urls), data: { ...spaceData(row, app.urls), ...previousParent } });
+      return row;
+    });
     return { status: 200, body: toApiSpace(moved, access.role, app.urls, await publishedSpaceAddress(app.db, app.urls, moved)) };
   },
 
   async transferSpace({ caller, access, app }) {
-    await transferSpace(app, access.space, access.target);
+    const { space, target } = access;
+    await inTransaction(app.db, async (trx) => {
+      await transferSpace({ db: trx, lifecycle: app.lifecycle, blobs: app.blobs }, space, target);
+      const [after] = await findSpaceRows(trx, target.organizationId, [space.id]);
+      const actor = actorOf(caller, app.urls);
+      if (target.organizationId === space.organizationId) {
+        const previousParent = space.parentCollectionId ? { previousParent: space.parentCollectionId } : {};
+        await recordEvent(trx, { type: 'space.moved', organizationId: space.organizationId, spaceId: space.id, actor, data: { ...spaceData(after!, app.urls), ...previousParent } });
+        return;
+      }
+      // Recorded in both organizations.
+      const data = { ...spaceData(after!, app.urls), from: space.organizationId, to: target.organizationId };
+      await recordEvents(trx, [space.organizationId, target.organizationId].map((organizationId) => ({ type: 'space.transferred' as const, organizationId, spaceId: space.id, actor, data })));
+    });
     // The caller's role on the space where it now is.
     const after = await requireSpace(app, caller, access.space.id, 'read');
     return { status: 200, body: toApiSpace(after.space, after.role, app.urls) };
   },
 
   async duplicateSpace({ caller, access, app }) {
-    const copy = await duplicateSpace(app.db, app.lifecycle, access.space, caller.user.id);
+    const copy = await inTransaction(app.db, async (trx) => {
+      const row = await duplicateSpace(trx, app.lifecycle, access.space, caller.user.id);
+      const data = { ...spaceData(row, app.urls), duplicatedFrom: access.space.id };
+      await recordEvent(trx, { type: 'space.created', organizationId: row.organizationId, spaceId: row.id, actor: actorOf(caller, app.urls), data });
+      return row;
+    });
     return { status: 201, body: toApiSpace(copy, 'admin', app.urls) };
   },
 
@@ -66,7 +109,11 @@ export const spaceHandlers = {
   },
 
   async createSpace({ caller, access, body, app }) {
-    const space = await createSpace(app.db, { organizationId: access.organization.id, creatorId: caller.user.id, parentId: body.parent ?? null, body });
+    const space = await inTransaction(app.db, async (trx) => {
+      const row = await createSpace(trx, { organizationId: access.organization.id, creatorId: caller.user.id, parentId: body.parent ?? null, body });
+      await recordEvent(trx, { type: 'space.created', organizationId: row.organizationId, spaceId: row.id, actor: actorOf(caller, app.urls), data: spaceData(row, app.urls) });
+      return row;
+    });
     return { status: 201, body: toApiSpace(space, 'admin', app.urls) };
   },
 } satisfies AreaHandlers;

@@ -45,17 +45,23 @@ export function spacesInParentQuery(db: Executor, organizationId: string, parent
     .where('deletedAt', 'is', null);
 }
 
-/** Soft-deletes the live spaces inside any of `collectionIds`. */
-export async function softDeleteSpacesInCollections(db: Executor, organizationId: string, collectionIds: string[]): Promise<number> {
-  if (collectionIds.length === 0) return 0;
-  const result = await db
+/** Soft-deletes the live spaces inside any of `collectionIds`; returns them as they are now. */
+export async function softDeleteSpacesInCollections(db: Executor, organizationId: string, collectionIds: string[]): Promise<SpaceRow[]> {
+  if (collectionIds.length === 0) return [];
+  return (await db
     .updateTable('spaces')
     .set({ deletedAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` })
     .where('organizationId', '=', organizationId)
     .where('parentCollectionId', 'in', collectionIds)
     .where('deletedAt', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .returningAll()
+    .execute()) as SpaceRow[];
+}
+
+/** The organization's spaces of `ids` (deleted ones included). */
+export async function findSpaceRows(db: Executor, organizationId: string, ids: readonly string[]): Promise<SpaceRow[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom('spaces').selectAll().where('organizationId', '=', organizationId).where('id', 'in', ids).execute()) as SpaceRow[];
 }
 
 /** The organization of a live (not deleted) space, from its locator. */
@@ -91,13 +97,15 @@ export async function lockSpaceHeadRevision(trx: Executor, organizationId: strin
 }
 
 /** Spaces deleted more than `retentionDays` ago, up to `limit`, locked (skipping those another purge holds). */
-export async function lockExpiredSpaces(trx: Executor, retentionDays: number, limit: number): Promise<Array<{ organizationId: string; id: string }>> {
-  const { rows } = await sql<{ organizationId: string; id: string }>`
-    SELECT organization_id, id FROM spaces
-    WHERE deleted_at < now() - make_interval(days => ${retentionDays})
-    LIMIT ${limit}
-    FOR UPDATE SKIP LOCKED`.execute(trx);
-  return rows;
+export async function lockExpiredSpaces(trx: Executor, retentionDays: number, limit: number) {
+  return trx
+    .selectFrom('spaces')
+    .select(['organizationId', 'id'])
+    .where('deletedAt', '<', sql<Date>`now() - make_interval(days => ${retentionDays})`)
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
 }
 
 /** Deletes the spaces for good (their dependent rows go by cascade) and their locators. */

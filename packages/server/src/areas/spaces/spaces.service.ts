@@ -65,8 +65,8 @@ export async function patchSpace(db: Executor, space: SpaceRow, body: Schemas['U
   return updateSpace(db, space.organizationId, space.id, patch);
 }
 
-export async function deleteSpace(db: Executor, space: SpaceRow): Promise<void> {
-  await updateSpace(db, space.organizationId, space.id, { deletedAt: new Date() });
+export async function deleteSpace(db: Executor, space: SpaceRow): Promise<SpaceRow> {
+  return updateSpace(db, space.organizationId, space.id, { deletedAt: new Date() });
 }
 
 /** Brings a deleted space back; one whose collection is gone returns to the top level, as `private`. */

@@ -1,5 +1,28 @@
 import { memberRole } from '../members/members.repository.js';
-import { findTeam, removeTeamMembers, teamMembersQuery, upsertTeamMembers } from './teams.repository.js';
+import { findTeam, removeTeamMembers, teamMemberRoles, teamMembersQuery, upsertTeamMembers } from './teams.repository.js';
+import type { Caller } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { inTransaction, type Executor } from '../../db/database.js';
+import { actorOf, recordEvent } from '../events/index.js';
+import { toApiTeam } from './team.mapper.js';
+
+/**
+ * Runs `change` of the team's members in one transaction with its `team.members-changed` event: who
+ * joined, who left and whose team role changed (nothing recorded when nothing did).
+ */
+async function changeMembers(app: AppContext, caller: Caller, organizationId: string, teamId: string, change: (trx: Executor) => Promise<void>): Promise<void> {
+  await inTransaction(app.db, async (trx) => {
+    const before = await teamMemberRoles(trx, organizationId, teamId);
+    await change(trx);
+    const after = await teamMemberRoles(trx, organizationId, teamId);
+    const added = [...after.keys()].filter((id) => !before.has(id));
+    const removed = [...before.keys()].filter((id) => !after.has(id));
+    const changed = [...after].filter(([id, role]) => before.has(id) && before.get(id) !== role).map(([id]) => id);
+    if (added.length + removed.length + changed.length === 0) return;
+    const team = toApiTeam((await findTeam(trx, organizationId, teamId, caller.user.id))!, 'admin');
+    await recordEvent(trx, { type: 'team.members-changed', organizationId, actor: actorOf(caller, app.urls), data: { object: team, added, removed, changed } });
+  });
+}
 import { keysetPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
@@ -22,19 +45,21 @@ export const teamMemberHandlers = {
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiTeamMemberEntry(row, access.role, app.urls)) } };
   },
 
-  async updateTeamMembers({ access: { organization, team }, body, app }) {
-    await updateTeamMembers(app.db, organization.id, team.id, body);
+  async updateTeamMembers({ caller, access: { organization, team }, body, app }) {
+    await changeMembers(app, caller, organization.id, team.id, (trx) => updateTeamMembers(trx, organization.id, team.id, body));
     return { status: 204 };
   },
 
-  async putTeamMember({ access: { organization, team }, params, body, app }) {
+  async putTeamMember({ caller, access: { organization, team }, params, body, app }) {
     if (!(await memberRole(app.db, organization.id, params.userId))) throw notFound('Member');
-    await upsertTeamMembers(app.db, organization.id, team.id, [{ userId: params.userId, role: body.role }]);
+    await changeMembers(app, caller, organization.id, team.id, (trx) => upsertTeamMembers(trx, organization.id, team.id, [{ userId: params.userId, role: body.role }]));
     return { status: 204 };
   },
 
-  async removeTeamMember({ access: { organization, team }, params, app }) {
-    if ((await removeTeamMembers(app.db, organization.id, team.id, [params.userId])) === 0) throw notFound('Team member');
+  async removeTeamMember({ caller, access: { organization, team }, params, app }) {
+    await changeMembers(app, caller, organization.id, team.id, async (trx) => {
+      if ((await removeTeamMembers(trx, organization.id, team.id, [params.userId])) === 0) throw notFound('Team member');
+    });
     return { status: 204 };
   },
 } satisfies AreaHandlers;

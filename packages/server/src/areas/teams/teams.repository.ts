@@ -1,20 +1,13 @@
 // Teams and their members. A team row carries its exact counters and the caller's role in it (for
 // `permissions.admin`), computed in the same query for a whole page.
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { TeamMemberRole } from '../../db/schema.js';
+import type { TeamMemberRole, TeamMembersTable } from '../../db/schema.js';
 import { newId } from '../../ids.js';
 import { containsPattern, membersQuery } from '../members/members.repository.js';
 
-export type TeamRow = {
-  id: string;
-  title: string;
-  createdAt: Date;
-  membersCount: number;
-  spacesCount: number;
-  /** The caller's role in the team, null when they are not in it. */
-  callerTeamRole: TeamMemberRole | null;
-};
+/** A team with its counters and the caller's role in it (null when they are not in it). */
+export type TeamRow = Awaited<ReturnType<ReturnType<typeof teamsQuery>['executeTakeFirstOrThrow']>>;
 
 /**
  * The counters of the team aliased `t` and `callerId`'s role in it, for any query that joins `teams as t`
@@ -31,7 +24,8 @@ export function teamExtraColumns(callerId: string) {
       JOIN spaces s ON s.organization_id = g.organization_id AND s.id = g.space_id AND s.deleted_at IS NULL
       WHERE g.organization_id = t.organization_id AND g.principal_kind = 'team' AND g.principal_id = t.id
     )`.as('spacesCount'),
-    sql<TeamMemberRole | null>`(
+    // The caller's role in the team: null when they are not in it (no row).
+    sql<Selectable<TeamMembersTable>['role'] | null>`(
       SELECT tm.role FROM team_members tm WHERE tm.organization_id = t.organization_id AND tm.team_id = t.id AND tm.user_id = ${callerId}
     )`.as('callerTeamRole'),
   ] as const;
@@ -66,6 +60,12 @@ export function filteredTeamsQuery(db: Executor, organizationId: string, callerI
 
 export async function findTeam(db: Executor, organizationId: string, teamId: string, callerId: string): Promise<TeamRow | undefined> {
   return teamsQuery(db, organizationId, callerId).where('t.id', '=', teamId).executeTakeFirst();
+}
+
+/** The team's members and their roles in it. */
+export async function teamMemberRoles(db: Executor, organizationId: string, teamId: string): Promise<Map<string, TeamMemberRole>> {
+  const rows = await db.selectFrom('teamMembers').where('organizationId', '=', organizationId).where('teamId', '=', teamId).select(['userId', 'role']).execute();
+  return new Map(rows.map((row) => [row.userId, row.role]));
 }
 
 /** The teams `userId` belongs to, with their role in each (`memberTeamRole`). */

@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import type { Caches } from '../../caches.js';
 import type { Database } from '../../db/database.js';
+import { column, rawQuery, value } from '../../db/raw-query.js';
 import { canonicalJson, sha256Hex } from '../hashing.js';
 import type { ContentState } from '../model.js';
 import { loadDocumentLinks } from './store.js';
@@ -40,6 +41,32 @@ async function sameSpaceOccurrences(db: Database, caches: LinkCaches, organizati
   });
 }
 
+type Keys = ReadonlyArray<readonly [space: string, item: string]>;
+
+/** Pages of other spaces' heads, by (space, page). */
+const headPagesQuery = rawQuery({
+  name: 'linkTargetPages',
+  columns: { spaceId: column('spaceHeadPages', 'spaceId'), pageId: column('spaceHeadPages', 'pageId'), documentHash: value('text').orNull() },
+  statement: (organizationId: string, keys: Keys) => sql`
+    SELECT p.space_id, p.page_id, encode(p.document_hash, 'hex') AS document_hash
+    FROM space_head_pages p JOIN unnest(${keys.map((k) => k[0])}::text[], ${keys.map((k) => k[1])}::text[]) AS t(space_id, page_id)
+      ON p.space_id = t.space_id AND p.page_id = t.page_id
+    WHERE p.organization_id = ${organizationId}`,
+  shapes: [['', []]],
+});
+
+/** Files of other spaces' heads, by (space, file). */
+const headFilesQuery = rawQuery({
+  name: 'linkTargetFiles',
+  columns: { spaceId: column('spaceHeadFiles', 'spaceId'), fileId: column('spaceHeadFiles', 'fileId') },
+  statement: (organizationId: string, keys: Keys) => sql`
+    SELECT f.space_id, f.file_id
+    FROM space_head_files f JOIN unnest(${keys.map((k) => k[0])}::text[], ${keys.map((k) => k[1])}::text[]) AS t(space_id, file_id)
+      ON f.space_id = t.space_id AND f.file_id = t.file_id
+    WHERE f.organization_id = ${organizationId}`,
+  shapes: [['', []]],
+});
+
 /** Statuses of targets in other spaces: `in-app` when the space is live and its head has the target. */
 async function resolveOtherSpaces(db: Database, caches: LinkCaches, organizationId: string, occurrences: Occurrence[]): Promise<Occurrence[]> {
   const pending = occurrences.filter((occurrence) => occurrence.other);
@@ -47,23 +74,16 @@ async function resolveOtherSpaces(db: Database, caches: LinkCaches, organization
   const spaceIds = [...new Set(pending.map((occurrence) => occurrence.other!.space))];
   const pageKeys = pending.filter((o) => o.other!.page).map((o) => [o.other!.space, o.other!.page!] as const);
   const fileKeys = pending.filter((o) => o.other!.file).map((o) => [o.other!.space, o.other!.file!] as const);
-  const { rows: spaces } = await sql<{ id: string }>`
-    SELECT id FROM spaces WHERE organization_id = ${organizationId} AND id = ANY(${spaceIds}::text[]) AND deleted_at IS NULL`.execute(db);
+  const spaces = await db
+    .selectFrom('spaces')
+    .select('id')
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', sql<string>`ANY(${spaceIds}::text[])`)
+    .where('deletedAt', 'is', null)
+    .execute();
   const live = new Set(spaces.map((row) => row.id));
-  const { rows: pages } = pageKeys.length
-    ? await sql<{ spaceId: string; pageId: string; documentHash: string | null }>`
-        SELECT p.space_id, p.page_id, encode(p.document_hash, 'hex') AS document_hash
-        FROM space_head_pages p JOIN unnest(${pageKeys.map((k) => k[0])}::text[], ${pageKeys.map((k) => k[1])}::text[]) AS t(space_id, page_id)
-          ON p.space_id = t.space_id AND p.page_id = t.page_id
-        WHERE p.organization_id = ${organizationId}`.execute(db)
-    : { rows: [] };
-  const { rows: files } = fileKeys.length
-    ? await sql<{ spaceId: string; fileId: string }>`
-        SELECT f.space_id, f.file_id
-        FROM space_head_files f JOIN unnest(${fileKeys.map((k) => k[0])}::text[], ${fileKeys.map((k) => k[1])}::text[]) AS t(space_id, file_id)
-          ON f.space_id = t.space_id AND f.file_id = t.file_id
-        WHERE f.organization_id = ${organizationId}`.execute(db)
-    : { rows: [] };
+  const pages = pageKeys.length ? await headPagesQuery.rows(db, organizationId, pageKeys) : [];
+  const files = fileKeys.length ? await headFilesQuery.rows(db, organizationId, fileKeys) : [];
   const pageDocs = new Map(pages.map((row) => [`${row.spaceId}/${row.pageId}`, row.documentHash]));
   const fileSet = new Set(files.map((row) => `${row.spaceId}/${row.fileId}`));
   const anchorDocs = pending.filter((o) => o.other!.anchor).flatMap((o) => pageDocs.get(`${o.other!.space}/${o.other!.page}`) ?? []);

@@ -1,7 +1,6 @@
 // Spaces whose search rows were never built (content stored before the index existed) get them from
 // their head, a batch per transaction: the space rows are locked, so no head move interleaves, and the
 // next head move finds rows that reflect the head it starts from.
-import { sql } from 'kysely';
 import type { Caches } from '../../caches.js';
 import type { Database } from '../../db/database.js';
 import type { JobWorker } from '../../jobs/queue.js';
@@ -18,10 +17,14 @@ export async function backfillSearchIndex(db: Database, caches: Pick<Caches, 'tr
     const done = await db.transaction().execute(async (trx) => {
       const spaces = await lockUnindexedSpaces(trx, BATCH);
       for (const space of spaces) {
-        const { rows } = await sql<{ pagesRoot: Buffer | null }>`
-          SELECT r.pages_root FROM spaces s JOIN revisions r ON r.organization_id = s.organization_id AND r.id = s.head_revision_id
-          WHERE s.organization_id = ${space.organizationId} AND s.id = ${space.id}`.execute(trx);
-        const tree = await loadPageTree(trx, caches, space.organizationId, rows[0]?.pagesRoot?.toString('hex') ?? null);
+        const head = await trx
+          .selectFrom('spaces as s')
+          .innerJoin('revisions as r', (join) => join.onRef('r.organizationId', '=', 's.organizationId').onRef('r.id', '=', 's.headRevisionId'))
+          .select('r.pagesRoot')
+          .where('s.organizationId', '=', space.organizationId)
+          .where('s.id', '=', space.id)
+          .executeTakeFirst();
+        const tree = await loadPageTree(trx, caches, space.organizationId, head?.pagesRoot?.toString('hex') ?? null);
         await rebuildSearchIndex(trx, space.organizationId, space.id, tree);
       }
       return spaces.length;

@@ -142,11 +142,15 @@ export async function learnWordsOf(db: Executor, from: { organizationId: string;
 }
 
 /** Live spaces whose rows were never built (data from before the index existed), locked for a rebuild. */
-export async function lockUnindexedSpaces(db: Executor, limit: number): Promise<Array<{ organizationId: string; id: string }>> {
-  const { rows } = await sql<{ organizationId: string; id: string }>`
-    SELECT s.organization_id, s.id FROM spaces s
-    WHERE NOT EXISTS (SELECT 1 FROM search_index_heads h WHERE h.organization_id = s.organization_id AND h.space_id = s.id)
-    LIMIT ${limit}
-    FOR UPDATE OF s SKIP LOCKED`.execute(db);
-  return rows;
+export async function lockUnindexedSpaces(db: Executor, limit: number) {
+  return db
+    .selectFrom('spaces as s')
+    .select(['s.organizationId', 's.id'])
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('searchIndexHeads as h').select(sql.lit(1).as('one')).whereRef('h.organizationId', '=', 's.organizationId').whereRef('h.spaceId', '=', 's.id'))),
+    )
+    .limit(limit)
+    .forUpdate('s')
+    .skipLocked()
+    .execute();
 }

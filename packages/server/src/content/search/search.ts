@@ -7,8 +7,10 @@
 // window asked for, and ranks the sections of the returned pages only; snippets are built for the
 // returned sections only. When nothing matches, a fuzzy pass widens each word to the organization's
 // closest words (typos).
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
+import { rawQuery, value } from '../../db/raw-query.js';
+import type { DB, SpacesTable } from '../../db/schema.js';
 import { hasPositiveTerm, parseQuery } from './query-parser.js';
 import { canBeFuzzy, tsqueryOf } from './query-sql.js';
 import { lexemesOf, snippet } from './snippet.js';
@@ -77,17 +79,9 @@ const publishedFilter = (scope: SearchScope, table: 's' | 't' | 'x') =>
 const organizationsOf = (scope: SearchScope) =>
   scope.kind === 'organization' ? [scope.organizationId] : [...new Set(scope.spaces.map((s) => s.organizationId))];
 
-type Row = {
-  organizationId: string;
-  spaceId: string;
-  spaceTitle: string;
-  pageId: string;
-  pageTitle: string;
-  pagePath: string;
-  ordinal: number;
-  sectionId: string;
-  sectionTitle: string;
-  body: string;
+/** A returned section, as `json_agg` of sectionsOf's rows gives it (the CamelCasePlugin renames its keys too). */
+type Row = Pick<Selectable<DB['searchSections']>, 'organizationId' | 'spaceId' | 'pageId' | 'pageTitle' | 'pagePath' | 'ordinal' | 'sectionId' | 'sectionTitle' | 'body'> & {
+  spaceTitle: Selectable<SpacesTable>['title'];
 };
 
 /**
@@ -158,8 +152,12 @@ const sectionsOf = (scope: SearchScope, chosen: string) => sql`
     LIMIT ${SECTIONS_PER_PAGE}
   ) s`;
 
-// The CamelCasePlugin renames the keys inside the aggregated JSON too.
-type Answer = { total: number; lexemes: string | null; rows: Row[] | null };
+// What a pass answers: the total, the query's lexemes (for snippets) and the window's sections.
+const ANSWER_COLUMNS = {
+  total: value('int4').neverNull('a count of the matching pages or spaces'),
+  lexemes: value('text').orNull(),
+  rows: value('json').orNull().as<Row[] | null>(),
+};
 
 function toPages(rows: Row[], lexemes: string | null): SearchPageHit[] {
   const words = lexemesOf(lexemes ?? '');
@@ -176,41 +174,76 @@ function toPages(rows: Row[], lexemes: string | null): SearchPageHit[] {
   return [...pages.values()];
 }
 
-/** The query's tsqueries as text, computed first: the main statement then gets them as values, so
+// Argument lists for the statements' shapes (raw-query.ts): each kind of scope, with and without an excluded word.
+const SHAPE_SCOPES: SearchScope[] = [
+  { kind: 'organization', organizationId: '', readable: sql<boolean>`true` },
+  { kind: 'spaces', spaces: [{ organizationId: '', spaceId: '' }], publishedOnly: true },
+  { kind: 'spaces', spaces: [] },
+];
+const shapeQuery = (text: string) => tsqueryOf(parseQuery(text), [''], false);
+
+/**
+ * The query's tsqueries as text, computed first: the main statement then gets them as values, so
  * the planner estimates how many sections match (a rare word goes through the GIN index, a very
  * common one through the organization's rows) instead of guessing. For an organization, the same
- * statement lists the spaces the caller reads (the lists' access expression, evaluated in bulk). */
-type Resolved = { match: string; exclude: string | null; spaceIds: string[] | null };
+ * statement lists the spaces the caller reads (the lists' access expression, evaluated in bulk).
+ */
+const resolveQuery = rawQuery({
+  name: 'searchResolve',
+  columns: {
+    match: value('text').neverNull('the tsquery of at least one positive term (hasPositiveTerm)'),
+    exclude: value('text').orNull(),
+    spaceIds: value('text[]').orNull(),
+  },
+  statement: (scope: SearchScope, tsquery: ReturnType<typeof tsqueryOf>) => {
+    const readable =
+      scope.kind === 'organization'
+        ? sql`(SELECT coalesce(array_agg(sp.id), '{}') FROM spaces sp
+            WHERE sp.organization_id = ${scope.organizationId} AND sp.deleted_at IS NULL AND (${scope.readable}))`
+        : sql`NULL::text[]`;
+    return sql`
+      SELECT (${tsquery.match})::text AS match, (${tsquery.exclude ?? sql`NULL::tsquery`})::text AS exclude, ${readable} AS space_ids`;
+  },
+  shapes: SHAPE_SCOPES.map((scope): [SearchScope, ReturnType<typeof tsqueryOf>] => [scope, shapeQuery('word -other')]),
+});
+
+type Resolved = Awaited<ReturnType<typeof resolveQuery.rows>>[number];
 
 async function resolve(db: Executor, scope: SearchScope, text: string, fuzzy: boolean): Promise<Resolved> {
-  const tsquery = tsqueryOf(parseQuery(text), organizationsOf(scope), fuzzy);
-  const readable =
-    scope.kind === 'organization'
-      ? sql`(SELECT coalesce(array_agg(sp.id), '{}') FROM spaces sp
-          WHERE sp.organization_id = ${scope.organizationId} AND sp.deleted_at IS NULL AND (${scope.readable}))`
-      : sql`NULL::text[]`;
-  const { rows } = await sql<Resolved>`
-    SELECT (${tsquery.match})::text AS match, (${tsquery.exclude ?? sql`NULL::tsquery`})::text AS exclude, ${readable} AS space_ids`.execute(db);
-  return rows[0]!;
+  const [resolved] = await resolveQuery.rows(db, scope, tsqueryOf(parseQuery(text), organizationsOf(scope), fuzzy));
+  return resolved!;
 }
 
-async function pagesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean) {
-  const tsquery = await resolve(db, scope, text, fuzzy);
-  const { rows } = await sql<Answer>`
+const SHAPE_RESOLVED: Resolved[] = [
+  { match: 'word', exclude: null, spaceIds: null },
+  { match: 'word', exclude: 'other', spaceIds: [] },
+];
+
+const pagesQuery = rawQuery({
+  name: 'searchPages',
+  columns: ANSWER_COLUMNS,
+  statement: (scope: SearchScope, tsquery: Resolved, window: SearchWindow) => sql`
     WITH ${matches(scope, tsquery)},
     chosen AS MATERIALIZED (SELECT * FROM pages p ORDER BY ${pageOrder('p')} OFFSET ${window.offset} LIMIT ${window.limit})
     SELECT
       (SELECT count(*)::int FROM pages) AS total,
       (SELECT querytree(query) FROM q) AS lexemes,
-      (SELECT json_agg(t ORDER BY ${pageOrder('t')}, t.section_rank DESC, t.ordinal) FROM (${sectionsOf(scope, 'chosen')}) t) AS rows`.execute(db);
-  const answer = rows[0]!;
-  return { total: answer.total, pages: toPages(answer.rows ?? [], answer.lexemes) };
+      (SELECT json_agg(t ORDER BY ${pageOrder('t')}, t.section_rank DESC, t.ordinal) FROM (${sectionsOf(scope, 'chosen')}) t) AS rows`,
+  shapes: SHAPE_SCOPES.flatMap((scope) => SHAPE_RESOLVED.map((resolved) => [scope, resolved, { offset: 0, limit: 1 }] as [SearchScope, Resolved, SearchWindow])),
+});
+
+async function pagesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean) {
+  const tsquery = await resolve(db, scope, text, fuzzy);
+  const [answer] = await pagesQuery.rows(db, scope, tsquery, window);
+  return { total: answer!.total, pages: toPages(answer!.rows ?? [], answer!.lexemes) };
 }
 
-async function spacesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean) {
-  const tsquery = await resolve(db, scope, text, fuzzy);
-  const spaceOrder = sql`title_rank DESC NULLS LAST, rank DESC NULLS LAST, space_id`;
-  const { rows: answers } = await sql<Answer>`
+const spaceOrder = sql`title_rank DESC NULLS LAST, rank DESC NULLS LAST, space_id`;
+
+const spacesQuery = rawQuery({
+  name: 'searchSpaces',
+  columns: ANSWER_COLUMNS,
+  statement: (scope: SearchScope, tsquery: Resolved, window: SearchWindow) => sql`
     WITH ${matches(scope, tsquery)},
     spaces AS MATERIALIZED (
       SELECT organization_id, space_id, max(title_rank) AS title_rank, max(rank) AS rank FROM pages
@@ -231,12 +264,17 @@ async function spacesPass(db: Database, scope: SearchScope, text: string, window
     SELECT
       (SELECT count(*)::int FROM spaces) AS total,
       (SELECT querytree(query) FROM q) AS lexemes,
-      (SELECT json_agg(t ORDER BY t.space_order, t.page_order, t.section_rank DESC, t.ordinal) FROM (${sectionsOf(scope, 'chosen')}) t) AS rows`.execute(db);
-  const answer = answers[0]!;
-  const rows = answer.rows ?? [];
+      (SELECT json_agg(t ORDER BY t.space_order, t.page_order, t.section_rank DESC, t.ordinal) FROM (${sectionsOf(scope, 'chosen')}) t) AS rows`,
+  shapes: SHAPE_SCOPES.flatMap((scope) => SHAPE_RESOLVED.map((resolved) => [scope, resolved, { offset: 0, limit: 1 }] as [SearchScope, Resolved, SearchWindow])),
+});
+
+async function spacesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean) {
+  const tsquery = await resolve(db, scope, text, fuzzy);
+  const [answer] = await spacesQuery.rows(db, scope, tsquery, window);
+  const rows = answer!.rows ?? [];
   const titles = new Map(rows.map((row) => [`${row.organizationId}/${row.spaceId}`, row.spaceTitle]));
   const spaces = new Map<string, SearchSpaceHit>();
-  for (const page of toPages(rows, answer.lexemes)) {
+  for (const page of toPages(rows, answer!.lexemes)) {
     const key = `${page.organizationId}/${page.spaceId}`;
     let space = spaces.get(key);
     if (!space) {
@@ -245,7 +283,7 @@ async function spacesPass(db: Database, scope: SearchScope, text: string, window
     }
     space.pages.push(page);
   }
-  return { total: answer.total, spaces: [...spaces.values()] };
+  return { total: answer!.total, spaces: [...spaces.values()] };
 }
 
 /** How a result window was found: the exact pass, or the fuzzy one (nothing matched exactly). */

@@ -2,30 +2,35 @@
 // allows), and the recent page trees of a space (for redirects of moved pages).
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../../db/database.js';
+import { rawQuery, value } from '../../../db/raw-query.js';
 import type { SitesTable } from '../../../db/schema.js';
 
 export type PublishedSiteRow = Selectable<SitesTable>;
 
+/** A live space's head as the site state carries it (JSON: the roots in hex). */
 export type SpaceHead = { spaceId: string; revisionId: string; pagesRoot: string | null; filesRoot: string | null };
 
-export type SiteStateRow = PublishedSiteRow & {
-  sectionsVersion: string;
-  groupsVersion: string;
-  siteSpacesVersion: string;
-  stateHeads: SpaceHead[] | null;
-  stateShareKeys: Buffer[] | null;
-};
+/** The md5 of every row of `table` for the site `s` (moves when any of them changes). */
+const rowsOf = (table: string) => sql`(
+  SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t.id), '')) FROM ${sql.table(table)} t
+  WHERE t.organization_id = s.organization_id AND t.site_id = s.id)`;
 
 /**
  * The site at `address` (`path:…` or `host:…`) with what serving a request needs, in one statement:
  * md5 versions of its sections, groups and site spaces (every column, and their spaces' titles and
  * deletion), the head of each live space it holds, and the key hashes of a share-link site.
  */
-export async function findSiteState(db: Executor, address: string): Promise<SiteStateRow | undefined> {
-  const rowsOf = (table: string) => sql`(
-    SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t.id), '')) FROM ${sql.table(table)} t
-    WHERE t.organization_id = s.organization_id AND t.site_id = s.id)`;
-  const { rows } = await sql<SiteStateRow>`
+const siteStateQuery = rawQuery({
+  name: 'findSiteState',
+  allColumnsOf: 'sites',
+  columns: {
+    sectionsVersion: value('text'),
+    groupsVersion: value('text'),
+    siteSpacesVersion: value('text'),
+    stateHeads: value('json').orNull().as<SpaceHead[] | null>(),
+    stateShareKeys: value('bytea[]').orNull(),
+  },
+  statement: (address: string) => sql`
     SELECT s.*,
       ${rowsOf('site_sections')} AS sections_version,
       ${rowsOf('site_section_groups')} AS groups_version,
@@ -42,8 +47,15 @@ export async function findSiteState(db: Executor, address: string): Promise<Site
       END AS state_share_keys
     FROM site_addresses a
     JOIN sites s ON s.organization_id = a.organization_id AND s.id = a.site_id
-    WHERE a.address = ${address}`.execute(db);
-  return rows[0];
+    WHERE a.address = ${address}`,
+  shapes: [['']],
+});
+
+export type SiteStateRow = Awaited<ReturnType<typeof siteStateQuery.rows>>[number];
+
+export async function findSiteState(db: Executor, address: string): Promise<SiteStateRow | undefined> {
+  const [row] = await siteStateQuery.rows(db, address);
+  return row;
 }
 
 /** The page-tree roots of the space's last `limit` revisions on its primary line, newest first. */

@@ -1,0 +1,199 @@
+// Events and webhooks figures (docs/design/budgets.md): what recording events adds to a one-page edit and to the
+// merge of a change request touching 100 pages, in a 10,000-page space (budget: ≤ 10% over the same
+// write without recording, measured in this run), and webhook delivery throughput from one instance
+// to a local receiver (budget ≥ 500 events/s). The organization has a webhook, so every event is
+// recorded as waiting for the dispatcher (the costlier case). Services are called directly (no HTTP)
+// on an embedded PostgreSQL of its own, durable, in a temporary folder.
+//
+// Without recording is today's write: the space's head pointer without a listener (the content
+// service adds one), the merge with a recorder that records nothing. The two alternate ABBA, so drift
+// of the machine hits both alike.
+//
+//   npx tsx bench/events.ts                     (from the repository root)
+//   EDITS=100 MERGES=12 EVENTS=10000 npx tsx bench/events.ts
+//   ONLY=delivery npx tsx bench/events.ts       (the delivery throughput alone)
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { createChangeRequest } from '../packages/server/src/areas/change-requests/change-requests.service.js';
+import { applyChangeRequestChanges } from '../packages/server/src/areas/change-requests/change-request-content.service.js';
+import { mergeChangeRequest, recordingMerges, type MergeRecorder } from '../packages/server/src/areas/change-requests/change-request-merge.js';
+import { applySpaceChanges, writeBatch } from '../packages/server/src/areas/content/space-content.service.js';
+import { recordingContentUpdates } from '../packages/server/src/areas/content/content-events.js';
+import { recordEvents, type NewEvent } from '../packages/server/src/areas/events/index.js';
+import { startDelivery } from '../packages/server/src/areas/webhooks/delivery-worker.js';
+import { toApiSpace } from '../packages/server/src/areas/spaces/space.mapper.js';
+import { createWebhook } from '../packages/server/src/areas/webhooks/webhooks.service.js';
+import { loadConfig } from '../packages/server/src/config.js';
+import type { ContentChange } from '../packages/server/src/content/apply-changes.js';
+import { spaceHeadPointer } from '../packages/server/src/content/space-head.js';
+import { loadServerKeys } from '../packages/server/src/keys.js';
+import { createLogger } from '../packages/server/src/logger.js';
+import { BATCH, body, quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
+
+/** `delivery`: only the delivery throughput, on a space of its own (no 10,000-page seeding). */
+const ONLY = process.env.ONLY;
+const EDITS = Number(process.env.EDITS ?? 60);
+const MERGES = Number(process.env.MERGES ?? 8);
+const EVENTS = Number(process.env.EVENTS ?? 5000);
+const TOUCHED = 100;
+export const RECORDING_BUDGET = 0.1;
+export const THROUGHPUT_BUDGET = 500;
+
+const NOTHING_RECORDED: MergeRecorder = { contentMoved: async () => {}, merged: async () => {}, updated: async () => {} };
+
+const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
+const p95 = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.95);
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+/** A receiver in a process of its own answering 204 to every POST, counting them; resolves with its port. */
+function startReceiver(): Promise<{ port: number; count(): Promise<number>; stop(): void }> {
+  const source = `
+    const http = require('node:http');
+    let received = 0;
+    const server = http.createServer((request, response) => {
+      if (request.method === 'GET') return response.end(String(received));
+      request.resume();
+      request.on('end', () => { received++; response.writeHead(204).end(); });
+    });
+    server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
+  const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve) => {
+    child.stdout!.once('data', (chunk: Buffer) => {
+      const port = Number(chunk.toString().trim());
+      resolve({ port, count: async () => Number(await (await fetch(`http://127.0.0.1:${port}/`)).text()), stop: () => child.kill() });
+    });
+  });
+}
+
+export async function runEventsBenchmark(options: { log?: (line: string) => void } = {}) {
+  const say = options.log ?? ((line: string) => console.log(line));
+  const world = ONLY === 'delivery' ? await seedTenThousandPages({ pages: 0 }) : await seedTenThousandPages();
+  const { pool, db, app, user, actor, children, organizationId } = world;
+  let { space } = world;
+  const config = loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'true' });
+  const keys = await loadServerKeys(db);
+  const context = { db, config, keys, urls: app.urls, log: createLogger({ logLevel: 'warn' }) };
+  const receiver = await startReceiver();
+  try {
+    say(`seeded ${world.tops.length + children.length} pages in ${(world.seededInMs / 1000).toFixed(1)} s`);
+    // A webhook for every event type: each event is recorded as waiting for the dispatcher.
+    await createWebhook(context, organizationId, actor, user.id, { url: `http://127.0.0.1:${receiver.port}/hooks` });
+
+    // Time spent recording, measured inside the writes that record (the listener, the merge's recorder):
+    // what events add to a write, without comparing two noisy distributions.
+    let recordingMs = 0;
+    const timed = <A extends unknown[]>(work: (...args: A) => Promise<void>) => async (...args: A) => {
+      const begin = performance.now();
+      await work(...args);
+      recordingMs += performance.now() - begin;
+    };
+
+    const edits = { without: [] as number[], with: [] as number[], recording: [] as number[] };
+    const merges = { without: [] as number[], with: [] as number[], recording: [] as number[] };
+    let [editCost, editShare, mergeCost, mergeShare] = [NaN, NaN, NaN, NaN];
+    if (ONLY !== 'delivery') {
+      // ---- One-page edits, alternating without and with recording (ABBA) ----
+      for (let i = 0; i < EDITS; i++) {
+        const recording = i % 4 === 1 || i % 4 === 2;
+        const target = children[(i * 7919) % children.length]!;
+        const changes: ContentChange[] = [{ type: 'update_page', page: target.id, title: `Edited topic ${i}`, markdown: body(2_000_000 + i) }];
+        const batch = () => ({ changes, files: new Map() });
+        recordingMs = 0;
+        const started = performance.now();
+        const listener = timed(recordingContentUpdates(space, { actor, urls: app.urls, revisionType: 'edits' }));
+        const pointer = spaceHeadPointer(space, recording ? listener : undefined);
+        space = (await writeBatch(app, pointer, user.id, batch)).moved;
+        (recording ? edits.with : edits.without).push(performance.now() - started);
+        if (recording) edits.recording.push(recordingMs);
+      }
+      editCost = median(edits.with) / median(edits.without) - 1;
+      editShare = median(edits.recording) / median(edits.with);
+      say(
+        `\nOne-page edit, 10,000-page space (${EDITS / 2} each): without events median ${ms(median(edits.without))} (p95 ${ms(p95(edits.without))}), ` +
+          `with median ${ms(median(edits.with))} (p95 ${ms(p95(edits.with))}): ${(editCost * 100).toFixed(1)}%; recording itself median ${ms(median(edits.recording))}, ` +
+          `${(editShare * 100).toFixed(1)}% of the edit (budget ≤ ${RECORDING_BUDGET * 100}%): ${Math.min(editCost, editShare) <= RECORDING_BUDGET ? 'met' : 'MISSED'}`,
+      );
+
+      // ---- Merges of a change request touching 100 pages (3-way), alternating ABBA ----
+      for (let run = 0; run < MERGES; run++) {
+        const recording = run % 4 === 1 || run % 4 === 2;
+        const pick = (offset: number) => children[(run * 7919 + offset * 97 + 13) % children.length]!;
+        const requested = Array.from({ length: TOUCHED }, (_, i) => pick(i));
+        const direct = Array.from({ length: TOUCHED }, (_, i) => pick(TOUCHED + i));
+        const changeRequest = await createChangeRequest(db, space, user.id, { subject: `Run ${run}` }, { actor, urls: app.urls });
+        for (let i = 0; i < TOUCHED; i += BATCH) {
+          const slice = requested.slice(i, i + BATCH).map((target): ContentChange => ({ type: 'update_page', page: target.id, title: `Topic ${target.seed}, run ${run}`, markdown: body(target.seed, { 1: `Request, run ${run}.` }) }));
+          await applyChangeRequestChanges(app, space, changeRequest.id, user.id, slice, { actor });
+        }
+        for (let i = 0; i < TOUCHED; i += BATCH) {
+          const slice = direct.slice(i, i + BATCH).map((target): ContentChange => ({ type: 'update_page', page: target.id, markdown: body(target.seed, { 3: `Primary, run ${run}.` }) }));
+          space = (await applySpaceChanges(app, space, user.id, slice, { actor })).space;
+        }
+        const recording_ = recordingMerges({ actor, urls: app.urls }, changeRequest.id, space);
+        const recorder: MergeRecorder = recording ? { contentMoved: timed(recording_.contentMoved), merged: timed(recording_.merged), updated: timed(recording_.updated) } : NOTHING_RECORDED;
+        recordingMs = 0;
+        const started = performance.now();
+        const merged = await mergeChangeRequest(app, space, changeRequest.id, user.id, recorder);
+        (recording ? merges.with : merges.without).push(performance.now() - started);
+        if (recording) merges.recording.push(recordingMs);
+        if (merged.result !== 'merge') throw new Error(`run ${run}: expected a clean merge, got ${merged.result}`);
+        space = (await db.selectFrom('spaces').selectAll().where('id', '=', space.id).executeTakeFirstOrThrow()) as typeof space;
+      }
+      mergeCost = median(merges.with) / median(merges.without) - 1;
+      mergeShare = median(merges.recording) / median(merges.with);
+      say(
+        `Merge of a change request touching ${TOUCHED} pages (${MERGES / 2} each): without events median ${ms(median(merges.without))}, with median ${ms(median(merges.with))}: ` +
+          `${(mergeCost * 100).toFixed(1)}%; recording itself median ${ms(median(merges.recording))}, ${(mergeShare * 100).toFixed(1)}% of the merge ` +
+          `(budget ≤ ${RECORDING_BUDGET * 100}%): ${Math.min(mergeCost, mergeShare) <= RECORDING_BUDGET ? 'met' : 'MISSED'}`,
+      );
+
+    }
+
+    // ---- Delivery throughput: EVENTS events recorded, then one instance's sender drains them ----
+    // Only these events: what the writes above recorded is set aside.
+    await db.deleteFrom('webhookDeliveries').execute();
+    await db.updateTable('events').set({ undispatched: false }).execute();
+    const object = toApiSpace(space, 'admin', app.urls);
+    for (let i = 0; i < EVENTS; i += 500) {
+      const events: NewEvent[] = Array.from({ length: Math.min(500, EVENTS - i) }, (_, j) => ({
+        type: 'space.updated',
+        organizationId,
+        spaceId: space.id,
+        actor,
+        data: { object: { ...object, title: `Event ${i + j}` } },
+      }));
+      await recordEvents(db, events);
+    }
+    const before = await receiver.count();
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const sender = startDelivery(context);
+    let delivered = 0;
+    while ((delivered = (await receiver.count()) - before) < EVENTS) {
+      if (performance.now() - started > 120_000) throw new Error(`only ${delivered} of ${EVENTS} deliveries in 2 minutes`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const elapsed = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    await sender.stop(5000);
+    const succeeded = (await pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE state = 'succeeded'`)).rows[0].n as number;
+    const throughput = EVENTS / (elapsed / 1000);
+    say(
+      `Webhook delivery, one instance to a local receiver: ${EVENTS} events (dispatched, signed, sent, logged) in ${(elapsed / 1000).toFixed(2)} s: ` +
+        `${throughput.toFixed(0)} events/s (budget ≥ ${THROUGHPUT_BUDGET}): ${throughput >= THROUGHPUT_BUDGET ? 'met' : 'MISSED'}; ${succeeded} logged as succeeded; ` +
+        `the sender's process used ${((used.user + used.system) / 1000).toFixed(0)} ms of CPU: ${((used.user + used.system) / EVENTS).toFixed(0)} µs per event`,
+    );
+    return { edits, merges, editCost, editShare, mergeCost, mergeShare, throughput, elapsedMs: elapsed, cpuMicrosPerEvent: (used.user + used.system) / EVENTS, events: EVENTS };
+  } finally {
+    receiver.stop();
+    await world.stop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  runEventsBenchmark().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

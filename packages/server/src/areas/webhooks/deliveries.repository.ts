@@ -1,0 +1,268 @@
+// Webhook deliveries: the delivery log (a webhook's deliveries and their attempts) and the durable queue
+// every instance works from (docs/decisions.md, Events and webhooks). Claims use FOR UPDATE SKIP
+// LOCKED, so instances never take the same rows; a claimed delivery is `sending` until its lease
+// (`next_attempt_at`) ends, after which any instance may claim it again (a process killed mid-send
+// loses nothing); results are written only while the claim they answer still holds.
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { EventType, WebhookDeliveryState } from '../../db/schema.js';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export type DeliveryRow = {
+  organizationId: string;
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: EventType;
+  state: WebhookDeliveryState;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+};
+
+export type AttemptRow = {
+  deliveryId: string;
+  attempt: number;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  response: string | null;
+};
+
+/** The attempts a delivery shows: the latest ones. */
+export const SHOWN_ATTEMPTS = 50;
+
+const STATES: Record<DeliveryStatus, WebhookDeliveryState[]> = { pending: ['pending', 'sending'], succeeded: ['succeeded'], failed: ['failed'] };
+
+export function deliveriesQuery(db: Executor, organizationId: string, webhookId: string, status?: DeliveryStatus) {
+  return db
+    .selectFrom('webhookDeliveries as d')
+    .innerJoin('events as e', (join) => join.onRef('e.organizationId', '=', 'd.organizationId').onRef('e.id', '=', 'd.eventId'))
+    .where('d.organizationId', '=', organizationId)
+    .where('d.webhookId', '=', webhookId)
+    .$if(status !== undefined, (query) => query.where('d.state', 'in', STATES[status!]))
+    .select(['d.organizationId', 'd.id', 'd.webhookId', 'd.eventId', 'e.type as eventType', 'd.state', 'd.nextAttemptAt', 'd.createdAt']);
+}
+
+export async function findDelivery(db: Executor, organizationId: string, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
+  return deliveriesQuery(db, organizationId, webhookId).where('d.id', '=', id).executeTakeFirst();
+}
+
+/** The latest SHOWN_ATTEMPTS attempts of each delivery, oldest first (one query for a page). */
+export async function attemptsOf(db: Executor, organizationId: string, deliveryIds: readonly string[]): Promise<Map<string, AttemptRow[]>> {
+  const byDelivery = new Map<string, AttemptRow[]>(deliveryIds.map((id) => [id, []]));
+  if (deliveryIds.length === 0) return byDelivery;
+  const { rows } = await sql<AttemptRow>`
+    SELECT delivery_id, attempt, started_at, duration_ms, status_code, error, response FROM (
+      SELECT a.*, row_number() OVER (PARTITION BY a.delivery_id ORDER BY a.attempt DESC) AS latest
+      FROM webhook_delivery_attempts a
+      WHERE a.organization_id = ${organizationId} AND a.delivery_id = ANY(${deliveryIds as string[]}::text[])
+    ) ranked
+    WHERE latest <= ${SHOWN_ATTEMPTS}
+    ORDER BY delivery_id, attempt`.execute(db);
+  for (const row of rows) byDelivery.get(row.deliveryId)!.push(row);
+  return byDelivery;
+}
+
+/** A delivery due at once (a ping). */
+export async function insertDelivery(db: Executor, values: { organizationId: string; id: string; webhookId: string; eventId: string }): Promise<void> {
+  await db.insertInto('webhookDeliveries').values({ ...values, state: 'pending', nextAttemptAt: sql<Date>`now()` }).execute();
+}
+
+/**
+ * Queues the delivery again, due now, its schedule started over; one being sent right now is left to
+ * its attempt. Whether the delivery exists.
+ */
+export async function requeueDelivery(db: Executor, organizationId: string, webhookId: string, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable('webhookDeliveries')
+    .set({ state: 'pending', scheduleStep: 0, nextAttemptAt: sql<Date>`now()` })
+    .where('organizationId', '=', organizationId)
+    .where('webhookId', '=', webhookId)
+    .where('id', '=', id)
+    .where('state', '<>', 'sending')
+    .executeTakeFirst();
+  if (result.numUpdatedRows > 0n) return true;
+  return (await db.selectFrom('webhookDeliveries').where('organizationId', '=', organizationId).where('webhookId', '=', webhookId).where('id', '=', id).select('id').executeTakeFirst()) !== undefined;
+}
+
+/** Ends the webhook's waiting deliveries as failed (it was disabled). */
+export async function failWaitingDeliveries(db: Executor, organizationId: string, webhookId: string): Promise<void> {
+  await db
+    .updateTable('webhookDeliveries')
+    .set({ state: 'failed', nextAttemptAt: null })
+    .where('organizationId', '=', organizationId)
+    .where('webhookId', '=', webhookId)
+    .where('state', '=', 'pending')
+    .execute();
+}
+
+/**
+ * Lets the delivery machinery's own transaction (dispatch, claim, answers) commit without waiting for
+ * its WAL flush. A database crash may then forget its last fraction of a second of them, which only
+ * makes deliveries go again (their flags and leases come back): nothing is lost, and no request waits
+ * on these commits. The changes and their events always commit synchronously.
+ */
+export async function commitAsynchronously(trx: Executor): Promise<void> {
+  await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+}
+
+// ---- The dispatcher: committed events into deliveries -------------------------------------------
+
+export type UndispatchedEvent = { organizationId: string; id: string; type: EventType; spaceId: string | null; createdAt: Date };
+
+/** Takes up to `limit` events waiting to be dispatched (the oldest first), clearing their flag. */
+export async function takeUndispatchedEvents(trx: Executor, limit: number): Promise<UndispatchedEvent[]> {
+  const { rows } = await sql<UndispatchedEvent>`
+    UPDATE events e SET undispatched = false
+    FROM (SELECT organization_id, id FROM events WHERE undispatched ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED) taken
+    WHERE e.organization_id = taken.organization_id AND e.id = taken.id
+    RETURNING e.organization_id, e.id, e.type, e.space_id, e.created_at`.execute(trx);
+  return rows;
+}
+
+export type Subscription = { organizationId: string; id: string; eventTypes: EventType[] | null; spaceIds: string[] | null; createdAt: Date };
+
+/** The enabled webhooks of these organizations, with what they subscribe to. */
+export async function enabledSubscriptions(db: Executor, organizationIds: readonly string[]): Promise<Subscription[]> {
+  if (organizationIds.length === 0) return [];
+  return db
+    .selectFrom('webhooks')
+    .where('organizationId', 'in', organizationIds)
+    .where('enabled', '=', true)
+    .select(['organizationId', 'id', 'eventTypes', 'spaceIds', 'createdAt'])
+    .execute();
+}
+
+/** New deliveries, due at once; an event already queued for a webhook is not queued twice. */
+export async function insertDeliveries(db: Executor, rows: ReadonlyArray<{ organizationId: string; id: string; webhookId: string; eventId: string }>): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('webhookDeliveries')
+    .values(rows.map((row) => ({ ...row, state: 'pending' as const, nextAttemptAt: sql<Date>`now()` })))
+    .onConflict((oc) => oc.columns(['organizationId', 'webhookId', 'eventId']).doNothing())
+    .execute();
+}
+
+// ---- The sender: claims, and what the attempts answered ------------------------------------------
+
+export type ClaimedDelivery = {
+  organizationId: string;
+  id: string;
+  webhookId: string;
+  eventId: string;
+  /** This attempt's number. */
+  attempt: number;
+  /** Attempts since the delivery was (re)queued, this one included. */
+  scheduleStep: number;
+  eventType: EventType;
+  spaceId: string | null;
+  eventCreatedAt: Date;
+  /** The event's actor and data as JSON text, as stored. */
+  actor: string;
+  data: string;
+  url: string;
+  secret: Buffer;
+  previousSecret: Buffer | null;
+  previousSecretExpiresAt: Date | null;
+};
+
+/**
+ * Claims up to `limit` due deliveries (the longest waiting first): each becomes `sending` until
+ * `leaseMs` from now, its attempt counted. Read with its event and its webhook's address and secrets.
+ */
+export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const { rows } = await sql<ClaimedDelivery>`
+    WITH claimed AS (
+      UPDATE webhook_deliveries d
+      SET state = 'sending', next_attempt_at = now() + ${leaseMs} * interval '1 millisecond', attempts = d.attempts + 1, schedule_step = d.schedule_step + 1
+      FROM (
+        SELECT organization_id, id FROM webhook_deliveries
+        WHERE state IN ('pending', 'sending') AND next_attempt_at <= now()
+        ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+      ) due
+      WHERE d.organization_id = due.organization_id AND d.id = due.id
+      RETURNING d.organization_id, d.id, d.webhook_id, d.event_id, d.attempts, d.schedule_step
+    )
+    SELECT c.organization_id, c.id, c.webhook_id, c.event_id, c.attempts AS attempt, c.schedule_step,
+           e.type AS event_type, e.space_id, e.created_at AS event_created_at, e.actor::text AS actor, e.data::text AS data,
+           w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
+    FROM claimed c
+    JOIN events e ON e.organization_id = c.organization_id AND e.id = c.event_id
+    JOIN webhooks w ON w.organization_id = c.organization_id AND w.id = c.webhook_id`.execute(db);
+  return rows;
+}
+
+export type AttemptResult = {
+  organizationId: string;
+  deliveryId: string;
+  webhookId: string;
+  attempt: number;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  response: string | null;
+  succeeded: boolean;
+  /** After a failure: the wait before the next attempt, or null when the schedule is over. */
+  retryInMs: number | null;
+};
+
+const values = <T>(rows: readonly T[], row: (item: T) => ReturnType<typeof sql>) => sql.join(rows.map(row));
+
+/**
+ * Writes what the attempts answered: their log rows, and each delivery's new state — only where the
+ * claim answered still holds (no other instance took the delivery after its lease ended meanwhile).
+ */
+export async function writeAttemptResults(trx: Executor, results: readonly AttemptResult[]): Promise<void> {
+  await sql`
+    INSERT INTO webhook_delivery_attempts (organization_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response)
+    VALUES ${values(results, (r) => sql`(${r.organizationId}, ${r.deliveryId}, ${r.attempt}, ${r.startedAt}, ${r.durationMs}, ${r.statusCode}, ${r.error}, ${r.response})`)}
+    ON CONFLICT DO NOTHING`.execute(trx);
+  await sql`
+    UPDATE webhook_deliveries d
+    SET state = v.state, next_attempt_at = CASE WHEN v.retry_ms IS NULL THEN NULL ELSE now() + v.retry_ms * interval '1 millisecond' END
+    FROM (VALUES ${values(results, (r) => {
+      const state: WebhookDeliveryState = r.succeeded ? 'succeeded' : r.retryInMs === null ? 'failed' : 'pending';
+      return sql`(${r.organizationId}, ${r.deliveryId}, ${r.attempt}::int, ${state}, ${r.succeeded ? null : r.retryInMs}::bigint)`;
+    })}) AS v (organization_id, id, attempt, state, retry_ms)
+    WHERE d.organization_id = v.organization_id AND d.id = v.id AND d.state = 'sending' AND d.attempts = v.attempt`.execute(trx);
+}
+
+type WebhookKey = { organizationId: string; webhookId: string };
+const keyList = (keys: readonly WebhookKey[]) => sql.join(keys.map((key) => sql`(${key.organizationId}, ${key.webhookId})`));
+
+/**
+ * Webhooks that answered: no longer failing. Those that were failing get their waiting deliveries due
+ * at once — a receiver back from an outage gets its backlog without waiting for each retry.
+ */
+export async function markRecovered(trx: Executor, keys: readonly WebhookKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  await sql`
+    WITH recovered AS (
+      UPDATE webhooks w SET failing_since = NULL
+      WHERE (w.organization_id, w.id) IN (${keyList(keys)}) AND w.failing_since IS NOT NULL
+      RETURNING w.organization_id, w.id
+    )
+    UPDATE webhook_deliveries d SET next_attempt_at = now()
+    FROM recovered r
+    WHERE d.organization_id = r.organization_id AND d.webhook_id = r.id AND d.state = 'pending' AND d.next_attempt_at > now()`.execute(trx);
+}
+
+/**
+ * Webhooks whose attempt failed: failing since their first failure. Those failing for longer than
+ * `disableAfterMs` are disabled (their waiting deliveries end as failed); returns them.
+ */
+export async function markFailing(trx: Executor, keys: readonly WebhookKey[], disableAfterMs: number): Promise<Array<{ organizationId: string; id: string }>> {
+  if (keys.length === 0) return [];
+  await sql`
+    UPDATE webhooks SET failing_since = now()
+    WHERE (organization_id, id) IN (${keyList(keys)}) AND failing_since IS NULL`.execute(trx);
+  const { rows } = await sql<{ organizationId: string; id: string }>`
+    UPDATE webhooks SET enabled = false, disabled_reason = 'failing', updated_at = now()
+    WHERE (organization_id, id) IN (${keyList(keys)}) AND enabled AND failing_since < now() - ${disableAfterMs} * interval '1 millisecond'
+    RETURNING organization_id, id`.execute(trx);
+  for (const row of rows) await failWaitingDeliveries(trx, row.organizationId, row.id);
+  return rows;
+}

@@ -1,0 +1,212 @@
+// The webhook sender, one per instance (docs/decisions.md, Events and webhooks). It loops: dispatch
+// committed events into deliveries, claim due deliveries up to its free sending slots, POST each one
+// signed (Standard Webhooks) through the outbound guard, and write the answers in batches. At least
+// once: a delivery is claimed for a lease longer than an attempt can last, so a process killed between
+// the commit and the answer leaves it to be claimed again when the lease ends; a receiver that answers
+// after a retry was sent may see an event twice (the `webhook-id` header is the event's id, to dedupe).
+import type { AppContext } from '../../context.js';
+import { inTransaction } from '../../db/database.js';
+import type { LoopWorker } from '../../jobs/queue.js';
+import { createConnectionPool, OutboundError, postGuarded, type ConnectionPool } from '../../outbound.js';
+import { eventJson, recordEvents, SYSTEM_ACTOR } from '../events/index.js';
+import { claimDueDeliveries, commitAsynchronously, markFailing, markRecovered, writeAttemptResults, type AttemptResult, type ClaimedDelivery } from './deliveries.repository.js';
+import { dispatchEvents } from './dispatch.js';
+import { signedHeaders } from './signing.js';
+import { openSecret, secretKeyBytes } from './webhook-secrets.js';
+import { toApiWebhook } from './webhooks.mapper.js';
+import { findWebhook } from './webhooks.repository.js';
+
+type Deps = Pick<AppContext, 'db' | 'config' | 'keys' | 'log' | 'urls'>;
+
+export type DeliveryTuning = {
+  /** Deliveries in flight at once on this instance. */
+  concurrency: number;
+  /** Events dispatched per transaction. */
+  dispatchBatch: number;
+  /** Wait between polls when there is nothing to do. */
+  idleMs: number;
+  /** Answers written per transaction, and the longest an answer waits to be written. */
+  writeBatch: number;
+  writeDelayMs: number;
+};
+
+export const DEFAULT_TUNING: DeliveryTuning = { concurrency: 64, dispatchBatch: 500, idleMs: 250, writeBatch: 200, writeDelayMs: 20 };
+
+/** How much of an answer is read and kept in the delivery log. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+/** A webhook failing for longer than this is disabled. */
+export const DISABLE_AFTER_MS = 5 * 86_400_000;
+
+/** How long a claim holds: an attempt's timeout with room for writing its answer. */
+export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 10_000;
+
+/** Waits `ms`, or less when `signal` aborts (its listener removed either way). */
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    signal.addEventListener('abort', wake, { once: true });
+  });
+
+/** Text as PostgreSQL stores it (no U+0000), at most RESPONSE_EXCERPT_BYTES of it. */
+function excerpt(bytes: Buffer): string {
+  return bytes.subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replaceAll('\u0000', '\uFFFD');
+}
+
+/** The keys that sign a delivery: the webhook's secret, and the previous one during its grace period. */
+function signingKeys(deps: Deps, delivery: ClaimedDelivery, now: Date): Buffer[] {
+  const open = (sealed: Buffer) => secretKeyBytes(openSecret(deps.keys.webhookSecrets, delivery.organizationId, delivery.webhookId, sealed));
+  const keys = [open(delivery.secret)];
+  if (delivery.previousSecret && delivery.previousSecretExpiresAt && delivery.previousSecretExpiresAt > now) keys.push(open(delivery.previousSecret));
+  return keys;
+}
+
+/** One attempt: the signed POST (on a kept-alive connection of `pool` when given), and what came of it. */
+export async function attemptDelivery(deps: Deps, delivery: ClaimedDelivery, pool?: ConnectionPool): Promise<AttemptResult> {
+  const startedAt = new Date();
+  const body = eventJson({ ...delivery, id: delivery.eventId, type: delivery.eventType, createdAt: delivery.eventCreatedAt });
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  let response: string | null = null;
+  try {
+    const headers = { 'content-type': 'application/json', ...signedHeaders(signingKeys(deps, delivery, startedAt), delivery.eventId, Math.floor(startedAt.getTime() / 1000), body) };
+    const policy = { allowPrivate: deps.config.outbound.allowPrivate, timeoutMs: deps.config.webhooks.timeoutMs, maxBytes: RESPONSE_EXCERPT_BYTES };
+    const answer = await postGuarded(delivery.url, body, headers, policy, pool);
+    statusCode = answer.status;
+    response = excerpt(answer.body);
+    if (statusCode >= 300 && statusCode < 400) error = `the receiver answered ${statusCode}: redirects are not followed`;
+    else if (statusCode < 200 || statusCode >= 300) error = `the receiver answered ${statusCode}`;
+  } catch (caught) {
+    error = caught instanceof OutboundError ? caught.message : `the delivery failed: ${(caught as Error).message}`;
+  }
+  const succeeded = error === null;
+  const schedule = deps.config.webhooks.retryScheduleMs;
+  return {
+    organizationId: delivery.organizationId,
+    deliveryId: delivery.id,
+    webhookId: delivery.webhookId,
+    attempt: delivery.attempt,
+    startedAt,
+    durationMs: Date.now() - startedAt.getTime(),
+    statusCode,
+    error,
+    response,
+    succeeded,
+    retryInMs: succeeded ? null : (schedule[delivery.scheduleStep - 1] ?? null),
+  };
+}
+
+const uniqueWebhooks = (results: readonly AttemptResult[]) => [...new Map(results.map((r) => [`${r.organizationId}/${r.webhookId}`, { organizationId: r.organizationId, webhookId: r.webhookId }])).values()];
+
+/**
+ * Writes a batch of answers in one transaction: the log, the deliveries' states, and the webhooks'
+ * health — recovered ones get their backlog due at once, ones failing for days are disabled (an event).
+ */
+export async function writeResults(deps: Deps, results: readonly AttemptResult[]): Promise<void> {
+  await inTransaction(deps.db, async (trx) => {
+    await commitAsynchronously(trx);
+    await writeAttemptResults(trx, results);
+    await markRecovered(trx, uniqueWebhooks(results.filter((r) => r.succeeded)));
+    const disabled = await markFailing(trx, uniqueWebhooks(results.filter((r) => !r.succeeded)), DISABLE_AFTER_MS);
+    const events = [];
+    for (const { organizationId, id } of disabled) {
+      const webhook = (await findWebhook(trx, organizationId, id))!;
+      events.push({ type: 'webhook.disabled' as const, organizationId, actor: SYSTEM_ACTOR, data: { object: toApiWebhook(webhook, deps.urls) } });
+    }
+    await recordEvents(trx, events);
+  });
+}
+
+/** The sender's loop on this instance, as a job-queue loop worker. */
+export function webhookDeliveryWorker(deps: Deps, tuning: DeliveryTuning = DEFAULT_TUNING): LoopWorker {
+  return { name: 'webhook-delivery', start: () => startDelivery(deps, tuning) };
+}
+
+export function startDelivery(deps: Deps, tuning: DeliveryTuning = DEFAULT_TUNING): { stop(timeoutMs: number): Promise<void> } {
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+  // Receivers' connections kept alive between deliveries (each host name still checked every time).
+  const pool = createConnectionPool();
+  let answers: AttemptResult[] = [];
+  let writeTimer: NodeJS.Timeout | undefined;
+  let writing = Promise.resolve();
+  // Claims are made for a quarter of the slots at least: one claim per finished attempt would cost a
+  // round trip per delivery.
+  const refill = Math.max(1, Math.floor(tuning.concurrency / 4));
+  /** Resolves when enough sending slots are free to claim again (or on stop). */
+  let slotsFreed: () => void = () => {};
+
+  const writeAnswers = () => {
+    clearTimeout(writeTimer);
+    writeTimer = undefined;
+    const batch = answers;
+    answers = [];
+    if (batch.length === 0) return writing;
+    // One write at a time, in order; a failed write leaves its deliveries to be sent again when their lease ends.
+    writing = writing.then(() => writeResults(deps, batch).catch((error) => deps.log.warn({ err: error, answers: batch.length }, 'webhook delivery: could not write answers')));
+    return writing;
+  };
+  const answered = (result: AttemptResult) => {
+    answers.push(result);
+    if (answers.length >= tuning.writeBatch) void writeAnswers();
+    else writeTimer ??= setTimeout(() => void writeAnswers(), tuning.writeDelayMs);
+  };
+  const send = (delivery: ClaimedDelivery) => {
+    const attempt = attemptDelivery(deps, delivery, pool)
+      .then(answered)
+      .finally(() => {
+        inFlight.delete(attempt);
+        if (tuning.concurrency - inFlight.size >= refill) slotsFreed();
+      });
+    inFlight.add(attempt);
+  };
+
+  const lease = leaseMs(deps.config.webhooks.timeoutMs);
+  const loop = (async () => {
+    let failures = 0;
+    // Events are dispatched while there are some, then looked for once per idle period.
+    let dispatchDue = 0;
+    while (!stopping.signal.aborted) {
+      let busy = false;
+      try {
+        if (Date.now() >= dispatchDue) {
+          busy = (await dispatchEvents(deps.db, tuning.dispatchBatch)) > 0;
+          if (!busy) dispatchDue = Date.now() + tuning.idleMs;
+        }
+        const free = tuning.concurrency - inFlight.size;
+        if (free >= refill) {
+          const claimed = await inTransaction(deps.db, async (trx) => {
+            await commitAsynchronously(trx);
+            return claimDueDeliveries(trx, free, lease);
+          });
+          claimed.forEach(send);
+          busy ||= claimed.length > 0;
+        }
+        failures = 0;
+      } catch (error) {
+        failures++;
+        deps.log.warn({ err: error }, 'webhook delivery: polling failed');
+        await sleep(Math.min(30_000, 250 * 2 ** failures), stopping.signal);
+        continue;
+      }
+      if (tuning.concurrency - inFlight.size < refill) await Promise.race([new Promise<void>((resolve) => (slotsFreed = resolve)), sleep(tuning.idleMs, stopping.signal)]);
+      else if (!busy) await sleep(tuning.idleMs, stopping.signal);
+    }
+  })();
+
+  return {
+    async stop(timeoutMs) {
+      stopping.abort();
+      slotsFreed();
+      await loop;
+      // Attempts under way get the time left to finish and be written; the rest go when their lease ends.
+      await Promise.race([Promise.all(inFlight), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+      await writeAnswers();
+      pool.destroy();
+    },
+  };
+}
