@@ -27,6 +27,14 @@ describe('Cache', () => {
     expect(cache.get('small')).toBe('x');
   });
 
+  it('answers nothing for a value its reader cannot use (an older version), and counts it a miss', () => {
+    const cache = textCache(100);
+    cache.set('k', 'v1');
+    expect(cache.get('k', (value) => value === 'v2')).toBeUndefined();
+    expect(cache.get('k', (value) => value === 'v1')).toBe('v1');
+    expect(cache.stats()).toMatchObject({ hits: 1, misses: 1 });
+  });
+
   it('shares one load among concurrent callers of a key, and counts hits and misses', async () => {
     const cache = textCache(1000);
     let loads = 0;
