@@ -10,7 +10,7 @@ import { createErrorMiddleware, notFoundMiddleware } from './http/error-middlewa
 import { createIdempotency } from './http/idempotency.js';
 import { acceptRawSubDelimsInQuery, BODY_METHODS, enforceInputRules } from './http/input-rules.js';
 import type { HandlerMap } from './http/handler.js';
-import { apiHeaders, mountHealth, observe, type Metrics } from './http/observability.js';
+import { apiHeaders, EventLoopWatch, mountHealth, observe, type Metrics } from './http/observability.js';
 import { loadSpec } from './http/operations.js';
 import { rateLimit } from './http/rate-limit.js';
 import { mountReference } from './http/reference.js';
@@ -26,9 +26,11 @@ export type AppOptions = {
   isShuttingDown?: () => boolean;
 };
 
-export function createApp(context: AppContext, options: AppOptions = {}): { app: Express; metrics: Metrics } {
+/** The app, its metrics, and its event-loop lag alarm (stopped by whoever closes the server). */
+export function createApp(context: AppContext, options: AppOptions = {}): { app: Express; metrics: Metrics; loop: EventLoopWatch } {
   const app = express();
   const { metrics } = context;
+  const loop = new EventLoopWatch();
   app.disable('x-powered-by');
   // Express's automatic ETag hashes every body (~35 µs a request, more on lists): off for the API.
   app.set('etag', false);
@@ -36,7 +38,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   // The client's address (per-address rate limits) from the proxies the configuration trusts.
   app.set('trust proxy', context.config.trustProxy);
 
-  app.use(observe(context.log, metrics, context.config.accessLog));
+  app.use(observe(context.log, metrics, loop, context.config.accessLog));
   app.use(apiHeaders);
   // Only for clients that accept it: the middleware otherwise still wraps every response.
   const compress = compression({ threshold: 2048 });
@@ -98,7 +100,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   app.use(createApiDispatcher(context, options.handlers ?? allHandlers, access));
   app.use(notFoundMiddleware);
   app.use(createErrorMiddleware(knownConflicts));
-  return { app, metrics };
+  return { app, metrics, loop };
 }
 
 const DEFAULT_BODY_BYTES = 1024 * 1024;

@@ -10,6 +10,7 @@ import type { RateLimits } from './http/rate-limit.js';
 import type { Jobs } from './jobs/queue.js';
 import type { TokenCache } from './auth/token-cache.js';
 import type { Logger } from './logger.js';
+import type { ParsePool } from './parsing/parse-pool.js';
 import type { Metrics } from './metrics.js';
 import type { ServerKeys } from './keys.js';
 import type { Urls } from './urls.js';
@@ -34,6 +35,8 @@ export type AppContext = {
   caches: Caches;
   /** Where file bytes are stored (see content/blob-store.ts). */
   blobs: BlobStore;
+  /** The worker threads where untrusted input is parsed, with their deadlines and limits (parsing/parse-pool.ts). */
+  parsing: ParsePool;
   /** The instance's Prometheus registry (`/metrics`): register a cache, a counter or a gauge in one line (see metrics.ts). */
   metrics: Metrics;
 };

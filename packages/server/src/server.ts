@@ -1,6 +1,5 @@
 // Starts everything the API needs — database (embedded unless DATABASE_URL), migrations, keys, jobs,
 // HTTP — and stops it all gracefully. Used by main.ts, the test harness and the benchmarks.
-import { closeMarkdownChecker } from './content/markdown-check.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -24,6 +23,7 @@ import { createDrainableServer, type DrainableServer } from './http/drain.js';
 import { RateLimits } from './http/rate-limit.js';
 import { noJobs, startJobs } from './jobs/queue.js';
 import { loadServerKeys } from './keys.js';
+import { ParsePool } from './parsing/parse-pool.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { checkListenAddress, listenFailure } from './start-failure.js';
@@ -108,7 +108,10 @@ export async function startServer(
     const blobs = postgresBlobStore;
     const rateLimits = new RateLimits(config.rateLimit, pool, db, log);
     opened.push({ name: 'writing the rate-limit counters', close: () => rateLimits.stop() });
-    const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts, tokens, lifecycle, rateLimits, metrics, caches, blobs };
+    // A task waiting for a worker is answered 503 while its request can still be answered.
+    const parsing = new ParsePool({ maxWaitMs: Math.max(1000, config.requestTimeoutMs - 5000) });
+    opened.push({ name: 'stopping the parse pool', close: () => parsing.close() });
+    const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts, tokens, lifecycle, rateLimits, metrics, caches, blobs, parsing };
     phase('keys and token listener');
     const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log, { availability, metrics }) : noJobs;
     opened.push({ name: 'stopping the workers', close: () => jobs.stop(1000) });
@@ -118,7 +121,8 @@ export async function startServer(
     const demo = embedded && config.bootstrapDemo ? await demoAccount(db, log) : undefined;
 
     let http: DrainableServer | undefined = undefined;
-    const { app } = createApp(context, { ...options, isShuttingDown: () => http?.isDraining() ?? false });
+    const { app, loop } = createApp(context, { ...options, isShuttingDown: () => http?.isDraining() ?? false });
+    opened.push({ name: 'stopping the lag alarm', close: async () => loop.stop() });
     phase('app');
     http = createDrainableServer(app);
     const { server } = http;
@@ -150,7 +154,8 @@ export async function startServer(
       const [drained] = await Promise.all([http.drain(Math.max(0, left() - reserveMs)), step('stopping the workers', jobs.stop(left()))]);
       if (drained.forced) log.warn('requests still running at the shutdown deadline were cut');
       await step('stopping the token listener', tokenChanges.stop());
-      await step('stopping the markdown checker', closeMarkdownChecker());
+      await step('stopping the parse pool', parsing.close());
+      loop.stop();
       await step('writing the rate-limit counters', rateLimits.stop());
       await step('closing the pool', db.destroy());
       await step('stopping the embedded database', embedded?.stop() ?? Promise.resolve());

@@ -58,7 +58,7 @@ export async function copyNodes(db: Executor, table: NodeTable, from: string, to
 }
 
 /** Copies one organization's objects (`key`: their hex hashes) to another, in hash order, keeping those it has. */
-async function copyObjects(db: Executor, table: string, key: 'hash' | 'sha256', from: string, to: string, hashes: string[]): Promise<void> {
+async function copyObjects(db: Executor, table: string, key: 'hash' | 'sha256' | 'document_hash', from: string, to: string, hashes: string[]): Promise<void> {
   if (hashes.length === 0) return;
   await copyRows(db, table, {
     set: { organization_id: to },
@@ -202,6 +202,8 @@ const bytes = (hashes: string[]) => hashes.map((hash) => Buffer.from(hash, 'hex'
 /** Copies document bodies (hex hashes) from one organization to another, keeping those it has. */
 export async function copyDocuments(trx: Executor, from: string, to: string, hashes: string[]): Promise<void> {
   await copyObjects(trx, 'documents', 'hash', from, to, hashes);
+  // What was read of them goes along, so the copies are never parsed again (content/parsed-bodies.ts).
+  await copyObjects(trx, 'document_parses', 'document_hash', from, to, hashes);
 }
 
 /** Copies file blob records (hex sha256) from one organization to another; the bytes are the blob store's. */

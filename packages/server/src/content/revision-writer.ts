@@ -7,7 +7,7 @@
 import type { Transaction } from 'kysely';
 import { inTransaction, type Executor } from '../db/database.js';
 import { existingBlobHashes, insertDocuments, insertFileBlobs, lockContentObjects } from './content-objects.repository.js';
-import { storeDocumentLinks } from './links/store.js';
+import { storeParsedBodies, type BodyParsing } from './parsed-bodies.js';
 import { insertRevision } from './revisions.repository.js';
 import type { DB, RevisionType } from '../db/schema.js';
 import { conflict } from '../errors.js';
@@ -38,8 +38,8 @@ export interface HeadPointer<Moved> {
   read(trx: Trx): Promise<HeadRead>;
   /** Moves the head from `from` to `to`: the updated owner row, or undefined when the head was not `from`. */
   swap(trx: Trx, from: string, to: string): Promise<Moved | undefined>;
-  /** Runs after a successful swap, in the same transaction (head materialisation, events). */
-  afterMove?(trx: Trx, before: ContentState, after: ContentState, revisions: HeadRevisions): Promise<void>;
+  /** Runs after a successful swap, in the same transaction (head materialisation, search index, events). */
+  afterMove?(trx: Trx, before: ContentState, after: ContentState, parsing: BodyParsing, revisions: HeadRevisions): Promise<void>;
 }
 
 /** New content with the objects it needs stored. */
@@ -51,6 +51,15 @@ export type RevisionDraft = {
 };
 
 export type WrittenRevision<Moved, Draft> = { revisionId: string; moved: Moved; draft: Draft };
+
+export type WriteOptions = {
+  type: RevisionType;
+  createdBy: string | null;
+  /** Reads the new bodies (or takes what the request's markdown gate read of them). */
+  parsing: BodyParsing;
+  /** Throws (rolling the write back) when it must not be committed after all: its client left, its time ran out. */
+  beforeCommit?: () => void;
+};
 
 const MAX_ATTEMPTS = 5;
 
@@ -76,15 +85,20 @@ async function storeBlobs(trx: Trx, store: BlobStore, organizationId: string, bl
 }
 
 /**
- * Stores what new content needs: bodies, nodes and file bytes (each insert skips what exists). The
- * shared content-object lock keeps garbage collection from sweeping a skipped object before the new
- * revision that references it commits.
+ * Stores what new content needs: bodies (with what was read of them: content/parsed-bodies.ts), nodes
+ * and file bytes (each insert skips what exists). The shared content-object lock keeps garbage
+ * collection from sweeping a skipped object before the new revision that references it commits.
  */
-export async function storeDraftObjects(trx: Trx, store: BlobStore, organizationId: string, draft: Pick<RevisionDraft, 'nodes' | 'documents'> & { blobs?: PreparedFile[] }): Promise<void> {
+export async function storeDraftObjects(
+  trx: Trx,
+  store: BlobStore,
+  organizationId: string,
+  draft: Pick<RevisionDraft, 'nodes' | 'documents'> & { blobs?: PreparedFile[] },
+  parsing: BodyParsing,
+): Promise<void> {
   await lockContentObjects(trx, organizationId, 'shared');
   await insertDocuments(trx, organizationId, draft.documents);
-  // What new bodies link to, extracted once (content/links/store.ts).
-  await storeDocumentLinks(trx, organizationId, draft.documents);
+  await storeParsedBodies(trx, organizationId, draft.documents, parsing);
   await storeNodes(trx, organizationId, draft.nodes);
   await storeBlobs(trx, store, organizationId, draft.blobs ?? []);
 }
@@ -110,7 +124,7 @@ async function attempt<Moved, Draft extends RevisionDraft>(
   writer: ContentWriter,
   pointer: HeadPointer<Moved>,
   build: (base: ContentState, now: Date) => Draft,
-  options: { type: RevisionType; createdBy: string | null },
+  options: WriteOptions,
 ): Promise<WrittenRevision<Moved, Draft>> {
   const { organizationId } = pointer;
   return inTransaction(writer.db, async (trx) => {
@@ -118,7 +132,7 @@ async function attempt<Moved, Draft extends RevisionDraft>(
     const base = await loadContentState(trx, writer.caches, organizationId, head.roots);
     const now = new Date();
     const draft = build(base, now);
-    await storeDraftObjects(trx, writer.blobs, organizationId, draft);
+    await storeDraftObjects(trx, writer.blobs, organizationId, draft, options.parsing);
     const roots = rootsOf(draft.state);
     const revisionId = newId();
     await insertRevision(trx, {
@@ -137,7 +151,9 @@ async function attempt<Moved, Draft extends RevisionDraft>(
     });
     const moved = await pointer.swap(trx, head.revisionId, revisionId);
     if (moved === undefined) throw new HeadMovedError();
-    await pointer.afterMove?.(trx, base, draft.state, { from: head.revisionId, to: revisionId });
+    await pointer.afterMove?.(trx, base, draft.state, options.parsing, { from: head.revisionId, to: revisionId });
+    // Last, just before the commit: a write whose client has gone (or whose time is up) is not committed.
+    options.beforeCommit?.();
     return { revisionId, moved, draft };
   });
 }
@@ -150,7 +166,7 @@ export async function writeRevision<Moved, Draft extends RevisionDraft>(
   writer: ContentWriter,
   pointer: HeadPointer<Moved>,
   build: (base: ContentState, now: Date) => Draft,
-  options: { type: RevisionType; createdBy: string | null },
+  options: WriteOptions,
 ): Promise<WrittenRevision<Moved, Draft>> {
   const written = await retryOnRace(() => attempt(writer, pointer, build, options));
   rememberContentState(writer.caches, pointer.organizationId, written.draft.state);

@@ -261,7 +261,7 @@ describe('a page tree stored deeper than the nesting limit', () => {
         const pages = editor.commit();
         return { state: { ...base, pages: pages.tree }, nodes: { pages: pages.nodes, files: [], reusables: [] }, documents: [], blobs: [] };
       },
-      { type: 'edits', createdBy: null },
+      { type: 'edits', createdBy: null, parsing: { pool: t.context.parsing } },
     );
   });
 

@@ -64,6 +64,7 @@ describe('compare-and-swap on the head', () => {
     const before = await contentRowCounts(t.db);
     const attempt = writeRevision(t.context, losing, (base) => ({ state: base, nodes: { pages: [], files: [], reusables: [] }, documents: [], blobs: [] }), {
       type: 'edits',
+      parsing: { pool: t.context.parsing },
       createdBy: admin.user.id,
     });
     await expect(attempt).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/retry/) });

@@ -35,6 +35,13 @@ async function deliveries(admin: TestUser, organizationId: string, webhookId: st
   return (await admin.client.GET('/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries', hookPath(organizationId, webhookId))).data!.items;
 }
 
+/** The instance's count of delivery attempts with `outcome`, from `GET /metrics`. */
+async function attemptsCounted(t: TestServer, outcome: 'succeeded' | 'failed'): Promise<number> {
+  const text = await (await fetch(`${t.url}/metrics`)).text();
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`webhook_delivery_attempts_total{outcome="${outcome}"}`));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
+
 /** Polls the delivery log until `predicate` holds. */
 async function logUntil(admin: TestUser, organizationId: string, webhookId: string, predicate: (items: Awaited<ReturnType<typeof deliveries>>) => boolean, timeoutMs = 15_000) {
   const deadline = Date.now() + timeoutMs;
@@ -195,6 +202,7 @@ describe('delivery', () => {
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const hook = await createHook(admin, organization.id, { eventTypes: ['webhook.ping'] });
     const mine = (delivery: Delivery) => JSON.parse(delivery.body).organization === organization.id;
+    const countedBefore = { failed: await attemptsCounted(t, 'failed'), succeeded: await attemptsCounted(t, 'succeeded') };
     receiver.answer((delivery) => (mine(delivery) ? { status: 503, body: 'é'.repeat(2000) } : {}));
     const { data: ping } = await admin.client.POST('/v1/orgs/{organizationId}/webhooks/{webhookId}/ping', hookPath(organization.id, hook.id));
     // The first attempt and two retries (300 ms apart), then failed.
@@ -227,6 +235,9 @@ describe('delivery', () => {
     });
     const [succeeded] = await logUntil(admin, organization.id, hook.id, (items) => items[0]?.status === 'succeeded');
     expect(succeeded!.attempts.at(-1)).toMatchObject({ attempt: 7, statusCode: 204 });
+    // Six failed attempts and one that succeeded, counted in /metrics (other tests' deliveries may add theirs).
+    expect(await attemptsCounted(t, 'failed')).toBeGreaterThanOrEqual(countedBefore.failed + 6);
+    expect(await attemptsCounted(t, 'succeeded')).toBeGreaterThanOrEqual(countedBefore.succeeded + 1);
     expect((await admin.client.GET('/v1/orgs/{organizationId}/webhooks/{webhookId}', hookPath(organization.id, hook.id))).data?.failingSince).toBeUndefined();
     receiver.answer({});
   });

@@ -39,7 +39,7 @@ export const changeRequestContentHandlers = {
     const { pages } = await loadRevisionState(app, access.space, access.changeRequest.revisionId);
     const entry = pages.pages.get(params.pageId);
     if (!entry) throw notFound('Page');
-    const body = await readPageBody(app.db, access.space.organizationId, entry, query.format ?? 'markdown');
+    const body = await readPageBody(app, access.space.organizationId, entry, query.format ?? 'markdown');
     return { status: 200, body: toApiPage(pages, entry.id, contentContext(app, access), body) };
   },
 

@@ -28,6 +28,7 @@ import { rootsOf, type ContentRoots, type ContentState } from '../../content/mod
 import { HeadMovedError, retryOnRace, storeDraftObjects, type ContentWriter, type Trx } from '../../content/revision-writer.js';
 import { spaceHeadPointer, type SpaceHeadListener } from '../../content/space-head.js';
 import { loadContentState, rememberContentState } from '../../content/tree-store.js';
+import type { ParsePool } from '../../parsing/parse-pool.js';
 import type { Urls } from '../../urls.js';
 import { recordEvent, type EventActor } from '../events/index.js';
 import { recordingContentUpdates } from '../content/content-events.js';
@@ -104,9 +105,11 @@ async function writeMergeRevision(
   writer: ContentWriter,
   space: SpaceRow,
   values: { type: RevisionType; parentIds: string[]; changeRequestId: string | null; mergedFrom: string | null; merged: MergedContent; userId: string },
+  pool: ParsePool,
 ): Promise<string> {
   const { organizationId } = space;
-  await storeDraftObjects(trx, writer.blobs, organizationId, values.merged);
+  // Merged bodies were never through a request's gate: they are read in the pool (content/parsed-bodies.ts).
+  await storeDraftObjects(trx, writer.blobs, organizationId, values.merged, { pool });
   const revisionId = newId();
   const roots = rootsOf(values.merged.state);
   await insertRevision(trx, {
@@ -137,7 +140,7 @@ const outcome = (revisionId: string, clean: 'merge' | 'update', conflicts: Merge
  * Merges the change request into the space: a `merge` revision (parents [O, T], D10 even for a
  * fast-forward) becomes the space's head, and the request becomes `merged`.
  */
-export async function mergeChangeRequest(writer: ContentWriter, space: SpaceRow, changeRequestId: string, userId: string, recorder: MergeRecorder): Promise<MergeOutcome> {
+export async function mergeChangeRequest(writer: ContentWriter, space: SpaceRow, changeRequestId: string, userId: string, pool: ParsePool, recorder: MergeRecorder): Promise<MergeOutcome> {
   const { organizationId } = space;
   const done = await retryOnRace(() =>
     inTransaction(writer.db, async (trx) => {
@@ -156,11 +159,11 @@ export async function mergeChangeRequest(writer: ContentWriter, space: SpaceRow,
         mergedFrom: changeRequest.id,
         merged,
         userId,
-      });
+      }, pool);
       // Through the primary head pointer, so the materialised head follows the merge's diff (and its event is recorded).
       const pointer = spaceHeadPointer(space, recorder.contentMoved);
       if (!(await pointer.swap(trx, head, revisionId))) throw new HeadMovedError();
-      await pointer.afterMove!(trx, ours, merged.state, { from: head, to: revisionId });
+      await pointer.afterMove!(trx, ours, merged.state, { pool }, { from: head, to: revisionId });
       await updateChangeRequestRow(trx, organizationId, changeRequest.id, { status: 'merged', revisionMergedId: revisionId, mergedAt: new Date(), mergedBy: userId });
       await adjustChangeRequestCounters(trx, organizationId, space.id, changeRequest.status, 'merged');
       await recorder.merged(trx, revisionId, merged.conflicts.length > 0 ? 'conflicts' : 'merge');
@@ -175,7 +178,7 @@ export async function mergeChangeRequest(writer: ContentWriter, space: SpaceRow,
  * Pulls the space's content into the change request: an `update` revision (parents [T, O]) becomes
  * its head and O its merged ancestor. Nothing is written when the space did not move since the base.
  */
-export async function updateChangeRequest(writer: ContentWriter, space: SpaceRow, changeRequestId: string, userId: string, recorder: MergeRecorder): Promise<MergeOutcome> {
+export async function updateChangeRequest(writer: ContentWriter, space: SpaceRow, changeRequestId: string, userId: string, pool: ParsePool, recorder: MergeRecorder): Promise<MergeOutcome> {
   const { organizationId } = space;
   const done = await retryOnRace(() =>
     inTransaction(writer.db, async (trx) => {
@@ -190,7 +193,7 @@ export async function updateChangeRequest(writer: ContentWriter, space: SpaceRow
         mergedFrom: null,
         merged,
         userId,
-      });
+      }, pool);
       const swapped = await swapChangeRequestHead(trx, organizationId, changeRequest.id, changeRequest.revisionId, revisionId, { revisionMergedAncestorId: head });
       if (!swapped) throw new HeadMovedError();
       await recorder.updated(trx);

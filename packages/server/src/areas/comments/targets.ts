@@ -17,11 +17,12 @@
 import { sql } from 'kysely';
 import type { Caches } from '../../caches.js';
 import { PREPARED, type Executor } from '../../db/database.js';
-import { loadDocuments } from '../../content/content-objects.repository.js';
+import { loadBodyParts, loadBodyPartsText } from '../../content/parsed-bodies.js';
+import type { ParsePool } from '../../parsing/parse-pool.js';
 import { findSpaceRevision } from '../../content/revisions.repository.js';
 import { pathOf } from '../../content/model.js';
 import { loadPageTree } from '../../content/tree-store.js';
-import { documentBlocks, previewOf, reanchor, type Block } from './anchoring.js';
+import type { Anchor, Block } from './anchoring.js';
 import { findAnchors, findCommentTargets, saveAnchors, type AnchorRow, type CommentContext, type CommentRow, type CommentTargetRow } from './comments.repository.js';
 
 /** A page at the context's head. */
@@ -116,12 +117,14 @@ async function readPagesAtHead(db: Executor, caches: TargetCaches, ctx: CommentC
   return { pages, exact: revision !== undefined };
 }
 
-/** The blocks of a page's body (none for an empty body). */
-export async function pageBlocks(db: Executor, organizationId: string, page: HeadPage): Promise<Block[]> {
+/** The blocks of a page's body, as stored with it (none for an empty body). */
+export async function pageBlocks(db: Executor, pool: ParsePool, organizationId: string, page: HeadPage): Promise<Block[]> {
   if (page.documentHash === null) return [];
-  const markdown = (await loadDocuments(db, organizationId, [page.documentHash])).get(page.documentHash) ?? '';
-  return documentBlocks(markdown);
+  return ((await loadBodyParts(db, pool, organizationId, [page.documentHash], 'blocks')).get(page.documentHash) as Block[] | undefined) ?? [];
 }
+
+/** Re-anchoring compares a quote with a whole body's text (approx-string-match): seconds for a large body. */
+const REANCHOR_DEADLINE_MS = 10_000;
 
 /** Where a comment's target stands at the head. */
 export type ResolvedTarget = {
@@ -138,7 +141,11 @@ const hex = (hash: Buffer | null) => (hash ? hash.toString('hex') : null);
 const targetKey = (ctx: CommentContext, commentId: string) => `${ctx.organizationId}/${ctx.headRevisionId}/${commentId}`;
 
 /** The targets of a page of comments at the context's head: from the cache, else resolved (and cached). */
-export async function resolveTargets(db: Executor, caches: TargetCaches, ctx: CommentContext, rows: CommentRow[]): Promise<Map<string, ResolvedTarget>> {
+/** What resolving targets uses: the database (or the caller's transaction), the parse pool, the caches. */
+export type TargetsApp = { db: Executor; parsing: ParsePool; caches: TargetCaches };
+
+export async function resolveTargets(app: TargetsApp, ctx: CommentContext, rows: CommentRow[]): Promise<Map<string, ResolvedTarget>> {
+  const { caches } = app;
   const resolved = new Map<string, ResolvedTarget>();
   const missing: CommentRow[] = [];
   for (const row of rows) {
@@ -148,7 +155,7 @@ export async function resolveTargets(db: Executor, caches: TargetCaches, ctx: Co
     else missing.push(row);
   }
   if (missing.length === 0) return resolved;
-  const { targets, exact } = await resolveAtHead(db, caches, ctx, missing);
+  const { targets, exact } = await resolveAtHead(app, ctx, missing);
   for (const [id, target] of targets) {
     resolved.set(id, target);
     if (exact) caches.commentTargets.set(targetKey(ctx, id), target);
@@ -157,7 +164,8 @@ export async function resolveTargets(db: Executor, caches: TargetCaches, ctx: Co
 }
 
 /** The targets of comments (all on pages) at the context's head, re-anchoring (and caching) where bodies changed. */
-async function resolveAtHead(db: Executor, caches: TargetCaches, ctx: CommentContext, onPages: CommentRow[]): Promise<{ targets: Map<string, ResolvedTarget>; exact: boolean }> {
+async function resolveAtHead(app: TargetsApp, ctx: CommentContext, onPages: CommentRow[]): Promise<{ targets: Map<string, ResolvedTarget>; exact: boolean }> {
+  const { db, caches } = app;
   const ids = onPages.map((row) => row.id);
   const [{ pages, exact }, posted, cached] = await Promise.all([
     readPagesAtHead(db, caches, ctx, onPages.map((row) => row.pageId!)),
@@ -189,17 +197,22 @@ async function resolveAtHead(db: Executor, caches: TargetCaches, ctx: CommentCon
   }
   if (stale.length === 0) return { targets: resolved, exact };
 
-  // Re-anchor: each changed body loaded and split into blocks once.
+  // Re-anchor in the parse pool: each changed body's stored blocks, with the anchors to find in it.
   const hashes = [...new Set(stale.flatMap(({ page }) => (page.documentHash ? [page.documentHash] : [])))];
-  const bodies = await loadDocuments(db, ctx.organizationId, hashes);
-  const blocksOf = new Map(hashes.map((hash) => [hash, documentBlocks(bodies.get(hash) ?? '')]));
+  const blocksOf = await loadBodyPartsText(db, app.parsing, ctx.organizationId, hashes, 'blocks');
+  const anchorOf = (row: CommentTargetRow): Anchor => ({ nodeId: row.nodeId!, quote: row.anchorQuote ?? '', prefix: row.anchorPrefix ?? '', suffix: row.anchorSuffix ?? '' });
+  const found = new Map<string, { id: string; preview: string } | null>();
+  for (const hash of [...hashes, null]) {
+    const here = stale.filter(({ page }) => page.documentHash === hash);
+    if (here.length === 0) continue;
+    const blocks = (hash && blocksOf.get(hash)) || '[]';
+    const results = await app.parsing.run('reanchor', { blocks, anchors: here.map(({ row }) => anchorOf(row)) }, { deadlineMs: REANCHOR_DEADLINE_MS });
+    here.forEach(({ row }, index) => found.set(row.id, results[index]!));
+  }
   const fresh: AnchorRow[] = [];
   for (const { row, page } of stale) {
-    const found = reanchor(
-      { nodeId: row.nodeId!, quote: row.anchorQuote ?? '', prefix: row.anchorPrefix ?? '', suffix: row.anchorSuffix ?? '' },
-      page.documentHash ? blocksOf.get(page.documentHash)! : [],
-    );
-    const anchor: AnchorRow = { commentId: row.id, documentHash: page.documentHash ?? '', nodeId: found?.id ?? null, nodePreview: found ? previewOf(found.text) : null };
+    const block = found.get(row.id) ?? null;
+    const anchor: AnchorRow = { commentId: row.id, documentHash: page.documentHash ?? '', nodeId: block?.id ?? null, nodePreview: block?.preview ?? null };
     resolved.set(row.id, anchorTarget(page, { id: row.nodeId!, preview: row.nodePreview ?? '' }, anchor));
     // An empty body has no hash to key the anchor table by: it is re-checked (without a query) on a miss.
     if (page.documentHash) fresh.push(anchor);

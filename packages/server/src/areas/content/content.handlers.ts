@@ -35,7 +35,7 @@ async function headPage(app: App, space: SpaceRow, pageId: string | undefined, f
   const tree = await loadHeadPages(app, space);
   const entry = pageId === undefined ? undefined : tree.pages.get(pageId);
   if (!entry) throw notFound('Page');
-  const body = await readPageBody(app.db, space.organizationId, entry, format);
+  const body = await readPageBody(app, space.organizationId, entry, format);
   return toApiPage(tree, entry.id, contentContext(app, space), body);
 }
 

@@ -26,6 +26,7 @@ export const contentArea = defineArea({
     documents: { stays: SHARED_OBJECTS },
     fileBlobs: { stays: SHARED_OBJECTS },
     blobBytes: { stays: SHARED_OBJECTS },
+    documentParses: { stays: 'What was read of a document (its tree, sections and blocks), with the document: copied with it (content-objects.repository.ts, copyDocuments), removed with it by cascade' },
     contentGarbageMarks: { stays: 'The organizations whose unreachable objects garbage collection should look for' },
   },
   steps: {

@@ -9,9 +9,9 @@ import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { applyChanges, type ContentChange, type PreparedFile } from '../../content/apply-changes.js';
 import { prepareFiles } from '../../content/file-inputs.js';
-import { assertMarkdownParsable, changeBodies } from '../../content/markdown-check.js';
+import { changeBodies, parseMarkdownBodies, type ParsedBodies } from '../../content/markdown-check.js';
 import type { PageBody } from './content.mapper.js';
-import { markdownToDocument } from '../../content/markdown-document.js';
+import { loadBodyParts } from '../../content/parsed-bodies.js';
 import type { ContentRoots, ContentState, PageEntry } from '../../content/model.js';
 import { writeRevision, type ContentWriter, type HeadPointer } from '../../content/revision-writer.js';
 import { spaceHeadPointer } from '../../content/space-head.js';
@@ -35,8 +35,17 @@ export type InternalBatch = (base: ContentState) => {
   presetIds?: ReadonlyMap<string, string>;
 };
 
+/** What writing content uses: the database, the trees cache and the blob store (ContentWriter), and the parse pool. */
+type ContentApp = ContentWriter & Pick<AppContext, 'parsing'>;
+
+/**
+ * How a batch is written: `parsed`, what the markdown gate read of its bodies (stored beside them, not
+ * read again); `beforeCommit`, a last check in the write's transaction (an import's client still there).
+ */
+export type BatchOptions = { parsed?: ParsedBodies; beforeCommit?: () => void };
+
 /** Writes a batch through the batch engine as one new `edits` revision on `pointer`'s head. */
-export function writeBatch<Moved>(app: ContentWriter, pointer: HeadPointer<Moved>, userId: string, batch: InternalBatch) {
+export function writeBatch<Moved>(app: ContentApp, pointer: HeadPointer<Moved>, userId: string, batch: InternalBatch, options: BatchOptions = {}) {
   return writeRevision(
     app,
     pointer,
@@ -44,7 +53,7 @@ export function writeBatch<Moved>(app: ContentWriter, pointer: HeadPointer<Moved
       const { changes, files, presetIds } = batch(base);
       return applyChanges(base, changes, { now: now.toISOString(), files, newId: () => newId(), ...(presetIds ? { presetIds } : {}) });
     },
-    { type: 'edits', createdBy: userId },
+    { type: 'edits', createdBy: userId, parsing: { pool: app.parsing, known: options.parsed }, ...(options.beforeCommit ? { beforeCommit: options.beforeCommit } : {}) },
   );
 }
 
@@ -53,21 +62,28 @@ export function writeBatch<Moved>(app: ContentWriter, pointer: HeadPointer<Moved
  * caller), recording `space.content-updated` in its transaction.
  */
 export async function applySpaceChanges(
-  app: ContentWriter & Pick<AppContext, 'config' | 'urls'>,
+  app: ContentApp & Pick<AppContext, 'config' | 'urls'>,
   space: SpaceRow,
   userId: string,
   changes: ContentChange[],
   events: ContentEvents,
 ): Promise<AppliedChanges> {
-  await assertMarkdownParsable(changeBodies(changes));
+  const parsed = await parseMarkdownBodies(app.parsing, changeBodies(changes));
   const files = await prepareFiles(changes, app.config);
-  return applySpaceBatch(app, space, userId, () => ({ changes, files }), events);
+  return applySpaceBatch(app, space, userId, () => ({ changes, files }), events, { parsed });
 }
 
 /** Applies an internal batch to the space's head (access checked by the caller), recording its events. */
-export async function applySpaceBatch(app: ContentWriter & Pick<AppContext, 'urls'>, space: SpaceRow, userId: string, batch: InternalBatch, events: ContentEvents): Promise<AppliedChanges> {
+export async function applySpaceBatch(
+  app: ContentApp & Pick<AppContext, 'urls'>,
+  space: SpaceRow,
+  userId: string,
+  batch: InternalBatch,
+  events: ContentEvents,
+  options: BatchOptions = {},
+): Promise<AppliedChanges> {
   const pointer = spaceHeadPointer(space, recordingContentUpdates(space, { ...events, urls: app.urls, revisionType: 'edits' }));
-  const written = await writeBatch(app, pointer, userId, batch);
+  const written = await writeBatch(app, pointer, userId, batch, options);
   return { space: written.moved, revisionId: written.revisionId, refs: written.draft.refs };
 }
 
@@ -111,9 +127,16 @@ export async function loadHeadPages(app: ContentReader, space: SpaceRow) {
   return loadPageTree(app.db, app.caches, space.organizationId, revisionRoots(revision).pages);
 }
 
-/** A page's own body in the requested format; none for groups. */
-export async function readPageBody(db: Executor, organizationId: string, entry: PageEntry, format: 'markdown' | 'document'): Promise<PageBody | undefined> {
+/** The tree of the empty body (no document is stored for it). */
+const EMPTY_DOCUMENT = { type: 'root' as const, children: [] };
+
+/** A page's own body in the requested format (the tree as stored when its body was written); none for groups. */
+export async function readPageBody(app: ContentApp, organizationId: string, entry: PageEntry, format: 'markdown' | 'document'): Promise<PageBody | undefined> {
   if (entry.type === 'group') return undefined;
-  const markdown = entry.documentHash ? ((await loadDocuments(db, organizationId, [entry.documentHash])).get(entry.documentHash) ?? '') : '';
-  return format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
+  const hash = entry.documentHash;
+  if (format === 'document') {
+    const tree = hash ? (await loadBodyParts(app.db, app.parsing, organizationId, [hash], 'tree')).get(hash) : undefined;
+    return { document: (tree ?? EMPTY_DOCUMENT) as Extract<PageBody, { document: unknown }>['document'] };
+  }
+  return { markdown: hash ? ((await loadDocuments(app.db, organizationId, [hash])).get(hash) ?? '') : '' };
 }

@@ -2,6 +2,7 @@
 // from content/links (stored extractions, no parsing); `stats.broken.changeRequest` compares change
 // requests' links with the head's: for a space, its open change requests' (the most recently updated
 // ones, a bounded number, each evaluated once per content and then cached), for a change request, its own.
+import type { AppContext } from '../../context.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { introducedBroken, linkItems, linkOccurrences, linkStats, type LinkItem, type LinkStats } from '../../content/links/report.js';
 import { readingOrder, type LinkStatus, type Occurrence } from '../../content/links/status.js';
@@ -25,15 +26,18 @@ export async function changeRequestContext(app: ContentReader, space: SpaceRow, 
   return { space, revisionId: changeRequest.revisionId, state: await loadRevisionState(app, space, changeRequest.revisionId) };
 }
 
-const occurrencesOf = (app: ContentReader, context: RevisionContext, page?: string) =>
-  linkOccurrences(app.db, app.caches, context.space.organizationId, context.space.id, context.state, page);
+/** What link reports read with: the database and the caches (ContentReader), and the parse pool for bodies stored before links were kept. */
+type LinksApp = ContentReader & Pick<AppContext, 'parsing'>;
+
+const occurrencesOf = (app: LinksApp, context: RevisionContext, page?: string) =>
+  linkOccurrences(app.db, app.caches, app.parsing, context.space.organizationId, context.space.id, context.state, page);
 
 function requirePage(context: RevisionContext, pageId: string | undefined): void {
   if (pageId !== undefined && !context.state.pages.pages.has(pageId)) throw notFound('Page');
 }
 
 /** Broken links the space's open change requests would add (restricted to one page when given). */
-async function openChangeRequestsBroken(app: ContentReader, head: RevisionContext, headLinks: Occurrence[], page?: string): Promise<number> {
+async function openChangeRequestsBroken(app: LinksApp, head: RevisionContext, headLinks: Occurrence[], page?: string): Promise<number> {
   const revisions = await openChangeRequestRevisions(app.db, head.space.organizationId, head.space.id, CHANGE_REQUESTS_COUNTED);
   let total = 0;
   for (const revisionId of revisions) {
@@ -46,7 +50,7 @@ async function openChangeRequestsBroken(app: ContentReader, head: RevisionContex
 }
 
 /** The links of the space's head (one page's when given), with the stats of the whole list. */
-export async function headLinkReport(app: ContentReader, space: SpaceRow, page?: string): Promise<LinkReport> {
+export async function headLinkReport(app: LinksApp, space: SpaceRow, page?: string): Promise<LinkReport> {
   const head = await headContext(app, space);
   requirePage(head, page);
   const occurrences = await occurrencesOf(app, head, page);
@@ -55,7 +59,7 @@ export async function headLinkReport(app: ContentReader, space: SpaceRow, page?:
 }
 
 /** The links of a change request's head (one page's when given); `changeRequest` counts what it would break. */
-export async function changeRequestLinkReport(app: ContentReader, space: SpaceRow, changeRequest: { revisionId: string }, page?: string): Promise<LinkReport> {
+export async function changeRequestLinkReport(app: LinksApp, space: SpaceRow, changeRequest: { revisionId: string }, page?: string): Promise<LinkReport> {
   const context = await changeRequestContext(app, space, changeRequest);
   requirePage(context, page);
   const occurrences = await occurrencesOf(app, context, page);
@@ -71,7 +75,7 @@ export function withStatus(items: LinkItem[], status: LinkStatus | undefined): L
 export type Backlink = { page: string; order: number };
 
 /** The pages of the revision that refer to the file (a link, an image, their cover), in reading order. */
-export async function fileBacklinks(app: ContentReader, context: RevisionContext, fileId: string): Promise<Backlink[]> {
+export async function fileBacklinks(app: LinksApp, context: RevisionContext, fileId: string): Promise<Backlink[]> {
   if (!context.state.files.items.has(fileId)) throw notFound('File');
   const order = new Map(readingOrder(context.state.pages).map((page, index) => [page.id, index]));
   const pages = new Set<string>();

@@ -121,12 +121,23 @@ export async function writeResults(deps: Deps, results: readonly AttemptResult[]
   });
 }
 
-/** The sender's loop on this instance, as a job-queue loop worker. */
-export function webhookDeliveryWorker(deps: Deps, tuning: DeliveryTuning = DEFAULT_TUNING): LoopWorker {
-  return { name: 'webhook-delivery', start: () => startDelivery(deps, tuning) };
+/** The sender's loop on this instance, as a job-queue loop worker; its attempts counted in `/metrics`. */
+export function webhookDeliveryWorker(deps: Deps & Pick<AppContext, 'metrics'>, tuning: DeliveryTuning = DEFAULT_TUNING): LoopWorker {
+  const attempts = deps.metrics.counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts this instance made, by outcome: succeeded (a 2xx) or failed (anything else, retried on the schedule)',
+    labelNames: ['outcome'],
+  });
+  const counted = (result: AttemptResult) => attempts.inc({ outcome: result.succeeded ? 'succeeded' : 'failed' });
+  return { name: 'webhook-delivery', start: () => startDelivery(deps, tuning, counted) };
 }
 
-export function startDelivery(deps: Deps, tuning: DeliveryTuning = DEFAULT_TUNING): { stop(timeoutMs: number): Promise<void> } {
+/** Starts the sender's loop; `onAnswer` sees each attempt's result as it comes. */
+export function startDelivery(
+  deps: Deps,
+  tuning: DeliveryTuning = DEFAULT_TUNING,
+  onAnswer: (result: AttemptResult) => void = () => {},
+): { stop(timeoutMs: number): Promise<void> } {
   const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
   // Receivers' connections kept alive between deliveries (each host name still checked every time).
@@ -151,6 +162,7 @@ export function startDelivery(deps: Deps, tuning: DeliveryTuning = DEFAULT_TUNIN
     return writing;
   };
   const answered = (result: AttemptResult) => {
+    onAnswer(result);
     answers.push(result);
     if (answers.length >= tuning.writeBatch) void writeAnswers();
     else writeTimer ??= setTimeout(() => void writeAnswers(), tuning.writeDelayMs);

@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import type { Caches } from '../../caches.js';
 import type { Database } from '../../db/database.js';
+import type { ParsePool } from '../../parsing/parse-pool.js';
 import { column, rawQuery, value } from '../../db/raw-query.js';
 import { canonicalJson, sha256Hex } from '../hashing.js';
 import type { ContentState } from '../model.js';
@@ -31,12 +32,12 @@ export type LinkCaches = Pick<Caches, 'documentLinks' | 'linkReports'>;
  * Occurrences of a whole revision before other spaces are looked up, kept in the `linkReports` cache by
  * (organization, space, roots): the trees and bodies under those roots never change.
  */
-async function sameSpaceOccurrences(db: Database, caches: LinkCaches, organizationId: string, spaceId: string, state: ContentState): Promise<Occurrence[]> {
+async function sameSpaceOccurrences(db: Database, caches: LinkCaches, pool: ParsePool, organizationId: string, spaceId: string, state: ContentState): Promise<Occurrence[]> {
   const key = `${organizationId}:${spaceId}:${state.pages.rootHash}:${state.files.rootHash}`;
   return caches.linkReports.load(key, async () => {
     const hashes: string[] = [];
     for (const entry of state.pages.pages.values()) if (entry.documentHash) hashes.push(entry.documentHash);
-    const documents = await loadDocumentLinks(db, caches, organizationId, hashes);
+    const documents = await loadDocumentLinks(db, caches, pool, organizationId, hashes);
     return revisionLinks({ spaceId, pages: state.pages, files: state.files, documents });
   });
 }
@@ -68,7 +69,7 @@ const headFilesQuery = rawQuery({
 });
 
 /** Statuses of targets in other spaces: `in-app` when the space is live and its head has the target. */
-async function resolveOtherSpaces(db: Database, caches: LinkCaches, organizationId: string, occurrences: Occurrence[]): Promise<Occurrence[]> {
+async function resolveOtherSpaces(db: Database, caches: LinkCaches, pool: ParsePool, organizationId: string, occurrences: Occurrence[]): Promise<Occurrence[]> {
   const pending = occurrences.filter((occurrence) => occurrence.other);
   if (pending.length === 0) return occurrences;
   const spaceIds = [...new Set(pending.map((occurrence) => occurrence.other!.space))];
@@ -87,7 +88,7 @@ async function resolveOtherSpaces(db: Database, caches: LinkCaches, organization
   const pageDocs = new Map(pages.map((row) => [`${row.spaceId}/${row.pageId}`, row.documentHash]));
   const fileSet = new Set(files.map((row) => `${row.spaceId}/${row.fileId}`));
   const anchorDocs = pending.filter((o) => o.other!.anchor).flatMap((o) => pageDocs.get(`${o.other!.space}/${o.other!.page}`) ?? []);
-  const documents = await loadDocumentLinks(db, caches, organizationId, anchorDocs);
+  const documents = await loadDocumentLinks(db, caches, pool, organizationId, anchorDocs);
   return occurrences.map((occurrence) => {
     const other = occurrence.other;
     if (!other) return occurrence;
@@ -107,9 +108,17 @@ async function resolveOtherSpaces(db: Database, caches: LinkCaches, organization
 }
 
 /** Every link occurrence of a revision with its status; only `page`'s when given. */
-export async function linkOccurrences(db: Database, caches: LinkCaches, organizationId: string, spaceId: string, state: ContentState, page?: string): Promise<Occurrence[]> {
-  const all = await sameSpaceOccurrences(db, caches, organizationId, spaceId, state);
-  return resolveOtherSpaces(db, caches, organizationId, page === undefined ? all : all.filter((occurrence) => occurrence.page === page));
+export async function linkOccurrences(
+  db: Database,
+  caches: LinkCaches,
+  pool: ParsePool,
+  organizationId: string,
+  spaceId: string,
+  state: ContentState,
+  page?: string,
+): Promise<Occurrence[]> {
+  const all = await sameSpaceOccurrences(db, caches, pool, organizationId, spaceId, state);
+  return resolveOtherSpaces(db, caches, pool, organizationId, page === undefined ? all : all.filter((occurrence) => occurrence.page === page));
 }
 
 const itemKey = (occurrence: Pick<Occurrence, 'relation' | 'target'>) => canonicalJson([occurrence.relation, occurrence.target]);

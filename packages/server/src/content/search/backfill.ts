@@ -4,6 +4,7 @@
 import type { Caches } from '../../caches.js';
 import type { Database } from '../../db/database.js';
 import type { JobWorker } from '../../jobs/queue.js';
+import type { ParsePool } from '../../parsing/parse-pool.js';
 import { loadPageTree } from '../tree-store.js';
 import { lockUnindexedSpaces } from './index.repository.js';
 import { rebuildSearchIndex } from './search-index.js';
@@ -11,7 +12,7 @@ import { rebuildSearchIndex } from './search-index.js';
 const BATCH = 20;
 
 /** Builds the rows of every space that has none; answers how many spaces it indexed. */
-export async function backfillSearchIndex(db: Database, caches: Pick<Caches, 'trees'>): Promise<number> {
+export async function backfillSearchIndex(db: Database, caches: Pick<Caches, 'trees'>, pool: ParsePool): Promise<number> {
   let total = 0;
   for (;;) {
     const done = await db.transaction().execute(async (trx) => {
@@ -25,7 +26,7 @@ export async function backfillSearchIndex(db: Database, caches: Pick<Caches, 'tr
           .where('s.id', '=', space.id)
           .executeTakeFirst();
         const tree = await loadPageTree(trx, caches, space.organizationId, head?.pagesRoot?.toString('hex') ?? null);
-        await rebuildSearchIndex(trx, space.organizationId, space.id, tree);
+        await rebuildSearchIndex(trx, pool, space.organizationId, space.id, tree);
       }
       return spaces.length;
     });
@@ -34,12 +35,12 @@ export async function backfillSearchIndex(db: Database, caches: Pick<Caches, 'tr
   }
 }
 
-export function searchIndexBackfillWorker(db: Database, caches: Pick<Caches, 'trees'>): JobWorker {
+export function searchIndexBackfillWorker(db: Database, caches: Pick<Caches, 'trees'>, pool: ParsePool): JobWorker {
   return {
     name: 'search-index-backfill',
     schedule: '*/10 * * * *',
     async handle() {
-      await backfillSearchIndex(db, caches);
+      await backfillSearchIndex(db, caches, pool);
     },
   };
 }
