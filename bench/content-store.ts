@@ -77,7 +77,7 @@ async function main() {
     const duplicates: number[] = [];
     for (let i = 0; i < 5; i++) {
       started = performance.now();
-      await duplicateSpace(db, lifecycle, space, user.id);
+      await duplicateSpace(db, lifecycle, app.caches, space, user.id);
       duplicates.push(performance.now() - started);
     }
     duplicates.sort((a, b) => a - b);

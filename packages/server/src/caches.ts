@@ -23,6 +23,7 @@ import type { DocumentLinks } from './content/links/extract.js';
 import type { CountEntry } from './db/count-cache.js';
 import type { Occurrence } from './content/links/status.js';
 import type { FileEntry, FlatTree, PageTree, ReusableEntry } from './content/model.js';
+import type { RevisionRow } from './content/revisions.repository.js';
 
 /** What a cache reports at each scrape (metrics.ts `cache`): every figure, bytes and budget included. */
 export type CacheStats = Required<MetricsCacheStats>;
@@ -114,7 +115,11 @@ export const DEFAULT_CACHE_MEMORY_BYTES = 512 * MiB;
  */
 export const CACHE_BUDGETS = {
   /** Page, file and reusable-content trees by root hash (content/tree-store.ts): every read of content. */
-  trees: 140 * MiB,
+  trees: 120 * MiB,
+  /** Markdown bodies by organization and hash (content/content-objects.repository.ts `loadDocuments`): page reads. */
+  documentBodies: 32 * MiB,
+  /** Committed revision rows by organization, space and id (content/revisions.repository.ts). */
+  revisions: 8 * MiB,
   /** The stored links of bodies by hash (content/links/store.ts). */
   documentLinks: 24 * MiB,
   /** A revision's link occurrences before other spaces are looked up (content/links/report.ts). */
@@ -130,7 +135,7 @@ export const CACHE_BUDGETS = {
   /** List counts per listing version (db/count-cache.ts). */
   counts: 2 * MiB,
   /** Published sites: rendered pages by everything they show (areas/sites/published/site-page.ts). */
-  sitePages: 128 * MiB,
+  sitePages: 112 * MiB,
   /** Published sites: a space's pages as the site shows them, by tree (space-model.ts). */
   siteModels: 64 * MiB,
   /** Published sites: paths pages had in recent revisions, by head (space-model.ts). */
@@ -156,6 +161,8 @@ const text = (value: string | null | undefined) => (value ? 2 * value.length : 0
 const PAGE_ENTRY_BYTES = 512;
 const FILE_ENTRY_BYTES = 320;
 const REUSABLE_ENTRY_BYTES = 256;
+/** A revision row as the driver returns it: ids, three 32-byte root buffers, dates (an upper estimate). */
+const REVISION_ROW_BYTES = 1024;
 
 type AnyTree = PageTree | FlatTree<FileEntry> | FlatTree<ReusableEntry>;
 
@@ -177,6 +184,8 @@ export function createCaches(totalBytes = DEFAULT_CACHE_MEMORY_BYTES) {
   const cache = <V extends Cacheable>(name: CacheName, sizeOf: (value: V, key: string) => number, ttlMs?: number) => new Cache<V>(name, budget(name), sizeOf, ttlMs);
   return {
     trees: cache<AnyTree>('trees', treeBytes),
+    documentBodies: cache<string>('documentBodies', (markdown, key) => 64 + text(key) + text(markdown)),
+    revisions: cache<RevisionRow>('revisions', (revision, key) => REVISION_ROW_BYTES + text(key) + revision.parentIds.length * 64),
     documentLinks: cache<DocumentLinks>('documentLinks', (links) => 128 + links.anchors.reduce((sum, anchor) => sum + 48 + text(anchor), 0) + links.links.reduce((sum, link) => sum + 320 + text(link.href), 0)),
     linkReports: cache<Occurrence[]>('linkReports', (occurrences) => 64 + occurrences.length * 320),
     commentTargets: cache<ResolvedTarget>('commentTargets', (target, key) => 256 + text(key) + text(target.node?.preview) + text(target.formerPage?.title) + text(target.formerPage?.path)),

@@ -94,7 +94,8 @@ export async function startServer(
     const availability = new DatabaseAvailability(log, databaseAddress(database.url));
     const pool = createPool(database.url, config.dbPoolSize, log, availability);
     registerPoolMetrics(metrics, 'requests', pool);
-    const db = createDatabase(pool);
+    // Tests and CI (response validation on) check every query compiled once per shape (db/query-shapes.ts).
+    const db = createDatabase(pool, { verifyQueryShapes: config.validateResponses });
     opened.push({ name: 'closing the pool', close: () => db.destroy() });
     const keys = await loadServerKeys(db);
     // Every in-memory cache of this server, fresh: nothing outlives it, nothing is shared with another.

@@ -7,6 +7,7 @@ import {
   findSpaceRanked,
   findSpaceWithStanding,
   findStanding,
+  type AttachedRow,
   type CollectionRow,
   type SpaceRow,
   type Standing,
@@ -52,17 +53,19 @@ type Ranked<T> = { item: T; standing: Standing; rank: number };
 /**
  * An item with the caller's rank on it, in one query in the steady state: the item's organization is
  * remembered, so the caller's cached viewer there computes the rank in the item's own query (the
- * same SQL expression the lists use). When the organization is not known yet, or the viewer is behind
- * the standing the query read, the viewer is rebuilt and the query runs again.
+ * same SQL expression the lists use), read by the item's primary key in that organization. When the
+ * organization is not known yet, the item is not there any more (moved to another organization,
+ * deleted), or the viewer is behind the standing the query read, the item is found by its locator and
+ * the viewer rebuilt, and the query runs again.
  */
-async function findRanked<T>(
+async function findRanked<T, R extends Ranked<T> = Ranked<T>>(
   app: AccessReader,
   caller: Caller,
   kind: 'space' | 'collection',
   id: string,
-  lookup: (viewer: Viewer) => Promise<Ranked<T> | undefined>,
+  lookup: (viewer: Viewer) => Promise<R | undefined>,
   plain: () => Promise<{ item: T; standing: Standing } | undefined>,
-): Promise<Ranked<T> | undefined> {
+): Promise<R | undefined> {
   // The organization an item was last found in (the `itemOrganizations` cache): only a hint, as the
   // item's own query checks its organization and an item that moved is looked up again.
   const hints = app.caches.itemOrganizations;
@@ -71,15 +74,22 @@ async function findRanked<T>(
   const remember = (organizationId: string) => hints.get(hintKey) === organizationId || hints.set(hintKey, organizationId);
   const hint = hints.get(hintKey);
   let viewer = hint === undefined ? undefined : cachedViewer(app.caches, hint, caller.user.id);
-  if (!viewer) {
-    const found = await plain();
-    if (!found) return forget();
-    remember(found.standing.organizationId);
-    viewer = await viewerFor(app, found.standing, caller.user.id);
-  }
   for (let attempt = 1; ; attempt++) {
+    const fromHint = viewer !== undefined && attempt === 1;
+    if (!viewer) {
+      const found = await plain();
+      if (!found) return forget();
+      remember(found.standing.organizationId);
+      viewer = await viewerFor(app, found.standing, caller.user.id);
+    }
     const found = await lookup(viewer);
-    if (!found) return forget();
+    if (!found) {
+      if (!fromHint) return forget();
+      // Not in the remembered organization (any more): found again by its locator.
+      forget();
+      viewer = undefined;
+      continue;
+    }
     const { organizationId, listingVersion } = found.standing;
     remember(organizationId);
     // A rank is only ever taken from a viewer of the item's own organization; a version that moved
@@ -98,7 +108,7 @@ async function spaceAccess(caller: Caller, found: Ranked<SpaceRow> | undefined, 
   return { ...access, space };
 }
 
-function findSpace(app: AccessReader, caller: Caller, spaceId: string, options: { includeDeleted?: boolean } = {}) {
+function findSpace<A = never>(app: AccessReader, caller: Caller, spaceId: string, options: { includeDeleted?: boolean; attach?: AttachedRow<A> } = {}) {
   return findRanked(
     app,
     caller,
@@ -112,6 +122,17 @@ function findSpace(app: AccessReader, caller: Caller, spaceId: string, options: 
 /** The space when the caller's role on it is at least `minimum`. Deleted spaces are absent. */
 export async function requireSpace(app: AccessReader, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
   return spaceAccess(caller, await findSpace(app, caller, spaceId), minimum);
+}
+
+/**
+ * The space as requireSpace finds it, with a row read in the same statement (`attach`: the resource a
+ * scope names within the space); `attached` is undefined when there is no such row. The space's access
+ * is decided first: a caller who may not see the space learns nothing of the row.
+ */
+export async function requireSpaceWith<A>(app: AccessReader, caller: Caller, spaceId: string, minimum: Role, attach: AttachedRow<A>): Promise<SpaceAccess & { attached: A | undefined }> {
+  const found = await findSpace(app, caller, spaceId, { attach });
+  const access = await spaceAccess(caller, found, minimum);
+  return { ...access, attached: found?.attached ?? undefined };
 }
 
 /**

@@ -3,14 +3,14 @@
 // endpoints.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Express, Request, RequestHandler, Response } from 'express';
+import type { IRouter, Request, RequestHandler, Response } from 'express';
 import { sql } from 'kysely';
 import { Histogram } from 'prom-client';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { matchedOperation, matchedOperationKey } from './router.js';
+import { matchedOperation } from './router.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -156,23 +156,30 @@ export function observe(log: Logger, metrics: Metrics, loop: EventLoopWatch, acc
   };
   const children = new WeakMap<object, Logger>();
   loop.start(log);
+  // The histogram's series by method, route and status, kept: labelling an observation hashes its labels.
+  const series = new Map<string, { observe(value: number): void }>();
+  let requestPrototype: object | undefined;
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    if (!Object.getOwnPropertyDescriptor(Object.getPrototypeOf(req), 'log')) {
+    const prototype = Object.getPrototypeOf(req) as object;
+    if (prototype !== requestPrototype) {
+      requestPrototype = prototype;
       // Once per app: a lazy getter on the requests' prototype (defining a property on every request
       // object is slow), creating the child logger only when something logs.
-      Object.defineProperty(Object.getPrototypeOf(req), 'log', {
-        configurable: true,
-        get(this: { id: string }) {
-          let child = children.get(this);
-          if (!child) children.set(this, (child = log.child({ reqId: this.id })));
-          return child;
-        },
-      });
+      if (!Object.getOwnPropertyDescriptor(prototype, 'log')) {
+        Object.defineProperty(prototype, 'log', {
+          configurable: true,
+          get(this: { id: string }) {
+            let child = children.get(this);
+            if (!child) children.set(this, (child = log.child({ reqId: this.id })));
+            return child;
+          },
+        });
+      }
     }
     const done = loop.track(req);
     // A request whose client left emits `close` without `finish`.
@@ -180,15 +187,20 @@ export function observe(log: Logger, metrics: Metrics, loop: EventLoopWatch, acc
     res.once('finish', () => {
       done();
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = matchedOperationKey(req)?.split(' ')[1] ?? (req.route?.path as string | undefined) ?? 'unmatched';
+      const operation = matchedOperation(req);
+      const route = operation?.route ?? (req.route?.path as string | undefined) ?? 'unmatched';
       const status = res.statusCode;
-      duration.observe({ method: req.method, route, status: String(status) }, seconds);
+      const name = `${req.method} ${route} ${status}`;
+      let observer = series.get(name);
+      if (!observer) series.set(name, (observer = duration.labels(req.method, route, String(status))));
+      observer.observe(seconds);
       if (status === 429) refused(res);
       if (status < 500 && accessLog === false) return;
       const path = loggedPath(req);
       const level = levelOf(path, status);
       if (!level || !log.isLevelEnabled(level)) return;
-      req.log[level]({ method: req.method, path, operation: matchedOperation(req)?.operationId, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+      // The line req.log would write (its reqId first), without making the request a child logger.
+      log[level]({ reqId: req.id, method: req.method, path, operation: operation?.operationId, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
     });
     next();
   };
@@ -231,9 +243,11 @@ const PREFLIGHT_HEADERS = {
   'Access-Control-Max-Age': '86400',
 };
 
-/** Security and CORS headers for an API, set in one call; CORS preflights answered here (204). */
+const API_HEADER_ENTRIES = Object.entries(API_HEADERS);
+
+/** Security and CORS headers for an API (set directly: Express's `res.set` re-checks each one); CORS preflights answered here (204). */
 export const apiHeaders: RequestHandler = (req, res, next) => {
-  res.set(API_HEADERS);
+  for (const [name, value] of API_HEADER_ENTRIES) res.setHeader(name, value);
   if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
     res.set(PREFLIGHT_HEADERS).status(204).end();
     return;
@@ -258,7 +272,7 @@ async function databaseAnswers(db: Database): Promise<boolean> {
   }
 }
 
-export function mountHealth(app: Express, db: Database, metrics: Metrics, isShuttingDown: () => boolean) {
+export function mountHealth(app: IRouter, db: Database, metrics: Metrics, isShuttingDown: () => boolean) {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

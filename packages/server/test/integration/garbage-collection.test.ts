@@ -54,6 +54,11 @@ const markdownAt = async (user: TestUser, spaceId: string, pagePath: string) =>
   (await user.client.GET('/v1/spaces/{spaceId}/content/path/{pagePath}', { params: { path: { spaceId, pagePath } } })).data?.markdown;
 
 /** An organization with a space to purge, and others whose content shares some of its objects. */
+/** Empties what the server keeps of content by hash or id, so the next reads come from the database. */
+function clearContentCaches(t: TestServer): void {
+  for (const cache of [t.context.caches.trees, t.context.caches.documentBodies, t.context.caches.revisions]) cache.clear();
+}
+
 async function organizationWithGarbage(t: TestServer) {
   const { admin, organization } = await createOrganizationWithAdmin(t);
   const doomed = await createSpace(t, admin, organization);
@@ -111,8 +116,8 @@ describe('garbage collection of content objects', () => {
     expect(await marks(t)).toEqual([]);
     expect(await stored(t, bystander.organization.id)).toEqual(bystanderBefore);
 
-    // What remains reads whole, from the database rather than the process's tree cache.
-    t.context.caches.trees.clear();
+    // What remains reads whole, from the database rather than the process's tree, body and revision caches.
+    clearContentCaches(t);
     expect(await markdownAt(admin, keeper.id, 'kept')).toBe('Shared body\n');
     const files = (await admin.client.GET('/v1/spaces/{spaceId}/content/files', { params: { path: { spaceId: keeper.id } } })).data!.items;
     const download = await fetch(files[0]!.downloadURL.replace('http://api.test', t.url));
@@ -146,7 +151,7 @@ describe('garbage collection of content objects', () => {
     await collectMarkedGarbage(t.db, t.context.blobs);
     expect(await stored(t, organization.id)).toEqual({ treeNodes: [], fileNodes: [], reusableNodes: [], documents: [], fileBlobs: [], blobBytes: [] });
     expect(await stored(t, target.id)).toEqual(targetBefore);
-    t.context.caches.trees.clear();
+    clearContentCaches(t);
     expect(await markdownAt(admin, space.id, 'travels')).toBe('Moves with the space\n');
   });
 

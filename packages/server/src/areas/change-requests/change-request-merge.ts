@@ -17,7 +17,7 @@ import {
   updateChangeRequestRow,
   type LockedChangeRequest,
 } from './change-requests.repository.js';
-import { loadDocuments } from '../../content/content-objects.repository.js';
+import { selectDocuments } from '../../content/content-objects.repository.js';
 import { insertRevision } from '../../content/revisions.repository.js';
 import type { RevisionType } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
@@ -96,7 +96,7 @@ async function loadStates(db: Executor, writer: ContentWriter, organizationId: s
 /** merge3 with the bodies it needs loaded; a fast-forward when the primary did not move. */
 async function mergeContent(db: Executor, organizationId: string, base: ContentState, ours: ContentState, theirs: ContentState): Promise<MergedContent> {
   const plan = planMerge(base, ours, theirs);
-  const documents = await loadDocuments(db, organizationId, plan.documents);
+  const documents = await selectDocuments(db, organizationId, plan.documents);
   return merge3(plan, documents);
 }
 

@@ -1,6 +1,6 @@
 import { rankToRole, requireCollection } from '../../access/items.js';
 import { viewerFor } from '../../access/viewer.js';
-import { visibilityProfile, visibleCollectionsQuery, visibleSpacesQuery } from '../../access/listing.repository.js';
+import { visibilityProfile, visibleCollections, visibleSpaces } from '../../access/listing.repository.js';
 import { keysetPage } from '../../db/pagination.js';
 import { positionOrder, siblingOrder } from '../spaces/sibling-order.js';
 import type { AreaHandlers } from '../../http/handler.js';
@@ -51,7 +51,7 @@ export const collectionHandlers = {
   async listSpacesInCollection({ caller, access, query, app }) {
     const { collection } = access;
     const viewer = await viewerFor(app, access.standing, caller.user.id);
-    const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer, collection.id), {
+    const page = await keysetPage(app.db, visibleSpaces(app.db, viewer, collection.id), {
       keys: positionOrder('sp'),
       request: query,
       list: { operation: 'listSpacesInCollection', within: collection.id },
@@ -104,7 +104,7 @@ export const collectionHandlers = {
 
   async listCollectionsInOrganization({ caller, access, query, app }) {
     const viewer = await viewerFor(app, access.standing, caller.user.id);
-    const page = await keysetPage(app.db, visibleCollectionsQuery(app.db, viewer, { topLevelOnly: query.nested === false }), {
+    const page = await keysetPage(app.db, visibleCollections(app.db, viewer, { topLevelOnly: query.nested === false }), {
       keys: siblingOrder('c'),
       request: query,
       list: { operation: 'listCollectionsInOrganization', within: viewer.organizationId, filters: [query.nested ?? true] },

@@ -40,7 +40,7 @@ export type HeadPage = {
 };
 
 /** The caches targets are read through: change requests' trees, and the resolved targets. */
-export type TargetCaches = Pick<Caches, 'trees' | 'commentTargets'>;
+export type TargetCaches = Pick<Caches, 'trees' | 'commentTargets' | 'revisions'>;
 
 /** The pages `pageIds` at the context's head; absent ones are missing from the map. */
 export async function pagesAtHead(db: Executor, caches: TargetCaches, ctx: CommentContext, pageIds: string[]): Promise<Map<string, HeadPage>> {
@@ -97,7 +97,7 @@ async function readPagesAtHead(db: Executor, caches: TargetCaches, ctx: CommentC
     return { pages, exact: rows[0]?.headRevisionId === ctx.headRevisionId };
   }
   // A change request's head is not materialised: its tree (immutable, by revision), cached by root hash.
-  const revision = await findSpaceRevision(db, ctx.organizationId, ctx.spaceId, ctx.headRevisionId);
+  const revision = await findSpaceRevision(db, caches, ctx.organizationId, ctx.spaceId, ctx.headRevisionId);
   const tree = await loadPageTree(db, caches, ctx.organizationId, revision?.pagesRoot?.toString('hex') ?? null);
   for (const id of unique) {
     const entry = tree.pages.get(id);

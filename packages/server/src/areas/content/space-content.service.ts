@@ -1,6 +1,7 @@
 // Direct edits of a space's content and reads of its revisions: the batch engine on the space's
 // primary head, and revision content loaded through the tree cache.
 import type { AppContext } from '../../context.js';
+import type { Caches } from '../../caches.js';
 import type { Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { loadDocuments } from '../../content/content-objects.repository.js';
@@ -96,8 +97,8 @@ export function revisionRoots(revision: RevisionRow): ContentRoots {
 }
 
 /** A revision of the space; 404 when it is not one of the space's. */
-export async function requireRevision(db: Executor, space: SpaceRow, revisionId: string): Promise<RevisionRow> {
-  const revision = await findSpaceRevision(db, space.organizationId, space.id, revisionId);
+export async function requireRevision(db: Executor, caches: Pick<Caches, 'revisions'>, space: SpaceRow, revisionId: string): Promise<RevisionRow> {
+  const revision = await findSpaceRevision(db, caches, space.organizationId, space.id, revisionId);
   if (!revision) throw notFound('Revision');
   return revision;
 }
@@ -109,21 +110,21 @@ export type RevisionContent = { revision: RevisionRow; state: ContentState; reus
 
 /** Everything a Revision object shows: the trees, and the reusable contents' bodies. */
 export async function loadRevisionContent(app: ContentReader, space: SpaceRow, revisionId: string): Promise<RevisionContent> {
-  const revision = await requireRevision(app.db, space, revisionId);
+  const revision = await requireRevision(app.db, app.caches, space, revisionId);
   const state = await loadContentState(app.db, app.caches, space.organizationId, revisionRoots(revision));
   const hashes = [...state.reusables.items.values()].flatMap((entry) => (entry.documentHash ? [entry.documentHash] : []));
-  return { revision, state, reusableBodies: await loadDocuments(app.db, space.organizationId, hashes) };
+  return { revision, state, reusableBodies: await loadDocuments(app.db, app.caches, space.organizationId, hashes) };
 }
 
 /** The trees of a revision of the space (no bodies). */
 export async function loadRevisionState(app: ContentReader, space: SpaceRow, revisionId: string): Promise<ContentState> {
-  const revision = await requireRevision(app.db, space, revisionId);
+  const revision = await requireRevision(app.db, app.caches, space, revisionId);
   return loadContentState(app.db, app.caches, space.organizationId, revisionRoots(revision));
 }
 
 /** The page tree of the space's head revision. */
 export async function loadHeadPages(app: ContentReader, space: SpaceRow) {
-  const revision = await requireRevision(app.db, space, space.headRevisionId);
+  const revision = await requireRevision(app.db, app.caches, space, space.headRevisionId);
   return loadPageTree(app.db, app.caches, space.organizationId, revisionRoots(revision).pages);
 }
 
@@ -131,12 +132,12 @@ export async function loadHeadPages(app: ContentReader, space: SpaceRow) {
 const EMPTY_DOCUMENT = { type: 'root' as const, children: [] };
 
 /** A page's own body in the requested format (the tree as stored when its body was written); none for groups. */
-export async function readPageBody(app: ContentApp, organizationId: string, entry: PageEntry, format: 'markdown' | 'document'): Promise<PageBody | undefined> {
+export async function readPageBody(app: ContentReader & Pick<AppContext, 'parsing'>, organizationId: string, entry: PageEntry, format: 'markdown' | 'document'): Promise<PageBody | undefined> {
   if (entry.type === 'group') return undefined;
   const hash = entry.documentHash;
   if (format === 'document') {
     const tree = hash ? (await loadBodyParts(app.db, app.parsing, organizationId, [hash], 'tree')).get(hash) : undefined;
     return { document: (tree ?? EMPTY_DOCUMENT) as Extract<PageBody, { document: unknown }>['document'] };
   }
-  return { markdown: hash ? ((await loadDocuments(app.db, organizationId, [hash])).get(hash) ?? '') : '' };
+  return { markdown: hash ? ((await loadDocuments(app.db, app.caches, organizationId, [hash])).get(hash) ?? '') : '' };
 }

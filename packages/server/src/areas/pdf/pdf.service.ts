@@ -152,7 +152,7 @@ const rendering = new Map<string, Promise<Buffer>>();
 export async function pdfOf(app: App, subject: PdfSubject, revisionId: string, options: PdfOptions): Promise<Buffer> {
   const answerBy = Date.now() + app.config.requestTimeoutMs - ANSWER_RESERVE_MS;
   if (options.only && options.page === undefined) throw invalidField('/query/only', 'needs `page`: the page the PDF holds alone');
-  const revision = await findSpaceRevision(app.db, subject.organizationId, subject.spaceId, revisionId);
+  const revision = await findSpaceRevision(app.db, app.caches, subject.organizationId, subject.spaceId, revisionId);
   if (!revision) throw notFound('Revision');
   const state = await loadContentState(app.db, app.caches, subject.organizationId, revisionRoots(revision));
   if (options.page !== undefined && !state.pages.pages.has(options.page)) throw invalidField('/query/page', `no page "${options.page}" in the change request`);

@@ -1,6 +1,6 @@
 import { rankToRole } from '../../access/items.js';
 import { viewerFor } from '../../access/viewer.js';
-import { visibilityProfile, visibleSpacesQuery } from '../../access/listing.repository.js';
+import { visibilityProfile, visibleSpaces } from '../../access/listing.repository.js';
 import { keysetPage } from '../../db/pagination.js';
 import { siblingOrder } from './sibling-order.js';
 import { conflict } from '../../errors.js';
@@ -87,7 +87,7 @@ export const spaceHandlers = {
 
   async duplicateSpace({ caller, access, app }) {
     const copy = await inTransaction(app.db, async (trx) => {
-      const row = await duplicateSpace(trx, app.lifecycle, access.space, caller.user.id);
+      const row = await duplicateSpace(trx, app.lifecycle, app.caches, access.space, caller.user.id);
       const data = { ...spaceData(row, app.urls), duplicatedFrom: access.space.id };
       await recordEvent(trx, { type: 'space.created', organizationId: row.organizationId, spaceId: row.id, actor: actorOf(caller, app.urls), data });
       return row;
@@ -97,7 +97,7 @@ export const spaceHandlers = {
 
   async listSpacesInOrganization({ caller, access, query, app }) {
     const viewer = await viewerFor(app, access.standing, caller.user.id);
-    const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer), {
+    const page = await keysetPage(app.db, visibleSpaces(app.db, viewer), {
       keys: siblingOrder('sp'),
       request: query,
       list: { operation: 'listSpacesInOrganization', within: viewer.organizationId },

@@ -21,7 +21,7 @@ export async function renderSitePage(visit: SiteVisit, structure: PublishedStruc
   const { app, site, root } = visit;
   const { located, model, page } = found;
   const here = (pageId: string) => pageHref(root, located.section, located.siteSpace, model, pageId);
-  const markdown = page.documentHash ? ((await loadDocuments(app.db, site.organizationId, [page.documentHash])).get(page.documentHash) ?? '') : '';
+  const markdown = page.documentHash ? ((await loadDocuments(app.db, app.caches, site.organizationId, [page.documentHash])).get(page.documentHash) ?? '') : '';
   const links = await pageLinks({ app, site, root, structure, heads: visit.state.heads, located, model, page, markdown });
   const body = renderBody(markdown, links);
 
