@@ -13,6 +13,8 @@ import type { CommentContext } from '../packages/server/src/areas/comments/comme
 import { commentsQuery } from '../packages/server/src/areas/comments/comments.repository.js';
 import { resolveTargets } from '../packages/server/src/areas/comments/targets.js';
 import { loadConfig } from '../packages/server/src/config.js';
+import { createCaches } from '../packages/server/src/caches.js';
+import { postgresBlobStore } from '../packages/server/src/content/blob-store.js';
 import { createDatabase, createPool } from '../packages/server/src/db/database.js';
 import type { SpaceRow } from '../packages/server/src/access/standing.repository.js';
 import { createLogger } from '../packages/server/src/logger.js';
@@ -67,7 +69,7 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
     // 100 pages with bodies, written through the content service (the head index included).
     let space = (await db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirstOrThrow()) as unknown as SpaceRow;
     const config = loadConfig({});
-    const app = { db, config, parsing, urls: createUrls(config) };
+    const app = { db, config, parsing, urls: createUrls(config), caches: createCaches(), blobs: postgresBlobStore };
     const pageIds: string[] = [];
     for (let i = 0; i < PAGES; i += 50) {
       const applied = await applySpaceChanges(app, space, authors[0]!, Array.from({ length: 50 }, (_, j) => ({ type: 'insert_page' as const, title: `Page ${i + j}`, ref: `p${j}`, markdown: pageBody(i + j) })), { actor: SYSTEM_ACTOR });

@@ -21,6 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import { loadConfig } from '../packages/server/src/config.js';
+import { createCaches } from '../packages/server/src/caches.js';
+import { postgresBlobStore } from '../packages/server/src/content/blob-store.js';
 import { insertSections, type SectionRow } from '../packages/server/src/content/search/index.repository.js';
 import { fallbackText } from '../packages/server/src/content/search/text-analysis.js';
 import { searchPages, searchSpaces, type SearchScope } from '../packages/server/src/content/search/search.js';
@@ -240,7 +242,7 @@ async function main() {
     const misspelt = midWord.length > 4 ? `${midWord.slice(0, 2)}${midWord[3]}${midWord[2]}${midWord.slice(4)}` : `${midWord}x`;
     console.log(`misspelt "${midWord}" as "${misspelt}"; prefix "${midWord.slice(0, 5)}"`);
 
-    const organizationScopes = await Promise.all(orgs.map(async (org) => readableSpacesOf((await memberViewer(db, org.id, org.readerId))!)));
+    const organizationScopes = await Promise.all(orgs.map(async (org) => readableSpacesOf((await memberViewer({ db, caches: createCaches() }, org.id, org.readerId))!)));
     const spaceScope = (): SearchScope => {
       const org = pick(orgs);
       return { kind: 'spaces', spaces: [{ organizationId: org.id, spaceId: pick(org.spaces) }] };
@@ -360,7 +362,7 @@ async function main() {
     const org = orgs[0]!;
     const adminId = (await pool.query(`SELECT user_id FROM organization_members WHERE organization_id = $1 AND role = 'admin'`, [org.id])).rows[0].user_id as string;
     const config = loadConfig({});
-    const app = { db, config, parsing, urls: createUrls(config) };
+    const app = { db, config, parsing, urls: createUrls(config), caches: createCaches(), blobs: postgresBlobStore };
     // Two like spaces, one edited with the hook and one without, edits alternating so drift hits both alike.
     const seedSpace = async (name: string) => {
       let space = await createSpace(db, { organizationId: org.id, creatorId: adminId, parentId: null, body: { title: name } });
@@ -380,7 +382,7 @@ async function main() {
       const target = which === 'with' ? pointer : { ...pointer, afterMove: async (trx: never, before: never, after: never) => void (await moveHeadIndex(trx, organizationId, id, before, after)) };
       const changes = [{ type: 'update_page' as const, page: subject.pageIds[(i * 7919) % subject.pageIds.length]!, markdown: markdown() }];
       const begin = performance.now();
-      const written = await writeRevision(db, target, (base, now) => applyChanges(base, changes, { now: now.toISOString(), files: new Map(), newId }), { type: 'edits', createdBy: adminId, parsing: { pool: parsing } });
+      const written = await writeRevision(app, target, (base, now) => applyChanges(base, changes, { now: now.toISOString(), files: new Map(), newId }), { type: 'edits', createdBy: adminId, parsing: { pool: parsing } });
       subject.space = written.moved;
       return performance.now() - begin;
     };

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
+import { createCaches, type Caches } from '../../packages/server/src/caches.js';
 import { loadConfig } from '../../packages/server/src/config.js';
+import { postgresBlobStore, type BlobStore } from '../../packages/server/src/content/blob-store.js';
 import { createDatabase, createPool, type Database } from '../../packages/server/src/db/database.js';
 import { startEmbeddedPostgres } from '../../packages/server/src/db/embedded.js';
 import type { SpaceRow } from '../../packages/server/src/access/standing.repository.js';
@@ -60,7 +62,7 @@ export type TenThousandPages = {
   /** The database's address (for servers started in other processes). */
   url: string;
   /** What the content services need of the app context. */
-  app: { db: Database; config: ReturnType<typeof loadConfig>; parsing: ParsePool; urls: Urls };
+  app: { db: Database; config: ReturnType<typeof loadConfig>; parsing: ParsePool; urls: Urls; caches: Caches; blobs: BlobStore };
   user: UserRow;
   /** The user as the actor of the events the writes record. */
   actor: EventActor;
@@ -92,7 +94,7 @@ export async function seedTenThousandPages(options: { pages?: 0 } = {}): Promise
   try {
     await migrate(postgres.url, log);
     const config = loadConfig({});
-    const app = { db, config, parsing, urls: createUrls(config) };
+    const app = { db, config, parsing, urls: createUrls(config), caches: createCaches(), blobs: postgresBlobStore };
     const user = await insertUser(db, { email: 'bench@example.com', displayName: 'Bench' });
     // Content writes record their event as any request's would (the user, without a token).
     const actor: EventActor = { type: 'user', user: toApiUser(user, app.urls) };

@@ -17,8 +17,7 @@ import { mountReference } from './http/reference.js';
 import { pipeline } from './http/pipeline.js';
 import { createApiDispatcher } from './http/router.js';
 import { createValidator } from './http/validator.js';
-import { accessRules, handlers as allHandlers, knownConflicts, scopeLookups } from './areas/index.js';
-import { mountPublishedSites } from './areas/sites/published/site-router.js';
+import { accessRules, areaRoutes, handlers as allHandlers, knownConflicts, scopeLookups } from './areas/index.js';
 import { mountAgentMcp } from './agents/mcp/agent-server.js';
 
 export type AppOptions = {
@@ -52,9 +51,9 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   mountHealth(operations, context.db, metrics, options.isShuttingDown ?? (() => false));
   mountReference(operations);
   app.use((req, res, next) => (OPERATIONS_PATHS.test(req.path) ? operations(req, res, next) : next()));
-  // Published sites (areas/sites/published): HTML for their visitors on their hostnames and under /s/,
-  // outside the spec, before the caller is resolved (visitors carry no token).
-  mountPublishedSites(app, context);
+  // The areas' routes outside the spec, before the caller is resolved (areas/area.ts `routes`): the
+  // published sites' HTML for their visitors, on their hostnames and under /s/ (visitors carry no token).
+  for (const routes of areaRoutes(context, 'beforeApi')) app.use(routes);
 
   // The request's path: who calls and whether they may call now (rate limits), which operation it is
   // (401 when it needs a token), and whether the caller may do it (404/403: access/resolve.ts) — all

@@ -6,8 +6,10 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { createApp, type AppOptions } from './app.js';
 import { listenForTokenChanges, TokenCache } from './auth/token-cache.js';
+import { allCaches, createCaches } from './caches.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { postgresBlobStore } from './content/blob-store.js';
 import { CountCache } from './db/count-cache.js';
 import { DatabaseAvailability } from './db/availability.js';
 import { createDatabase, createPool, registerPoolMetrics, type Database } from './db/database.js';
@@ -96,18 +98,21 @@ export async function startServer(
     const db = createDatabase(pool, { verifyQueryShapes: config.validateResponses });
     opened.push({ name: 'closing the pool', close: () => db.destroy() });
     const keys = await loadServerKeys(db);
-    const tokens = new TokenCache();
+    // Every in-memory cache of this server, fresh: nothing outlives it, nothing is shared with another.
+    const caches = createCaches(config.cacheMemoryBytes);
+    for (const cache of allCaches(caches)) metrics.cache(cache.name, () => cache.stats());
+    const tokens = new TokenCache(caches.tokens);
     const tokenChanges = await listenForTokenChanges(database.url, tokens, log, availability);
     opened.push({ name: 'stopping the token listener', close: () => tokenChanges.stop() });
-    const counts = new CountCache();
-    metrics.cache('tokens', () => tokens.stats());
-    metrics.cache('counts', () => counts.stats());
+    const counts = new CountCache(caches.counts);
+    // The blob store: PostgreSQL (an S3-compatible store would be chosen here, from the configuration).
+    const blobs = postgresBlobStore;
     const rateLimits = new RateLimits(config.rateLimit, pool, db, log);
     opened.push({ name: 'writing the rate-limit counters', close: () => rateLimits.stop() });
     // A task waiting for a worker is answered 503 while its request can still be answered.
     const parsing = new ParsePool({ maxWaitMs: Math.max(1000, config.requestTimeoutMs - 5000) });
     opened.push({ name: 'stopping the parse pool', close: () => parsing.close() });
-    const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts, tokens, lifecycle, rateLimits, metrics, parsing };
+    const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts, tokens, lifecycle, rateLimits, metrics, caches, blobs, parsing };
     phase('keys and token listener');
     const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log, { availability, metrics }) : noJobs;
     opened.push({ name: 'stopping the workers', close: () => jobs.stop(1000) });

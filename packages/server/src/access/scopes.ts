@@ -7,6 +7,7 @@ import { requireOrganizationMember, type OrganizationAccess } from './organizati
 import type { Role } from './roles.js';
 import type { Executor } from '../db/database.js';
 import { notFound } from '../errors.js';
+import type { AccessReader } from './viewer.js';
 import type { ChangeRequestRow } from '../areas/change-requests/change-requests.repository.js';
 import type { AttachedRow } from './standing.repository.js';
 
@@ -42,7 +43,7 @@ export type Minimum = 'authenticated' | 'guest' | 'member' | Role | null;
  * guest), found with the lowest standing (`read`, or any membership): the minimum is checked after.
  */
 export async function findScope(
-  db: Executor,
+  app: AccessReader,
   caller: Caller,
   scope: Scope,
   params: Record<string, string>,
@@ -53,15 +54,15 @@ export async function findScope(
     case 'user':
       return {};
     case 'organization':
-      return requireOrganizationMember(db, caller, params.organizationId!);
+      return requireOrganizationMember(app.db, caller, params.organizationId!);
     case 'collection':
-      return requireCollection(db, caller, params.collectionId!, 'read');
+      return requireCollection(app, caller, params.collectionId!, 'read');
     case 'space':
       return options.restorable
-        ? requireRestorableSpace(db, caller, params.spaceId!, 'read')
-        : requireSpace(db, caller, params.spaceId!, 'read');
+        ? requireRestorableSpace(app, caller, params.spaceId!, 'read')
+        : requireSpace(app, caller, params.spaceId!, 'read');
     case 'change-request': {
-      const { attached: changeRequest, ...access } = await requireSpaceWith(db, caller, params.spaceId!, 'read', options.lookups.changeRequest(db, params.changeRequestId!));
+      const { attached: changeRequest, ...access } = await requireSpaceWith(app, caller, params.spaceId!, 'read', options.lookups.changeRequest(app.db, params.changeRequestId!));
       if (!changeRequest) throw notFound('Change request');
       return { ...access, changeRequest };
     }

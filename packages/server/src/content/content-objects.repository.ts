@@ -3,7 +3,7 @@
 // the same order and never deadlock on shared objects.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sql } from 'kysely';
-import { BoundedCache } from '../db/bounded-cache.js';
+import type { Caches } from '../caches.js';
 import { copyRows } from '../db/copy-rows.js';
 import type { Executor } from '../db/database.js';
 import { rawQuery, value } from '../db/raw-query.js';
@@ -80,32 +80,41 @@ export async function insertDocuments(db: Executor, organizationId: string, docu
   }
 }
 
-/** Bodies by hex hash. */
 /**
- * Document bodies by organization and hash, up to 32 MB of Markdown: a body never changes under its
- * hash, so a page read takes no query for a body read before.
+ * Bodies by hex hash, read from the database: for a body read once (parsed to store its parse, or a
+ * merge's three bodies), which the `documentBodies` cache would only fill with entries read once.
  */
-const documentBodies = new BoundedCache<string>({ maxEntries: 100_000, maxWeight: 32 * 1024 * 1024 });
-
-export async function loadDocuments(db: Executor, organizationId: string, hashes: string[]): Promise<Map<string, string>> {
+export async function selectDocuments(db: Executor, organizationId: string, hashes: string[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  const missing: string[] = [];
-  for (const hash of new Set(hashes)) {
-    const cached = documentBodies.get(`${organizationId}:${hash}`);
-    if (cached === undefined) missing.push(hash);
-    else found.set(hash, cached);
-  }
-  if (missing.length === 0) return found;
+  const unique = [...new Set(hashes)];
+  if (unique.length === 0) return found;
   const rows = await db
     .selectFrom('documents')
     .select(['hash', 'markdown'])
     .where('organizationId', '=', organizationId)
-    .where('hash', '=', sql<Buffer>`ANY(${missing.map(hex)}::bytea[])`)
+    .where('hash', '=', sql<Buffer>`ANY(${unique.map(hex)}::bytea[])`)
     .execute();
-  for (const row of rows) {
-    const hash = row.hash.toString('hex');
-    found.set(hash, row.markdown);
-    documentBodies.set(`${organizationId}:${hash}`, row.markdown, row.markdown.length);
+  for (const row of rows) found.set(row.hash.toString('hex'), row.markdown);
+  return found;
+}
+
+/**
+ * Bodies by hex hash for reading content, through the `documentBodies` cache (caches.ts), by
+ * organization and hash: a body never changes under its hash, so a page read takes no query for a body
+ * read before, and a cached body is never stale.
+ */
+export async function loadDocuments(db: Executor, caches: Pick<Caches, 'documentBodies'>, organizationId: string, hashes: string[]): Promise<Map<string, string>> {
+  const cache = caches.documentBodies;
+  const found = new Map<string, string>();
+  const missing: string[] = [];
+  for (const hash of new Set(hashes)) {
+    const cached = cache.get(`${organizationId}:${hash}`);
+    if (cached === undefined) missing.push(hash);
+    else found.set(hash, cached);
+  }
+  for (const [hash, markdown] of await selectDocuments(db, organizationId, missing)) {
+    found.set(hash, markdown);
+    cache.set(`${organizationId}:${hash}`, markdown);
   }
   return found;
 }

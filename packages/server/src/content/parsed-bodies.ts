@@ -10,7 +10,7 @@ import { inTransaction } from '../db/database.js';
 import { column, rawQuery, value } from '../db/raw-query.js';
 import { ParseLimitError, type ParsePool } from '../parsing/parse-pool.js';
 import type { ParsedBody } from './body-parse.js';
-import { loadDocuments, lockContentObjects } from './content-objects.repository.js';
+import { lockContentObjects, selectDocuments } from './content-objects.repository.js';
 import { parseDeadlineMs, type ParsedBodies } from './markdown-check.js';
 
 /** A stored body read again (no row yet) gets twice a request's gate: it was accepted once. */
@@ -116,7 +116,7 @@ export async function storeParsedBodies(trx: Executor, organizationId: string, d
 export async function parseUnparsedBodies(db: Executor, pool: ParsePool, organizationId: string, hashes: Iterable<string>): Promise<void> {
   const missing = await unparsed(db, organizationId, hexes(hashes));
   if (missing.length === 0) return;
-  const bodies = await loadDocuments(db, organizationId, missing);
+  const bodies = await selectDocuments(db, organizationId, missing);
   for (const [hash, markdown] of bodies) {
     const { parsed, readable } = await readStored(pool, markdown);
     await inTransaction(db, async (trx) => {

@@ -12,12 +12,16 @@ import { insertRevision } from './revisions.repository.js';
 import type { DB, RevisionType } from '../db/schema.js';
 import { conflict } from '../errors.js';
 import { newId } from '../ids.js';
-import { blobStore } from './blob-store.js';
+import type { BlobStore } from './blob-store.js';
+import type { Caches } from '../caches.js';
 import type { PreparedFile } from './apply-changes.js';
 import { rootsOf, type ContentRoots, type ContentState } from './model.js';
 import { loadContentState, rememberContentState, storeNodes, type NewNodes } from './tree-store.js';
 
 export type Trx = Transaction<DB>;
+
+/** What writing content uses beside the database: the server's tree cache and blob store (context.ts). */
+export type ContentWriter = { db: Executor; caches: Pick<Caches, 'trees'>; blobs: BlobStore };
 
 export type HeadRead = { revisionId: string; roots: ContentRoots };
 
@@ -67,16 +71,16 @@ function retryable(error: unknown): boolean {
   return error instanceof HeadMovedError || code === '40001' || code === '40P01';
 }
 
-async function storeBlobs(trx: Trx, organizationId: string, blobs: PreparedFile[]): Promise<void> {
+async function storeBlobs(trx: Trx, store: BlobStore, organizationId: string, blobs: PreparedFile[]): Promise<void> {
   if (blobs.length === 0) return;
   const unique = [...new Map(blobs.map((blob) => [blob.sha256, blob])).values()];
   const existing = await existingBlobHashes(trx, organizationId, unique.map((blob) => blob.sha256));
   const missing = unique.filter((blob) => !existing.has(blob.sha256)).sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
-  for (const blob of missing) await blobStore.put(trx, organizationId, blob.sha256, blob.bytes);
+  for (const blob of missing) await store.put(trx, organizationId, blob.sha256, blob.bytes);
   await insertFileBlobs(
     trx,
     organizationId,
-    missing.map((blob) => ({ sha256: blob.sha256, size: blob.size, width: blob.dimensions?.width ?? null, height: blob.dimensions?.height ?? null, storage: blobStore.name })),
+    missing.map((blob) => ({ sha256: blob.sha256, size: blob.size, width: blob.dimensions?.width ?? null, height: blob.dimensions?.height ?? null, storage: store.name })),
   );
 }
 
@@ -87,6 +91,7 @@ async function storeBlobs(trx: Trx, organizationId: string, blobs: PreparedFile[
  */
 export async function storeDraftObjects(
   trx: Trx,
+  store: BlobStore,
   organizationId: string,
   draft: Pick<RevisionDraft, 'nodes' | 'documents'> & { blobs?: PreparedFile[] },
   parsing: BodyParsing,
@@ -95,7 +100,7 @@ export async function storeDraftObjects(
   await insertDocuments(trx, organizationId, draft.documents);
   await storeParsedBodies(trx, organizationId, draft.documents, parsing);
   await storeNodes(trx, organizationId, draft.nodes);
-  await storeBlobs(trx, organizationId, draft.blobs ?? []);
+  await storeBlobs(trx, store, organizationId, draft.blobs ?? []);
 }
 
 /**
@@ -116,18 +121,18 @@ export async function retryOnRace<T>(attempt: () => Promise<T>): Promise<T> {
 }
 
 async function attempt<Moved, Draft extends RevisionDraft>(
-  db: Executor,
+  writer: ContentWriter,
   pointer: HeadPointer<Moved>,
   build: (base: ContentState, now: Date) => Draft,
   options: WriteOptions,
 ): Promise<WrittenRevision<Moved, Draft>> {
   const { organizationId } = pointer;
-  return inTransaction(db, async (trx) => {
+  return inTransaction(writer.db, async (trx) => {
     const head = await pointer.read(trx);
-    const base = await loadContentState(trx, organizationId, head.roots);
+    const base = await loadContentState(trx, writer.caches, organizationId, head.roots);
     const now = new Date();
     const draft = build(base, now);
-    await storeDraftObjects(trx, organizationId, draft, options.parsing);
+    await storeDraftObjects(trx, writer.blobs, organizationId, draft, options.parsing);
     const roots = rootsOf(draft.state);
     const revisionId = newId();
     await insertRevision(trx, {
@@ -158,12 +163,12 @@ async function attempt<Moved, Draft extends RevisionDraft>(
  * per attempt), so it must be pure; it throws HttpErrors for invalid changes, which are never retried.
  */
 export async function writeRevision<Moved, Draft extends RevisionDraft>(
-  db: Executor,
+  writer: ContentWriter,
   pointer: HeadPointer<Moved>,
   build: (base: ContentState, now: Date) => Draft,
   options: WriteOptions,
 ): Promise<WrittenRevision<Moved, Draft>> {
-  const written = await retryOnRace(() => attempt(db, pointer, build, options));
-  rememberContentState(pointer.organizationId, written.draft.state);
+  const written = await retryOnRace(() => attempt(writer, pointer, build, options));
+  rememberContentState(writer.caches, pointer.organizationId, written.draft.state);
   return written;
 }

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import { BoundedCache } from '../db/bounded-cache.js';
+import type { Caches } from '../caches.js';
 import type { Executor } from '../db/database.js';
 import type { RevisionsTable } from '../db/schema.js';
 import { sql } from 'kysely';
@@ -11,14 +11,13 @@ export async function insertRevision(db: Executor, values: Insertable<RevisionsT
 }
 
 /**
- * Revision rows read outside a transaction (committed), by organization, space and id. A revision is
+ * A revision of the space (any line: primary or change request). Rows read outside a transaction
+ * (committed) are kept in the `revisions` cache (caches.ts) by organization, space and id: a revision is
  * never updated, and deleted only with its space (a purge, or a transfer's originals, whose copies in
- * the new organization are the same row): a space page read takes no query for its head revision.
+ * the new organization are the same row), so a space page read takes no query for its head revision.
  */
-const committedRevisions = new BoundedCache<RevisionRow>({ maxEntries: 50_000 });
-
-/** A revision of the space (any line: primary or change request). */
-export async function findSpaceRevision(db: Executor, organizationId: string, spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
+export async function findSpaceRevision(db: Executor, caches: Pick<Caches, 'revisions'>, organizationId: string, spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
+  const committedRevisions = caches.revisions;
   const key = `${organizationId}:${spaceId}:${revisionId}`;
   const cached = db.isTransaction ? undefined : committedRevisions.get(key);
   if (cached) return cached;

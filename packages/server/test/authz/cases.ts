@@ -590,7 +590,7 @@ async function commentOf(w: World, family: 'space' | 'cr', author: 'owner' | 'ca
   const context = { organizationId: w.organization.id, spaceId: w.space.id, changeRequestId, headRevisionId: w.space.headRevisionId };
   const body = { markdown: 'Matrix' };
   const checked = await checkedMarkdown(w.t.context.parsing, body.markdown, '/body/body/markdown');
-  const { comment } = await postComment(w.t.db, context, (author === 'owner' ? w.owner : w.caller).user.id, { body }, w.t.context.parsing, checked);
+  const { comment } = await postComment(w.t.db, w.t.context.caches, context, (author === 'owner' ? w.owner : w.caller).user.id, { body }, w.t.context.parsing, checked);
   // One shape for both families (a path without {changeRequestId} ignores it).
   const path = { spaceId: w.space.id, commentId: comment.id, changeRequestId: changeRequestId ?? '' };
   return { params: { path }, context, comment };

@@ -52,11 +52,11 @@ describe('single-resource reads', () => {
     const spaceId = world.params.spaceId!;
     const alone = await findChangeRequest(t.db, world.params.organizationId!, spaceId, world.params.changeRequestId!);
     for (const ref of [world.params.changeRequestId!, String(alone!.number)]) {
-      const { attached } = await requireSpaceWith(t.db, caller, spaceId, 'read', changeRequestOfSpace(t.db, ref));
+      const { attached } = await requireSpaceWith(t.context, caller, spaceId, 'read', changeRequestOfSpace(t.db, ref));
       expect(attached).toStrictEqual(alone);
     }
     expect(alone!.createdAt).toBeInstanceOf(Date);
-    expect((await requireSpaceWith(t.db, caller, spaceId, 'read', changeRequestOfSpace(t.db, '999999'))).attached).toBeUndefined();
+    expect((await requireSpaceWith(t.context, caller, spaceId, 'read', changeRequestOfSpace(t.db, '999999'))).attached).toBeUndefined();
   });
 
   it.each([

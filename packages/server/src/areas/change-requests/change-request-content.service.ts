@@ -8,7 +8,7 @@ import { changeRequestHeadPointer } from './change-request-head.js';
 import { prepareFiles } from '../../content/file-inputs.js';
 import { changeBodies, parseMarkdownBodies } from '../../content/markdown-check.js';
 import { writeBatch, type BatchOptions, type ContentEvents, type InternalBatch } from '../content/space-content.service.js';
-import type { HeadRevisions, Trx } from '../../content/revision-writer.js';
+import type { ContentWriter, HeadRevisions, Trx } from '../../content/revision-writer.js';
 import { recordEvents, type NewEvent } from '../events/index.js';
 import { toApiChangeRequest } from './change-request.mapper.js';
 
@@ -19,7 +19,7 @@ export type AppliedChangeRequestChanges = { changeRequest: ChangeRequestRow; rev
  * contributor, and `change-request.updated` is recorded in its transaction.
  */
 export async function applyChangeRequestChanges(
-  app: Pick<AppContext, 'db' | 'config' | 'parsing' | 'urls'>,
+  app: ContentWriter & Pick<AppContext, 'config' | 'parsing' | 'urls'>,
   space: SpaceRow,
   changeRequestId: string,
   userId: string,
@@ -42,7 +42,7 @@ export function recordingChangeRequestUpdates(app: Pick<AppContext, 'urls'>, spa
 
 /** Applies an internal batch (see InternalBatch) to the change request's head; the writer becomes a contributor. */
 export async function applyChangeRequestBatch(
-  app: Pick<AppContext, 'db' | 'parsing' | 'urls'>,
+  app: ContentWriter & Pick<AppContext, 'parsing' | 'urls'>,
   space: SpaceRow,
   changeRequestId: string,
   userId: string,

@@ -47,7 +47,7 @@ async function list(input: Input & { query: ListQuery }) {
 }
 
 const one = async (input: Input, ctx: CommentContext, row: CommentRow, db: Executor = input.app.db) =>
-  (await commentViews({ db, parsing: input.app.parsing }, ctx, [row], viewer(input)))[0]!;
+  (await commentViews({ db, parsing: input.app.parsing, caches: input.app.caches }, ctx, [row], viewer(input)))[0]!;
 const oneReply = async (input: Input, row: ReplyRow, db: Executor = input.app.db) =>
   (await replyViews({ db, parsing: input.app.parsing }, commentContext(input.access), [row], viewer(input)))[0]!;
 
@@ -68,10 +68,10 @@ async function recordCommentEvents(trx: Executor, input: Input, types: EventType
   await recordEvents(trx, types.map((type) => ({ type, organizationId: ctx.organizationId, spaceId: ctx.spaceId, actor, data }) as NewEvent));
 }
 
-async function post(input: Input & { body: Parameters<typeof postComment>[3] }) {
+async function post(input: Input & { body: Parameters<typeof postComment>[4] }) {
   const checked = await readBody(input, input.body.body.markdown);
   return inTransaction(input.app.db, async (trx) => {
-    const posted = await postComment(trx, commentContext(input.access), input.caller.user.id, input.body, input.app.parsing, checked);
+    const posted = await postComment(trx, input.app.caches, commentContext(input.access), input.caller.user.id, input.body, input.app.parsing, checked);
     const view = await one(input, posted.ctx, posted.comment, trx);
     await recordCommentEvents(trx, input, ['comment.created'], view, posted.comment.bodyMarkdown);
     return { status: 200 as const, body: view };

@@ -31,7 +31,7 @@ import {
   type ReplyRow,
 } from './comments.repository.js';
 import { MAX_DISTINCT_EMOJIS, reactionChanges, type CheckedBody } from './reactions.js';
-import { pageBlocks, pagesAtHead } from './targets.js';
+import { pageBlocks, pagesAtHead, type TargetCaches } from './targets.js';
 
 type Schemas = components['schemas'];
 
@@ -43,12 +43,12 @@ export function requireOpenDiscussion(status: string | null): void {
 }
 
 /** The target columns of a new comment, checked against the context's head (400 when the page or block is not there). */
-async function postedTarget(trx: Executor, pool: ParsePool, ctx: CommentContext, body: Schemas['PostCommentRequest']) {
+async function postedTarget(trx: Executor, caches: TargetCaches, pool: ParsePool, ctx: CommentContext, body: Schemas['PostCommentRequest']) {
   if (body.page === undefined) {
     if (body.node !== undefined) throw invalidField('/body/node', 'needs a page');
     return {};
   }
-  const page = (await pagesAtHead(trx, ctx, [body.page])).get(body.page);
+  const page = (await pagesAtHead(trx, caches, ctx, [body.page])).get(body.page);
   if (!page) throw invalidField('/body/page', `is not a page of the ${ctx.changeRequestId === null ? 'space' : 'change request'} at its head`);
   const target = { pageId: page.id, pageTitle: page.title, pagePath: page.path, targetDocumentHash: page.documentHash ? Buffer.from(page.documentHash, 'hex') : null };
   if (body.node === undefined) return target;
@@ -65,6 +65,7 @@ async function postedTarget(trx: Executor, pool: ParsePool, ctx: CommentContext,
  */
 export async function postComment(
   db: Executor,
+  caches: TargetCaches,
   ctx: CommentContext,
   userId: string,
   body: Schemas['PostCommentRequest'],
@@ -77,7 +78,7 @@ export async function postComment(
     requireOpenDiscussion(locked.status);
     // The head read under the lock: the target is checked where the comment is posted.
     const at = { ...ctx, headRevisionId: locked.headRevisionId };
-    const target = await postedTarget(trx, pool, at, body);
+    const target = await postedTarget(trx, caches, pool, at, body);
     const id = newId();
     await insertComment(trx, {
       organizationId: ctx.organizationId,

@@ -4,12 +4,13 @@
 // `format=document`, the trees stored with their bodies (one query; a body stored before trees were
 // kept is read once in the parse pool and its tree stored).
 import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
 import { readStoredCommentTree } from '../../content/parsed-bodies.js';
 import { findBodyDocuments, findUsers, saveBodyDocument, type CommentContext, type CommentRow, type ReplyRow } from './comments.repository.js';
 import { toApiComment, toApiReply, type ApiComment, type ApiCommentReply, type Viewer } from './comments.mapper.js';
-import { resolveTargets } from './targets.js';
+import { resolveTargets, type TargetsApp } from './targets.js';
 
-type ViewsApp = Pick<AppContext, 'db' | 'parsing'>;
+type ViewsApp = { db: Executor; parsing: AppContext['parsing'] };
 
 /** The stored trees of the bodies, by id, when the viewer asked for documents. */
 async function bodyDocuments(app: ViewsApp, ctx: CommentContext, kind: 'comment' | 'reply', ids: string[], viewer: Viewer): Promise<Map<string, unknown>> {
@@ -27,7 +28,7 @@ async function bodyDocuments(app: ViewsApp, ctx: CommentContext, kind: 'comment'
   return documents;
 }
 
-export async function commentViews(app: ViewsApp, ctx: CommentContext, rows: CommentRow[], viewer: Viewer): Promise<ApiComment[]> {
+export async function commentViews(app: TargetsApp, ctx: CommentContext, rows: CommentRow[], viewer: Viewer): Promise<ApiComment[]> {
   const ids = rows.map((row) => row.id);
   const [targets, documents] = await Promise.all([resolveTargets(app, ctx, rows), bodyDocuments(app, ctx, 'comment', ids, viewer)]);
   return rows.map((row) => toApiComment(ctx, row, targets.get(row.id), viewer, documents.get(row.id)));

@@ -2,7 +2,8 @@
 // the block its quote is now in (areas/comments/anchoring.ts).
 //
 // Two caches, both keyed by immutable things, so neither can serve a stale answer:
-// - in memory, per process: the resolved target of (organization, head revision, comment). A revision
+// - in memory, per process (the server's `commentTargets` cache, caches.ts): the resolved target of
+//   (organization, head revision, comment). A revision
 //   never changes, and neither do the columns of a comment that say what it targets (page, block,
 //   quote, the body's hash at posting), so a list read at an unchanged head costs no query here. A new
 //   head (any edit, a merge) is a new key.
@@ -14,14 +15,13 @@
 // comments' anchors as posted and the cached anchors; only comments whose page body changed since
 // their anchor was last computed cost more — the bodies, once each, and one write of the new anchors.
 import { sql } from 'kysely';
-import type { AppContext } from '../../context.js';
+import type { Caches } from '../../caches.js';
 import { PREPARED, type Executor } from '../../db/database.js';
 import { loadBodyParts, loadBodyPartsText } from '../../content/parsed-bodies.js';
 import type { ParsePool } from '../../parsing/parse-pool.js';
 import { findSpaceRevision } from '../../content/revisions.repository.js';
 import { pathOf } from '../../content/model.js';
 import { loadPageTree } from '../../content/tree-store.js';
-import { BoundedCache } from '../../db/bounded-cache.js';
 import type { Anchor, Block } from './anchoring.js';
 import { findAnchors, findCommentTargets, saveAnchors, type AnchorRow, type CommentContext, type CommentRow, type CommentTargetRow } from './comments.repository.js';
 
@@ -39,9 +39,12 @@ export type HeadPage = {
   documentHash: string | null;
 };
 
+/** The caches targets are read through: change requests' trees, and the resolved targets. */
+export type TargetCaches = Pick<Caches, 'trees' | 'commentTargets' | 'revisions'>;
+
 /** The pages `pageIds` at the context's head; absent ones are missing from the map. */
-export async function pagesAtHead(db: Executor, ctx: CommentContext, pageIds: string[]): Promise<Map<string, HeadPage>> {
-  return (await readPagesAtHead(db, ctx, pageIds)).pages;
+export async function pagesAtHead(db: Executor, caches: TargetCaches, ctx: CommentContext, pageIds: string[]): Promise<Map<string, HeadPage>> {
+  return (await readPagesAtHead(db, caches, ctx, pageIds)).pages;
 }
 
 const toHeadPage = (row: {
@@ -71,7 +74,7 @@ const toHeadPage = (row: {
  * itself: the space's materialised head may have moved on since the caller read the head (a
  * concurrent edit), and what was read then belongs to no key of the target cache.
  */
-async function readPagesAtHead(db: Executor, ctx: CommentContext, pageIds: string[]): Promise<{ pages: Map<string, HeadPage>; exact: boolean }> {
+async function readPagesAtHead(db: Executor, caches: TargetCaches, ctx: CommentContext, pageIds: string[]): Promise<{ pages: Map<string, HeadPage>; exact: boolean }> {
   const unique = [...new Set(pageIds)];
   const pages = new Map<string, HeadPage>();
   if (unique.length === 0) return { pages, exact: true };
@@ -94,8 +97,8 @@ async function readPagesAtHead(db: Executor, ctx: CommentContext, pageIds: strin
     return { pages, exact: rows[0]?.headRevisionId === ctx.headRevisionId };
   }
   // A change request's head is not materialised: its tree (immutable, by revision), cached by root hash.
-  const revision = await findSpaceRevision(db, ctx.organizationId, ctx.spaceId, ctx.headRevisionId);
-  const tree = await loadPageTree(db, ctx.organizationId, revision?.pagesRoot?.toString('hex') ?? null);
+  const revision = await findSpaceRevision(db, caches, ctx.organizationId, ctx.spaceId, ctx.headRevisionId);
+  const tree = await loadPageTree(db, caches, ctx.organizationId, revision?.pagesRoot?.toString('hex') ?? null);
   for (const id of unique) {
     const entry = tree.pages.get(id);
     if (!entry) continue;
@@ -135,23 +138,19 @@ export type ResolvedTarget = {
 
 const hex = (hash: Buffer | null) => (hash ? hash.toString('hex') : null);
 
-/**
- * Resolved targets kept per process. An entry is a few hundred bytes (the page and block objects are
- * shared by the comments of one page): 20,000 of them are the first pages of a few hundred busy lists.
- */
-export const TARGET_CACHE_ENTRIES = 20_000;
-const resolvedTargets = new BoundedCache<ResolvedTarget>({ maxEntries: TARGET_CACHE_ENTRIES });
 const targetKey = (ctx: CommentContext, commentId: string) => `${ctx.organizationId}/${ctx.headRevisionId}/${commentId}`;
 
 /** The targets of a page of comments at the context's head: from the cache, else resolved (and cached). */
-type TargetsApp = Pick<AppContext, 'db' | 'parsing'>;
+/** What resolving targets uses: the database (or the caller's transaction), the parse pool, the caches. */
+export type TargetsApp = { db: Executor; parsing: ParsePool; caches: TargetCaches };
 
 export async function resolveTargets(app: TargetsApp, ctx: CommentContext, rows: CommentRow[]): Promise<Map<string, ResolvedTarget>> {
+  const { caches } = app;
   const resolved = new Map<string, ResolvedTarget>();
   const missing: CommentRow[] = [];
   for (const row of rows) {
     if (row.pageId === null) continue;
-    const hit = resolvedTargets.get(targetKey(ctx, row.id));
+    const hit = caches.commentTargets.get(targetKey(ctx, row.id));
     if (hit) resolved.set(row.id, hit);
     else missing.push(row);
   }
@@ -159,17 +158,17 @@ export async function resolveTargets(app: TargetsApp, ctx: CommentContext, rows:
   const { targets, exact } = await resolveAtHead(app, ctx, missing);
   for (const [id, target] of targets) {
     resolved.set(id, target);
-    if (exact) resolvedTargets.set(targetKey(ctx, id), target);
+    if (exact) caches.commentTargets.set(targetKey(ctx, id), target);
   }
   return resolved;
 }
 
 /** The targets of comments (all on pages) at the context's head, re-anchoring (and caching) where bodies changed. */
 async function resolveAtHead(app: TargetsApp, ctx: CommentContext, onPages: CommentRow[]): Promise<{ targets: Map<string, ResolvedTarget>; exact: boolean }> {
-  const { db } = app;
+  const { db, caches } = app;
   const ids = onPages.map((row) => row.id);
   const [{ pages, exact }, posted, cached] = await Promise.all([
-    readPagesAtHead(db, ctx, onPages.map((row) => row.pageId!)),
+    readPagesAtHead(db, caches, ctx, onPages.map((row) => row.pageId!)),
     findCommentTargets(db, ctx.organizationId, ids),
     findAnchors(db, ctx.organizationId, ids),
   ]);

@@ -34,6 +34,6 @@ export const contentArea = defineArea({
     purge: [async (trx, { spaces }) => markContentGarbage(trx, [...new Set(spaces.map((space) => space.organizationId))])],
   },
   events: ['space.content-updated'],
-  jobs: (context) => [collectContentGarbageWorker(context.db)],
+  jobs: (context) => [collectContentGarbageWorker(context.db, context.blobs)],
   conflicts: { revisions_organization_id_space_id_fkey: 'The space was removed meanwhile' },
 });

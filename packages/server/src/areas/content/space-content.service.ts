@@ -1,6 +1,7 @@
 // Direct edits of a space's content and reads of its revisions: the batch engine on the space's
 // primary head, and revision content loaded through the tree cache.
 import type { AppContext } from '../../context.js';
+import type { Caches } from '../../caches.js';
 import type { Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { loadDocuments } from '../../content/content-objects.repository.js';
@@ -13,7 +14,7 @@ import { changeBodies, parseMarkdownBodies, type ParsedBodies } from '../../cont
 import type { PageBody } from './content.mapper.js';
 import { loadBodyParts } from '../../content/parsed-bodies.js';
 import type { ContentRoots, ContentState, PageEntry } from '../../content/model.js';
-import { writeRevision, type HeadPointer } from '../../content/revision-writer.js';
+import { writeRevision, type ContentWriter, type HeadPointer } from '../../content/revision-writer.js';
 import { spaceHeadPointer } from '../../content/space-head.js';
 import type { EventActor, NewEvent } from '../events/index.js';
 import { recordingContentUpdates } from './content-events.js';
@@ -35,7 +36,8 @@ export type InternalBatch = (base: ContentState) => {
   presetIds?: ReadonlyMap<string, string>;
 };
 
-type ContentApp = Pick<AppContext, 'db' | 'parsing'>;
+/** What writing content uses: the database, the trees cache and the blob store (ContentWriter), and the parse pool. */
+type ContentApp = ContentWriter & Pick<AppContext, 'parsing'>;
 
 /**
  * How a batch is written: `parsed`, what the markdown gate read of its bodies (stored beside them, not
@@ -46,7 +48,7 @@ export type BatchOptions = { parsed?: ParsedBodies; beforeCommit?: () => void };
 /** Writes a batch through the batch engine as one new `edits` revision on `pointer`'s head. */
 export function writeBatch<Moved>(app: ContentApp, pointer: HeadPointer<Moved>, userId: string, batch: InternalBatch, options: BatchOptions = {}) {
   return writeRevision(
-    app.db,
+    app,
     pointer,
     (base, now) => {
       const { changes, files, presetIds } = batch(base);
@@ -61,7 +63,7 @@ export function writeBatch<Moved>(app: ContentApp, pointer: HeadPointer<Moved>, 
  * caller), recording `space.content-updated` in its transaction.
  */
 export async function applySpaceChanges(
-  app: Pick<AppContext, 'db' | 'config' | 'parsing' | 'urls'>,
+  app: ContentApp & Pick<AppContext, 'config' | 'urls'>,
   space: SpaceRow,
   userId: string,
   changes: ContentChange[],
@@ -74,7 +76,7 @@ export async function applySpaceChanges(
 
 /** Applies an internal batch to the space's head (access checked by the caller), recording its events. */
 export async function applySpaceBatch(
-  app: Pick<AppContext, 'db' | 'parsing' | 'urls'>,
+  app: ContentApp & Pick<AppContext, 'urls'>,
   space: SpaceRow,
   userId: string,
   batch: InternalBatch,
@@ -95,44 +97,47 @@ export function revisionRoots(revision: RevisionRow): ContentRoots {
 }
 
 /** A revision of the space; 404 when it is not one of the space's. */
-export async function requireRevision(db: Executor, space: SpaceRow, revisionId: string): Promise<RevisionRow> {
-  const revision = await findSpaceRevision(db, space.organizationId, space.id, revisionId);
+export async function requireRevision(db: Executor, caches: Pick<Caches, 'revisions'>, space: SpaceRow, revisionId: string): Promise<RevisionRow> {
+  const revision = await findSpaceRevision(db, caches, space.organizationId, space.id, revisionId);
   if (!revision) throw notFound('Revision');
   return revision;
 }
 
+/** What reading content uses: the database, and the server's caches (the trees). */
+export type ContentReader = Pick<AppContext, 'db' | 'caches'>;
+
 export type RevisionContent = { revision: RevisionRow; state: ContentState; reusableBodies: Map<string, string> };
 
 /** Everything a Revision object shows: the trees, and the reusable contents' bodies. */
-export async function loadRevisionContent(db: Executor, space: SpaceRow, revisionId: string): Promise<RevisionContent> {
-  const revision = await requireRevision(db, space, revisionId);
-  const state = await loadContentState(db, space.organizationId, revisionRoots(revision));
+export async function loadRevisionContent(app: ContentReader, space: SpaceRow, revisionId: string): Promise<RevisionContent> {
+  const revision = await requireRevision(app.db, app.caches, space, revisionId);
+  const state = await loadContentState(app.db, app.caches, space.organizationId, revisionRoots(revision));
   const hashes = [...state.reusables.items.values()].flatMap((entry) => (entry.documentHash ? [entry.documentHash] : []));
-  return { revision, state, reusableBodies: await loadDocuments(db, space.organizationId, hashes) };
+  return { revision, state, reusableBodies: await loadDocuments(app.db, app.caches, space.organizationId, hashes) };
 }
 
 /** The trees of a revision of the space (no bodies). */
-export async function loadRevisionState(db: Executor, space: SpaceRow, revisionId: string): Promise<ContentState> {
-  const revision = await requireRevision(db, space, revisionId);
-  return loadContentState(db, space.organizationId, revisionRoots(revision));
+export async function loadRevisionState(app: ContentReader, space: SpaceRow, revisionId: string): Promise<ContentState> {
+  const revision = await requireRevision(app.db, app.caches, space, revisionId);
+  return loadContentState(app.db, app.caches, space.organizationId, revisionRoots(revision));
 }
 
 /** The page tree of the space's head revision. */
-export async function loadHeadPages(db: Executor, space: SpaceRow) {
-  const revision = await requireRevision(db, space, space.headRevisionId);
-  return loadPageTree(db, space.organizationId, revisionRoots(revision).pages);
+export async function loadHeadPages(app: ContentReader, space: SpaceRow) {
+  const revision = await requireRevision(app.db, app.caches, space, space.headRevisionId);
+  return loadPageTree(app.db, app.caches, space.organizationId, revisionRoots(revision).pages);
 }
 
 /** The tree of the empty body (no document is stored for it). */
 const EMPTY_DOCUMENT = { type: 'root' as const, children: [] };
 
 /** A page's own body in the requested format (the tree as stored when its body was written); none for groups. */
-export async function readPageBody(app: ContentApp, organizationId: string, entry: PageEntry, format: 'markdown' | 'document'): Promise<PageBody | undefined> {
+export async function readPageBody(app: ContentReader & Pick<AppContext, 'parsing'>, organizationId: string, entry: PageEntry, format: 'markdown' | 'document'): Promise<PageBody | undefined> {
   if (entry.type === 'group') return undefined;
   const hash = entry.documentHash;
   if (format === 'document') {
     const tree = hash ? (await loadBodyParts(app.db, app.parsing, organizationId, [hash], 'tree')).get(hash) : undefined;
     return { document: (tree ?? EMPTY_DOCUMENT) as Extract<PageBody, { document: unknown }>['document'] };
   }
-  return { markdown: hash ? ((await loadDocuments(app.db, organizationId, [hash])).get(hash) ?? '') : '' };
+  return { markdown: hash ? ((await loadDocuments(app.db, app.caches, organizationId, [hash])).get(hash) ?? '') : '' };
 }

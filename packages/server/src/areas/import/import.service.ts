@@ -23,7 +23,7 @@ import { ZipArchive } from './zip-archive.js';
 
 type ImportRequest = components['schemas']['ContentImportRequest'];
 type ImportResult = components['schemas']['ContentImportResult'];
-type App = Pick<AppContext, 'db' | 'config' | 'parsing' | 'urls'>;
+type App = Pick<AppContext, 'db' | 'config' | 'parsing' | 'urls' | 'caches' | 'blobs'>;
 
 /** Where the import writes: the space's head, or a change request's. */
 export type ImportTarget = { space: SpaceRow; changeRequestId?: string };

@@ -47,7 +47,7 @@ export const linksHandlers = {
   },
 
   async listSpaceFileBacklinks({ access: { space }, params, query, app }) {
-    const context = await headContext(app.db, space);
+    const context = await headContext(app, space);
     const backlinks = await fileBacklinks(app, context, params.fileId);
     return { status: 200, body: backlinkPage(app.cursors, { operation: 'listSpaceFileBacklinks', within: `${space.id}/${params.fileId}` }, context, params.fileId, backlinks, query) };
   },
@@ -65,7 +65,7 @@ export const linksHandlers = {
   },
 
   async listChangeRequestFileBacklinks({ access: { space, changeRequest }, params, query, app }) {
-    const context = await changeRequestContext(app.db, space, changeRequest);
+    const context = await changeRequestContext(app, space, changeRequest);
     const backlinks = await fileBacklinks(app, context, params.fileId);
     const list = { operation: 'listChangeRequestFileBacklinks', within: `${changeRequest.id}/${params.fileId}` };
     return { status: 200, body: backlinkPage(app.cursors, list, context, params.fileId, backlinks, query) };

@@ -3,13 +3,12 @@
 // requests' links with the head's: for a space, its open change requests' (the most recently updated
 // ones, a bounded number, each evaluated once per content and then cached), for a change request, its own.
 import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { introducedBroken, linkItems, linkOccurrences, linkStats, type LinkItem, type LinkStats } from '../../content/links/report.js';
 import { readingOrder, type LinkStatus, type Occurrence } from '../../content/links/status.js';
 import { notFound } from '../../errors.js';
 import type { ContentState } from '../../content/model.js';
-import { loadRevisionState } from '../content/space-content.service.js';
+import { loadRevisionState, type ContentReader } from '../content/space-content.service.js';
 import { openChangeRequestRevisions } from './links.repository.js';
 
 /** Open change requests whose links count in a space's `stats.broken.changeRequest`. */
@@ -19,19 +18,19 @@ export type RevisionContext = { space: SpaceRow; revisionId: string; state: Cont
 
 export type LinkReport = { items: LinkItem[]; stats: LinkStats };
 
-export async function headContext(db: Database, space: SpaceRow): Promise<RevisionContext> {
-  return { space, revisionId: space.headRevisionId, state: await loadRevisionState(db, space, space.headRevisionId) };
+export async function headContext(app: ContentReader, space: SpaceRow): Promise<RevisionContext> {
+  return { space, revisionId: space.headRevisionId, state: await loadRevisionState(app, space, space.headRevisionId) };
 }
 
-export async function changeRequestContext(db: Database, space: SpaceRow, changeRequest: { revisionId: string }): Promise<RevisionContext> {
-  return { space, revisionId: changeRequest.revisionId, state: await loadRevisionState(db, space, changeRequest.revisionId) };
+export async function changeRequestContext(app: ContentReader, space: SpaceRow, changeRequest: { revisionId: string }): Promise<RevisionContext> {
+  return { space, revisionId: changeRequest.revisionId, state: await loadRevisionState(app, space, changeRequest.revisionId) };
 }
 
-/** What link reports read with: the database, and the parse pool for bodies stored before links were kept. */
-type LinksApp = Pick<AppContext, 'db' | 'parsing'>;
+/** What link reports read with: the database and the caches (ContentReader), and the parse pool for bodies stored before links were kept. */
+type LinksApp = ContentReader & Pick<AppContext, 'parsing'>;
 
 const occurrencesOf = (app: LinksApp, context: RevisionContext, page?: string) =>
-  linkOccurrences(app.db, app.parsing, context.space.organizationId, context.space.id, context.state, page);
+  linkOccurrences(app.db, app.caches, app.parsing, context.space.organizationId, context.space.id, context.state, page);
 
 function requirePage(context: RevisionContext, pageId: string | undefined): void {
   if (pageId !== undefined && !context.state.pages.pages.has(pageId)) throw notFound('Page');
@@ -39,12 +38,11 @@ function requirePage(context: RevisionContext, pageId: string | undefined): void
 
 /** Broken links the space's open change requests would add (restricted to one page when given). */
 async function openChangeRequestsBroken(app: LinksApp, head: RevisionContext, headLinks: Occurrence[], page?: string): Promise<number> {
-  const { db } = app;
-  const revisions = await openChangeRequestRevisions(db, head.space.organizationId, head.space.id, CHANGE_REQUESTS_COUNTED);
+  const revisions = await openChangeRequestRevisions(app.db, head.space.organizationId, head.space.id, CHANGE_REQUESTS_COUNTED);
   let total = 0;
   for (const revisionId of revisions) {
     if (revisionId === head.revisionId) continue;
-    const context = { space: head.space, revisionId, state: await loadRevisionState(db, head.space, revisionId) };
+    const context = { space: head.space, revisionId, state: await loadRevisionState(app, head.space, revisionId) };
     if (page !== undefined && !context.state.pages.pages.has(page)) continue;
     total += introducedBroken(await occurrencesOf(app, context, page), headLinks);
   }
@@ -53,7 +51,7 @@ async function openChangeRequestsBroken(app: LinksApp, head: RevisionContext, he
 
 /** The links of the space's head (one page's when given), with the stats of the whole list. */
 export async function headLinkReport(app: LinksApp, space: SpaceRow, page?: string): Promise<LinkReport> {
-  const head = await headContext(app.db, space);
+  const head = await headContext(app, space);
   requirePage(head, page);
   const occurrences = await occurrencesOf(app, head, page);
   const items = linkItems(occurrences);
@@ -62,11 +60,11 @@ export async function headLinkReport(app: LinksApp, space: SpaceRow, page?: stri
 
 /** The links of a change request's head (one page's when given); `changeRequest` counts what it would break. */
 export async function changeRequestLinkReport(app: LinksApp, space: SpaceRow, changeRequest: { revisionId: string }, page?: string): Promise<LinkReport> {
-  const context = await changeRequestContext(app.db, space, changeRequest);
+  const context = await changeRequestContext(app, space, changeRequest);
   requirePage(context, page);
   const occurrences = await occurrencesOf(app, context, page);
   const items = linkItems(occurrences);
-  const headLinks = await occurrencesOf(app, await headContext(app.db, space), page);
+  const headLinks = await occurrencesOf(app, await headContext(app, space), page);
   return { items, stats: linkStats(items, introducedBroken(occurrences, headLinks)) };
 }
 

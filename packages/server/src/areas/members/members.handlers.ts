@@ -85,7 +85,7 @@ export const memberHandlers = {
 
   async listOrganizationMemberSpaces({ access, params, query, app }) {
     const organizationId = access.organization.id;
-    const member = await memberViewer(app.db, organizationId, params.userId);
+    const member = await memberViewer(app, organizationId, params.userId);
     if (!member) throw notFound('Member');
     const direction = query.order ?? 'desc';
     const page = await keysetPage(app.db, visibleSpaces(app.db, member), {

@@ -16,12 +16,11 @@ import type { ContentState, PageEntry } from '../../content/model.js';
 import { ParseLimitError } from '../../parsing/parse-pool.js';
 import { revisionRoots } from '../content/space-content.service.js';
 import { loadContentState } from '../../content/tree-store.js';
-import { blobStore } from '../../content/blob-store.js';
 import { signTicket, verifyTicket } from '../../content/download-signature.js';
 import type { ImageToRender, PageToRender } from './pdf-render.js';
 import { cachePdf, findCachedPdf } from './pdf.repository.js';
 
-type App = Pick<AppContext, 'db' | 'config' | 'keys' | 'urls' | 'parsing'>;
+type App = Pick<AppContext, 'db' | 'config' | 'keys' | 'urls' | 'caches' | 'blobs' | 'parsing'>;
 
 /** Bumped when the layout changes, so PDFs rendered before are not served again. */
 const RENDERER_VERSION = 1;
@@ -68,7 +67,7 @@ async function loadImages(app: App, organizationId: string, state: ContentState,
   for (const fileId of fileIds) {
     const file = state.files.items.get(fileId);
     if (!file || file.size + total > MAX_IMAGE_BYTES) continue;
-    const bytes = await blobStore.get(app.db, organizationId, file.blobHash);
+    const bytes = await app.blobs.get(app.db, organizationId, file.blobHash);
     const info = bytes && readImageInfo(bytes);
     if (!bytes || !info || (info.contentType !== 'image/png' && info.contentType !== 'image/jpeg')) continue;
     total += bytes.length;
@@ -153,9 +152,9 @@ const rendering = new Map<string, Promise<Buffer>>();
 export async function pdfOf(app: App, subject: PdfSubject, revisionId: string, options: PdfOptions): Promise<Buffer> {
   const answerBy = Date.now() + app.config.requestTimeoutMs - ANSWER_RESERVE_MS;
   if (options.only && options.page === undefined) throw invalidField('/query/only', 'needs `page`: the page the PDF holds alone');
-  const revision = await findSpaceRevision(app.db, subject.organizationId, subject.spaceId, revisionId);
+  const revision = await findSpaceRevision(app.db, app.caches, subject.organizationId, subject.spaceId, revisionId);
   if (!revision) throw notFound('Revision');
-  const state = await loadContentState(app.db, subject.organizationId, revisionRoots(revision));
+  const state = await loadContentState(app.db, app.caches, subject.organizationId, revisionRoots(revision));
   if (options.page !== undefined && !state.pages.pages.has(options.page)) throw invalidField('/query/page', `no page "${options.page}" in the change request`);
   const variant = variantOf(subject, revision.id, options);
   const cached = await findCachedPdf(app.db, subject.organizationId, revision.id, variant);

@@ -1,26 +1,27 @@
 // Extracted links, stored once per document (documents are content-addressed and immutable, so what a
 // body links to never changes): written with the rest of what was read of a new body
-// (content/parsed-bodies.ts), and for bodies stored before links existed, read in the parse pool the
-// first time they are needed. Reads never parse a document; rows are cached in memory by (organization, hash).
+// (content/parsed-bodies.ts), and for bodies stored before links existed (or copied by a transfer), read
+// in the parse pool the first time they are needed. Reads never parse a document; rows are kept in the
+// server's `documentLinks` cache by (organization, hash): a body never changes, so neither do its links,
+// on any instance.
 import { sql } from 'kysely';
+import type { Caches } from '../../caches.js';
 import type { Database } from '../../db/database.js';
 import type { ParsePool } from '../../parsing/parse-pool.js';
 import { parseUnparsedBodies } from '../parsed-bodies.js';
 import type { DocumentLinks } from './extract.js';
 
-const CACHE_MAX = 50_000;
-const cache = new Map<string, DocumentLinks>();
-
 const cacheKey = (organizationId: string, hash: string) => `${organizationId}:${hash}`;
 
-function remember(key: string, links: DocumentLinks): void {
-  cache.delete(key);
-  cache.set(key, links);
-  if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
-}
-
 /** The stored links of bodies, by hash; bodies without a row are read now (once, in the parse pool) and stored. */
-export async function loadDocumentLinks(db: Database, pool: ParsePool, organizationId: string, hashes: Iterable<string>): Promise<Map<string, DocumentLinks>> {
+export async function loadDocumentLinks(
+  db: Database,
+  caches: Pick<Caches, 'documentLinks'>,
+  pool: ParsePool,
+  organizationId: string,
+  hashes: Iterable<string>,
+): Promise<Map<string, DocumentLinks>> {
+  const cache = caches.documentLinks;
   const found = new Map<string, DocumentLinks>();
   const missing: string[] = [];
   for (const hash of new Set(hashes)) {
@@ -40,7 +41,7 @@ export async function loadDocumentLinks(db: Database, pool: ParsePool, organizat
       const links: DocumentLinks = { anchors: row.anchors, links: row.links as DocumentLinks['links'] };
       const hash = row.documentHash.toString('hex');
       found.set(hash, links);
-      remember(cacheKey(organizationId, hash), links);
+      cache.set(cacheKey(organizationId, hash), links);
     }
   };
   await select(missing);
@@ -50,9 +51,4 @@ export async function loadDocumentLinks(db: Database, pool: ParsePool, organizat
     await select(unextracted);
   }
   return found;
-}
-
-/** Empties the cache (tests that check what is read from the database). */
-export function clearDocumentLinksCache(): void {
-  cache.clear();
 }
