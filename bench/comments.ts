@@ -13,9 +13,12 @@ import type { CommentContext } from '../packages/server/src/areas/comments/comme
 import { commentsQuery } from '../packages/server/src/areas/comments/comments.repository.js';
 import { resolveTargets } from '../packages/server/src/areas/comments/targets.js';
 import { loadConfig } from '../packages/server/src/config.js';
+import { createCaches } from '../packages/server/src/caches.js';
+import { postgresBlobStore } from '../packages/server/src/content/blob-store.js';
 import { createDatabase, createPool } from '../packages/server/src/db/database.js';
 import type { SpaceRow } from '../packages/server/src/access/standing.repository.js';
 import { createLogger } from '../packages/server/src/logger.js';
+import { ParsePool } from '../packages/server/src/parsing/parse-pool.js';
 import { applySpaceChanges } from '../packages/server/src/areas/content/space-content.service.js';
 import { SYSTEM_ACTOR } from '../packages/server/src/areas/events/index.js';
 import { createUrls } from '../packages/server/src/urls.js';
@@ -53,6 +56,7 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
   const log = createLogger({ logLevel: 'warn' });
   const pool = createPool(database.url, 4, log);
   const db = createDatabase(pool);
+  const parsing = new ParsePool();
   const servers: Array<Awaited<ReturnType<typeof startScript>>> = [];
   try {
     const postmaster = database.postmasterPid();
@@ -65,7 +69,7 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
     // 100 pages with bodies, written through the content service (the head index included).
     let space = (await db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirstOrThrow()) as unknown as SpaceRow;
     const config = loadConfig({});
-    const app = { db, config, urls: createUrls(config) };
+    const app = { db, config, parsing, urls: createUrls(config), caches: createCaches(), blobs: postgresBlobStore };
     const pageIds: string[] = [];
     for (let i = 0; i < PAGES; i += 50) {
       const applied = await applySpaceChanges(app, space, authors[0]!, Array.from({ length: 50 }, (_, j) => ({ type: 'insert_page' as const, title: `Page ${i + j}`, ref: `p${j}`, markdown: pageBody(i + j) })), { actor: SYSTEM_ACTOR });
@@ -154,7 +158,7 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
       space = (await applySpaceChanges(app, space, authors[0]!, [{ type: 'update_page', page: pageIds[page]!, markdown: moved }], { actor: SYSTEM_ACTOR })).space;
       const ofPage = await commentsQuery(db, ctxOf(space.headRevisionId), authors[0]!).where('c.pageId', '=', pageIds[page]!).execute();
       const started = performance.now();
-      await resolveTargets(db, ctxOf(space.headRevisionId), ofPage);
+      await resolveTargets(app, ctxOf(space.headRevisionId), ofPage);
       serviceMs.push(performance.now() - started);
     }
 
@@ -202,6 +206,7 @@ export async function runCommentsBenchmark(options: { rounds: number; seconds: n
     };
   } finally {
     for (const server of servers) await stop(server.child);
+    await parsing.close();
     await db.destroy();
     await database.stop();
   }

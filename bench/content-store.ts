@@ -8,7 +8,6 @@ import { performance } from 'node:perf_hooks';
 import { toApiPages } from '../packages/server/src/areas/content/content.mapper.js';
 import { createUrls } from '../packages/server/src/urls.js';
 import { applySpaceChanges, loadHeadPages } from '../packages/server/src/areas/content/space-content.service.js';
-import { clearTreeCache } from '../packages/server/src/content/tree-store.js';
 import { lifecycle } from '../packages/server/src/areas/index.js';
 import { duplicateSpace } from '../packages/server/src/areas/spaces/duplicate.service.js';
 import { body, quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
@@ -63,12 +62,12 @@ async function main() {
     const urls = createUrls({ publicUrl: 'http://localhost:8080', appUrl: 'http://localhost:8080/app' });
     const list = async () => {
       const begin = performance.now();
-      const tree = await loadHeadPages(db, space);
+      const tree = await loadHeadPages(app, space);
       const pages = toApiPages(tree, { urls, spaceId: space.id, fileKey: Buffer.alloc(32) });
       const json = JSON.stringify({ pages });
       return { elapsed: performance.now() - begin, bytes: json.length };
     };
-    clearTreeCache();
+    app.caches.trees.clear();
     const cold = await list();
     const warm: number[] = [];
     for (let i = 0; i < 10; i++) warm.push((await list()).elapsed);
@@ -78,7 +77,7 @@ async function main() {
     const duplicates: number[] = [];
     for (let i = 0; i < 5; i++) {
       started = performance.now();
-      await duplicateSpace(db, lifecycle, space, user.id);
+      await duplicateSpace(db, lifecycle, app.caches, space, user.id);
       duplicates.push(performance.now() - started);
     }
     duplicates.sort((a, b) => a - b);

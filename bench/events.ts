@@ -134,7 +134,7 @@ export async function runEventsBenchmark(options: { log?: (line: string) => void
         const recorder: MergeRecorder = recording ? { contentMoved: timed(recording_.contentMoved), merged: timed(recording_.merged), updated: timed(recording_.updated) } : NOTHING_RECORDED;
         recordingMs = 0;
         const started = performance.now();
-        const merged = await mergeChangeRequest(db, space, changeRequest.id, user.id, recorder);
+        const merged = await mergeChangeRequest(app, space, changeRequest.id, user.id, app.parsing, recorder);
         (recording ? merges.with : merges.without).push(performance.now() - started);
         if (recording) merges.recording.push(recordingMs);
         if (merged.result !== 'merge') throw new Error(`run ${run}: expected a clean merge, got ${merged.result}`);

@@ -67,7 +67,7 @@ export async function runMergeBenchmark(options: { runs?: number; log?: (line: s
         ).space;
       }
       started = performance.now();
-      const merged = await mergeChangeRequest(db, space, changeRequest.id, user.id, recordingMerges({ actor, urls: app.urls }, changeRequest.id, space));
+      const merged = await mergeChangeRequest(app, space, changeRequest.id, user.id, app.parsing, recordingMerges({ actor, urls: app.urls }, changeRequest.id, space));
       timings.push(performance.now() - started);
       conflicts += merged.conflicts.length;
       if (merged.result !== 'merge') throw new Error(`run ${run}: expected a clean merge, got ${merged.result}`);

@@ -21,6 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import { loadConfig } from '../packages/server/src/config.js';
+import { createCaches } from '../packages/server/src/caches.js';
+import { postgresBlobStore } from '../packages/server/src/content/blob-store.js';
 import { insertSections, type SectionRow } from '../packages/server/src/content/search/index.repository.js';
 import { fallbackText } from '../packages/server/src/content/search/text-analysis.js';
 import { searchPages, searchSpaces, type SearchScope } from '../packages/server/src/content/search/search.js';
@@ -33,6 +35,7 @@ import { memberViewer } from '../packages/server/src/access/items.js';
 import { readableSpacesOf } from '../packages/server/src/areas/search/search.scope.js';
 import { newId } from '../packages/server/src/ids.js';
 import { createLogger } from '../packages/server/src/logger.js';
+import { ParsePool } from '../packages/server/src/parsing/parse-pool.js';
 import { applyChanges } from '../packages/server/src/content/apply-changes.js';
 import { moveHeadIndex } from '../packages/server/src/content/head-index.js';
 import { writeRevision } from '../packages/server/src/content/revision-writer.js';
@@ -205,6 +208,7 @@ async function main() {
   const statePath = DATA_DIR ? join(DATA_DIR, 'state.json') : undefined;
   const pool = createPool(database.url, 4, log);
   const db = createDatabase(pool);
+  const parsing = new ParsePool();
   // The database on one core, this process (the queries' client) on the other; PIN=0 leaves them to
   // the scheduler (on a machine shared with other work, pinning only halves the share each gets).
   if (process.env.PIN !== '0') {
@@ -238,7 +242,7 @@ async function main() {
     const misspelt = midWord.length > 4 ? `${midWord.slice(0, 2)}${midWord[3]}${midWord[2]}${midWord.slice(4)}` : `${midWord}x`;
     console.log(`misspelt "${midWord}" as "${misspelt}"; prefix "${midWord.slice(0, 5)}"`);
 
-    const organizationScopes = await Promise.all(orgs.map(async (org) => readableSpacesOf((await memberViewer(db, org.id, org.readerId))!)));
+    const organizationScopes = await Promise.all(orgs.map(async (org) => readableSpacesOf((await memberViewer({ db, caches: createCaches() }, org.id, org.readerId))!)));
     const spaceScope = (): SearchScope => {
       const org = pick(orgs);
       return { kind: 'spaces', spaces: [{ organizationId: org.id, spaceId: pick(org.spaces) }] };
@@ -358,7 +362,7 @@ async function main() {
     const org = orgs[0]!;
     const adminId = (await pool.query(`SELECT user_id FROM organization_members WHERE organization_id = $1 AND role = 'admin'`, [org.id])).rows[0].user_id as string;
     const config = loadConfig({});
-    const app = { db, config, urls: createUrls(config) };
+    const app = { db, config, parsing, urls: createUrls(config), caches: createCaches(), blobs: postgresBlobStore };
     // Two like spaces, one edited with the hook and one without, edits alternating so drift hits both alike.
     const seedSpace = async (name: string) => {
       let space = await createSpace(db, { organizationId: org.id, creatorId: adminId, parentId: null, body: { title: name } });
@@ -378,7 +382,7 @@ async function main() {
       const target = which === 'with' ? pointer : { ...pointer, afterMove: async (trx: never, before: never, after: never) => void (await moveHeadIndex(trx, organizationId, id, before, after)) };
       const changes = [{ type: 'update_page' as const, page: subject.pageIds[(i * 7919) % subject.pageIds.length]!, markdown: markdown() }];
       const begin = performance.now();
-      const written = await writeRevision(db, target, (base, now) => applyChanges(base, changes, { now: now.toISOString(), files: new Map(), newId }), { type: 'edits', createdBy: adminId });
+      const written = await writeRevision(app, target, (base, now) => applyChanges(base, changes, { now: now.toISOString(), files: new Map(), newId }), { type: 'edits', createdBy: adminId, parsing: { pool: parsing } });
       subject.space = written.moved;
       return performance.now() - begin;
     };
@@ -397,6 +401,7 @@ async function main() {
     console.log(`\n== Search (budget p95 < ${BUDGET_MS} ms; load average ${load}; pinning ${canPin && process.env.PIN !== '0' ? 'on' : 'off'})\n${verdicts.join('\n')}`);
     console.log(`\n== Search over HTTP (${CONNECTIONS} connections, ${SECONDS} s each, organization 0's reader)\n${httpLines.join('\n')}`);
   } finally {
+    await parsing.close();
     await db.destroy();
     await database.stop();
   }

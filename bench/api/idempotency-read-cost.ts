@@ -1,10 +1,11 @@
-// What idempotency keys cost a read: the two middlewares of src/http/idempotency.ts as Express layers in
-// front of a final handler, against the final handler alone, dispatched in-process by Express's router
-// with GET requests. The read path of the middlewares touches no socket and no database (they return at
+// What idempotency keys cost a read: the two middlewares of src/http/idempotency.ts as steps of the API's
+// one layer (src/http/pipeline.ts, as app.ts runs them) in front of a final handler, against the final
+// handler alone, dispatched in-process with GET requests. The read path of the middlewares touches no socket and no database (they return at
 // once for any method they do not claim), so what is left to measure is their share of the dispatch:
 // far below the noise of a load test, hence counted here in nanoseconds. Prints one JSON line.
-import express, { type Request, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { createIdempotency } from '../../packages/server/src/http/idempotency.js';
+import { pipeline } from '../../packages/server/src/http/pipeline.js';
 
 const ROUNDS = 7;
 const DISPATCHES = 300_000;
@@ -13,14 +14,11 @@ const DISPATCHES = 300_000;
 const idempotency = createIdempotency({ db: undefined, log: undefined } as never);
 
 function router(withIdempotency: boolean) {
-  const layers = express.Router();
-  if (withIdempotency) layers.use(idempotency.beforeAccess);
-  layers.use((_req, _res, next) => next()); // stands for the layers between (access gate, body, validator)
-  if (withIdempotency) layers.use(idempotency.beforeHandler);
-  layers.use((_req, res) => {
+  const between: RequestHandler = (_req, _res, next) => next(); // stands for the steps between (access gate, body, validator)
+  const answer: RequestHandler = (_req, res) => {
     (res as Response & { answered: number }).answered++;
-  });
-  return layers;
+  };
+  return pipeline(withIdempotency ? [idempotency.beforeAccess, between, idempotency.beforeHandler, answer] : [between, answer]);
 }
 
 /** Nanoseconds per dispatch of `DISPATCHES` GET requests (with a key, which a read ignores). */

@@ -25,8 +25,10 @@ export function pin(pid: number, core: number): void {
 
 /**
  * CPU seconds (user + system) used so far by `pid` and its descendants (tsx runs the script in a child
- * process), from /proc; undefined where /proc is missing. CPU time per request is steadier than requests
- * per second on a machine that is not quiet.
+ * process; PostgreSQL runs a process per connection), from /proc; undefined where /proc is missing. A
+ * process that ended counts through its parent's total of reaped children (a backend whose connection
+ * closed is in its postmaster's). CPU time per request is steadier than requests per second on a
+ * machine that is not quiet.
  */
 export function processTreeCpuSeconds(pid: number): number | undefined {
   let stats: Array<{ pid: number; ppid: number; ticks: number }>;
@@ -35,10 +37,12 @@ export function processTreeCpuSeconds(pid: number): number | undefined {
       .filter((name) => /^\d+$/.test(name))
       .flatMap((name) => {
         try {
-          // Fields after the command (which may contain spaces), from "state": ppid is 2nd, utime 12th, stime 13th.
+          // Fields after the command (which may contain spaces), from "state": ppid is 2nd, utime 12th, stime
+          // 13th, and the reaped children's cutime and cstime 14th and 15th.
           const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
           const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          return [{ pid: Number(name), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+          const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+          return [{ pid: Number(name), ppid: Number(fields[1]), ticks }];
         } catch {
           return []; // the process ended meanwhile
         }

@@ -6,16 +6,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
+import { createCaches, type Caches } from '../../packages/server/src/caches.js';
 import { loadConfig } from '../../packages/server/src/config.js';
+import { postgresBlobStore, type BlobStore } from '../../packages/server/src/content/blob-store.js';
 import { createDatabase, createPool, type Database } from '../../packages/server/src/db/database.js';
 import { startEmbeddedPostgres } from '../../packages/server/src/db/embedded.js';
 import type { SpaceRow } from '../../packages/server/src/access/standing.repository.js';
 import { insertMember, insertOrganization } from '../../packages/server/src/areas/organizations/organizations.repository.js';
 import { insertUser, type UserRow } from '../../packages/server/src/auth/users.repository.js';
 import { createLogger } from '../../packages/server/src/logger.js';
+import { ParsePool } from '../../packages/server/src/parsing/parse-pool.js';
 import { migrate } from '../../packages/server/src/server.js';
 import type { ContentChange } from '../../packages/server/src/content/apply-changes.js';
-import { assertMarkdownParsable } from '../../packages/server/src/content/markdown-check.js';
+import { parseMarkdownBodies } from '../../packages/server/src/content/markdown-check.js';
 import { applySpaceChanges } from '../../packages/server/src/areas/content/space-content.service.js';
 import { createSpace } from '../../packages/server/src/areas/spaces/spaces.service.js';
 import type { EventActor } from '../../packages/server/src/areas/events/index.js';
@@ -59,7 +62,7 @@ export type TenThousandPages = {
   /** The database's address (for servers started in other processes). */
   url: string;
   /** What the content services need of the app context. */
-  app: { db: Database; config: ReturnType<typeof loadConfig>; urls: Urls };
+  app: { db: Database; config: ReturnType<typeof loadConfig>; parsing: ParsePool; urls: Urls; caches: Caches; blobs: BlobStore };
   user: UserRow;
   /** The user as the actor of the events the writes record. */
   actor: EventActor;
@@ -81,7 +84,9 @@ export async function seedTenThousandPages(options: { pages?: 0 } = {}): Promise
   const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), database: 'bench', log, durability: 'durable' });
   const pool = createPool(postgres.url, 4, log);
   const db = createDatabase(pool);
+  const parsing = new ParsePool();
   const stop = async () => {
+    await parsing.close();
     await db.destroy();
     await postgres.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -89,7 +94,7 @@ export async function seedTenThousandPages(options: { pages?: 0 } = {}): Promise
   try {
     await migrate(postgres.url, log);
     const config = loadConfig({});
-    const app = { db, config, urls: createUrls(config) };
+    const app = { db, config, parsing, urls: createUrls(config), caches: createCaches(), blobs: postgresBlobStore };
     const user = await insertUser(db, { email: 'bench@example.com', displayName: 'Bench' });
     // Content writes record their event as any request's would (the user, without a token).
     const actor: EventActor = { type: 'user', user: toApiUser(user, app.urls) };
@@ -98,11 +103,11 @@ export async function seedTenThousandPages(options: { pages?: 0 } = {}): Promise
     await insertMember(db, { organizationId: organization.id, userId: user.id, role: 'admin' });
     let space = await createSpace(db, { organizationId: organization.id, creatorId: user.id, parentId: null, body: { title: 'Ten thousand pages' } });
 
-    // The Markdown gate's worker thread starts on the first body, within the gate's deadline; on a loaded
+    // The parse pool's worker threads start on the first body, within the gate's deadline; on a loaded
     // machine that start alone can exceed it: started here, retried, before any timed or seeded write.
     for (let attempt = 1; ; attempt++) {
       try {
-        await assertMarkdownParsable([{ path: '/warm-up', markdown: 'Warm-up' }]);
+        await parseMarkdownBodies(parsing, [{ path: '/warm-up', markdown: 'Warm-up' }]);
         break;
       } catch (error) {
         if (attempt === 5) throw error;

@@ -2,7 +2,10 @@
 import { defineConfig } from 'tsdown';
 
 export default defineConfig({
-  entry: { main: 'src/main.ts', cli: 'src/cli/main.ts' },
+  // The parse pool's worker is an entry of its own, beside main.js in dist/: src/parsing/parse-pool.ts
+  // loads it by address from the bundle (its task modules are chunks loaded on first use);
+  // test/deploy/built-server.test.ts checks every file the bundle loads by address is there.
+  entry: { main: 'src/main.ts', cli: 'src/cli/main.ts', 'parse.worker': 'src/parsing/parse.worker.ts' },
   format: 'esm',
   platform: 'node',
   target: 'node20.19',
@@ -16,8 +19,5 @@ export default defineConfig({
   // (each operation's declared access) is bundled in; its openapi.json is read from the package at run
   // time. Every npm dependency stays an import resolved from node_modules; bundling one is an error.
   deps: { alwaysBundle: ['@content-workspace/contract'], onlyBundle: [] },
-  // Files the code loads by address beside itself (`new URL('./x.worker.mjs', import.meta.url)`: worker
-  // threads), copied next to the bundle; test/deploy/built-server.test.ts checks every such address.
-  copy: ['src/**/*.worker.mjs'],
   checks: { pluginTimings: false },
 });

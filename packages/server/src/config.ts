@@ -161,6 +161,8 @@ const schema = z.object({
     .default(0),
   OPENAPI_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(100),
   OPENAPI_PROCESS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  // The in-memory caches' total (caches.ts shares it out): 16 MB to 64 GB.
+  CACHE_MEMORY_MB: z.coerce.number().int().min(16).max(65_536).default(512),
   ...siteHostnameSettings,
   EVENTS_RETENTION_DAYS: z.coerce.number().int().min(2).max(3650).default(30),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -214,6 +216,8 @@ export type Config = {
   openapi: { refreshMinutes: number; maxFiles: number; processTimeoutMs: number };
   /** Published sites: see siteHostnameSettings above. */
   sites: { dnsServers: string[]; cnameDomain: string | undefined; serverHostnames: string[] };
+  /** Bytes the in-memory caches may hold together (caches.ts `CACHE_BUDGETS` share them out). */
+  cacheMemoryBytes: number;
   /** Events are kept `retentionDays`; a webhook attempt waits `timeoutMs` for an answer, failures are retried after each wait of `retryScheduleMs`. */
   events: { retentionDays: number };
   webhooks: { timeoutMs: number; retryScheduleMs: number[] };
@@ -358,6 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: Mode = 'd
     pdf: { maxPages: e.PDF_MAX_PAGES, renderTimeoutMs: withinRequest(e.PDF_RENDER_TIMEOUT_MS), cacheMaxBytes: e.PDF_CACHE_MAX_BYTES },
     openapi: { refreshMinutes: e.OPENAPI_REFRESH_MINUTES, maxFiles: e.OPENAPI_MAX_FILES, processTimeoutMs: e.OPENAPI_PROCESS_TIMEOUT_MS },
     sites: { dnsServers: e.SITE_DNS_SERVERS, cnameDomain: e.SITE_CNAME_DOMAIN, serverHostnames: e.SERVER_HOSTNAMES },
+    cacheMemoryBytes: e.CACHE_MEMORY_MB * 1024 * 1024,
     events: { retentionDays: e.EVENTS_RETENTION_DAYS },
     webhooks: { timeoutMs: e.WEBHOOK_TIMEOUT_MS, retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE },
   };

@@ -2,7 +2,9 @@
 // server.ts and reached through the AppContext (`context.metrics`). Whatever keeps state worth watching
 // registers it here in one line:
 //
-//   context.metrics.cache('pdfs', () => cache.stats());                       // size, bytes, hits, misses
+//   context.metrics.cache('pdfs', () => cache.stats());                       // size, bytes, budget, hits, misses
+//
+// (server.ts registers every cache of caches.ts this way: a new cache there is reported by itself.)
 //   const deliveries = context.metrics.counter({ name: 'webhook_deliveries_total', help: '…', labelNames: ['outcome'] });
 //   context.metrics.gauge({ name: 'x', help: '…', collect() { this.set(read()); } });
 //
@@ -10,14 +12,17 @@
 // conventions: `_total` for counters, a base unit in the name (`_seconds`, `_bytes`).
 import { collectDefaultMetrics, Counter, Gauge, Registry, type CounterConfiguration, type GaugeConfiguration } from 'prom-client';
 
-/** What a cache reports at each scrape: entries now, bytes now (when it counts them), and hits and misses since the start. */
-export type CacheStats = { entries: number; bytes?: number; hits: number; misses: number };
+/**
+ * What a cache reports at each scrape: entries now, bytes now and its budget (when it counts them), and
+ * hits and misses since the start. The server's caches (caches.ts) report every figure.
+ */
+export type CacheStats = { entries: number; bytes?: number; maxBytes?: number; hits: number; misses: number };
 
 export type Metrics = {
   registry: Registry;
   counter<L extends string>(config: Omit<CounterConfiguration<L>, 'registers'>): Counter<L>;
   gauge<L extends string>(config: Omit<GaugeConfiguration<L>, 'registers'>): Gauge<L>;
-  /** Reports a cache as `cache_entries`, `cache_bytes`, `cache_hits_total` and `cache_misses_total`, labelled `cache="<name>"`. */
+  /** Reports a cache as `cache_entries`, `cache_bytes`, `cache_max_bytes`, `cache_hits_total` and `cache_misses_total`, labelled `cache="<name>"`. */
   cache(name: string, stats: () => CacheStats): void;
 };
 
@@ -46,11 +51,20 @@ function cacheMetrics(counter: Metrics['counter'], gauge: Metrics['gauge']): Met
   });
   gauge({
     name: 'cache_bytes',
-    help: 'Bytes held by each cache of this instance that counts them',
+    help: 'Bytes held by each cache of this instance that counts them (estimated when each entry is stored)',
     labelNames: ['cache'],
     collect() {
       this.reset();
       each((cache, stats) => stats.bytes !== undefined && this.set({ cache }, stats.bytes));
+    },
+  });
+  gauge({
+    name: 'cache_max_bytes',
+    help: 'Bytes each cache of this instance may hold (its share of CACHE_MEMORY_MB)',
+    labelNames: ['cache'],
+    collect() {
+      this.reset();
+      each((cache, stats) => stats.maxBytes !== undefined && this.set({ cache }, stats.maxBytes));
     },
   });
   // The caches count their hits and misses themselves (the counts only grow while the process runs).

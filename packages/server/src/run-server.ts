@@ -4,6 +4,7 @@
 import { ConfigError, loadConfig, lookAlikeVariables, lookAlikeWarning, type Config, type Mode } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startServer } from './server.js';
+import { armShutdownWatchdog } from './shutdown-watchdog.js';
 import { StartFailure } from './start-failure.js';
 
 const USAGE = `Usage: node dist/main.js [--version]
@@ -58,6 +59,8 @@ export async function runServer(mode: Mode, options: RunOptions = {}): Promise<v
       log.error('shutdown did not finish in time; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
+    // …even when the event loop is blocked and that timer cannot fire.
+    armShutdownWatchdog(config.shutdownTimeoutMs);
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -1,14 +1,15 @@
 // Starts everything the API needs — database (embedded unless DATABASE_URL), migrations, keys, jobs,
 // HTTP — and stops it all gracefully. Used by main.ts, the test harness and the benchmarks.
-import { closeMarkdownChecker } from './content/markdown-check.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { createApp, type AppOptions } from './app.js';
 import { listenForTokenChanges, TokenCache } from './auth/token-cache.js';
+import { allCaches, createCaches } from './caches.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { postgresBlobStore } from './content/blob-store.js';
 import { CountCache } from './db/count-cache.js';
 import { DatabaseAvailability } from './db/availability.js';
 import { createDatabase, createPool, registerPoolMetrics, type Database } from './db/database.js';
@@ -22,6 +23,7 @@ import { createDrainableServer, type DrainableServer } from './http/drain.js';
 import { RateLimits } from './http/rate-limit.js';
 import { noJobs, startJobs } from './jobs/queue.js';
 import { loadServerKeys } from './keys.js';
+import { ParsePool } from './parsing/parse-pool.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { checkListenAddress, listenFailure } from './start-failure.js';
@@ -92,18 +94,25 @@ export async function startServer(
     const availability = new DatabaseAvailability(log, databaseAddress(database.url));
     const pool = createPool(database.url, config.dbPoolSize, log, availability);
     registerPoolMetrics(metrics, 'requests', pool);
-    const db = createDatabase(pool);
+    // Tests and CI (response validation on) check every query compiled once per shape (db/query-shapes.ts).
+    const db = createDatabase(pool, { verifyQueryShapes: config.validateResponses });
     opened.push({ name: 'closing the pool', close: () => db.destroy() });
     const keys = await loadServerKeys(db);
-    const tokens = new TokenCache();
+    // Every in-memory cache of this server, fresh: nothing outlives it, nothing is shared with another.
+    const caches = createCaches(config.cacheMemoryBytes);
+    for (const cache of allCaches(caches)) metrics.cache(cache.name, () => cache.stats());
+    const tokens = new TokenCache(caches.tokens);
     const tokenChanges = await listenForTokenChanges(database.url, tokens, log, availability);
     opened.push({ name: 'stopping the token listener', close: () => tokenChanges.stop() });
-    const counts = new CountCache();
-    metrics.cache('tokens', () => tokens.stats());
-    metrics.cache('counts', () => counts.stats());
+    const counts = new CountCache(caches.counts);
+    // The blob store: PostgreSQL (an S3-compatible store would be chosen here, from the configuration).
+    const blobs = postgresBlobStore;
     const rateLimits = new RateLimits(config.rateLimit, pool, db, log);
     opened.push({ name: 'writing the rate-limit counters', close: () => rateLimits.stop() });
-    const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts, tokens, lifecycle, rateLimits, metrics };
+    // A task waiting for a worker is answered 503 while its request can still be answered.
+    const parsing = new ParsePool({ maxWaitMs: Math.max(1000, config.requestTimeoutMs - 5000) });
+    opened.push({ name: 'stopping the parse pool', close: () => parsing.close() });
+    const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts, tokens, lifecycle, rateLimits, metrics, caches, blobs, parsing };
     phase('keys and token listener');
     const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log, { availability, metrics }) : noJobs;
     opened.push({ name: 'stopping the workers', close: () => jobs.stop(1000) });
@@ -113,7 +122,8 @@ export async function startServer(
     const demo = embedded && config.bootstrapDemo ? await demoAccount(db, log) : undefined;
 
     let http: DrainableServer | undefined = undefined;
-    const { app } = createApp(context, { ...options, isShuttingDown: () => http?.isDraining() ?? false });
+    const { app, loop } = createApp(context, { ...options, isShuttingDown: () => http?.isDraining() ?? false });
+    opened.push({ name: 'stopping the lag alarm', close: async () => loop.stop() });
     phase('app');
     http = createDrainableServer(app);
     const { server } = http;
@@ -145,7 +155,8 @@ export async function startServer(
       const [drained] = await Promise.all([http.drain(Math.max(0, left() - reserveMs)), step('stopping the workers', jobs.stop(left()))]);
       if (drained.forced) log.warn('requests still running at the shutdown deadline were cut');
       await step('stopping the token listener', tokenChanges.stop());
-      await step('stopping the markdown checker', closeMarkdownChecker());
+      await step('stopping the parse pool', parsing.close());
+      loop.stop();
       await step('writing the rate-limit counters', rateLimits.stop());
       await step('closing the pool', db.destroy());
       await step('stopping the embedded database', embedded?.stop() ?? Promise.resolve());

@@ -47,7 +47,22 @@ const NARROWED_COLUMNS: Record<string, string[]> = {
   WebhookDisabledReason: ['webhooks.disabled_reason'],
   // jsonb written as any value the driver serialises (an object), read without a shape.
   unknown: ['revisions.git', 'space_head_pages.layout', 'space_head_pages.cover', 'change_requests.description'],
-  JsonText: ['events.actor', 'events.data', 'revision_conflicts.base', 'revision_conflicts.ours', 'revision_conflicts.theirs', 'sites.adaptive_schema', 'sites.customization', 'openapi_spec_versions.bundle'],
+  JsonText: [
+    'events.actor',
+    'events.data',
+    'revision_conflicts.base',
+    'revision_conflicts.ours',
+    'revision_conflicts.theirs',
+    'sites.adaptive_schema',
+    'sites.customization',
+    'openapi_spec_versions.bundle',
+    // Written as the JSON text a parse-pool worker made (content/body-parse.ts): the main thread never walks it.
+    'document_parses.tree',
+    'document_parses.sections',
+    'document_parses.blocks',
+    'comments.body_document',
+    'comment_replies.body_document',
+  ],
   CreatedAt: [
     'openapi_specs.created_at',
     'openapi_spec_versions.created_at',

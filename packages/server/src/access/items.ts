@@ -1,13 +1,13 @@
 // The one place that turns the caller's effective role on a space or collection into a decision:
 // no role → 404 (the item does not exist for them), a role below the operation's minimum → 403. The
 // role itself comes from the SQL rank expressions that the lists use too (listing.repository.ts).
-import type { Executor } from '../db/database.js';
 import {
   findCollectionRanked,
   findCollectionWithStanding,
   findSpaceRanked,
   findSpaceWithStanding,
   findStanding,
+  type AttachedRow,
   type CollectionRow,
   type SpaceRow,
   type Standing,
@@ -17,7 +17,7 @@ import { forbidden, notFound } from '../errors.js';
 import type { Caller } from '../auth/authenticate.js';
 import { rankToRole, roleAtLeast, type Role } from './roles.js';
 import { outsideScope } from '../auth/token-scope.js';
-import { cachedViewer, isSsoBlocked, viewerFor } from './viewer.js';
+import { cachedViewer, isSsoBlocked, viewerFor, type AccessReader } from './viewer.js';
 import { SSO_REQUIRED } from './organization.js';
 
 export { rankToRole };
@@ -53,61 +53,53 @@ type Ranked<T> = { item: T; standing: Standing; rank: number };
 /**
  * An item with the caller's rank on it, in one query in the steady state: the item's organization is
  * remembered, so the caller's cached viewer there computes the rank in the item's own query (the
- * same SQL expression the lists use). When the organization is not known yet, or the viewer is behind
- * the standing the query read, the viewer is rebuilt and the query runs again.
+ * same SQL expression the lists use), read by the item's primary key in that organization. When the
+ * organization is not known yet, the item is not there any more (moved to another organization,
+ * deleted), or the viewer is behind the standing the query read, the item is found by its locator and
+ * the viewer rebuilt, and the query runs again.
  */
-async function findRanked<T>(
-  db: Executor,
+async function findRanked<T, R extends Ranked<T> = Ranked<T>>(
+  app: AccessReader,
   caller: Caller,
-  organizationHints: Map<string, string>,
+  kind: 'space' | 'collection',
   id: string,
-  lookup: (viewer: Viewer) => Promise<Ranked<T> | undefined>,
+  lookup: (viewer: Viewer) => Promise<R | undefined>,
   plain: () => Promise<{ item: T; standing: Standing } | undefined>,
-): Promise<Ranked<T> | undefined> {
-  const hint = organizationHints.get(id);
-  let viewer = hint === undefined ? undefined : cachedViewer(db, hint, caller.user.id);
-  if (!viewer) {
-    const found = await plain();
-    if (!found) return forget(organizationHints, id);
-    remember(organizationHints, id, found.standing.organizationId);
-    viewer = await viewerFor(db, found.standing, caller.user.id);
-  }
+): Promise<R | undefined> {
+  // The organization an item was last found in (the `itemOrganizations` cache): only a hint, as the
+  // item's own query checks its organization and an item that moved is looked up again.
+  const hints = app.caches.itemOrganizations;
+  const hintKey = `${kind}:${id}`;
+  const forget = () => void hints.delete(hintKey);
+  const remember = (organizationId: string) => hints.get(hintKey) === organizationId || hints.set(hintKey, organizationId);
+  const hint = hints.get(hintKey);
+  let viewer = hint === undefined ? undefined : cachedViewer(app.caches, hint, caller.user.id);
   for (let attempt = 1; ; attempt++) {
+    const fromHint = viewer !== undefined && attempt === 1;
+    if (!viewer) {
+      const found = await plain();
+      if (!found) return forget();
+      remember(found.standing.organizationId);
+      viewer = await viewerFor(app, found.standing, caller.user.id);
+    }
     const found = await lookup(viewer);
-    if (!found) return forget(organizationHints, id);
+    if (!found) {
+      if (!fromHint) return forget();
+      // Not in the remembered organization (any more): found again by its locator.
+      forget();
+      viewer = undefined;
+      continue;
+    }
     const { organizationId, listingVersion } = found.standing;
-    remember(organizationHints, id, organizationId);
+    remember(organizationId);
     // A rank is only ever taken from a viewer of the item's own organization; a version that moved
     // between two reads (rare) is settled after a few attempts.
     if (viewer.organizationId === organizationId && (viewer.listingVersion === listingVersion || attempt >= 3)) return found;
-    viewer = await viewerFor(db, found.standing, caller.user.id);
+    viewer = await viewerFor(app, found.standing, caller.user.id);
   }
 }
 
-function forget(hints: Map<string, string>, id: string): undefined {
-  hints.delete(id);
-  return undefined;
-}
-
-const HINTS_CAPACITY = 50_000;
-const hintsByDatabase = new WeakMap<object, { spaces: Map<string, string>; collections: Map<string, string> }>();
-
-function hintsFor(db: Executor) {
-  let hints = hintsByDatabase.get(db);
-  if (!hints) {
-    hints = { spaces: new Map(), collections: new Map() };
-    hintsByDatabase.set(db, hints);
-  }
-  return hints;
-}
-
-function remember(hints: Map<string, string>, id: string, organizationId: string): void {
-  if (hints.get(id) === organizationId) return;
-  hints.set(id, organizationId);
-  if (hints.size > HINTS_CAPACITY) hints.delete(hints.keys().next().value!);
-}
-
-async function spaceAccess(db: Executor, caller: Caller, found: Ranked<SpaceRow> | undefined, minimum: Role): Promise<SpaceAccess> {
+async function spaceAccess(caller: Caller, found: Ranked<SpaceRow> | undefined, minimum: Role): Promise<SpaceAccess> {
   // Public and unlisted spaces of another organization included: a scoped token sees none of it.
   const visible = withinScope(caller, found);
   if (!visible) throw notFound('Space');
@@ -116,41 +108,52 @@ async function spaceAccess(db: Executor, caller: Caller, found: Ranked<SpaceRow>
   return { ...access, space };
 }
 
-function findSpace(db: Executor, caller: Caller, spaceId: string, options: { includeDeleted?: boolean } = {}) {
+function findSpace<A = never>(app: AccessReader, caller: Caller, spaceId: string, options: { includeDeleted?: boolean; attach?: AttachedRow<A> } = {}) {
   return findRanked(
-    db,
+    app,
     caller,
-    hintsFor(db).spaces,
+    'space',
     spaceId,
-    (viewer) => findSpaceRanked(db, spaceId, viewer, options),
-    () => findSpaceWithStanding(db, spaceId, caller.user.id, options),
+    (viewer) => findSpaceRanked(app.db, spaceId, viewer, options),
+    () => findSpaceWithStanding(app.db, spaceId, caller.user.id, options),
   );
 }
 
 /** The space when the caller's role on it is at least `minimum`. Deleted spaces are absent. */
-export async function requireSpace(db: Executor, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
-  return spaceAccess(db, caller, await findSpace(db, caller, spaceId), minimum);
+export async function requireSpace(app: AccessReader, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
+  return spaceAccess(caller, await findSpace(app, caller, spaceId), minimum);
+}
+
+/**
+ * The space as requireSpace finds it, with a row read in the same statement (`attach`: the resource a
+ * scope names within the space); `attached` is undefined when there is no such row. The space's access
+ * is decided first: a caller who may not see the space learns nothing of the row.
+ */
+export async function requireSpaceWith<A>(app: AccessReader, caller: Caller, spaceId: string, minimum: Role, attach: AttachedRow<A>): Promise<SpaceAccess & { attached: A | undefined }> {
+  const found = await findSpace(app, caller, spaceId, { attach });
+  const access = await spaceAccess(caller, found, minimum);
+  return { ...access, attached: found?.attached ?? undefined };
 }
 
 /**
  * A space for restore: deleted within its retention period, or live (the caller then learns it is not
  * deleted). A space deleted longer ago is gone (404), purged or not.
  */
-export async function requireRestorableSpace(db: Executor, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
-  const found = await findSpace(db, caller, spaceId, { includeDeleted: true });
+export async function requireRestorableSpace(app: AccessReader, caller: Caller, spaceId: string, minimum: Role): Promise<SpaceAccess> {
+  const found = await findSpace(app, caller, spaceId, { includeDeleted: true });
   const retentionMs = DELETED_SPACE_RETENTION_DAYS * 86_400_000;
   const expired = found?.item.deletedAt && Date.now() - found.item.deletedAt.getTime() >= retentionMs;
-  return spaceAccess(db, caller, expired ? undefined : found, minimum);
+  return spaceAccess(caller, expired ? undefined : found, minimum);
 }
 
-export async function requireCollection(db: Executor, caller: Caller, collectionId: string, minimum: Role): Promise<CollectionAccess> {
+export async function requireCollection(app: AccessReader, caller: Caller, collectionId: string, minimum: Role): Promise<CollectionAccess> {
   const found = await findRanked(
-    db,
+    app,
     caller,
-    hintsFor(db).collections,
+    'collection',
     collectionId,
-    (viewer) => findCollectionRanked(db, collectionId, viewer),
-    () => findCollectionWithStanding(db, collectionId, caller.user.id),
+    (viewer) => findCollectionRanked(app.db, collectionId, viewer),
+    () => findCollectionWithStanding(app.db, collectionId, caller.user.id),
   );
   const visible = withinScope(caller, found);
   if (!visible) throw notFound('Collection');
@@ -160,18 +163,18 @@ export async function requireCollection(db: Executor, caller: Caller, collection
 }
 
 /** The viewer of `userId` in an organization they are a member of; undefined otherwise. */
-export async function memberViewer(db: Executor, organizationId: string, userId: string): Promise<Viewer | undefined> {
-  const standing = await findStanding(db, organizationId, userId);
+export async function memberViewer(app: AccessReader, organizationId: string, userId: string): Promise<Viewer | undefined> {
+  const standing = await findStanding(app.db, organizationId, userId);
   if (!standing?.isMember) return undefined;
-  return viewerFor(db, standing, userId);
+  return viewerFor(app, standing, userId);
 }
 
 /**
  * The caller's standing in an organization for listing its spaces and collections: 404 for a
  * non-member, 403 for a member blocked by SSO enforcement.
  */
-export async function requireViewer(db: Executor, caller: Caller, organizationId: string): Promise<Viewer> {
-  const viewer = outsideScope(caller, organizationId) ? undefined : await memberViewer(db, organizationId, caller.user.id);
+export async function requireViewer(app: AccessReader, caller: Caller, organizationId: string): Promise<Viewer> {
+  const viewer = outsideScope(caller, organizationId) ? undefined : await memberViewer(app, organizationId, caller.user.id);
   if (!viewer) throw notFound('Organization');
   if (viewer.ssoBlocked) throw forbidden(SSO_REQUIRED);
   return viewer;

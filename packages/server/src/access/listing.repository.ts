@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
+import type { Bind, Shaped } from '../db/query-shapes.js';
 import type { Role } from '../db/schema.js';
 import { roleRank } from './roles.js';
 
@@ -102,25 +103,60 @@ function arrayLiteral(values: readonly string[] | readonly number[]): string {
   return literal;
 }
 
-/** The viewer's rank on the space row `sp` (0: not visible), from the loaded viewer (docs/design/access-model.md, "The effective role"). */
-export function spaceRankExpression(viewer: Viewer): RawBuilder<number> {
-  const role = viewer.memberRole ?? null;
-  const isMember = viewer.memberRole !== undefined;
-  const ids = sql`${arrayLiteral(viewer.collectionIds)}::text[]`;
-  const levels = sql`${arrayLiteral(viewer.collectionLevels)}::int[]`;
+/**
+ * The values the rank expressions bind, by name: a shaped query (db/query-shapes.ts) binds them to its
+ * placeholders, others take them as they are (`valuesOf`).
+ */
+export function rankValues(viewer: Viewer): Record<string, unknown> {
+  return {
+    rankRole: viewer.memberRole ?? null,
+    rankIsMember: viewer.memberRole !== undefined,
+    rankCollectionIds: arrayLiteral(viewer.collectionIds),
+    rankCollectionLevels: arrayLiteral(viewer.collectionLevels),
+    rankCollectionGrants: arrayLiteral(viewer.collectionGrants),
+    rankUserId: viewer.userId,
+    rankTeamIds: arrayLiteral(viewer.teamIds),
+  };
+}
+
+/** What changes the rank expressions' text besides their values: whether the viewer's space grants are looked up. */
+export const rankShape = (viewer: Viewer) => (viewer.hasSpaceGrants ? 'space-grants' : 'no-space-grants');
+
+/** A Bind (db/query-shapes.ts) that gives the values themselves. */
+export const valuesOf =
+  (values: Record<string, unknown>): Bind =>
+  <T>(name: string) =>
+    values[name] as T;
+
+/**
+ * The viewer's rank on the space row `sp` (0: not visible), from the loaded viewer (docs/design/access-model.md, "The effective role").
+ *
+ * The viewer's space grants are looked up per row only when it holds any (`hasSpaceGrants`): most
+ * members hold none, and the lookup was half the database time of a single space read. A grant given
+ * or taken moves the listing version (the listing_indexes migration), so a viewer that says "none" is
+ * never used for a row a newer grant reaches: single reads compare the version they read with the
+ * viewer's (access/items.ts), lists build the viewer from the standing of the same request.
+ */
+export function spaceRankExpression(viewer: Viewer, bind: Bind = valuesOf(rankValues(viewer))): RawBuilder<number> {
+  const role = bind('rankRole');
+  const ids = sql`${bind('rankCollectionIds')}::text[]`;
+  const levels = sql`${bind('rankCollectionLevels')}::int[]`;
   const slot = sql`array_position(${ids}, sp.parent_collection_id)`;
+  const spaceGrant = viewer.hasSpaceGrants
+    ? sql`coalesce((SELECT max(cw_role_rank(g.role)) FROM space_grants g
+                WHERE g.organization_id = sp.organization_id AND g.space_id = sp.id
+                  AND ((g.principal_kind = 'user' AND g.principal_id = ${bind('rankUserId')})
+                       OR (g.principal_kind = 'team' AND g.principal_id = ANY(${bind('rankTeamIds')}::text[])))), 0)`
+    : sql`0`;
   return sql<number>`GREATEST(
     CASE WHEN ${role}::text IS NULL THEN 0
          WHEN sp.visibility = 'in-collection' AND sp.parent_collection_id IS NOT NULL THEN coalesce((${levels})[${slot}], 0)
          WHEN sp.default_level = 'inherit' THEN coalesce((${levels})[${slot}], cw_role_rank(${role}::text))
          ELSE cw_role_rank(sp.default_level)
     END,
-    CASE WHEN ${isMember} THEN GREATEST(
-      coalesce((${arrayLiteral(viewer.collectionGrants)}::int[])[${slot}], 0),
-      coalesce((SELECT max(cw_role_rank(g.role)) FROM space_grants g
-                WHERE g.organization_id = sp.organization_id AND g.space_id = sp.id
-                  AND ((g.principal_kind = 'user' AND g.principal_id = ${viewer.userId})
-                       OR (g.principal_kind = 'team' AND g.principal_id = ANY(${arrayLiteral(viewer.teamIds)}::text[])))), 0))
+    CASE WHEN ${bind('rankIsMember')} THEN GREATEST(
+      coalesce((${bind('rankCollectionGrants')}::int[])[${slot}], 0),
+      ${spaceGrant})
     ELSE 0 END,
     CASE WHEN ${role}::text = 'admin' THEN ${ADMIN_RANK} ELSE 0 END,
     CASE WHEN sp.visibility IN ('public', 'unlisted') THEN 1 ELSE 0 END
@@ -128,43 +164,62 @@ export function spaceRankExpression(viewer: Viewer): RawBuilder<number> {
 }
 
 /** The viewer's rank on the collection row `c` (0: not visible). */
-export function collectionRankExpression(viewer: Viewer): RawBuilder<number> {
-  const role = viewer.memberRole ?? null;
-  const slot = sql`array_position(${arrayLiteral(viewer.collectionIds)}::text[], c.id)`;
+export function collectionRankExpression(viewer: Viewer, bind: Bind = valuesOf(rankValues(viewer))): RawBuilder<number> {
+  const role = bind('rankRole');
+  const slot = sql`array_position(${bind('rankCollectionIds')}::text[], c.id)`;
   return sql<number>`GREATEST(
-    CASE WHEN ${role}::text IS NULL THEN 0 ELSE coalesce((${arrayLiteral(viewer.collectionLevels)}::int[])[${slot}], 0) END,
-    CASE WHEN ${viewer.memberRole !== undefined} THEN coalesce((${arrayLiteral(viewer.collectionGrants)}::int[])[${slot}], 0) ELSE 0 END,
+    CASE WHEN ${role}::text IS NULL THEN 0 ELSE coalesce((${bind('rankCollectionLevels')}::int[])[${slot}], 0) END,
+    CASE WHEN ${bind('rankIsMember')} THEN coalesce((${bind('rankCollectionGrants')}::int[])[${slot}], 0) ELSE 0 END,
     CASE WHEN ${role}::text = 'admin' THEN ${ADMIN_RANK} ELSE 0 END
   )`;
 }
 
 /** The collections the viewer can see (only top-level ones with `topLevelOnly`), each with its `accessRank`. */
-export function visibleCollectionsQuery(db: Executor, viewer: Viewer, options: { topLevelOnly?: boolean } = {}) {
-  const rank = collectionRankExpression(viewer);
-  return db
-    .selectFrom('collections as c')
-    .selectAll('c')
-    .select(rank.as('accessRank'))
-    .where('c.organizationId', '=', viewer.organizationId)
-    .where(sql<boolean>`${rank} > 0`)
-    .$if(options.topLevelOnly === true, (qb) => qb.where('c.parentKey', '=', ''))
-    .modifyEnd(PREPARED);
+export function visibleCollections(db: Executor, viewer: Viewer, options: { topLevelOnly?: boolean } = {}) {
+  const topLevelOnly = options.topLevelOnly === true;
+  return {
+    shape: `visible-collections|${rankShape(viewer)}|${topLevelOnly ? 'top-level' : 'all'}`,
+    values: { ...rankValues(viewer), organizationId: viewer.organizationId },
+    build: (bind: Bind) => {
+      const rank = collectionRankExpression(viewer, bind);
+      return db
+        .selectFrom('collections as c')
+        .selectAll('c')
+        .select(rank.as('accessRank'))
+        .where('c.organizationId', '=', bind<string>('organizationId'))
+        .where(sql<boolean>`${rank} > 0`)
+        .$if(topLevelOnly, (qb) => qb.where('c.parentKey', '=', ''))
+        .modifyEnd(PREPARED);
+    },
+  } satisfies Shaped<unknown>;
 }
 
 /**
  * The live spaces the viewer can see (optionally only those directly under `parentId`, null for the top
  * level), each with its `accessRank`, ready for keysetPage with the `sp.parentKey/position/id` keys.
  */
+export function visibleSpaces(db: Executor, viewer: Viewer, parentId?: string | null) {
+  const underParent = parentId !== undefined;
+  return {
+    shape: `visible-spaces|${rankShape(viewer)}|${underParent ? 'under-parent' : 'all'}`,
+    values: { ...rankValues(viewer), organizationId: viewer.organizationId, parentKey: parentId ?? '' },
+    // The rank is computed once per row in a lateral subquery, then both selected and filtered on.
+    build: (bind: Bind) =>
+      db
+        .selectFrom('spaces as sp')
+        .innerJoin(sql<{ accessRank: number }>`LATERAL (SELECT ${spaceRankExpression(viewer, bind)} AS access_rank)`.as('r'), (join) => join.onTrue())
+        .selectAll('sp')
+        .select('r.accessRank')
+        .where('sp.organizationId', '=', bind<string>('organizationId'))
+        .where('sp.deletedAt', 'is', null)
+        .where('r.accessRank', '>', 0)
+        .$if(underParent, (qb) => qb.where('sp.parentKey', '=', bind<string>('parentKey')))
+        .modifyEnd(PREPARED),
+  } satisfies Shaped<unknown>;
+}
+
+/** visibleSpaces as a query builder, for callers that add to it. */
 export function visibleSpacesQuery(db: Executor, viewer: Viewer, parentId?: string | null) {
-  // The rank is computed once per row in a lateral subquery, then both selected and filtered on.
-  return db
-    .selectFrom('spaces as sp')
-    .innerJoin(sql<{ accessRank: number }>`LATERAL (SELECT ${spaceRankExpression(viewer)} AS access_rank)`.as('r'), (join) => join.onTrue())
-    .selectAll('sp')
-    .select('r.accessRank')
-    .where('sp.organizationId', '=', viewer.organizationId)
-    .where('sp.deletedAt', 'is', null)
-    .where('r.accessRank', '>', 0)
-    .$if(parentId !== undefined, (qb) => qb.where('sp.parentKey', '=', parentId ?? ''))
-    .modifyEnd(PREPARED);
+  const shaped = visibleSpaces(db, viewer, parentId);
+  return shaped.build(valuesOf(shaped.values));
 }

@@ -2,11 +2,14 @@
 // (docs/design/access-model.md, "Permissions objects"), decided by access/permitted.ts from that operation's `x-access` through the same
 // minimum and rules the gate enforces — so a boolean can never say true where the operation answers 403
 // (a locked space's `edit` and `merge`, a disabled member's `createContent`). No query: lists compute
-// them in bulk from the rows and roles they read.
+// them in bulk from the rows and roles they read. Each object is compiled once (its operations'
+// declarations and rules looked up once) and, but for a comment's (its author is any user), decided once
+// per distinct input — the role and the few row fields its rules read — then shared: a 100-item page
+// asks the rules a handful of times, not 900 (bench/permissions.ts).
 import type { components } from '@content-workspace/contract';
 import type { MembershipRow, OrganizationRow } from './standing.repository.js';
 import { roleAtLeast, type Role } from './roles.js';
-import { permitted, type OperationName, type PermissionSubject } from './permitted.js';
+import { compilePermitted, type OperationName, type PermissionSubject } from './permitted.js';
 import type { AccessRuleRegistry } from './rules.js';
 import type { CollectionAccess, SpaceAccess } from './scopes.js';
 
@@ -61,14 +64,58 @@ export const createInParentRole: Role = 'create';
 
 type Source = OperationName | readonly [OperationName, unknown];
 
-function evaluate<K extends string>(rules: AccessRuleRegistry, sources: Readonly<Record<K, Source>>, subject: PermissionSubject): Record<K, boolean> {
-  const result = {} as Record<K, boolean>;
-  for (const [name, source] of Object.entries(sources) as Array<[K, Source]>) {
+/** A permissions object's sources compiled: one decision per boolean, each operation's access looked up once. */
+function compile<K extends string>(rules: AccessRuleRegistry, sources: Readonly<Record<K, Source>>): (subject: PermissionSubject) => Record<K, boolean> {
+  const decisions = (Object.entries(sources) as Array<[K, Source]>).map(([name, source]) => {
     const [operationId, body] = typeof source === 'string' ? [source, undefined] : source;
-    result[name] = permitted(rules, operationId, { ...subject, body });
-  }
-  return result;
+    return { name, body, decide: compilePermitted(rules, operationId) };
+  });
+  return (subject) => {
+    const result = {} as Record<K, boolean>;
+    for (const { name, body, decide } of decisions) result[name] = decide(subject, body);
+    return result;
+  };
 }
+
+/**
+ * Objects decided once per key and shared (frozen: no caller may change another's). The key must name
+ * every input the rules read: `keyed` makes any other field of a row throw when a rule reads it.
+ */
+function once<A extends unknown[], R extends object>(keyOf: (...args: A) => string, decide: (...args: A) => R): (...args: A) => R {
+  const decided = new Map<string, R>();
+  return (...args) => {
+    const key = keyOf(...args);
+    let result = decided.get(key);
+    if (result === undefined) decided.set(key, (result = Object.freeze(decide(...args))));
+    return result;
+  };
+}
+
+/**
+ * `row` as the rules may read it when their answer is shared by every row of the same key: reading one
+ * of its fields not in `fields` throws (add the field to the object's key), so a shared answer never
+ * hides a field it depended on. Used only when an object is first decided for a key.
+ */
+function keyed<T extends object>(row: T, fields: readonly string[], what: string): T {
+  const refuse = (target: T, field: string | symbol) => {
+    if (typeof field === 'string' && !fields.includes(field) && Object.hasOwn(target, field)) {
+      throw new Error(`A permissions rule read ${what}.${field}, which the permissions object's key leaves out (access/permissions.ts)`);
+    }
+  };
+  return new Proxy(row, {
+    get(target, field, receiver) {
+      refuse(target, field);
+      return Reflect.get(target, field, receiver) as unknown;
+    },
+    has(target, field) {
+      refuse(target, field);
+      return Reflect.has(target, field);
+    },
+  });
+}
+
+/** A role as part of a key: a role, `guest` (null) or `none` (undefined). */
+const roleKey = (role: OrganizationRole): string => (role === undefined ? 'none' : (role ?? 'guest'));
 
 /**
  * A member's standing in an organization, as the gate reads it: their membership (undefined for a
@@ -93,39 +140,60 @@ export type Permissions = ReturnType<typeof createPermissions>;
 
 /** The permissions objects, decided by the access rules of `rules` (the registry the gate uses: areas/index.ts). */
 export function createPermissions(rules: AccessRuleRegistry) {
+  const organization = compile(rules, ORGANIZATION_PERMISSIONS);
+  const space = compile(rules, SPACE_PERMISSIONS);
+  const collection = compile(rules, COLLECTION_PERMISSIONS);
+  const team = compile(rules, TEAM_PERMISSIONS);
+  const teamMemberEntry = compile(rules, TEAM_MEMBER_ENTRY_PERMISSIONS);
+  const comment = compile(rules, COMMENT_PERMISSIONS);
+  const site = compile(rules, SITE_PERMISSIONS);
+  const openAPISpec = compile(rules, OPENAPI_SPEC_PERMISSIONS);
+  const translationSettings = compile(rules, TRANSLATION_SETTINGS_PERMISSIONS);
+  const customField = compile(rules, CUSTOM_FIELD_PERMISSIONS);
+  /** An object of an organization's enabled members (see `enabledMember`): the role decides alone. */
+  const byRole = <R extends object>(decide: (subject: PermissionSubject) => R) => once((role: OrganizationRole) => roleKey(role), (role) => decide(organizationSubject(enabledMember(role))));
+
   return {
-    organization: (standing: OrganizationStanding): Schemas['OrganizationPermissions'] =>
-      evaluate(rules, ORGANIZATION_PERMISSIONS, organizationSubject(standing)),
+    organization: once(
+      (standing: OrganizationStanding) => `${standing.organization.sso}|${standing.membership === undefined ? 'none' : `${roleKey(standing.membership.role)}|${standing.membership.sso}`}`,
+      (standing): Schemas['OrganizationPermissions'] =>
+        organization(
+          organizationSubject({
+            organization: keyed(standing.organization, ['sso'], 'organization'),
+            membership: standing.membership && keyed(standing.membership, ['role', 'sso'], 'membership'),
+          }),
+        ),
+    ),
 
-    space: (space: SpaceAccess['space'], role: Role | null): Schemas['SpacePermissions'] =>
-      evaluate(rules, SPACE_PERMISSIONS, { access: { space, role: role! } }),
+    space: once(
+      (row: SpaceAccess['space'], role: Role | null) => `${roleKey(role)}|${row.editMode}`,
+      (row, role): Schemas['SpacePermissions'] => space({ access: { space: keyed(row, ['editMode'], 'space'), role: role! } }),
+    ),
 
-    collection: (collection: CollectionAccess['collection'], role: Role | null): Schemas['CollectionPermissions'] => {
-      const result = evaluate(rules, COLLECTION_PERMISSIONS, { access: { collection, role: role! } });
-      // Creating inside it (`createSpace`/`createCollection` with it as `parent`): the `create-in-parent`
-      // rule asks this collection for `createInParentRole` (placement.service.ts requireTargetParent).
-      return { ...result, create: result.view && roleAtLeast(role, createInParentRole) };
-    },
+    collection: once(
+      (_row: CollectionAccess['collection'], role: Role | null) => roleKey(role),
+      (row, role): Schemas['CollectionPermissions'] => {
+        const result = collection({ access: { collection: keyed(row, [], 'collection'), role: role! } });
+        // Creating inside it (`createSpace`/`createCollection` with it as `parent`): the `create-in-parent`
+        // rule asks this collection for `createInParentRole` (placement.service.ts requireTargetParent).
+        return { ...result, create: result.view && roleAtLeast(role, createInParentRole) };
+      },
+    ),
 
-    team: (role: OrganizationRole, team: { callerTeamRole: 'owner' | 'member' | null }): Schemas['TeamPermissions'] =>
-      evaluate(rules, TEAM_PERMISSIONS, { ...organizationSubject(enabledMember(role)), loaded: team }),
+    team: once(
+      (role: OrganizationRole, row: { callerTeamRole: 'owner' | 'member' | null }) => `${roleKey(role)}|${row.callerTeamRole}`,
+      (role, row): Schemas['TeamPermissions'] => team({ ...organizationSubject(enabledMember(role)), loaded: keyed(row, ['callerTeamRole'], 'team') }),
+    ),
 
-    teamMemberEntry: (role: OrganizationRole): Schemas['TeamMemberEntry']['permissions'] =>
-      evaluate(rules, TEAM_MEMBER_ENTRY_PERMISSIONS, organizationSubject(enabledMember(role))),
+    teamMemberEntry: byRole((subject): Schemas['TeamMemberEntry']['permissions'] => teamMemberEntry(subject)),
 
-    /** On a comment or reply (its `postedBy`) of a space where the caller's role is `role`. */
+    /** On a comment or reply (its `postedBy`) of a space where the caller's role is `role` (decided each time: its author is any user). */
     comment: (userId: string, role: Role | null, commentOrReply: { postedBy: string }): Schemas['CommentPermissions'] =>
-      evaluate(rules, COMMENT_PERMISSIONS, { userId, access: { role: role! }, loaded: { comment: commentOrReply } }),
+      comment({ userId, access: { role: role! }, loaded: { comment: commentOrReply } }),
 
-    site: (role: OrganizationRole): Schemas['SitePermissions'] => evaluate(rules, SITE_PERMISSIONS, organizationSubject(enabledMember(role))),
-
-    openAPISpec: (role: OrganizationRole): Schemas['OpenAPISpecPermissions'] =>
-      evaluate(rules, OPENAPI_SPEC_PERMISSIONS, organizationSubject(enabledMember(role))),
-
-    translationSettings: (role: OrganizationRole): Schemas['TranslationSettingsPermissions'] =>
-      evaluate(rules, TRANSLATION_SETTINGS_PERMISSIONS, organizationSubject(enabledMember(role))),
-
-    customField: (role: OrganizationRole): Schemas['CustomFieldPermissions'] =>
-      evaluate(rules, CUSTOM_FIELD_PERMISSIONS, organizationSubject(enabledMember(role))),
+    site: byRole((subject): Schemas['SitePermissions'] => site(subject)),
+    openAPISpec: byRole((subject): Schemas['OpenAPISpecPermissions'] => openAPISpec(subject)),
+    translationSettings: byRole((subject): Schemas['TranslationSettingsPermissions'] => translationSettings(subject)),
+    customField: byRole((subject): Schemas['CustomFieldPermissions'] => customField(subject)),
   };
 }

@@ -49,7 +49,7 @@ export function createAccessResolver(app: AppContext, registry: AccessRuleRegist
         return { context: { app, caller: caller!, scope, params, body: undefined, access: {} }, loaded: [], data: {} };
       }
       const restorable = declaration.rules.includes('restorable');
-      const access = await findScope(app.db, caller, scope, params, { restorable, lookups });
+      const access = await findScope(app, caller, scope, params, { restorable, lookups });
       const context: RuleContext = { app, caller, scope, params, body: undefined, access };
       const loaded: unknown[] = [];
       for (const rule of rules) loaded.push(rule.load ? await rule.load(context) : undefined);

@@ -1,13 +1,15 @@
 // What each `x-access` scope resolves to: the resource its path names and the caller's standing on it.
 // No standing → 404 (the resource does not exist for the caller), below the minimum → 403; the
 // dispatcher calls these before the handler (access/resolve.ts).
-import { requireRestorableSpace, requireCollection, requireSpace, type CollectionAccess, type SpaceAccess } from './items.js';
+import { requireRestorableSpace, requireCollection, requireSpace, requireSpaceWith, type CollectionAccess, type SpaceAccess } from './items.js';
 import type { Caller } from '../auth/authenticate.js';
 import { requireOrganizationMember, type OrganizationAccess } from './organization.js';
 import type { Role } from './roles.js';
 import type { Executor } from '../db/database.js';
 import { notFound } from '../errors.js';
+import type { AccessReader } from './viewer.js';
 import type { ChangeRequestRow } from '../areas/change-requests/change-requests.repository.js';
+import type { AttachedRow } from './standing.repository.js';
 
 export type { CollectionAccess, OrganizationAccess, SpaceAccess };
 export type ChangeRequestAccess = SpaceAccess & { changeRequest: ChangeRequestRow };
@@ -24,15 +26,16 @@ export type ScopeAccess = {
 
 export type Scope = keyof ScopeAccess;
 
-/** The lowest standing the declaration admits: no role at all for `guest`, else a role. */
 /**
  * How scopes whose resource belongs to an area are found: the change-requests area supplies the
- * lookup of a change request by id or number (its descriptor's `scopeLookups`).
+ * lookup of a change request by id or number (its descriptor's `scopeLookups`), read in the space's
+ * own statement (one round trip for the scope).
  */
 export type ScopeLookups = {
-  changeRequest: (db: Executor, space: SpaceAccess['space'], ref: string) => Promise<ChangeRequestRow | undefined>;
+  changeRequest: (db: Executor, ref: string) => AttachedRow<ChangeRequestRow>;
 };
 
+/** The lowest standing the declaration admits: no role at all for `guest`, else a role. */
 export type Minimum = 'authenticated' | 'guest' | 'member' | Role | null;
 
 /**
@@ -40,7 +43,7 @@ export type Minimum = 'authenticated' | 'guest' | 'member' | Role | null;
  * guest), found with the lowest standing (`read`, or any membership): the minimum is checked after.
  */
 export async function findScope(
-  db: Executor,
+  app: AccessReader,
   caller: Caller,
   scope: Scope,
   params: Record<string, string>,
@@ -51,16 +54,15 @@ export async function findScope(
     case 'user':
       return {};
     case 'organization':
-      return requireOrganizationMember(db, caller, params.organizationId!);
+      return requireOrganizationMember(app.db, caller, params.organizationId!);
     case 'collection':
-      return requireCollection(db, caller, params.collectionId!, 'read');
+      return requireCollection(app, caller, params.collectionId!, 'read');
     case 'space':
       return options.restorable
-        ? requireRestorableSpace(db, caller, params.spaceId!, 'read')
-        : requireSpace(db, caller, params.spaceId!, 'read');
+        ? requireRestorableSpace(app, caller, params.spaceId!, 'read')
+        : requireSpace(app, caller, params.spaceId!, 'read');
     case 'change-request': {
-      const access = await requireSpace(db, caller, params.spaceId!, 'read');
-      const changeRequest = await options.lookups.changeRequest(db, access.space, params.changeRequestId!);
+      const { attached: changeRequest, ...access } = await requireSpaceWith(app, caller, params.spaceId!, 'read', options.lookups.changeRequest(app.db, params.changeRequestId!));
       if (!changeRequest) throw notFound('Change request');
       return { ...access, changeRequest };
     }

@@ -1,10 +1,11 @@
 // The rows access decisions start from: an item together with the caller's standing in its
 // organization, in one simple query. The rank itself is computed from the caller's viewer (see
 // viewer.ts and listing.repository.ts), which is cached per organization listing version.
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
-import { collectionRankExpression, spaceRankExpression, type Viewer } from './listing.repository.js';
+import { executeShaped, type Bind } from '../db/query-shapes.js';
 import type { CollectionsTable, OrganizationsTable, Role, SpacesTable } from '../db/schema.js';
+import { collectionRankExpression, rankShape, rankValues, spaceRankExpression, type Viewer } from './listing.repository.js';
 
 /** A space as the database has it (the generated table type: a renamed or retyped column fails `tsc`). */
 export type SpaceRow = Selectable<SpacesTable>;
@@ -59,15 +60,20 @@ export async function findSpaceWithStanding(
   userId: string,
   options: { includeDeleted?: boolean } = {},
 ): Promise<{ item: SpaceRow; standing: Standing } | undefined> {
-  const live = options.includeDeleted ? sql`` : sql`AND sp.deleted_at IS NULL`;
-  const { rows } = await sql<Row<SpaceRow>>`${PREPARED}
-    SELECT sp.*, ${STANDING_COLUMNS}
-    FROM space_locators l
-    JOIN spaces sp ON sp.organization_id = l.organization_id AND sp.id = l.space_id
-    JOIN organizations o ON o.id = sp.organization_id
-    LEFT JOIN organization_members m ON m.organization_id = sp.organization_id AND m.user_id = ${userId}
-    WHERE l.space_id = ${spaceId} ${live}`.execute(db);
-  return rows[0] && splitStanding(rows[0]);
+  const includeDeleted = options.includeDeleted === true;
+  const [row] = await executeShaped(
+    db,
+    `findSpaceWithStanding|${includeDeleted}`,
+    (bind) => sql<Row<SpaceRow>>`${PREPARED}
+      SELECT sp.*, ${STANDING_COLUMNS}
+      FROM space_locators l
+      JOIN spaces sp ON sp.organization_id = l.organization_id AND sp.id = l.space_id
+      JOIN organizations o ON o.id = sp.organization_id
+      LEFT JOIN organization_members m ON m.organization_id = sp.organization_id AND m.user_id = ${bind('userId')}
+      WHERE l.space_id = ${bind('spaceId')} ${includeDeleted ? sql`` : sql`AND sp.deleted_at IS NULL`}`,
+    { userId, spaceId },
+  );
+  return row && splitStanding(row);
 }
 
 /** One collection with the user's standing. */
@@ -76,62 +82,102 @@ export async function findCollectionWithStanding(
   collectionId: string,
   userId: string,
 ): Promise<{ item: CollectionRow; standing: Standing } | undefined> {
-  const { rows } = await sql<Row<CollectionRow>>`${PREPARED}
-    SELECT c.*, ${STANDING_COLUMNS}
-    FROM collection_locators l
-    JOIN collections c ON c.organization_id = l.organization_id AND c.id = l.collection_id
-    JOIN organizations o ON o.id = c.organization_id
-    LEFT JOIN organization_members m ON m.organization_id = c.organization_id AND m.user_id = ${userId}
-    WHERE l.collection_id = ${collectionId}`.execute(db);
-  return rows[0] && splitStanding(rows[0]);
+  const [row] = await executeShaped(
+    db,
+    'findCollectionWithStanding',
+    (bind) => sql<Row<CollectionRow>>`${PREPARED}
+      SELECT c.*, ${STANDING_COLUMNS}
+      FROM collection_locators l
+      JOIN collections c ON c.organization_id = l.organization_id AND c.id = l.collection_id
+      JOIN organizations o ON o.id = c.organization_id
+      LEFT JOIN organization_members m ON m.organization_id = c.organization_id AND m.user_id = ${bind('userId')}
+      WHERE l.collection_id = ${bind('collectionId')}`,
+    { userId, collectionId },
+  );
+  return row && splitStanding(row);
 }
 
 /** The user's standing in an organization (undefined when the organization does not exist). */
 export async function findStanding(db: Executor, organizationId: string, userId: string): Promise<Standing | undefined> {
-  const { rows } = await sql<Row<object>>`${PREPARED}
-    SELECT ${STANDING_COLUMNS}
-    FROM organizations o
-    LEFT JOIN organization_members m ON m.organization_id = o.id AND m.user_id = ${userId}
-    WHERE o.id = ${organizationId}`.execute(db);
-  return rows[0] && splitStanding(rows[0]).standing;
+  const [row] = await executeShaped(
+    db,
+    'findStanding',
+    (bind) => sql<Row<object>>`${PREPARED}
+      SELECT ${STANDING_COLUMNS}
+      FROM organizations o
+      LEFT JOIN organization_members m ON m.organization_id = o.id AND m.user_id = ${bind('userId')}
+      WHERE o.id = ${bind('organizationId')}`,
+    { userId, organizationId },
+  );
+  return row && splitStanding(row).standing;
 }
 
 /**
- * One space with the user's standing and their rank on it, computed by the same expression as the
- * space lists (listing.repository.ts), from `viewer` — which must belong to the space's organization
- * at the standing's listing version for the rank to hold: callers compare.
+ * A row read in the same statement as the space it belongs to — the resource a scope names within a
+ * space (a change request) — so that resolving the scope stays one round trip. Supplied by the area
+ * that owns the row (its descriptor's `scopeLookups`), shaped like the statement (db/query-shapes.ts).
  */
-export async function findSpaceRanked(
+export type AttachedRow<T> = {
+  /** What changes the subquery's text besides its values. */
+  shape: string;
+  /** A scalar subquery over the space row `sp`: the row as one JSON value, or null when there is none. */
+  select: (bind: Bind) => RawBuilder<unknown>;
+  /** The values the subquery binds (names of its own: they share the statement's). */
+  values: Record<string, unknown>;
+  /** The row from that value (keys already camel-cased, as every row's; dates still as JSON text). */
+  parse: (json: Record<string, unknown>) => T;
+};
+
+/**
+ * One space of the viewer's organization with the user's standing and their rank on it, computed by
+ * the same expression as the space lists (listing.repository.ts) from `viewer`, whose listing version
+ * callers compare with the standing's (the rank holds at that version only). Read by its primary key
+ * in the viewer's organization, not through its locator: undefined when the space is not (or no longer)
+ * there, which callers settle by its locator (findSpaceWithStanding). With `attach`, the attached row
+ * too (null when there is none).
+ */
+export async function findSpaceRanked<A = never>(
   db: Executor,
   spaceId: string,
   viewer: Viewer,
-  options: { includeDeleted?: boolean } = {},
-): Promise<{ item: SpaceRow; standing: Standing; rank: number } | undefined> {
-  const live = options.includeDeleted ? sql`` : sql`AND sp.deleted_at IS NULL`;
-  const { rows } = await sql<Row<SpaceRow> & { accessRank: number }>`${PREPARED}
-    SELECT sp.*, ${STANDING_COLUMNS}, ${spaceRankExpression(viewer)} AS access_rank
-    FROM space_locators l
-    JOIN spaces sp ON sp.organization_id = l.organization_id AND sp.id = l.space_id
-    JOIN organizations o ON o.id = sp.organization_id
-    LEFT JOIN organization_members m ON m.organization_id = sp.organization_id AND m.user_id = ${viewer.userId}
-    WHERE l.space_id = ${spaceId} ${live}`.execute(db);
-  return rows[0] && { ...splitStanding(rows[0]), rank: rows[0].accessRank };
+  options: { includeDeleted?: boolean; attach?: AttachedRow<A> } = {},
+): Promise<{ item: SpaceRow; standing: Standing; rank: number; attached?: A | null } | undefined> {
+  const { attach } = options;
+  const includeDeleted = options.includeDeleted === true;
+  const [row] = await executeShaped(
+    db,
+    `findSpaceRanked|${rankShape(viewer)}|${includeDeleted}|${attach?.shape ?? '-'}`,
+    (bind) => sql<Row<SpaceRow> & { accessRank: number; attachedRow?: Record<string, unknown> | null }>`${PREPARED}
+      SELECT sp.*, ${STANDING_COLUMNS}, ${spaceRankExpression(viewer, bind)} AS access_rank ${attach ? sql`, ${attach.select(bind)} AS attached_row` : sql``}
+      FROM spaces sp
+      JOIN organizations o ON o.id = sp.organization_id
+      LEFT JOIN organization_members m ON m.organization_id = sp.organization_id AND m.user_id = ${bind('userId')}
+      WHERE sp.organization_id = ${bind('organizationId')} AND sp.id = ${bind('spaceId')} ${includeDeleted ? sql`` : sql`AND sp.deleted_at IS NULL`}`,
+    { ...rankValues(viewer), ...attach?.values, userId: viewer.userId, organizationId: viewer.organizationId, spaceId },
+  );
+  if (!row) return undefined;
+  const found = { ...splitStanding(row), rank: row.accessRank };
+  return attach ? { ...found, attached: row.attachedRow ? attach.parse(row.attachedRow) : null } : found;
 }
 
-/** One collection with the user's standing and their rank on it (see findSpaceRanked). */
+/** One collection of the viewer's organization with the user's standing and their rank on it (see findSpaceRanked). */
 export async function findCollectionRanked(
   db: Executor,
   collectionId: string,
   viewer: Viewer,
 ): Promise<{ item: CollectionRow; standing: Standing; rank: number } | undefined> {
-  const { rows } = await sql<Row<CollectionRow> & { accessRank: number }>`${PREPARED}
-    SELECT c.*, ${STANDING_COLUMNS}, ${collectionRankExpression(viewer)} AS access_rank
-    FROM collection_locators l
-    JOIN collections c ON c.organization_id = l.organization_id AND c.id = l.collection_id
-    JOIN organizations o ON o.id = c.organization_id
-    LEFT JOIN organization_members m ON m.organization_id = c.organization_id AND m.user_id = ${viewer.userId}
-    WHERE l.collection_id = ${collectionId}`.execute(db);
-  return rows[0] && { ...splitStanding(rows[0]), rank: rows[0].accessRank };
+  const [row] = await executeShaped(
+    db,
+    'findCollectionRanked',
+    (bind) => sql<Row<CollectionRow> & { accessRank: number }>`${PREPARED}
+      SELECT c.*, ${STANDING_COLUMNS}, ${collectionRankExpression(viewer, bind)} AS access_rank
+      FROM collections c
+      JOIN organizations o ON o.id = c.organization_id
+      LEFT JOIN organization_members m ON m.organization_id = c.organization_id AND m.user_id = ${bind('userId')}
+      WHERE c.organization_id = ${bind('organizationId')} AND c.id = ${bind('collectionId')}`,
+    { ...rankValues(viewer), userId: viewer.userId, organizationId: viewer.organizationId, collectionId },
+  );
+  return row && { ...splitStanding(row), rank: row.accessRank };
 }
 
 export const ORGANIZATION_COLUMNS = [
@@ -165,15 +211,18 @@ export async function findOrganizationWithMembership(
   organizationId: string,
   userId: string,
 ): Promise<{ organization: OrganizationRow; membership: MembershipRow | undefined; listingVersion: number } | undefined> {
-  const row = await db
-    .selectFrom('organizations')
-    .leftJoin('organizationMembers as m', (join) =>
-      join.onRef('m.organizationId', '=', 'organizations.id').on('m.userId', '=', userId),
-    )
-    .select([...ORGANIZATION_COLUMNS, 'organizations.listingVersion', 'm.userId as memberUserId', 'm.role as memberRole', 'm.sso as memberSso'])
-    .where('organizations.id', '=', organizationId)
-    .modifyEnd(PREPARED)
-    .executeTakeFirst();
+  const [row] = await executeShaped(
+    db,
+    'findOrganizationWithMembership',
+    (bind) =>
+      db
+        .selectFrom('organizations')
+        .leftJoin('organizationMembers as m', (join) => join.onRef('m.organizationId', '=', 'organizations.id').on('m.userId', '=', bind<string>('userId')))
+        .select([...ORGANIZATION_COLUMNS, 'organizations.listingVersion', 'm.userId as memberUserId', 'm.role as memberRole', 'm.sso as memberSso'])
+        .where('organizations.id', '=', bind<string>('organizationId'))
+        .modifyEnd(PREPARED),
+    { userId, organizationId },
+  );
   if (!row) return undefined;
   const { memberUserId, memberRole, memberSso, listingVersion, ...organization } = row;
   return {

@@ -1,26 +1,20 @@
 // The caller's viewer in an organization: their standing (read with each request, one simple query)
-// plus their ranks (teams, every collection's resolved level and grant), cached per instance and
-// database until the organization's listing version moves. The effective-role rule itself is the SQL
-// rank expressions of listing.repository.ts, used by single reads and lists alike.
-import type { Executor } from '../db/database.js';
+// plus their ranks (teams, every collection's resolved level and grant), kept in the server's `viewers`
+// cache (caches.ts) under the organization's listing version: every change to what a member may see
+// moves that version, which every instance reads with the request, so a kept viewer is never used past
+// it. The effective-role rule itself is the SQL rank expressions of listing.repository.ts, used by
+// single reads and lists alike.
+import type { Caches } from '../caches.js';
+import type { AppContext } from '../context.js';
 import type { Standing } from './standing.repository.js';
 import { ssoDisables } from './organization.js';
 import { loadViewerRanks, type Viewer, type ViewerRanks } from './listing.repository.js';
 
-type Entry = { version: number; memberRole: Viewer['memberRole']; ranks: ViewerRanks };
+/** A member's ranks as kept, with the listing version and member role they were read at. */
+export type ViewerEntry = { version: number; memberRole: Viewer['memberRole']; ranks: ViewerRanks };
 
-const CAPACITY = 20_000;
-// One cache per database handle: test servers and benchmarks can run several in one process.
-const caches = new WeakMap<object, Map<string, Entry>>();
-
-function cacheFor(db: Executor): Map<string, Entry> {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
-  return cache;
-}
+/** What reading a viewer needs: the database, and the caches of the server. */
+export type AccessReader = Pick<AppContext, 'db' | 'caches'>;
 
 /** SSO enforcement on the standing's organization (the rule: access/organization.ts `ssoDisables`). */
 export function isSsoBlocked(standing: Standing): boolean {
@@ -28,17 +22,14 @@ export function isSsoBlocked(standing: Standing): boolean {
 }
 
 /** The user's viewer in the standing's organization (ranks from the cache while the version holds). */
-export async function viewerFor(db: Executor, standing: Standing, userId: string): Promise<Viewer> {
+export async function viewerFor(app: AccessReader, standing: Standing, userId: string): Promise<Viewer> {
   const memberRole = standing.isMember ? standing.memberRole : undefined;
-  const cache = cacheFor(db);
   const key = `${standing.organizationId}:${userId}`;
-  let entry = cache.get(key);
+  let entry = app.caches.viewers.get(key);
   if (!entry || entry.version !== standing.listingVersion || entry.memberRole !== memberRole) {
-    const ranks = await loadViewerRanks(db, standing.organizationId, userId, memberRole ?? null);
+    const ranks = await loadViewerRanks(app.db, standing.organizationId, userId, memberRole ?? null);
     entry = { version: standing.listingVersion, memberRole, ranks };
-    cache.delete(key);
-    cache.set(key, entry);
-    if (cache.size > CAPACITY) cache.delete(cache.keys().next().value!);
+    app.caches.viewers.set(key, entry);
   }
   return {
     userId,
@@ -54,8 +45,8 @@ export async function viewerFor(db: Executor, standing: Standing, userId: string
  * The cached viewer of `userId` in `organizationId`, as last built (its version may be behind: callers
  * compare it with the standing they read), or undefined.
  */
-export function cachedViewer(db: Executor, organizationId: string, userId: string): Viewer | undefined {
-  const entry = cacheFor(db).get(`${organizationId}:${userId}`);
+export function cachedViewer(caches: Pick<Caches, 'viewers'>, organizationId: string, userId: string): Viewer | undefined {
+  const entry = caches.viewers.get(`${organizationId}:${userId}`);
   if (!entry) return undefined;
   return { userId, organizationId, memberRole: entry.memberRole, ssoBlocked: false, listingVersion: entry.version, ...entry.ranks };
 }

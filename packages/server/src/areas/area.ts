@@ -8,6 +8,7 @@ import type { RawBuilder } from 'kysely';
 import type { AnyAccessRule } from '../access/rules.js';
 import type { ScopeLookups } from '../access/scopes.js';
 import type { AccessRuleName, components } from '@content-workspace/contract';
+import type { RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
 import type { DB } from '../db/schema.js';
@@ -26,8 +27,11 @@ export type TransferScope = {
   spaceIds: string[];
 };
 
+/** What a transfer step may use beside its transaction: the server's blob store (file bytes move too). */
+export type TransferServices = Pick<AppContext, 'blobs'>;
+
 /** Work of an area's own in a transfer, beyond copying its tables' rows (which the lifecycle does from `tables`). */
-export type TransferStep = (trx: Executor, scope: TransferScope) => Promise<void>;
+export type TransferStep = (trx: Executor, scope: TransferScope, services: TransferServices) => Promise<void>;
 
 /** A space being duplicated: its copy exists (row and first revision) when the steps run. */
 export type DuplicateScope = { organizationId: string; sourceSpaceId: string; copySpaceId: string };
@@ -40,6 +44,16 @@ export type PurgeScope = { spaces: Array<{ organizationId: string; id: string }>
 
 /** An area's share of a purge: remove what does not cascade from `spaces` (run before the spaces go). */
 export type PurgeStep = (trx: Executor, scope: PurgeScope) => Promise<void>;
+
+/**
+ * Requests an area answers outside the API (/v1) and its contract, by where app.ts mounts them:
+ * - `beforeApi`: after the health endpoints and the API reference, before the caller is resolved — no
+ *   token, no API rate limit (the area charges what it must), no validator; its handler answers what
+ *   is its own and passes anything else on (`next()`). Published sites are answered there.
+ */
+export type AreaRoutes = {
+  beforeApi?: (context: AppContext) => RequestHandler;
+};
 
 /** A table of the database, as Kysely names it (camelCase). */
 export type TableName = keyof DB & string;
@@ -109,6 +123,8 @@ export type Area<H extends AreaHandlers = AreaHandlers, T extends OwnedTables = 
   conflicts?: Readonly<Record<string, string>>;
   /** How the scopes whose resource the area owns are found (the change-requests area: a request by id or number). */
   scopeLookups?: Partial<ScopeLookups>;
+  /** Routes outside the API, by mount point (areas of the list mount theirs in its order). */
+  routes?: AreaRoutes;
 };
 
 /** Declares an area, keeping its handlers' and tables' exact types so the registry can check coverage. */

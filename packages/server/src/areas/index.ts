@@ -1,6 +1,7 @@
 // Every resource area of the server, registered once. The handler map, the lifecycle (what a transfer,
-// a duplicate and a purge do with each table's rows), the job workers and the access rules are built
-// from this list; the areas' own transfer steps run in its order, after every table's rows are copied.
+// a duplicate and a purge do with each table's rows), the job workers, the access rules and the routes
+// outside the API are built from this list; the areas' own transfer steps run in its order, after every
+// table's rows are copied, and their routes are mounted in its order.
 import type { AccessRuleRegistry } from '../access/rules.js';
 import type { ScopeLookups } from '../access/scopes.js';
 import { coreRules } from '../access/rules.js';
@@ -8,7 +9,8 @@ import { decidePermissionsWith } from './permissions-objects.js';
 import type { AppContext } from '../context.js';
 import type { HandlerMap } from '../http/handler.js';
 import type { JobWorker } from '../jobs/queue.js';
-import type { Area, TableName } from './area.js';
+import type { RequestHandler } from 'express';
+import type { Area, AreaRoutes, TableName } from './area.js';
 import { changeRequestsArea } from './change-requests/index.js';
 import { collectionsArea } from './collections/index.js';
 import { commentsArea } from './comments/index.js';
@@ -99,4 +101,9 @@ export const scopeLookups = Object.assign({}, ...areas.map((area) => area.scopeL
 
 export function jobWorkers(context: Omit<AppContext, 'jobs'>): JobWorker[] {
   return (areas as readonly Area[]).flatMap((area) => area.jobs?.(context) ?? []);
+}
+
+/** The areas' routes mounted at `mount` (app.ts places each mount point in the request path). */
+export function areaRoutes(context: AppContext, mount: keyof AreaRoutes): RequestHandler[] {
+  return (areas as readonly Area[]).flatMap((area) => area.routes?.[mount]?.(context) ?? []);
 }

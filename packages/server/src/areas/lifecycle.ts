@@ -12,7 +12,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { catalogue as readCatalogue, type Catalogue, type CatalogueTable, type ForeignKey } from '../db/catalogue.js';
 import { copyRows } from '../db/copy-rows.js';
 import type { Executor } from '../db/database.js';
-import type { Area, DuplicateFate, DuplicateScope, DuplicateStep, PurgeScope, PurgeStep, TableFate, TableName, TransferFate, TransferScope, TransferStep } from './area.js';
+import type { Area, DuplicateFate, DuplicateScope, DuplicateStep, PurgeScope, PurgeStep, TableFate, TableName, TransferFate, TransferScope, TransferServices, TransferStep } from './area.js';
 
 /** The tables a transfer moves by id; every other table follows one of them through foreign keys. */
 const ROOTS = ['spaces', 'collections'] as const;
@@ -20,7 +20,7 @@ type Root = (typeof ROOTS)[number];
 
 export type Lifecycle = {
   /** Copies every moved row under the target organization and runs the areas' transfer steps (the caller removes the originals). */
-  transfer(trx: Executor, scope: TransferScope): Promise<void>;
+  transfer(trx: Executor, scope: TransferScope, services: TransferServices): Promise<void>;
   /** Copies the rows a duplicate keeps to the new space and runs the areas' duplicate steps. */
   duplicate(trx: Executor, scope: DuplicateScope): Promise<void>;
   /** The areas' purge steps (the rows that reference `spaces` go by cascade). */
@@ -209,7 +209,7 @@ export function collectLifecycle(areas: readonly Area[]): Lifecycle {
   };
 
   return {
-    async transfer(trx, scope) {
+    async transfer(trx, scope, services) {
       const { analysis, fates } = await planFor(trx);
       for (const { table, root, path } of analysis.following) {
         const fate = fates.get(table.name)!.transfer;
@@ -221,7 +221,7 @@ export function collectLifecycle(areas: readonly Area[]): Lifecycle {
           where: sql<boolean>`src.organization_id = ${scope.from} AND ${belongsToMoved('src', root, path, scope)}${options.only ? sql` AND ${options.only(scope)}` : sql``}`,
         });
       }
-      for (const step of transferSteps) await step(trx, scope);
+      for (const step of transferSteps) await step(trx, scope, services);
     },
 
     async duplicate(trx, scope) {

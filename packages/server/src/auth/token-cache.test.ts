@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { createCaches } from '../caches.js';
 import { TokenCache, type CachedToken } from './token-cache.js';
 
 const entry = (userId: string) => ({ token: { id: 't', lastUsedAt: null, expiresAt: null }, user: { id: userId } }) as unknown as CachedToken;
 
 describe('TokenCache', () => {
   it('is bypassed while changes cannot be heard, and starts empty when they can again', () => {
-    const cache = new TokenCache();
+    const cache = new TokenCache(createCaches().tokens);
     cache.set('a', entry('u1'), cache.generation);
     expect(cache.get('a')).toBeUndefined();
     cache.setLive(true);
@@ -18,7 +19,7 @@ describe('TokenCache', () => {
   });
 
   it('does not cache a lookup during which a change was announced or the listener was down', () => {
-    const cache = new TokenCache();
+    const cache = new TokenCache(createCaches().tokens);
     cache.setLive(true);
     const before = cache.generation;
     cache.invalidate('t:b'); // a revocation announced while the lookup read the database

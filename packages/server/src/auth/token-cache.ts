@@ -2,21 +2,21 @@
 // changes. Correctness comes from invalidation, not from the time limit: a trigger announces every
 // change to a token or its user on `cw_token_changes`, each instance listens, and while the listening
 // connection is down the cache is bypassed (and emptied), so a revoked token never outlives its
-// revocation by more than the notification's delivery.
+// revocation by more than the notification's delivery. The entries are the server's `tokens` cache
+// (caches.ts: bounded in bytes, kept a minute at most).
 import pg from 'pg';
+import type { Cache } from '../caches.js';
 import type { TokenCredential } from './tokens.repository.js';
 import type { UserRow } from './users.repository.js';
 import { DatabaseAvailability } from '../db/availability.js';
 import { databaseAddress } from '../db/unreachable.js';
 import type { Logger } from '../logger.js';
-import type { CacheStats } from '../metrics.js';
 
 export type CachedToken = { token: TokenCredential; user: UserRow };
 
 const CHANNEL = 'cw_token_changes';
 
 export class TokenCache {
-  private readonly entries = new Map<string, { value: CachedToken; cachedAt: number }>();
   /** False while changes cannot be heard: lookups then go to the database. */
   private live = false;
   /**
@@ -25,13 +25,8 @@ export class TokenCache {
    * listener was down) during the read would otherwise be cached over.
    */
   private generationCounter = 0;
-  private hits = 0;
-  private misses = 0;
 
-  constructor(
-    private readonly ttlMs = 60_000,
-    private readonly capacity = 50_000,
-  ) {}
+  constructor(private readonly entries: Cache<CachedToken>) {}
 
   /** Read before looking a token up in the database; pass it to `set`. */
   get generation(): number {
@@ -39,26 +34,13 @@ export class TokenCache {
   }
 
   get(hashHex: string): CachedToken | undefined {
-    const entry = this.live ? this.entries.get(hashHex) : undefined;
-    if (entry && Date.now() - entry.cachedAt > this.ttlMs) this.entries.delete(hashHex);
-    else if (entry) {
-      this.hits++;
-      return entry.value;
-    }
-    this.misses++;
-    return undefined;
-  }
-
-  /** For the metrics (`cache_*{cache="tokens"}`). */
-  stats(): CacheStats {
-    return { entries: this.entries.size, hits: this.hits, misses: this.misses };
+    return this.live ? this.entries.get(hashHex) : undefined;
   }
 
   /** Caches a lookup that started at `generation` (see `generation`). */
   set(hashHex: string, value: CachedToken, generation: number): void {
     if (!this.live || generation !== this.generationCounter) return;
-    this.entries.set(hashHex, { value, cachedAt: Date.now() });
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(hashHex, value);
   }
 
   /** Applies a change notification: `t:<hash>` (one token) or `u:<user id>` (every token of the user). */
@@ -67,7 +49,7 @@ export class TokenCache {
     if (payload.startsWith('t:')) this.entries.delete(payload.slice(2));
     else if (payload.startsWith('u:')) {
       const userId = payload.slice(2);
-      for (const [key, entry] of this.entries) if (entry.value.user.id === userId) this.entries.delete(key);
+      for (const key of this.entries.keysWhere((entry) => entry.user.id === userId)) this.entries.delete(key);
     } else this.entries.clear();
   }
 

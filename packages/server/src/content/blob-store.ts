@@ -2,7 +2,8 @@
 // (docs/design/content-model.md, "Files and garbage collection"). Bytes are content-addressed by sha256 within an organization. Operations take the
 // caller's executor: the PostgreSQL store writes inside the content transaction (nothing is stored
 // when a batch fails); a remote store would ignore it, and leave unreferenced objects to the
-// garbage collection that also reclaims unreachable content objects.
+// garbage collection that also reclaims unreachable content objects. The store in use is the server's
+// (`context.blobs`, chosen once in server.ts), handed to what reads and writes bytes.
 import { sql } from 'kysely';
 import { copyRows } from '../db/copy-rows.js';
 import type { Executor } from '../db/database.js';
@@ -53,6 +54,3 @@ export const postgresBlobStore: BlobStore = {
       WHERE organization_id = ${organizationId} AND sha256 = ANY(${sha256s.map((h) => Buffer.from(h, 'hex'))}::bytea[])`.execute(db);
   },
 };
-
-/** The store in use. Swapping in another implementation (e.g. S3) is a change here. */
-export const blobStore: BlobStore = postgresBlobStore;

@@ -3,6 +3,7 @@
 // the same order and never deadlock on shared objects.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sql } from 'kysely';
+import type { Caches } from '../caches.js';
 import { copyRows } from '../db/copy-rows.js';
 import type { Executor } from '../db/database.js';
 import { rawQuery, value } from '../db/raw-query.js';
@@ -58,7 +59,7 @@ export async function copyNodes(db: Executor, table: NodeTable, from: string, to
 }
 
 /** Copies one organization's objects (`key`: their hex hashes) to another, in hash order, keeping those it has. */
-async function copyObjects(db: Executor, table: string, key: 'hash' | 'sha256', from: string, to: string, hashes: string[]): Promise<void> {
+async function copyObjects(db: Executor, table: string, key: 'hash' | 'sha256' | 'document_hash', from: string, to: string, hashes: string[]): Promise<void> {
   if (hashes.length === 0) return;
   await copyRows(db, table, {
     set: { organization_id: to },
@@ -79,8 +80,11 @@ export async function insertDocuments(db: Executor, organizationId: string, docu
   }
 }
 
-/** Bodies by hex hash. */
-export async function loadDocuments(db: Executor, organizationId: string, hashes: string[]): Promise<Map<string, string>> {
+/**
+ * Bodies by hex hash, read from the database: for a body read once (parsed to store its parse, or a
+ * merge's three bodies), which the `documentBodies` cache would only fill with entries read once.
+ */
+export async function selectDocuments(db: Executor, organizationId: string, hashes: string[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const unique = [...new Set(hashes)];
   if (unique.length === 0) return found;
@@ -91,6 +95,27 @@ export async function loadDocuments(db: Executor, organizationId: string, hashes
     .where('hash', '=', sql<Buffer>`ANY(${unique.map(hex)}::bytea[])`)
     .execute();
   for (const row of rows) found.set(row.hash.toString('hex'), row.markdown);
+  return found;
+}
+
+/**
+ * Bodies by hex hash for reading content, through the `documentBodies` cache (caches.ts), by
+ * organization and hash: a body never changes under its hash, so a page read takes no query for a body
+ * read before, and a cached body is never stale.
+ */
+export async function loadDocuments(db: Executor, caches: Pick<Caches, 'documentBodies'>, organizationId: string, hashes: string[]): Promise<Map<string, string>> {
+  const cache = caches.documentBodies;
+  const found = new Map<string, string>();
+  const missing: string[] = [];
+  for (const hash of new Set(hashes)) {
+    const cached = cache.get(`${organizationId}:${hash}`);
+    if (cached === undefined) missing.push(hash);
+    else found.set(hash, cached);
+  }
+  for (const [hash, markdown] of await selectDocuments(db, organizationId, missing)) {
+    found.set(hash, markdown);
+    cache.set(`${organizationId}:${hash}`, markdown);
+  }
   return found;
 }
 
@@ -202,6 +227,8 @@ const bytes = (hashes: string[]) => hashes.map((hash) => Buffer.from(hash, 'hex'
 /** Copies document bodies (hex hashes) from one organization to another, keeping those it has. */
 export async function copyDocuments(trx: Executor, from: string, to: string, hashes: string[]): Promise<void> {
   await copyObjects(trx, 'documents', 'hash', from, to, hashes);
+  // What was read of them goes along, so the copies are never parsed again (content/parsed-bodies.ts).
+  await copyObjects(trx, 'document_parses', 'document_hash', from, to, hashes);
 }
 
 /** Copies file blob records (hex sha256) from one organization to another; the bytes are the blob store's. */

@@ -15,14 +15,14 @@ import {
   markedForGarbage,
   type ObjectTable,
 } from './content-objects.repository.js';
-import { blobStore } from './blob-store.js';
+import type { BlobStore } from './blob-store.js';
 import { reachableContent } from './reachability.js';
 
 /** How many objects of each kind a collection deleted. */
 export type CollectedGarbage = Record<ObjectTable, number>;
 
 /** Collects one organization's unreachable objects, in one transaction. */
-export async function collectContentGarbage(db: Executor, organizationId: string): Promise<CollectedGarbage> {
+export async function collectContentGarbage(db: Executor, blobs: BlobStore, organizationId: string): Promise<CollectedGarbage> {
   return inTransaction(db, async (trx) => {
     // Only garbage collection deletes objects, so with one collector per organization nothing the
     // first walk loaded can disappear before the sweep.
@@ -30,14 +30,14 @@ export async function collectContentGarbage(db: Executor, organizationId: string
     const walked = await reachableContent(trx, { organizationId });
     await lockContentObjects(trx, organizationId, 'exclusive');
     const reached = await reachableContent(trx, { organizationId }, walked);
-    const blobs = await deleteObjectsNotIn(trx, 'fileBlobs', organizationId, reached.blobs);
-    await blobStore.remove(trx, organizationId, blobs);
+    const unreached = await deleteObjectsNotIn(trx, 'fileBlobs', organizationId, reached.blobs);
+    await blobs.remove(trx, organizationId, unreached);
     return {
       treeNodes: (await deleteObjectsNotIn(trx, 'treeNodes', organizationId, reached.treeNodes)).length,
       fileNodes: (await deleteObjectsNotIn(trx, 'fileNodes', organizationId, reached.fileNodes)).length,
       reusableNodes: (await deleteObjectsNotIn(trx, 'reusableNodes', organizationId, reached.reusableNodes)).length,
       documents: (await deleteObjectsNotIn(trx, 'documents', organizationId, reached.documents)).length,
-      fileBlobs: blobs.length,
+      fileBlobs: unreached.length,
     };
   });
 }
@@ -46,10 +46,10 @@ export async function collectContentGarbage(db: Executor, organizationId: string
 const ORGANIZATIONS_PER_RUN = 1000;
 
 /** Collects the marked organizations, oldest mark first; answers how many it swept. */
-export async function collectMarkedGarbage(db: Executor): Promise<number> {
+export async function collectMarkedGarbage(db: Executor, blobs: BlobStore): Promise<number> {
   const marks = await markedForGarbage(db, ORGANIZATIONS_PER_RUN);
   for (const mark of marks) {
-    await collectContentGarbage(db, mark.organizationId);
+    await collectContentGarbage(db, blobs, mark.organizationId);
     // A mark renewed during the sweep stays for the next run: its garbage may postdate the walk.
     await clearGarbageMark(db, mark.organizationId, mark.markedAt);
   }

@@ -1,39 +1,37 @@
 // The gate every markdown body passes before it is stored (page and reusable-content bodies, comments,
-// imported pages). Every reader parses stored bodies with micromark (format=document, comment anchors,
-// links, search, PDF, published sites), and micromark's worst cases are not linear: a few kilobytes of
-// unmatched `*` or `[`, or thousands of nested quotes, take seconds or overflow the stack. A body is
-// parsed once here, in a worker thread (the event loop keeps serving), and refused with a 400 when its
-// syntax tree nests deeper than MAX_MARKDOWN_DEPTH or it takes longer than PARSE_TIMEOUT_MS, so what is
-// stored parses quickly and shallowly wherever it is read. docs/decisions.md, "Markdown bodies".
-import { Piscina } from 'piscina';
-import { invalidField, serviceUnavailable } from '../errors.js';
+// imported pages): it is read once, in the parse pool (content/body-parse.ts), and refused with a 400
+// naming its field when its tree nests deeper than MAX_MARKDOWN_DEPTH or its parse takes longer than
+// its deadline (parseDeadlineMs). What the gate read is handed to the writer, which stores it beside
+// the body (content/parsed-bodies.ts): no read parses the body again. docs/decisions.md, "Markdown
+// bodies" and "Parsing off the event loop".
+import { invalidField } from '../errors.js';
+import { ParseLimitError, type ParsePool } from '../parsing/parse-pool.js';
 import type { ContentChange } from './apply-changes.js';
+import { MAX_MARKDOWN_DEPTH, type BodyVerdict, type ParsedBody } from './body-parse.js';
 
-/** Levels of the syntax tree (root → block quote → list → item → paragraph → emphasis …); documents need under 20. */
-export const MAX_MARKDOWN_DEPTH = 48;
-/** Legitimate bodies of the 1 MB maximum parse in well under a second; past this, a body is adversarial. */
-const PARSE_TIMEOUT_MS = 5_000;
-/** Bodies waiting for the worker beyond this answer 503 rather than queue without bound. */
-const MAX_QUEUED = 256;
+export { MAX_MARKDOWN_DEPTH };
 
-let pool: Piscina | undefined;
+/** A body's deadline in the pool: a base, and a linear allowance for its size. */
+const DEADLINE_BASE_MS = 2_000;
+/**
+ * micromark reads ordinary Markdown linearly, at a few hundred kilobytes a second on a modest core; its
+ * worst cases are super-linear (20 KB of `*a` take seconds, 1 MB of lines without a blank one minutes).
+ * An allowance proportional to the size, with room to spare, passes every linear read and stops the
+ * super-linear ones early: a 20 KB comment gets 2.2 s, a 1 MB page 10 s (docs/decisions.md).
+ */
+const DEADLINE_PER_KB_MS = 8;
+/** The bodies of one request together: a batch of 50 bodies must not hold a worker past the request's life. */
+export const GATE_TOTAL_MS = 20_000;
 
-function checker(): Piscina {
-  pool ??= new Piscina({
-    filename: new URL('./markdown-check.worker.mjs', import.meta.url).href,
-    minThreads: 0,
-    maxThreads: 1,
-    idleTimeout: 30_000,
-    maxQueue: MAX_QUEUED,
-    // The main thread's stack, not a worker's larger default: what parses here parses there.
-    resourceLimits: { stackSizeMb: 1, maxOldGenerationSizeMb: 512 },
-  });
-  return pool;
+/** The time a body of `length` characters may take to be read. */
+export function parseDeadlineMs(length: number): number {
+  return DEADLINE_BASE_MS + Math.ceil(length / 1024) * DEADLINE_PER_KB_MS;
 }
 
-type CheckResult = { depth: number } | { overflow: true };
-
 export type MarkdownBody = { path: string; markdown: string };
+
+/** Bodies the gate read, by document hash: what the writer stores beside them. */
+export type ParsedBodies = ReadonlyMap<string, ParsedBody>;
 
 /** The bodies a content batch carries (pages and reusable contents), with their addresses in the request. */
 export function changeBodies(changes: ContentChange[]): MarkdownBody[] {
@@ -42,30 +40,40 @@ export function changeBodies(changes: ContentChange[]): MarkdownBody[] {
   );
 }
 
-/** Refuses (400, naming the field) the first body that nests too deeply or takes too long to parse. */
-export async function assertMarkdownParsable(bodies: MarkdownBody[]): Promise<void> {
-  for (const { path, markdown } of bodies) {
-    let result: CheckResult;
-    try {
-      result = (await checker().run(markdown, { signal: AbortSignal.timeout(PARSE_TIMEOUT_MS) })) as CheckResult;
-    } catch (error) {
-      if (isAbort(error)) throw invalidField(path, `takes too long to process: long runs of unmatched \`*\`, \`_\`, \`[\` or backticks make markdown slow to parse`);
-      if (error instanceof Error && /queue/i.test(error.message)) throw serviceUnavailable('Too many bodies are being checked at once: retry shortly', 1);
-      throw error;
-    }
-    if ('overflow' in result || result.depth > MAX_MARKDOWN_DEPTH) {
-      throw invalidField(path, `nests more than ${MAX_MARKDOWN_DEPTH} levels deep (quotes, lists and emphasis inside one another)`);
-    }
+const TOO_DEEP = `nests more than ${MAX_MARKDOWN_DEPTH} levels deep (quotes, lists and emphasis inside one another)`;
+const TOO_SLOW = 'takes too long to process: long runs of unmatched `*`, `_`, `[` or backticks make markdown slow to parse';
+
+/** One body through the gate, within `timeLeft` of the request's gate: what it read, or the 400 naming `path`. */
+async function readThrough(parsing: ParsePool, body: MarkdownBody, normalize: boolean, timeLeft: number, signal?: AbortSignal): Promise<ParsedBody> {
+  const own = parseDeadlineMs(body.markdown.length);
+  const deadlineMs = Math.max(1, Math.min(own, timeLeft));
+  let verdict: BodyVerdict;
+  try {
+    verdict = await parsing.run('markdown', { markdown: body.markdown, normalize }, { deadlineMs, ...(signal ? { signal } : {}) });
+  } catch (error) {
+    if (!(error instanceof ParseLimitError)) throw error;
+    if (error.limit === 'time' && deadlineMs < own) throw invalidField(body.path, `the request's bodies together take longer than ${GATE_TOTAL_MS} ms to process: send fewer at once`);
+    throw invalidField(body.path, error.limit === 'stack' ? TOO_DEEP : error.limit === 'time' ? TOO_SLOW : 'needs too much memory to process');
   }
+  if (!verdict.ok) throw invalidField(body.path, TOO_DEEP);
+  return verdict.parsed;
 }
 
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+/**
+ * Page and reusable-content bodies through the gate, one after the other (a request holds one worker
+ * at a time): what they read, by document hash, or the 400 of the first one refused.
+ */
+export async function parseMarkdownBodies(parsing: ParsePool, bodies: MarkdownBody[], signal?: AbortSignal): Promise<Map<string, ParsedBody>> {
+  const parsed = new Map<string, ParsedBody>();
+  const until = Date.now() + GATE_TOTAL_MS;
+  for (const body of bodies) {
+    const read = await readThrough(parsing, body, true, until - Date.now(), signal);
+    if (read.hash !== null) parsed.set(read.hash, read);
+  }
+  return parsed;
 }
 
-/** Stops the worker (server shutdown, the end of a test). */
-export async function closeMarkdownChecker(): Promise<void> {
-  const closing = pool;
-  pool = undefined;
-  await closing?.destroy();
+/** A comment's body through the gate: its tree as JSON text, stored with it (`format=document`). */
+export async function parseCommentBody(parsing: ParsePool, body: MarkdownBody): Promise<string> {
+  return (await readThrough(parsing, body, false, GATE_TOTAL_MS)).tree;
 }

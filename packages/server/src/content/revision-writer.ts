@@ -7,17 +7,21 @@
 import type { Transaction } from 'kysely';
 import { inTransaction, type Executor } from '../db/database.js';
 import { existingBlobHashes, insertDocuments, insertFileBlobs, lockContentObjects } from './content-objects.repository.js';
-import { storeDocumentLinks } from './links/store.js';
+import { storeParsedBodies, type BodyParsing } from './parsed-bodies.js';
 import { insertRevision } from './revisions.repository.js';
 import type { DB, RevisionType } from '../db/schema.js';
 import { conflict } from '../errors.js';
 import { newId } from '../ids.js';
-import { blobStore } from './blob-store.js';
+import type { BlobStore } from './blob-store.js';
+import type { Caches } from '../caches.js';
 import type { PreparedFile } from './apply-changes.js';
 import { rootsOf, type ContentRoots, type ContentState } from './model.js';
 import { loadContentState, rememberContentState, storeNodes, type NewNodes } from './tree-store.js';
 
 export type Trx = Transaction<DB>;
+
+/** What writing content uses beside the database: the server's tree cache and blob store (context.ts). */
+export type ContentWriter = { db: Executor; caches: Pick<Caches, 'trees'>; blobs: BlobStore };
 
 export type HeadRead = { revisionId: string; roots: ContentRoots };
 
@@ -34,8 +38,8 @@ export interface HeadPointer<Moved> {
   read(trx: Trx): Promise<HeadRead>;
   /** Moves the head from `from` to `to`: the updated owner row, or undefined when the head was not `from`. */
   swap(trx: Trx, from: string, to: string): Promise<Moved | undefined>;
-  /** Runs after a successful swap, in the same transaction (head materialisation, events). */
-  afterMove?(trx: Trx, before: ContentState, after: ContentState, revisions: HeadRevisions): Promise<void>;
+  /** Runs after a successful swap, in the same transaction (head materialisation, search index, events). */
+  afterMove?(trx: Trx, before: ContentState, after: ContentState, parsing: BodyParsing, revisions: HeadRevisions): Promise<void>;
 }
 
 /** New content with the objects it needs stored. */
@@ -48,6 +52,15 @@ export type RevisionDraft = {
 
 export type WrittenRevision<Moved, Draft> = { revisionId: string; moved: Moved; draft: Draft };
 
+export type WriteOptions = {
+  type: RevisionType;
+  createdBy: string | null;
+  /** Reads the new bodies (or takes what the request's markdown gate read of them). */
+  parsing: BodyParsing;
+  /** Throws (rolling the write back) when it must not be committed after all: its client left, its time ran out. */
+  beforeCommit?: () => void;
+};
+
 const MAX_ATTEMPTS = 5;
 
 /** A compare-and-swap found the head moved: the attempt is redone on the new head. */
@@ -58,31 +71,36 @@ function retryable(error: unknown): boolean {
   return error instanceof HeadMovedError || code === '40001' || code === '40P01';
 }
 
-async function storeBlobs(trx: Trx, organizationId: string, blobs: PreparedFile[]): Promise<void> {
+async function storeBlobs(trx: Trx, store: BlobStore, organizationId: string, blobs: PreparedFile[]): Promise<void> {
   if (blobs.length === 0) return;
   const unique = [...new Map(blobs.map((blob) => [blob.sha256, blob])).values()];
   const existing = await existingBlobHashes(trx, organizationId, unique.map((blob) => blob.sha256));
   const missing = unique.filter((blob) => !existing.has(blob.sha256)).sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
-  for (const blob of missing) await blobStore.put(trx, organizationId, blob.sha256, blob.bytes);
+  for (const blob of missing) await store.put(trx, organizationId, blob.sha256, blob.bytes);
   await insertFileBlobs(
     trx,
     organizationId,
-    missing.map((blob) => ({ sha256: blob.sha256, size: blob.size, width: blob.dimensions?.width ?? null, height: blob.dimensions?.height ?? null, storage: blobStore.name })),
+    missing.map((blob) => ({ sha256: blob.sha256, size: blob.size, width: blob.dimensions?.width ?? null, height: blob.dimensions?.height ?? null, storage: store.name })),
   );
 }
 
 /**
- * Stores what new content needs: bodies, nodes and file bytes (each insert skips what exists). The
- * shared content-object lock keeps garbage collection from sweeping a skipped object before the new
- * revision that references it commits.
+ * Stores what new content needs: bodies (with what was read of them: content/parsed-bodies.ts), nodes
+ * and file bytes (each insert skips what exists). The shared content-object lock keeps garbage
+ * collection from sweeping a skipped object before the new revision that references it commits.
  */
-export async function storeDraftObjects(trx: Trx, organizationId: string, draft: Pick<RevisionDraft, 'nodes' | 'documents'> & { blobs?: PreparedFile[] }): Promise<void> {
+export async function storeDraftObjects(
+  trx: Trx,
+  store: BlobStore,
+  organizationId: string,
+  draft: Pick<RevisionDraft, 'nodes' | 'documents'> & { blobs?: PreparedFile[] },
+  parsing: BodyParsing,
+): Promise<void> {
   await lockContentObjects(trx, organizationId, 'shared');
   await insertDocuments(trx, organizationId, draft.documents);
-  // What new bodies link to, extracted once (content/links/store.ts).
-  await storeDocumentLinks(trx, organizationId, draft.documents);
+  await storeParsedBodies(trx, organizationId, draft.documents, parsing);
   await storeNodes(trx, organizationId, draft.nodes);
-  await storeBlobs(trx, organizationId, draft.blobs ?? []);
+  await storeBlobs(trx, store, organizationId, draft.blobs ?? []);
 }
 
 /**
@@ -103,18 +121,18 @@ export async function retryOnRace<T>(attempt: () => Promise<T>): Promise<T> {
 }
 
 async function attempt<Moved, Draft extends RevisionDraft>(
-  db: Executor,
+  writer: ContentWriter,
   pointer: HeadPointer<Moved>,
   build: (base: ContentState, now: Date) => Draft,
-  options: { type: RevisionType; createdBy: string | null },
+  options: WriteOptions,
 ): Promise<WrittenRevision<Moved, Draft>> {
   const { organizationId } = pointer;
-  return inTransaction(db, async (trx) => {
+  return inTransaction(writer.db, async (trx) => {
     const head = await pointer.read(trx);
-    const base = await loadContentState(trx, organizationId, head.roots);
+    const base = await loadContentState(trx, writer.caches, organizationId, head.roots);
     const now = new Date();
     const draft = build(base, now);
-    await storeDraftObjects(trx, organizationId, draft);
+    await storeDraftObjects(trx, writer.blobs, organizationId, draft, options.parsing);
     const roots = rootsOf(draft.state);
     const revisionId = newId();
     await insertRevision(trx, {
@@ -133,7 +151,9 @@ async function attempt<Moved, Draft extends RevisionDraft>(
     });
     const moved = await pointer.swap(trx, head.revisionId, revisionId);
     if (moved === undefined) throw new HeadMovedError();
-    await pointer.afterMove?.(trx, base, draft.state, { from: head.revisionId, to: revisionId });
+    await pointer.afterMove?.(trx, base, draft.state, options.parsing, { from: head.revisionId, to: revisionId });
+    // Last, just before the commit: a write whose client has gone (or whose time is up) is not committed.
+    options.beforeCommit?.();
     return { revisionId, moved, draft };
   });
 }
@@ -143,12 +163,12 @@ async function attempt<Moved, Draft extends RevisionDraft>(
  * per attempt), so it must be pure; it throws HttpErrors for invalid changes, which are never retried.
  */
 export async function writeRevision<Moved, Draft extends RevisionDraft>(
-  db: Executor,
+  writer: ContentWriter,
   pointer: HeadPointer<Moved>,
   build: (base: ContentState, now: Date) => Draft,
-  options: { type: RevisionType; createdBy: string | null },
+  options: WriteOptions,
 ): Promise<WrittenRevision<Moved, Draft>> {
-  const written = await retryOnRace(() => attempt(db, pointer, build, options));
-  rememberContentState(pointer.organizationId, written.draft.state);
+  const written = await retryOnRace(() => attempt(writer, pointer, build, options));
+  rememberContentState(writer.caches, pointer.organizationId, written.draft.state);
   return written;
 }

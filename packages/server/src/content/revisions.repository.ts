@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import type { Caches } from '../caches.js';
 import type { Executor } from '../db/database.js';
 import type { RevisionsTable } from '../db/schema.js';
 import { sql } from 'kysely';
@@ -9,15 +10,26 @@ export async function insertRevision(db: Executor, values: Insertable<RevisionsT
   await db.insertInto('revisions').values(values).execute();
 }
 
-/** A revision of the space (any line: primary or change request). */
-export async function findSpaceRevision(db: Executor, organizationId: string, spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
-  return db
+/**
+ * A revision of the space (any line: primary or change request). Rows read outside a transaction
+ * (committed) are kept in the `revisions` cache (caches.ts) by organization, space and id: a revision is
+ * never updated, and deleted only with its space (a purge, or a transfer's originals, whose copies in
+ * the new organization are the same row), so a space page read takes no query for its head revision.
+ */
+export async function findSpaceRevision(db: Executor, caches: Pick<Caches, 'revisions'>, organizationId: string, spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
+  const committedRevisions = caches.revisions;
+  const key = `${organizationId}:${spaceId}:${revisionId}`;
+  const cached = db.isTransaction ? undefined : committedRevisions.get(key);
+  if (cached) return cached;
+  const revision = await db
     .selectFrom('revisions')
     .selectAll()
     .where('organizationId', '=', organizationId)
     .where('id', '=', revisionId)
     .where('spaceId', '=', spaceId)
     .executeTakeFirst();
+  if (revision && !db.isTransaction) committedRevisions.set(key, revision);
+  return revision;
 }
 
 /** The space's head revision and its roots, with the space's edit mode (live spaces only). */

@@ -38,9 +38,9 @@ export function spaceHeadPointer(space: { organizationId: string; id: string }, 
       const row = await swapSpaceHead(trx, organizationId, spaceId, from, to);
       return row as SpaceRow | undefined;
     },
-    async afterMove(trx, before, after, revisions) {
+    async afterMove(trx, before, after, parsing, revisions) {
       const pages = await moveHeadIndex(trx, organizationId, spaceId, before, after);
-      await moveSearchIndex(trx, organizationId, spaceId, before.pages, after.pages);
+      await moveSearchIndex(trx, parsing.pool, organizationId, spaceId, before.pages, after.pages);
       await onMove?.(trx, { ...revisions, before, after, pages });
     },
   };

@@ -1,5 +1,7 @@
-// Reading and writing trees as content-addressed nodes, with an in-process cache keyed by root hash.
-// Nodes never change, so a cached tree never goes stale; the cache only bounds memory (LRU by pages).
+// Reading and writing trees as content-addressed nodes, with the server's `trees` cache keyed by
+// organization and root hash (caches.ts). Nodes never change, so a cached tree never goes stale, on any
+// instance; the cache only bounds memory.
+import type { Caches } from '../caches.js';
 import type { Executor } from '../db/database.js';
 import { insertNodes, loadNodes, type NodeTable } from './content-objects.repository.js';
 import { chunkHashesOf, type ListChunk, type NewNode } from './chunked-list.js';
@@ -15,68 +17,6 @@ import {
   type ParentId,
   type ReusableEntry,
 } from './model.js';
-
-/** Total entries (pages, files, reusable contents) the cache holds at most. */
-const CACHE_MAX_ENTRIES = 1_000_000;
-
-class TreeCache {
-  private readonly entries = new Map<string, { value: unknown; weight: number }>();
-  private readonly loading = new Map<string, Promise<unknown>>();
-  private weight = 0;
-
-  constructor(private readonly maxWeight: number) {}
-
-  async get<T>(key: string, load: () => Promise<T>, weigh: (value: T) => number): Promise<T> {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit.value as T;
-    }
-    const pending = this.loading.get(key);
-    if (pending) return pending as Promise<T>;
-    const promise = load().then(
-      (value) => {
-        this.loading.delete(key);
-        this.set(key, value, weigh(value));
-        return value;
-      },
-      (error: unknown) => {
-        this.loading.delete(key);
-        throw error;
-      },
-    );
-    this.loading.set(key, promise);
-    return promise;
-  }
-
-  set(key: string, value: unknown, weight: number): void {
-    const old = this.entries.get(key);
-    if (old) {
-      this.weight -= old.weight;
-      this.entries.delete(key);
-    }
-    this.entries.set(key, { value, weight: weight + 1 });
-    this.weight += weight + 1;
-    for (const [oldest, entry] of this.entries) {
-      if (this.weight <= this.maxWeight) break;
-      this.entries.delete(oldest);
-      this.weight -= entry.weight;
-    }
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.weight = 0;
-  }
-}
-
-const cache = new TreeCache(CACHE_MAX_ENTRIES);
-
-/** Empties the tree cache (tests that count database reads). */
-export function clearTreeCache(): void {
-  cache.clear();
-}
 
 type LoadedList<E> = { entries: E[]; chunks: ListChunk[] | null };
 
@@ -141,37 +81,36 @@ async function readFlatTree<E extends { id: string }>(db: Executor, table: NodeT
 
 const key = (kind: string, organizationId: string, hash: string) => `${kind}:${organizationId}:${hash}`;
 
-export async function loadPageTree(db: Executor, organizationId: string, rootHash: string | null): Promise<PageTree> {
+/** The caches the trees are kept in. */
+type TreeCaches = Pick<Caches, 'trees'>;
+
+export async function loadPageTree(db: Executor, caches: TreeCaches, organizationId: string, rootHash: string | null): Promise<PageTree> {
   if (rootHash === null) return EMPTY_PAGE_TREE;
-  return cache.get(key('pages', organizationId, rootHash), () => readPageTree(db, organizationId, rootHash), (tree) => tree.pages.size);
+  return (await caches.trees.load(key('pages', organizationId, rootHash), () => readPageTree(db, organizationId, rootHash))) as PageTree;
 }
 
-export async function loadFileTree(db: Executor, organizationId: string, rootHash: string | null): Promise<FlatTree<FileEntry>> {
+export async function loadFileTree(db: Executor, caches: TreeCaches, organizationId: string, rootHash: string | null): Promise<FlatTree<FileEntry>> {
   if (rootHash === null) return emptyFlatTree();
-  return cache.get(key('files', organizationId, rootHash), () => readFlatTree<FileEntry>(db, 'fileNodes', organizationId, rootHash), (tree) => tree.items.size);
+  return (await caches.trees.load(key('files', organizationId, rootHash), () => readFlatTree<FileEntry>(db, 'fileNodes', organizationId, rootHash))) as FlatTree<FileEntry>;
 }
 
-export async function loadReusableTree(db: Executor, organizationId: string, rootHash: string | null): Promise<FlatTree<ReusableEntry>> {
+export async function loadReusableTree(db: Executor, caches: TreeCaches, organizationId: string, rootHash: string | null): Promise<FlatTree<ReusableEntry>> {
   if (rootHash === null) return emptyFlatTree();
-  return cache.get(
-    key('reusables', organizationId, rootHash),
-    () => readFlatTree<ReusableEntry>(db, 'reusableNodes', organizationId, rootHash),
-    (tree) => tree.items.size,
-  );
+  return (await caches.trees.load(key('reusables', organizationId, rootHash), () => readFlatTree<ReusableEntry>(db, 'reusableNodes', organizationId, rootHash))) as FlatTree<ReusableEntry>;
 }
 
-export async function loadContentState(db: Executor, organizationId: string, roots: ContentRoots): Promise<ContentState> {
-  const pages = await loadPageTree(db, organizationId, roots.pages);
-  const files = await loadFileTree(db, organizationId, roots.files);
-  const reusables = await loadReusableTree(db, organizationId, roots.reusables);
+export async function loadContentState(db: Executor, caches: TreeCaches, organizationId: string, roots: ContentRoots): Promise<ContentState> {
+  const pages = await loadPageTree(db, caches, organizationId, roots.pages);
+  const files = await loadFileTree(db, caches, organizationId, roots.files);
+  const reusables = await loadReusableTree(db, caches, organizationId, roots.reusables);
   return { pages, files, reusables };
 }
 
 /** Caches trees just written (call after their transaction committed). */
-export function rememberContentState(organizationId: string, state: ContentState): void {
-  if (state.pages.rootHash) cache.set(key('pages', organizationId, state.pages.rootHash), state.pages, state.pages.pages.size);
-  if (state.files.rootHash) cache.set(key('files', organizationId, state.files.rootHash), state.files, state.files.items.size);
-  if (state.reusables.rootHash) cache.set(key('reusables', organizationId, state.reusables.rootHash), state.reusables, state.reusables.items.size);
+export function rememberContentState(caches: TreeCaches, organizationId: string, state: ContentState): void {
+  if (state.pages.rootHash) caches.trees.set(key('pages', organizationId, state.pages.rootHash), state.pages);
+  if (state.files.rootHash) caches.trees.set(key('files', organizationId, state.files.rootHash), state.files);
+  if (state.reusables.rootHash) caches.trees.set(key('reusables', organizationId, state.reusables.rootHash), state.reusables);
 }
 
 export type NewNodes = { pages: NewNode[]; files: NewNode[]; reusables: NewNode[] };

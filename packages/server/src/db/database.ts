@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { DatabaseAvailability } from './availability.js';
 import type { DB } from './schema.js';
+import { newShapeSettings, type ShapeSettings } from './query-shapes.js';
 import { databaseAddress } from './unreachable.js';
 
 export type Database = Kysely<DB>;
@@ -161,6 +162,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * mapper, and nested plain objects and arrays of them are mapped as the plugin maps them.
  */
 class RowMappingCamelCasePlugin extends CamelCasePlugin {
+  constructor(
+    /** The database's queries compiled once per shape (db/query-shapes.ts): they hold for these plugins. */
+    readonly shapeSettings: ShapeSettings,
+  ) {
+    super();
+  }
+
   protected override mapRow(row: Record<string, unknown>): Record<string, unknown> {
     const mapped: Record<string, unknown> = {};
     for (const key in row) {
@@ -175,6 +183,8 @@ class RowMappingCamelCasePlugin extends CamelCasePlugin {
   }
 }
 
-export function createDatabase(pool: pg.Pool): Database {
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new RowMappingCamelCasePlugin()] });
+/** `verifyQueryShapes`: check every query compiled once per shape against its ordinary compilation (tests). */
+export function createDatabase(pool: pg.Pool, options: { verifyQueryShapes?: boolean } = {}): Database {
+  const plugin = new RowMappingCamelCasePlugin(newShapeSettings(options.verifyQueryShapes ?? false));
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [plugin] });
 }

@@ -1,10 +1,11 @@
 // The one keyset-pagination helper: every list (except search, which pages by offset) goes through it.
 // Lists answer `{items, count, next?}`; `count` is the total matching the filters, not the page size.
-import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type Compilable, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { CursorCodec, CursorValue } from './cursor.js';
 import { badRequest } from '../errors.js';
 import type { CountCache } from './count-cache.js';
 import type { Executor } from './database.js';
+import { executeShaped, type Bind, type Shaped } from './query-shapes.js';
 
 export type SortKey<Row> = {
   /** Column reference as Kysely accepts it, e.g. `spaces.createdAt`. */
@@ -66,10 +67,11 @@ function afterCursor(keys: SortKey<unknown>[], values: CursorValue[]): RawBuilde
 /**
  * One page of `query` (filters applied, no order or limit) sorted by `keys` (the last key must be
  * unique, usually the id). A cursor only works for the same `list` (operation, parent and filters).
+ * `query` may be shaped (db/query-shapes.ts): the page and its count are then compiled once per shape.
  */
 export async function keysetPage<DB, TB extends keyof DB, Row>(
   db: Executor,
-  query: SelectQueryBuilder<DB, TB, Row>,
+  query: SelectQueryBuilder<DB, TB, Row> | Shaped<SelectQueryBuilder<DB, TB, Row>>,
   options: {
     keys: SortKey<Row>[];
     request: PageRequest;
@@ -82,25 +84,28 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
   const { keys, request, cursors, countCache } = options;
   const queryKey = bindingOf(options.list);
   const limit = request.limit ?? DEFAULT_LIMIT;
-  let pageQuery = query;
-  if (request.page) {
-    const { keys: values } = cursors.decode(queryKey, request.page);
-    if (values.length !== keys.length) throw badRequest('Invalid page cursor');
-    pageQuery = pageQuery.where(afterCursor(keys as SortKey<unknown>[], values) as never);
-  }
-  for (const key of keys) pageQuery = pageQuery.orderBy(sql.ref(key.column), key.direction) as typeof pageQuery;
-
-  const countMatching = async () =>
-    (
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the list's own table types (DB) are not the executor's
-      (await (db as any)
-        .selectFrom(query.as('matching'))
-        .select(sql<number>`count(*)::int`.as('count'))
-        .executeTakeFirstOrThrow()) as { count: number }
-    ).count;
-  const [rows, count] = await Promise.all([
+  const shaped: Shaped<SelectQueryBuilder<DB, TB, Row>> = 'build' in query ? query : { shape: '', build: () => query, values: {} };
+  const cursor = request.page ? cursors.decode(queryKey, request.page).keys : undefined;
+  if (cursor && cursor.length !== keys.length) throw badRequest('Invalid page cursor');
+  const cursorValues = Object.fromEntries((cursor ?? []).map((value, i) => [`cursor${i}`, value]));
+  const buildPage = (bind: Bind) => {
+    let pageQuery = shaped.build(bind);
+    if (cursor) pageQuery = pageQuery.where(afterCursor(keys as SortKey<unknown>[], keys.map((_, i) => bind<CursorValue>(`cursor${i}`))) as never);
+    for (const key of keys) pageQuery = pageQuery.orderBy(sql.ref(key.column), key.direction) as typeof pageQuery;
     // A literal limit: a parameter would give prepared statements a generic plan that sorts everything.
-    pageQuery.limit(sql.lit(limit + 1)).execute(),
+    return pageQuery.limit(sql.lit(limit + 1));
+  };
+  const buildCount = (bind: Bind) =>
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the list's own table types (DB) are not the executor's
+    (db as any).selectFrom(shaped.build(bind).as('matching')).select(sql<number>`count(*)::int`.as('count')) as Compilable<{ count: number }>;
+  const order = keys.map((key) => `${key.column} ${key.direction}`).join(',');
+  const run = <R>(part: string, build: (bind: Bind) => Compilable<R>, values: Record<string, unknown>) =>
+    shaped.shape
+      ? executeShaped(db, `${shaped.shape}|${part}`, build, values)
+      : db.executeQuery(build(<T>(name: string) => values[name] as T).compile()).then((result) => result.rows);
+  const countMatching = async () => (await run('count', buildCount, shaped.values))[0]!.count;
+  const [rows, count] = await Promise.all([
+    run(`page|${cursor ? 'after' : 'first'}|${order}|${limit}`, buildPage, { ...shaped.values, ...cursorValues }) as Promise<Row[]>,
     countCache ? countCache.cache.get(`${queryKey}|${countCache.audience}`, countCache.version, countMatching) : countMatching(),
   ]);
   const items = rows.slice(0, limit);

@@ -120,6 +120,7 @@ export interface CommentReactions {
 }
 
 export interface CommentReplies {
+  bodyDocument: JsonText | null;
   bodyMarkdown: string;
   commentId: string;
   editedAt: Timestamp | null;
@@ -141,6 +142,7 @@ export interface Comments {
   anchorPrefix: string | null;
   anchorQuote: string | null;
   anchorSuffix: string | null;
+  bodyDocument: JsonText | null;
   bodyMarkdown: string;
   changeRequestId: string | null;
   contextKey: GeneratedAlways<string>;
@@ -186,6 +188,15 @@ export interface DocumentLinks {
   documentHash: Buffer;
   links: Json;
   organizationId: string;
+}
+
+export interface DocumentParses {
+  blocks: JsonText;
+  documentHash: Buffer;
+  organizationId: string;
+  readable: boolean;
+  sections: JsonText;
+  tree: JsonText;
 }
 
 export interface Documents {
@@ -685,6 +696,7 @@ export interface DB {
   contentGarbageMarks: ContentGarbageMarks;
   customFieldDefinitions: CustomFieldDefinitions;
   documentLinks: DocumentLinks;
+  documentParses: DocumentParses;
   documents: Documents;
   events: Events;
   fileBlobs: FileBlobs;

@@ -22,7 +22,7 @@ function render(error: unknown): { status: number; body: unknown; headers: Recor
       return this;
     },
   } as unknown as Response;
-  const req = { headers: {}, log: { warn() {}, error() {} } } as unknown as Request;
+  const req = { headers: {}, log: { debug() {}, warn() {}, error() {} } } as unknown as Request;
   errorMiddleware(error, req, res, () => {});
   return out;
 }

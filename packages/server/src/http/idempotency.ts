@@ -27,6 +27,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Ajv } from 'ajv';
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { HttpError } from '../errors.js';
 import {
   claimIdempotencyKey,
@@ -166,7 +167,8 @@ export function createIdempotency(context: AppContext, options: IdempotencyOptio
           ? storeIdempotentAnswer(db, held, { status, headers: keptHeaders(res), body: bodyBytes(chunk, encoding) })
           : releaseIdempotencyKey(db, held);
       settled
-        .catch((error) => log.warn({ err: error, status }, 'idempotency key: answer not stored'))
+        // During a database outage (logged once by db/availability.ts) each failed store is only a debug line.
+        .catch((error) => log[isDatabaseUnavailable(error) ? 'debug' : 'warn']({ err: error, status }, 'idempotency key: answer not stored'))
         .finally(() => end.apply(this, args as Parameters<Response['end']>));
       return this;
     } as Response['end'];

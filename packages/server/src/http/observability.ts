@@ -1,14 +1,16 @@
 // Request ids, access logs and Prometheus metrics in one middleware with one `finish` listener (this
-// runs on every request: per-request work stays small), plus the health endpoints.
+// runs on every request: per-request work stays small), the event-loop lag alarm, and the health
+// endpoints.
 import { randomUUID } from 'node:crypto';
-import type { Express, Request, RequestHandler, Response } from 'express';
+import { readFileSync } from 'node:fs';
+import type { IRouter, Request, RequestHandler, Response } from 'express';
 import { sql } from 'kysely';
 import { Histogram } from 'prom-client';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { matchedOperation, matchedOperationKey } from './router.js';
+import { matchedOperation } from './router.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -21,6 +23,86 @@ declare global {
       /** A logger bound to this request's id (created on first use). */
       log: Logger;
     }
+  }
+}
+
+/** A tick of the event loop longer than this is logged as a warning, naming the requests that ran meanwhile. */
+export const LAG_ALARM_MS = 100;
+/** How often the loop is sampled: a blocked tick delays the sample by its length. */
+const LAG_SAMPLE_MS = 20;
+/** Requests that finished lately, kept to name the one that blocked a tick it answered in. */
+const RECENTLY_FINISHED = 32;
+/** Requests named in one alarm at most. */
+const NAMED_IN_ALARM = 10;
+
+type Tracked = { req: Request; started: number; finished?: number };
+
+/** Linux's clock ticks per second in /proc (USER_HZ: 100 on every architecture Node runs on). */
+const PROC_TICK_MS = 10;
+const MAIN_THREAD_STAT = `/proc/self/task/${process.pid}/stat`;
+
+/**
+ * The CPU time the main thread (the event loop's) has used, in ms, on Linux; undefined elsewhere. Tells
+ * a tick held by code (the thread ran all along) from one the machine did not run (it hardly ran).
+ */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = readFileSync(MAIN_THREAD_STAT, 'latin1').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * PROC_TICK_MS;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The requests in flight (and the last few finished), and a timer that measures each tick of the
+ * event loop: a tick over LAG_ALARM_MS is logged with the ids of the requests that were running during
+ * it (no input may hold the loop past ~50 ms: docs/decisions.md, "Parsing off the event loop").
+ */
+export class EventLoopWatch {
+  private readonly inFlight = new Set<Tracked>();
+  private readonly finished: Tracked[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  track(req: Request): () => void {
+    const tracked: Tracked = { req, started: performance.now() };
+    this.inFlight.add(tracked);
+    return () => {
+      if (!this.inFlight.delete(tracked)) return;
+      tracked.finished = performance.now();
+      this.finished.push(tracked);
+      if (this.finished.length > RECENTLY_FINISHED) this.finished.shift();
+    };
+  }
+
+  /** Starts sampling (once); the timer never keeps the process alive. */
+  start(log: Logger): void {
+    if (this.timer) return;
+    let last = performance.now();
+    let lastCpu = mainThreadCpuMs();
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      const cpu = mainThreadCpuMs();
+      const lag = now - last - LAG_SAMPLE_MS;
+      const cpuMs = cpu === undefined || lastCpu === undefined ? undefined : cpu - lastCpu;
+      last = now;
+      lastCpu = cpu;
+      if (lag > LAG_ALARM_MS) this.alarm(log, lag, now - lag, cpuMs);
+    }, LAG_SAMPLE_MS);
+    this.timer.unref();
+  }
+
+  /** `cpuMs`: what the main thread ran meanwhile (10 ms steps): about `lag` when code held it, near 0 when the machine did not run it. */
+  private alarm(log: Logger, lag: number, blockedSince: number, cpuMs: number | undefined): void {
+    const during = [...this.inFlight, ...this.finished.filter((tracked) => tracked.finished! >= blockedSince)].filter((tracked) => tracked.started <= blockedSince + lag);
+    const requests = during.slice(0, NAMED_IN_ALARM).map(({ req }) => ({ reqId: req.id, method: req.method, path: loggedPath(req), operation: matchedOperation(req)?.operationId }));
+    log.warn({ lagMs: Math.round(lag), ...(cpuMs === undefined ? {} : { cpuMs }), ...(requests.length === 1 ? { reqId: requests[0]!.reqId } : {}), requests }, 'event loop blocked');
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
   }
 }
 
@@ -56,7 +138,7 @@ function loggedPath(req: Request): string {
  * `error` (a 503 at `warn`), and a probe (/healthz, /readyz, /metrics) at `trace` when it succeeds, at the access level
  * when it does not.
  */
-export function observe(log: Logger, metrics: Metrics, accessLog: Config['accessLog'] = 'info'): RequestHandler {
+export function observe(log: Logger, metrics: Metrics, loop: EventLoopWatch, accessLog: Config['accessLog'] = 'info'): RequestHandler {
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by route and status',
@@ -73,35 +155,52 @@ export function observe(log: Logger, metrics: Metrics, accessLog: Config['access
     return status >= 500 ? 'error' : accessLog || undefined;
   };
   const children = new WeakMap<object, Logger>();
+  loop.start(log);
+  // The histogram's series by method, route and status, kept: labelling an observation hashes its labels.
+  const series = new Map<string, { observe(value: number): void }>();
+  let requestPrototype: object | undefined;
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    if (!Object.getOwnPropertyDescriptor(Object.getPrototypeOf(req), 'log')) {
+    const prototype = Object.getPrototypeOf(req) as object;
+    if (prototype !== requestPrototype) {
+      requestPrototype = prototype;
       // Once per app: a lazy getter on the requests' prototype (defining a property on every request
       // object is slow), creating the child logger only when something logs.
-      Object.defineProperty(Object.getPrototypeOf(req), 'log', {
-        configurable: true,
-        get(this: { id: string }) {
-          let child = children.get(this);
-          if (!child) children.set(this, (child = log.child({ reqId: this.id })));
-          return child;
-        },
-      });
+      if (!Object.getOwnPropertyDescriptor(prototype, 'log')) {
+        Object.defineProperty(prototype, 'log', {
+          configurable: true,
+          get(this: { id: string }) {
+            let child = children.get(this);
+            if (!child) children.set(this, (child = log.child({ reqId: this.id })));
+            return child;
+          },
+        });
+      }
     }
+    const done = loop.track(req);
+    // A request whose client left emits `close` without `finish`.
+    res.once('close', done);
     res.once('finish', () => {
+      done();
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = matchedOperationKey(req)?.split(' ')[1] ?? (req.route?.path as string | undefined) ?? 'unmatched';
+      const operation = matchedOperation(req);
+      const route = operation?.route ?? (req.route?.path as string | undefined) ?? 'unmatched';
       const status = res.statusCode;
-      duration.observe({ method: req.method, route, status: String(status) }, seconds);
+      const name = `${req.method} ${route} ${status}`;
+      let observer = series.get(name);
+      if (!observer) series.set(name, (observer = duration.labels(req.method, route, String(status))));
+      observer.observe(seconds);
       if (status === 429) refused(res);
       if (status < 500 && accessLog === false) return;
       const path = loggedPath(req);
       const level = levelOf(path, status);
       if (!level || !log.isLevelEnabled(level)) return;
-      req.log[level]({ method: req.method, path, operation: matchedOperation(req)?.operationId, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+      // The line req.log would write (its reqId first), without making the request a child logger.
+      log[level]({ reqId: req.id, method: req.method, path, operation: operation?.operationId, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
     });
     next();
   };
@@ -144,9 +243,11 @@ const PREFLIGHT_HEADERS = {
   'Access-Control-Max-Age': '86400',
 };
 
-/** Security and CORS headers for an API, set in one call; CORS preflights answered here (204). */
+const API_HEADER_ENTRIES = Object.entries(API_HEADERS);
+
+/** Security and CORS headers for an API (set directly: Express's `res.set` re-checks each one); CORS preflights answered here (204). */
 export const apiHeaders: RequestHandler = (req, res, next) => {
-  res.set(API_HEADERS);
+  for (const [name, value] of API_HEADER_ENTRIES) res.setHeader(name, value);
   if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
     res.set(PREFLIGHT_HEADERS).status(204).end();
     return;
@@ -171,7 +272,7 @@ async function databaseAnswers(db: Database): Promise<boolean> {
   }
 }
 
-export function mountHealth(app: Express, db: Database, metrics: Metrics, isShuttingDown: () => boolean) {
+export function mountHealth(app: IRouter, db: Database, metrics: Metrics, isShuttingDown: () => boolean) {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

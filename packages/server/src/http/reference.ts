@@ -2,7 +2,7 @@
 // Everything it needs is served from here, under a policy that allows nothing from another origin.
 // Rendered on the first request, not at start-up: the renderer and markdown-it (~80 ms to import) are
 // loaded then, so the server starts as fast as before.
-import type { Express, Response } from 'express';
+import type { IRouter, Response } from 'express';
 import { loadSpec, type OpenApiDocument } from './operations.js';
 import { REFERENCE_ASSETS, REFERENCE_CSS, REFERENCE_JS } from './reference-assets.js';
 
@@ -17,7 +17,7 @@ function send(res: Response, type: string, body: string) {
   res.type(type).send(body);
 }
 
-export function mountReference(app: Express, spec: () => OpenApiDocument = loadSpec) {
+export function mountReference(app: IRouter, spec: () => OpenApiDocument = loadSpec) {
   let page: Promise<string> | undefined;
   let json: string | undefined;
   const render = async () => (await import('./reference-render.js')).renderReference(spec());

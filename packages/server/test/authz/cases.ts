@@ -7,6 +7,7 @@ import { addMember, createCollection, createMember, createOrganizationWithAdmin,
 import { samlResponse } from '../support/saml.js';
 import { zip } from '../support/zip.js';
 import { postComment, postReply } from '../../src/areas/comments/comments.service.js';
+import { checkedMarkdown } from '../../src/areas/comments/reactions.js';
 import { addSection, addSiteSpace, createGroup, createSite, publish } from '../support/sites.js';
 import { processSpec } from '../../src/areas/openapi-specs/openapi-specs.service.js';
 import type { World } from './world.js';
@@ -587,7 +588,9 @@ async function grantedTeam(w: World, kind: 'space' | 'collection') {
 async function commentOf(w: World, family: 'space' | 'cr', author: 'owner' | 'caller') {
   const changeRequestId = family === 'cr' ? (await changeRequestOf(w)).params.path.changeRequestId : null;
   const context = { organizationId: w.organization.id, spaceId: w.space.id, changeRequestId, headRevisionId: w.space.headRevisionId };
-  const { comment } = await postComment(w.t.db, context, (author === 'owner' ? w.owner : w.caller).user.id, { body: { markdown: 'Matrix' } });
+  const body = { markdown: 'Matrix' };
+  const checked = await checkedMarkdown(w.t.context.parsing, body.markdown, '/body/body/markdown');
+  const { comment } = await postComment(w.t.db, w.t.context.caches, context, (author === 'owner' ? w.owner : w.caller).user.id, { body }, w.t.context.parsing, checked);
   // One shape for both families (a path without {changeRequestId} ignores it).
   const path = { spaceId: w.space.id, commentId: comment.id, changeRequestId: changeRequestId ?? '' };
   return { params: { path }, context, comment };
@@ -596,7 +599,8 @@ async function commentOf(w: World, family: 'space' | 'cr', author: 'owner' | 'ca
 /** A reply by the owner or the caller to an owner's comment. */
 async function replyOf(w: World, family: 'space' | 'cr', author: 'owner' | 'caller') {
   const { params, context, comment } = await commentOf(w, family, 'owner');
-  const reply = await postReply(w.t.db, context, comment, (author === 'owner' ? w.owner : w.caller).user.id, { body: { markdown: 'Matrix reply' } });
+  const checked = await checkedMarkdown(w.t.context.parsing, 'Matrix reply', '/body/body/markdown');
+  const reply = await postReply(w.t.db, context, comment, (author === 'owner' ? w.owner : w.caller).user.id, checked);
   return { params: { path: { ...params.path, commentReplyId: reply.id } } };
 }
 

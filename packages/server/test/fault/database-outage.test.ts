@@ -93,7 +93,8 @@ describe('database outage under write load', () => {
     expect(outages(terminatedLines)).toEqual(['database unavailable', 'database available again']);
     expect(outages(killedLines)).toEqual(['database unavailable', 'database available again']);
     // (An answered 503's access line is at warn: one per request by design, without a stack.)
-    const loud = server.logs.filter((line) => line.level >= 40 && !(line.msg === 'request' && line.status === 503 && line.level === 40));
+    // (The lag alarm's `event loop blocked` depends on the machine's load, not on the outage.)
+    const loud = server.logs.filter((line) => line.level >= 40 && !(line.msg === 'request' && line.status === 503 && line.level === 40) && line.msg !== 'event loop blocked');
     expect(loud.filter((line) => !/^(database (unavailable|available again)|embedded PostgreSQL (exited unexpectedly|restarted))/.test(line.msg)).map((line) => line.msg)).toEqual([]);
     expect(loud.filter((line) => line.err !== undefined && !/^embedded PostgreSQL/.test(line.msg))).toEqual([]);
     expect(server.logs.find((line) => line.msg === 'database available again')).toMatchObject({ level: 40, downMs: expect.any(Number), failures: expect.any(Number) });

@@ -8,6 +8,10 @@
 //   FUZZ_RUNS=500 FUZZ_SEED=123 pnpm vitest run --project server test/fuzz/contract-fuzz.test.ts
 // A failure prints the seed and the shrunk request (method, URL, body) that reproduces it.
 // FUZZ_REPORT=1 prints the statuses each operation answered (how deep the valid requests reach).
+// The summary line gives the event loop's lag while the requests ran (the server runs in this process,
+// with the checker: issue 25 asks no input to hold it more than ~50 ms; docs/decisions.md, "Parsing off
+// the event loop").
+import { createHistogram } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { listOperations, loadSpec, type SpecOperation } from '../../src/http/operations.js';
@@ -35,6 +39,22 @@ let shared: { sweep: SweepWorld; fuzz: FuzzWorld };
 /** For the summary line: how many requests, how they were answered, where the time went. */
 const stats = { requests: 0, byClass: {} as Record<string, number>, started: 0, worldMs: 0, requestMs: 0 };
 let worlds = 0;
+/**
+ * The event loop's lag while requests are sent (not while worlds are built: their setup is not fuzzed
+ * input), in ms: a timer every LAG_SAMPLE_MS, each tick's delay past it recorded when a request was in
+ * flight at both of its ends. (perf_hooks' own monitor, toggled per request, counts the gaps between.)
+ */
+const LAG_SAMPLE_MS = 10;
+const lag = createHistogram();
+let sending = false;
+let lastTick = performance.now();
+let sendingAtLastTick = false;
+setInterval(() => {
+  const now = performance.now();
+  if (sending && sendingAtLastTick) lag.record(Math.max(1, Math.round(now - lastTick - LAG_SAMPLE_MS)));
+  lastTick = now;
+  sendingAtLastTick = sending;
+}, LAG_SAMPLE_MS).unref();
 
 async function buildWorld(): Promise<{ sweep: SweepWorld; fuzz: FuzzWorld }> {
   const t = server();
@@ -64,6 +84,7 @@ async function send(operation: SpecOperation, world: SweepWorld, request: FuzzRe
   if (token) headers.authorization = `Bearer ${token}`;
   if (request.contentType) headers['content-type'] = request.contentType;
   const started = performance.now();
+  sending = true;
   const response = await fetch(`${server().url}${request.url}`, {
     method: request.method,
     headers,
@@ -71,6 +92,7 @@ async function send(operation: SpecOperation, world: SweepWorld, request: FuzzRe
     ...(request.body !== undefined ? { body: request.body } : {}),
   });
   const text = await response.text();
+  sending = false;
   stats.requests++;
   stats.requestMs += performance.now() - started;
   const statusClass = `${String(response.status)[0]}xx`;
@@ -106,7 +128,10 @@ beforeAll(async () => {
 afterAll(() => {
   if (process.env.FUZZ_REPORT) for (const [operationId, statuses] of statusesByOperation) console.log(operationId.padEnd(36), JSON.stringify(statuses));
   const seconds = ((performance.now() - stats.started) / 1000).toFixed(1);
-  console.log(`contract fuzz: ${stats.requests} requests in ${seconds} s (${RUNS} runs per operation, seed ${SEED}; ${JSON.stringify(stats.byClass)}; ${worlds} worlds built in ${(stats.worldMs / 1000).toFixed(1)} s, requests ${(stats.requestMs / 1000).toFixed(1)} s)`);
+  console.log(
+    `contract fuzz: ${stats.requests} requests in ${seconds} s (${RUNS} runs per operation, seed ${SEED}; ${JSON.stringify(stats.byClass)}; ${worlds} worlds built in ${(stats.worldMs / 1000).toFixed(1)} s, requests ${(stats.requestMs / 1000).toFixed(1)} s); ` +
+      `event-loop lag while requests ran: p99 ${lag.percentile(99)} ms, max ${lag.max} ms (${lag.count} ticks)`,
+  );
 });
 
 const operations = listOperations(spec);

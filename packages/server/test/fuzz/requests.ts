@@ -1,10 +1,13 @@
 // Requests for one operation of the spec, as fast-check arbitraries: mostly schema-valid (values from
 // test/contract/sample.ts, ids from the fixture world so they reach existing resources), and invalid
 // in every way a client or an attacker could send: wrong types, missing and extra fields, long and odd
-// strings, U+0000, deep nesting, odd numbers, tampered cursors, odd path ids, other media types.
+// strings, U+0000, deep nesting, odd numbers, tampered cursors, odd path ids, other media types, and
+// the small inputs that are costly to parse (HURTING_SHAPES: deep or super-linear Markdown, nested
+// HTML, YAML aliases, archives of deep entries).
 import fc from 'fast-check';
 import type { OpenApiDocument, SpecOperation } from '../../src/http/operations.js';
 import { arbitrary, resolve, sample, wrongTypes, type ArbitraryOptions } from '../contract/sample.js';
+import { zip } from '../support/zip.js';
 
 export type Caller = 'owner' | 'outsider' | 'anonymous';
 
@@ -111,6 +114,66 @@ const ODD_STRUCTURES: unknown[] = [
   JSON.parse('{"__proto__":{"admin":true}}'),
   { constructor: { prototype: { admin: true } } },
 ];
+
+/** An OpenAPI document of ~11 KB whose YAML aliases expand to ~1 GB (issue 25, item 1). */
+function aliasBomb(): string {
+  const lines = ['openapi: 3.1.0', 'info: {title: Aliases, version: "1"}', 'paths: {}', `x-s: &s "${'x'.repeat(10_000)}"`];
+  for (let level = 0; level < 8; level++) lines.push(`x-${level}: &l${level} [${Array(10).fill(level === 0 ? '*s' : `*l${level - 1}`).join(', ')}]`);
+  return lines.join('\n');
+}
+
+/**
+ * Small inputs that once held the event loop for seconds or minutes, or overflowed its stack (issue 25),
+ * by the kind of field they are aimed at. Sized to cost a parse worker at most about its deadline, so
+ * the fuzz stays within CI time; test/hostile/hostile-inputs.test.ts sends the full-size ones.
+ */
+const HURTING_SHAPES = {
+  markdown: [
+    '>'.repeat(20_000),
+    '- '.repeat(5_000) + 'x',
+    '*a'.repeat(10_000),
+    '[a`'.repeat(3_000),
+    `${'<div>'.repeat(5_000)}deep`,
+    `${'['.repeat(10_000)}${']'.repeat(10_000)}`,
+    '> - '.repeat(3_000) + 'x',
+  ],
+  yaml: [aliasBomb(), `${'- '.repeat(5_000)}x`, `${'['.repeat(5_000)}${']'.repeat(5_000)}`, `${'{a: '.repeat(3_000)}1${'}'.repeat(3_000)}`],
+  archive: [
+    zip([{ name: 'quotes.md', data: '>'.repeat(100_000) }]),
+    zip([{ name: `${'a/'.repeat(300)}page.md`, data: '# Deep' }]),
+    zip([{ name: 'slow.md', data: `# Slow\n\n${'*a'.repeat(50_000)}` }]),
+    zip([{ name: 'SUMMARY.md', data: `# Summary\n\n${'  '.repeat(2_000)}* [a](a.md)\n${Array.from({ length: 2_000 }, (_, i) => `${'  '.repeat(i)}* [p${i}](p${i}.md)`).join('\n')}` }]),
+    zip([{ name: '.gitbook.yaml', data: aliasBomb() }, { name: 'README.md', data: '# Readme' }]),
+  ].map((archive) => archive.toString('base64')),
+} as const;
+
+/** The shapes aimed at a string field, by its name: Markdown for bodies, YAML for documents' text, zips for archives. */
+function hurtingShapesFor(key: string | number | undefined): readonly string[] {
+  if (key === 'markdown' || key === 'description') return HURTING_SHAPES.markdown;
+  if (key === 'text') return [...HURTING_SHAPES.yaml, ...HURTING_SHAPES.markdown];
+  if (key === 'base64') return HURTING_SHAPES.archive;
+  return [...HURTING_SHAPES.markdown, ...HURTING_SHAPES.yaml];
+}
+
+/** The names of the string fields costly inputs are aimed at first (the parsers' inputs). */
+const PARSED_FIELDS = new Set(['markdown', 'text', 'base64', 'description']);
+
+/**
+ * `body` (a fresh copy) with a costly shape in one of its string fields: a field a parser reads when
+ * the body has one (`markdown`, `text`, `base64`), any string otherwise, a new member failing both.
+ */
+function withHurtingShape(body: unknown, pick: number, shape: number): { body: unknown; kind: string } {
+  const root = structuredClone(body);
+  const strings = locations(root).filter((at) => at.parent && typeof at.value === 'string');
+  const parsed = strings.filter((at) => PARSED_FIELDS.has(String(at.key)));
+  const candidates = parsed.length ? parsed : strings;
+  if (!candidates.length) return mutate(root, 0, 'add', HURTING_SHAPES.markdown[shape % HURTING_SHAPES.markdown.length]);
+  const at = candidates[pick % candidates.length]!;
+  const shapes = hurtingShapesFor(at.key);
+  const value = shapes[shape % shapes.length]!;
+  (at.parent as Record<string | number, unknown>)[at.key!] = value;
+  return { body: root, kind: `costly shape #${shape % shapes.length} (${value.length} chars) at ${describePath(root, at)}` };
+}
 
 function oddValue(ids: string[]): fc.Arbitrary<unknown> {
   return fc.oneof(
@@ -255,6 +318,13 @@ function jsonBody(spec: OpenApiDocument, schema: Schema, options: ArbitraryOptio
           const mutated = mutate(body, pick, how, odd);
           return { contentType: json, body: serialize(mutated.body), kind: mutated.kind };
         }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(valid, fc.nat(), fc.nat()).map(([body, pick, shape]) => {
+        const hurt = withHurtingShape(body, pick, shape);
+        return { contentType: json, body: serialize(hurt.body), kind: hurt.kind };
+      }),
     },
     { weight: 1, arbitrary: wrongTyped },
     { weight: 1, arbitrary: fc.constantFrom(...RAW_BODIES).map((body) => ({ contentType: json, body, kind: 'malformed JSON text' })) },

@@ -105,7 +105,7 @@ describe('the comment target cache', () => {
     await edit(admin, space.id, [{ type: 'update_page', page: pageId, title: 'Setup and first run' }]);
     const ctx: CommentContext = { organizationId: organization.id, spaceId: space.id, changeRequestId: null, headRevisionId: read };
     const rows = await commentsQuery(t.db, ctx, admin.user.id).execute();
-    const title = async () => (await resolveTargets(t.db, ctx, rows)).get(rows[0]!.id)!.page!.title;
+    const title = async () => (await resolveTargets(t.context, ctx, rows)).get(rows[0]!.id)!.page!.title;
     expect(await title()).toBe('Setup and first run'); // what the materialised head holds now
     // Not cached under the older head: a second read of that head reads the rows again.
     await retitle(t, pageId, 'Read again');

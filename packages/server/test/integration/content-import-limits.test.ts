@@ -28,6 +28,12 @@ beforeAll(async () => {
     '/t/slow': { ...html('Slow', '<h1>Slow</h1>'), delayMs: 3000 },
     '/big.zip': { type: 'application/zip', body: zip([{ name: 'a.md', data: 'x'.repeat(70_000), store: true }]) },
   });
+  // The time limit is 1.5 s: the parse pool's worker and the modules that read pages are loaded first,
+  // as on a server that has imported before (a worker's first start under tsx takes seconds here).
+  const warm = { deadlineMs: 120_000 };
+  await limited().context.parsing.run('import-html', { html: '<p>warm</p>', url: 'http://warm.test/' }, { ...warm, lane: 'long' });
+  await limited().context.parsing.run('import-markdown', { text: '# warm' }, warm);
+  await limited().context.parsing.run('markdown', { markdown: 'warm', normalize: true }, warm);
 });
 afterAll(() => site.close());
 

@@ -248,7 +248,7 @@ describe('a page tree stored deeper than the nesting limit', () => {
     // as a tree written before the limit existed.
     for (let i = 0; i < DEPTH; i++) chain.push(newId());
     await writeRevision(
-      t.db,
+      t.context,
       spaceHeadPointer(deep),
       (base) => {
         const editor = new PageTreeEditor(base.pages);
@@ -261,7 +261,7 @@ describe('a page tree stored deeper than the nesting limit', () => {
         const pages = editor.commit();
         return { state: { ...base, pages: pages.tree }, nodes: { pages: pages.nodes, files: [], reusables: [] }, documents: [], blobs: [] };
       },
-      { type: 'edits', createdBy: null },
+      { type: 'edits', createdBy: null, parsing: { pool: t.context.parsing } },
     );
   });
 

@@ -10,7 +10,6 @@ import { applySpaceChanges } from '../../src/areas/content/space-content.service
 import { SYSTEM_ACTOR } from '../../src/areas/events/index.js';
 import { spaceHeadPointer } from '../../src/content/space-head.js';
 import { writeRevision } from '../../src/content/revision-writer.js';
-import { clearTreeCache } from '../../src/content/tree-store.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { createOrganization, createOrganizationWithAdmin, createSpace, type TestUser } from '../support/factories.js';
 import { contentRowCounts, edit, pngBytes, type Change } from '../support/content.js';
@@ -63,8 +62,9 @@ describe('compare-and-swap on the head', () => {
     let swaps = 0;
     const losing = { ...pointer, swap: async () => void swaps++ };
     const before = await contentRowCounts(t.db);
-    const attempt = writeRevision(t.db, losing, (base) => ({ state: base, nodes: { pages: [], files: [], reusables: [] }, documents: [], blobs: [] }), {
+    const attempt = writeRevision(t.context, losing, (base) => ({ state: base, nodes: { pages: [], files: [], reusables: [] }, documents: [], blobs: [] }), {
       type: 'edits',
+      parsing: { pool: t.context.parsing },
       createdBy: admin.user.id,
     });
     await expect(attempt).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/retry/) });
@@ -158,7 +158,7 @@ describe('writes', () => {
     for (let start = 0; start < count; start += 50) {
       await edit(admin, space.id, Array.from({ length: 50 }, (_, i): Change => ({ type: 'insert_page', title: `Page ${String(start + i).padStart(3, '0')}` })));
     }
-    clearTreeCache();
+    t.context.caches.trees.clear();
     const listed = await pages(admin, space.id);
     expect(listed.map((page) => page.title)).toEqual(Array.from({ length: count }, (_, i) => `Page ${String(i).padStart(3, '0')}`));
     const before = await contentRowCounts(t.db);
@@ -166,7 +166,7 @@ describe('writes', () => {
     const after = await contentRowCounts(t.db);
     // One chunk and the list of chunks, not the 600 entries again.
     expect(after.treeNodes! - before.treeNodes!).toBe(2);
-    clearTreeCache();
+    t.context.caches.trees.clear();
     expect((await pages(admin, space.id))[300]!.title).toBe('Edited');
   });
 });
@@ -187,7 +187,7 @@ describe('lifecycle', () => {
 
     const { response } = await admin.client.POST('/v1/spaces/{spaceId}/transfer', { params: { path: { spaceId: space.id } }, body: { organization: target.id } });
     expect(response.status).toBe(200);
-    clearTreeCache();
+    t.context.caches.trees.clear();
     expect(await read()).toEqual(before);
     const old = await admin.client.GET('/v1/spaces/{spaceId}/revisions/{revisionId}', { params: { path: { spaceId: space.id, revisionId: first.revision } } });
     expect(old.data?.pages.map((page) => page.pages.length)).toEqual([0]);

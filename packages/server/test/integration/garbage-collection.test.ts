@@ -7,7 +7,6 @@ import { lockContentObjects } from '../../src/content/content-objects.repository
 import { purgeExpiredSpaces } from '../../src/areas/spaces/purge-spaces.job.js';
 import { collectContentGarbage, collectMarkedGarbage } from '../../src/content/garbage-collection.js';
 import { reachableContent } from '../../src/content/reachability.js';
-import { clearTreeCache } from '../../src/content/tree-store.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { createOrganization, createOrganizationWithAdmin, createSpace, type TestUser } from '../support/factories.js';
 import { createCr, editCr } from '../support/change-requests.js';
@@ -55,6 +54,11 @@ const markdownAt = async (user: TestUser, spaceId: string, pagePath: string) =>
   (await user.client.GET('/v1/spaces/{spaceId}/content/path/{pagePath}', { params: { path: { spaceId, pagePath } } })).data?.markdown;
 
 /** An organization with a space to purge, and others whose content shares some of its objects. */
+/** Empties what the server keeps of content by hash or id, so the next reads come from the database. */
+function clearContentCaches(t: TestServer): void {
+  for (const cache of [t.context.caches.trees, t.context.caches.documentBodies, t.context.caches.revisions]) cache.clear();
+}
+
 async function organizationWithGarbage(t: TestServer) {
   const { admin, organization } = await createOrganizationWithAdmin(t);
   const doomed = await createSpace(t, admin, organization);
@@ -107,13 +111,13 @@ describe('garbage collection of content objects', () => {
       expect(before[table].length, table).toBeGreaterThan(keep[table].length);
     }
 
-    expect(await collectMarkedGarbage(t.db)).toBe(1);
+    expect(await collectMarkedGarbage(t.db, t.context.blobs)).toBe(1);
     expect(await stored(t, organization.id)).toEqual(keep);
     expect(await marks(t)).toEqual([]);
     expect(await stored(t, bystander.organization.id)).toEqual(bystanderBefore);
 
-    // What remains reads whole, from the database rather than the process's tree cache.
-    clearTreeCache();
+    // What remains reads whole, from the database rather than the process's tree, body and revision caches.
+    clearContentCaches(t);
     expect(await markdownAt(admin, keeper.id, 'kept')).toBe('Shared body\n');
     const files = (await admin.client.GET('/v1/spaces/{spaceId}/content/files', { params: { path: { spaceId: keeper.id } } })).data!.items;
     const download = await fetch(files[0]!.downloadURL.replace('http://api.test', t.url));
@@ -126,7 +130,7 @@ describe('garbage collection of content objects', () => {
     expect(await markdownAt(admin, restorable.id, 'restorable')).toBe('Still restorable\n');
 
     // Nothing left to collect: a second pass deletes nothing.
-    expect(await collectContentGarbage(t.db, organization.id)).toEqual({ treeNodes: 0, fileNodes: 0, reusableNodes: 0, documents: 0, fileBlobs: 0 });
+    expect(await collectContentGarbage(t.db, t.context.blobs, organization.id)).toEqual({ treeNodes: 0, fileNodes: 0, reusableNodes: 0, documents: 0, fileBlobs: 0 });
   });
 
   it('a transfer out marks the source, whose copies collection then removes; the target keeps the content', async () => {
@@ -144,10 +148,10 @@ describe('garbage collection of content objects', () => {
     expect(await marks(t)).toEqual([organization.id]);
     const targetBefore = await stored(t, target.id);
 
-    await collectMarkedGarbage(t.db);
+    await collectMarkedGarbage(t.db, t.context.blobs);
     expect(await stored(t, organization.id)).toEqual({ treeNodes: [], fileNodes: [], reusableNodes: [], documents: [], fileBlobs: [], blobBytes: [] });
     expect(await stored(t, target.id)).toEqual(targetBefore);
-    clearTreeCache();
+    clearContentCaches(t);
     expect(await markdownAt(admin, space.id, 'travels')).toBe('Moves with the space\n');
   });
 

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../support/harness.js';
 import { createMember, createOrganizationWithAdmin, createSpace, createUser } from '../support/factories.js';
 import { openUpload, postHeadersOnly } from '../support/raw-http.js';
+import { edit } from '../support/content.js';
+import { CACHE_BUDGETS } from '../../src/caches.js';
 
 const server = useTestServer();
 
@@ -108,5 +110,25 @@ describe('operations endpoints', () => {
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
     expect(metrics).toContain('http_request_duration_seconds_count{method="GET",route="/v1/spaces/{spaceId}",status="200"}');
     expect(metrics).not.toContain(space.id);
+  });
+
+  it('metrics show every in-memory cache: bytes, budget, entries, hits and misses', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const space = await createSpace(t, admin, organization);
+    await edit(admin, space.id, [{ type: 'insert_page', title: 'Home', markdown: 'Welcome' }]);
+    const scrape = async () => await (await fetch(`${t.url}/metrics`)).text();
+    const value = (text: string, metric: string, cache: string) => Number(new RegExp(`^${metric}\\{cache="${cache}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+    const before = await scrape();
+    for (const cache of Object.keys(CACHE_BUDGETS)) {
+      expect(value(before, 'cache_max_bytes', cache), cache).toBeGreaterThan(0);
+      expect(value(before, 'cache_entries', cache), cache).toBeGreaterThanOrEqual(0);
+    }
+    for (let i = 0; i < 2; i++) await admin.client.GET('/v1/spaces/{spaceId}/content/pages', { params: { path: { spaceId: space.id } } });
+    const after = await scrape();
+    expect(value(after, 'cache_entries', 'trees')).toBeGreaterThan(0);
+    expect(value(after, 'cache_bytes', 'trees')).toBeGreaterThan(0);
+    expect(value(after, 'cache_hits_total', 'trees')).toBeGreaterThan(value(before, 'cache_hits_total', 'trees'));
+    expect(value(after, 'cache_misses_total', 'trees')).toBeGreaterThanOrEqual(0);
   });
 });

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { clearLinkCaches } from '../../src/content/links/report.js';
 import { edit, pngBytes } from '../support/content.js';
 import { createCr, crPath, editCr, mergeCr } from '../support/change-requests.js';
 import { createMember, createOrganizationWithAdmin, createSpace, createUser, type TestUser } from '../support/factories.js';
@@ -112,13 +111,15 @@ describe('GET /v1/spaces/{spaceId}/links', () => {
     expect(await count()).toBe(4);
     // A body stored before links existed is extracted once, when first read.
     await sql`DELETE FROM document_links WHERE organization_id = ${organization.id}`.execute(t.db);
-    clearLinkCaches();
+    t.context.caches.documentLinks.clear();
+    t.context.caches.linkReports.clear();
     expect((await spaceLinks(admin, space.id)).data!.count).toBe(12);
     // The other space's page was read too: its anchors decide the status of a link to it.
     expect(await count()).toBe(4);
     // Reads use the rows as stored: a row that says "no links" is believed.
     await sql`UPDATE document_links SET links = '[]' WHERE organization_id = ${organization.id}`.execute(t.db);
-    clearLinkCaches();
+    t.context.caches.documentLinks.clear();
+    t.context.caches.linkReports.clear();
     expect((await spaceLinks(admin, space.id)).data!.count).toBe(0);
   });
 });

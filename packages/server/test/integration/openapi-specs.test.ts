@@ -30,6 +30,7 @@ function deps(t: TestServer, overrides: { timeoutMs?: number; refreshMinutes?: n
   return {
     db: t.db,
     log: t.context.log,
+    parsing: t.context.parsing,
     urls: t.context.urls,
     keys: t.context.keys,
     config: {

@@ -11,7 +11,7 @@ import { useTestServer } from '../support/harness.js';
 import { edit } from '../support/content.js';
 import { createCr, editCr, mergeCr } from '../support/change-requests.js';
 import { solidPng } from '../support/images.js';
-import { SITE_CSP } from '../../src/areas/sites/published/site-router.js';
+import { SITE_CSP } from '../../src/areas/sites/published/site-routes.js';
 import { addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, Visitor, type PublishedWorld } from '../support/published.js';
 import { claimHostname } from '../support/sites.js';
 

@@ -325,7 +325,7 @@ describe('search index maintenance', () => {
     await sql`DELETE FROM search_sections WHERE space_id = ${space.id}`.execute(t.db);
     await sql`DELETE FROM search_index_heads WHERE space_id = ${space.id}`.execute(t.db);
     expect(await found(admin, space.id, 'fresh')).toEqual([]);
-    expect(await backfillSearchIndex(t.db)).toBeGreaterThanOrEqual(1);
+    expect(await backfillSearchIndex(t.db, t.context.caches, t.context.parsing)).toBeGreaterThanOrEqual(1);
     expect(await found(admin, space.id, 'fresh')).toEqual(['Install the server']);
     await edit(admin, space.id, [{ type: 'update_page', page: ids.install, markdown: 'Nothing left.' }]);
     expect(await found(admin, space.id, 'fresh')).toEqual([]);

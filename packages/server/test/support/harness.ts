@@ -62,6 +62,8 @@ export async function startTestServer(
     env?: Record<string, string>;
     /** Run on this server's database (a second instance); the first server's close drops it. */
     sharedWith?: TestServer;
+    /** Reach the database at this address instead (a proxy in front of it: test/support/round-trips.ts). */
+    connectThrough?: (databaseUrl: string) => string;
   } = {},
 ): Promise<TestServer> {
   const shared = options.sharedWith;
@@ -89,7 +91,7 @@ export async function startTestServer(
   let running: RunningServer;
   try {
     running = await startServer(config, createLogger(config), {
-      databaseUrl: database.url,
+      databaseUrl: options.connectThrough ? options.connectThrough(database.url) : database.url,
       migrate: false,
       ...(options.handlers ? { handlers: options.handlers } : {}),
       onResponseError: (error, body) => {

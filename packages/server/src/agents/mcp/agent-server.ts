@@ -5,7 +5,7 @@
 // 401 before any MCP handling. docs/decisions.md, "The API's MCP server".
 import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -51,9 +51,9 @@ function ownAddress(req: Request): string {
   return `http://${isIPv6(host) ? `[${host}]` : host}:${req.socket.localPort}`;
 }
 
-export function mountAgentMcp(app: Express): void {
+export function mountAgentMcp(router: Router): void {
   const parseJson = express.json({ limit: MCP_BODY_LIMIT });
-  app.all(
+  router.all(
     MCP_PATH,
     (req: Request, _res: Response, next: NextFunction) => next(req.caller ? undefined : unauthorized(req.authProblem ?? 'Missing bearer token')),
     parseJson,

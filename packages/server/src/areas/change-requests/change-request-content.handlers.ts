@@ -20,7 +20,7 @@ function contentContext(app: App, { space, changeRequest }: ChangeRequestAccess)
 
 export const changeRequestContentHandlers = {
   async getChangeRequestContent({ access, app }) {
-    const content = await loadRevisionContent(app.db, access.space, access.changeRequest.revisionId);
+    const content = await loadRevisionContent(app, access.space, access.changeRequest.revisionId);
     return { status: 200, body: toApiRevision(content.revision, content.state, content.reusableBodies, contentContext(app, access)) };
   },
 
@@ -31,20 +31,20 @@ export const changeRequestContentHandlers = {
   },
 
   async listChangeRequestPages({ access, app }) {
-    const state = await loadRevisionState(app.db, access.space, access.changeRequest.revisionId);
+    const state = await loadRevisionState(app, access.space, access.changeRequest.revisionId);
     return { status: 200, body: { pages: toApiPages(state.pages, contentContext(app, access)) } };
   },
 
   async getChangeRequestPageById({ access, params, query, app }) {
-    const { pages } = await loadRevisionState(app.db, access.space, access.changeRequest.revisionId);
+    const { pages } = await loadRevisionState(app, access.space, access.changeRequest.revisionId);
     const entry = pages.pages.get(params.pageId);
     if (!entry) throw notFound('Page');
-    const body = await readPageBody(app.db, access.space.organizationId, entry, query.format ?? 'markdown');
+    const body = await readPageBody(app, access.space.organizationId, entry, query.format ?? 'markdown');
     return { status: 200, body: toApiPage(pages, entry.id, contentContext(app, access), body) };
   },
 
   async listChangeRequestFiles({ access, query, app }) {
-    const { files } = await loadRevisionState(app.db, access.space, access.changeRequest.revisionId);
+    const { files } = await loadRevisionState(app, access.space, access.changeRequest.revisionId);
     const page = memoryPage([...files.items.values()].sort(byName), {
       keys: [
         { column: 'name', direction: 'asc', value: (file) => file.name },
@@ -60,7 +60,7 @@ export const changeRequestContentHandlers = {
   },
 
   async getChangeRequestFileById({ access, params, app }) {
-    const { files } = await loadRevisionState(app.db, access.space, access.changeRequest.revisionId);
+    const { files } = await loadRevisionState(app, access.space, access.changeRequest.revisionId);
     const file = files.items.get(params.fileId);
     if (!file) throw notFound('File');
     return { status: 200, body: toApiFile(file, contentContext(app, access)) };

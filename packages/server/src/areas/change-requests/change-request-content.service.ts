@@ -6,9 +6,9 @@ import { findChangeRequestById, type ChangeRequestRow } from './change-requests.
 import type { ContentChange } from '../../content/apply-changes.js';
 import { changeRequestHeadPointer } from './change-request-head.js';
 import { prepareFiles } from '../../content/file-inputs.js';
-import { assertMarkdownParsable, changeBodies } from '../../content/markdown-check.js';
-import { writeBatch, type ContentEvents, type InternalBatch } from '../content/space-content.service.js';
-import type { HeadRevisions, Trx } from '../../content/revision-writer.js';
+import { changeBodies, parseMarkdownBodies } from '../../content/markdown-check.js';
+import { writeBatch, type BatchOptions, type ContentEvents, type InternalBatch } from '../content/space-content.service.js';
+import type { ContentWriter, HeadRevisions, Trx } from '../../content/revision-writer.js';
 import { recordEvents, type NewEvent } from '../events/index.js';
 import { toApiChangeRequest } from './change-request.mapper.js';
 
@@ -19,16 +19,16 @@ export type AppliedChangeRequestChanges = { changeRequest: ChangeRequestRow; rev
  * contributor, and `change-request.updated` is recorded in its transaction.
  */
 export async function applyChangeRequestChanges(
-  app: Pick<AppContext, 'db' | 'config' | 'urls'>,
+  app: ContentWriter & Pick<AppContext, 'config' | 'parsing' | 'urls'>,
   space: SpaceRow,
   changeRequestId: string,
   userId: string,
   changes: ContentChange[],
   events: ContentEvents,
 ): Promise<AppliedChangeRequestChanges> {
-  await assertMarkdownParsable(changeBodies(changes));
+  const parsed = await parseMarkdownBodies(app.parsing, changeBodies(changes));
   const files = await prepareFiles(changes, app.config);
-  return applyChangeRequestBatch(app, space, changeRequestId, userId, () => ({ changes, files }), events);
+  return applyChangeRequestBatch(app, space, changeRequestId, userId, () => ({ changes, files }), events, { parsed });
 }
 
 /** `change-request.updated` (and `also`'s events), recorded in the transaction that moved the request's head. */
@@ -42,19 +42,20 @@ export function recordingChangeRequestUpdates(app: Pick<AppContext, 'urls'>, spa
 
 /** Applies an internal batch (see InternalBatch) to the change request's head; the writer becomes a contributor. */
 export async function applyChangeRequestBatch(
-  app: Pick<AppContext, 'db' | 'urls'>,
+  app: ContentWriter & Pick<AppContext, 'parsing' | 'urls'>,
   space: SpaceRow,
   changeRequestId: string,
   userId: string,
   batch: InternalBatch,
   events: ContentEvents,
+  options: BatchOptions = {},
 ): Promise<AppliedChangeRequestChanges> {
   const pointer = changeRequestHeadPointer(
     { organizationId: space.organizationId, spaceId: space.id, id: changeRequestId },
     userId,
     recordingChangeRequestUpdates(app, space, changeRequestId, events),
   );
-  const written = await writeBatch(app, pointer, userId, batch);
+  const written = await writeBatch(app, pointer, userId, batch, options);
   const changeRequest = (await findChangeRequestById(app.db, space.organizationId, space.id, changeRequestId))!;
   return { changeRequest, revisionId: written.revisionId, refs: written.draft.refs };
 }

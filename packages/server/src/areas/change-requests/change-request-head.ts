@@ -41,7 +41,7 @@ export function changeRequestHeadPointer(
     async swap(trx, from, to) {
       return (await swapChangeRequestHead(trx, organizationId, id, from, to)) ? true : undefined;
     },
-    async afterMove(trx, _before, _after, revisions) {
+    async afterMove(trx, _before, _after, _parsing, revisions) {
       await addContributor(trx, organizationId, id, writerId);
       await onMove?.(trx, revisions);
     },

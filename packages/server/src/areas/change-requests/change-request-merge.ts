@@ -17,7 +17,7 @@ import {
   updateChangeRequestRow,
   type LockedChangeRequest,
 } from './change-requests.repository.js';
-import { loadDocuments } from '../../content/content-objects.repository.js';
+import { selectDocuments } from '../../content/content-objects.repository.js';
 import { insertRevision } from '../../content/revisions.repository.js';
 import type { RevisionType } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
@@ -25,9 +25,10 @@ import { newId } from '../../ids.js';
 import { isEditable } from './change-requests.service.js';
 import { merge3, planMerge, type MergeConflict, type MergedContent } from '../../content/merge3-tree.js';
 import { rootsOf, type ContentRoots, type ContentState } from '../../content/model.js';
-import { HeadMovedError, retryOnRace, storeDraftObjects, type Trx } from '../../content/revision-writer.js';
+import { HeadMovedError, retryOnRace, storeDraftObjects, type ContentWriter, type Trx } from '../../content/revision-writer.js';
 import { spaceHeadPointer, type SpaceHeadListener } from '../../content/space-head.js';
 import { loadContentState, rememberContentState } from '../../content/tree-store.js';
+import type { ParsePool } from '../../parsing/parse-pool.js';
 import type { Urls } from '../../urls.js';
 import { recordEvent, type EventActor } from '../events/index.js';
 import { recordingContentUpdates } from '../content/content-events.js';
@@ -77,7 +78,7 @@ async function lockBoth(trx: Trx, space: SpaceRow, changeRequestId: string, acti
 const hex = (hash: Buffer | null) => (hash ? hash.toString('hex') : null);
 
 /** The content of several revisions of the space (one query for their roots; trees from the cache). */
-async function loadStates(db: Executor, organizationId: string, ids: string[]): Promise<Map<string, ContentState>> {
+async function loadStates(db: Executor, writer: ContentWriter, organizationId: string, ids: string[]): Promise<Map<string, ContentState>> {
   const rows = await db
     .selectFrom('revisions')
     .select(['id', 'pagesRoot', 'filesRoot', 'reusableRoot'])
@@ -87,7 +88,7 @@ async function loadStates(db: Executor, organizationId: string, ids: string[]): 
   const states = new Map<string, ContentState>();
   for (const row of rows) {
     const roots: ContentRoots = { pages: hex(row.pagesRoot), files: hex(row.filesRoot), reusables: hex(row.reusableRoot) };
-    states.set(row.id, await loadContentState(db, organizationId, roots));
+    states.set(row.id, await loadContentState(db, writer.caches, organizationId, roots));
   }
   return states;
 }
@@ -95,17 +96,20 @@ async function loadStates(db: Executor, organizationId: string, ids: string[]): 
 /** merge3 with the bodies it needs loaded; a fast-forward when the primary did not move. */
 async function mergeContent(db: Executor, organizationId: string, base: ContentState, ours: ContentState, theirs: ContentState): Promise<MergedContent> {
   const plan = planMerge(base, ours, theirs);
-  const documents = await loadDocuments(db, organizationId, plan.documents);
+  const documents = await selectDocuments(db, organizationId, plan.documents);
   return merge3(plan, documents);
 }
 
 async function writeMergeRevision(
   trx: Trx,
+  writer: ContentWriter,
   space: SpaceRow,
   values: { type: RevisionType; parentIds: string[]; changeRequestId: string | null; mergedFrom: string | null; merged: MergedContent; userId: string },
+  pool: ParsePool,
 ): Promise<string> {
   const { organizationId } = space;
-  await storeDraftObjects(trx, organizationId, values.merged);
+  // Merged bodies were never through a request's gate: they are read in the pool (content/parsed-bodies.ts).
+  await storeDraftObjects(trx, writer.blobs, organizationId, values.merged, { pool });
   const revisionId = newId();
   const roots = rootsOf(values.merged.state);
   await insertRevision(trx, {
@@ -136,37 +140,37 @@ const outcome = (revisionId: string, clean: 'merge' | 'update', conflicts: Merge
  * Merges the change request into the space: a `merge` revision (parents [O, T], D10 even for a
  * fast-forward) becomes the space's head, and the request becomes `merged`.
  */
-export async function mergeChangeRequest(db: Executor, space: SpaceRow, changeRequestId: string, userId: string, recorder: MergeRecorder): Promise<MergeOutcome> {
+export async function mergeChangeRequest(writer: ContentWriter, space: SpaceRow, changeRequestId: string, userId: string, pool: ParsePool, recorder: MergeRecorder): Promise<MergeOutcome> {
   const { organizationId } = space;
   const done = await retryOnRace(() =>
-    inTransaction(db, async (trx) => {
+    inTransaction(writer.db, async (trx) => {
       const { head, changeRequest, base } = await lockBoth(trx, space, changeRequestId, 'merged');
-      const states = await loadStates(trx, organizationId, [base, head, changeRequest.revisionId]);
+      const states = await loadStates(trx, writer, organizationId, [base, head, changeRequest.revisionId]);
       const ours = states.get(head)!;
       const theirs = states.get(changeRequest.revisionId)!;
       const merged: MergedContent =
         head === base
           ? { state: theirs, nodes: { pages: [], files: [], reusables: [] }, documents: [], conflicts: [] }
           : await mergeContent(trx, organizationId, states.get(base)!, ours, theirs);
-      const revisionId = await writeMergeRevision(trx, space, {
+      const revisionId = await writeMergeRevision(trx, writer, space, {
         type: 'merge',
         parentIds: [head, changeRequest.revisionId],
         changeRequestId: null,
         mergedFrom: changeRequest.id,
         merged,
         userId,
-      });
+      }, pool);
       // Through the primary head pointer, so the materialised head follows the merge's diff (and its event is recorded).
       const pointer = spaceHeadPointer(space, recorder.contentMoved);
       if (!(await pointer.swap(trx, head, revisionId))) throw new HeadMovedError();
-      await pointer.afterMove!(trx, ours, merged.state, { from: head, to: revisionId });
+      await pointer.afterMove!(trx, ours, merged.state, { pool }, { from: head, to: revisionId });
       await updateChangeRequestRow(trx, organizationId, changeRequest.id, { status: 'merged', revisionMergedId: revisionId, mergedAt: new Date(), mergedBy: userId });
       await adjustChangeRequestCounters(trx, organizationId, space.id, changeRequest.status, 'merged');
       await recorder.merged(trx, revisionId, merged.conflicts.length > 0 ? 'conflicts' : 'merge');
       return { revisionId, merged };
     }),
   );
-  rememberContentState(organizationId, done.merged.state);
+  rememberContentState(writer.caches, organizationId, done.merged.state);
   return outcome(done.revisionId, 'merge', done.merged.conflicts);
 }
 
@@ -174,22 +178,22 @@ export async function mergeChangeRequest(db: Executor, space: SpaceRow, changeRe
  * Pulls the space's content into the change request: an `update` revision (parents [T, O]) becomes
  * its head and O its merged ancestor. Nothing is written when the space did not move since the base.
  */
-export async function updateChangeRequest(db: Executor, space: SpaceRow, changeRequestId: string, userId: string, recorder: MergeRecorder): Promise<MergeOutcome> {
+export async function updateChangeRequest(writer: ContentWriter, space: SpaceRow, changeRequestId: string, userId: string, pool: ParsePool, recorder: MergeRecorder): Promise<MergeOutcome> {
   const { organizationId } = space;
   const done = await retryOnRace(() =>
-    inTransaction(db, async (trx) => {
+    inTransaction(writer.db, async (trx) => {
       const { head, changeRequest, base } = await lockBoth(trx, space, changeRequestId, 'updated');
       if (head === base) return { revisionId: changeRequest.revisionId, merged: undefined };
-      const states = await loadStates(trx, organizationId, [base, head, changeRequest.revisionId]);
+      const states = await loadStates(trx, writer, organizationId, [base, head, changeRequest.revisionId]);
       const merged = await mergeContent(trx, organizationId, states.get(base)!, states.get(head)!, states.get(changeRequest.revisionId)!);
-      const revisionId = await writeMergeRevision(trx, space, {
+      const revisionId = await writeMergeRevision(trx, writer, space, {
         type: 'update',
         parentIds: [changeRequest.revisionId, head],
         changeRequestId: changeRequest.id,
         mergedFrom: null,
         merged,
         userId,
-      });
+      }, pool);
       const swapped = await swapChangeRequestHead(trx, organizationId, changeRequest.id, changeRequest.revisionId, revisionId, { revisionMergedAncestorId: head });
       if (!swapped) throw new HeadMovedError();
       await recorder.updated(trx);
@@ -197,6 +201,6 @@ export async function updateChangeRequest(db: Executor, space: SpaceRow, changeR
     }),
   );
   if (!done.merged) return outcome(done.revisionId, 'update', []);
-  rememberContentState(organizationId, done.merged.state);
+  rememberContentState(writer.caches, organizationId, done.merged.state);
   return outcome(done.revisionId, 'update', done.merged.conflicts);
 }

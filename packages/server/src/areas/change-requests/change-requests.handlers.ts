@@ -41,11 +41,11 @@ export const changeRequestHandlers = {
 
   async mergeChangeRequest({ caller, access: { space, changeRequest }, app }) {
     const recorder = recordingMerges({ actor: actorOf(caller, app.urls), urls: app.urls }, changeRequest.id, space);
-    return { status: 200, body: mergeBody(await mergeChangeRequest(app.db, space, changeRequest.id, caller.user.id, recorder)) };
+    return { status: 200, body: mergeBody(await mergeChangeRequest(app, space, changeRequest.id, caller.user.id, app.parsing, recorder)) };
   },
 
   async updateChangeRequestFromSpace({ caller, access: { space, changeRequest }, app }) {
     const recorder = recordingMerges({ actor: actorOf(caller, app.urls), urls: app.urls }, changeRequest.id, space);
-    return { status: 200, body: mergeBody(await updateChangeRequest(app.db, space, changeRequest.id, caller.user.id, recorder)) };
+    return { status: 200, body: mergeBody(await updateChangeRequest(app, space, changeRequest.id, caller.user.id, app.parsing, recorder)) };
   },
 } satisfies AreaHandlers;

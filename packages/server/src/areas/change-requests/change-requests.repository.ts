@@ -1,5 +1,6 @@
 // Change requests, their contributors and the conflicts merges recorded (docs/design/content-model.md, "Change requests", "Conflicts").
-import { sql, type Selectable } from 'kysely';
+import { sql, type Expression, type Selectable } from 'kysely';
+import type { AttachedRow } from '../../access/standing.repository.js';
 import type { Executor } from '../../db/database.js';
 import type { ChangeRequestsTable, ChangeRequestStatus, ConflictKind, ConflictResolution } from '../../db/schema.js';
 
@@ -11,8 +12,11 @@ export type ChangeRequestRow = Selectable<ChangeRequestsTable> & {
   outdated: boolean;
 };
 
-/** The change requests of a space as the API shows them: with their creator and `outdated`. */
-export function changeRequestsQuery(db: Executor, organizationId: string, spaceId: string) {
+/**
+ * The change requests of a space as the API shows them: with their creator and `outdated`. The space
+ * is given by its ids, or by expressions naming them (a subquery correlated with a space row).
+ */
+export function changeRequestsQuery(db: Executor, organizationId: string | Expression<string>, spaceId: string | Expression<string>) {
   return db
     .selectFrom('changeRequests as cr')
     .innerJoin('spaces as s', (join) => join.onRef('s.organizationId', '=', 'cr.organizationId').onRef('s.id', '=', 'cr.spaceId'))
@@ -39,16 +43,47 @@ export function numberOf(ref: string): number | undefined {
 }
 
 /**
- * A change request of the space by id or by number, in one query. An all-digit string could be both
- * (ids are random base62): the id wins.
+ * The request of `ref` among `query`'s: by id or by number. An all-digit string could be both (ids are
+ * random base62): the id wins.
  */
-export async function findChangeRequest(db: Executor, organizationId: string, spaceId: string, ref: string): Promise<ChangeRequestRow | undefined> {
-  const number = numberOf(ref);
-  return changeRequestsQuery(db, organizationId, spaceId)
+function byRef(query: ReturnType<typeof changeRequestsQuery>, ref: string, number: number | undefined) {
+  return query
     .where((eb) => (number === undefined ? eb('cr.id', '=', ref) : eb.or([eb('cr.id', '=', ref), eb('cr.number', '=', number)])))
     .orderBy(sql`cr.id = ${ref}`, 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(1);
+}
+
+/** A change request of the space by id or by number, in one query. */
+export async function findChangeRequest(db: Executor, organizationId: string, spaceId: string, ref: string): Promise<ChangeRequestRow | undefined> {
+  return byRef(changeRequestsQuery(db, organizationId, spaceId), ref, numberOf(ref)).executeTakeFirst();
+}
+
+/**
+ * The change request `ref` of the space row `sp`, read in the space's own statement when access resolves
+ * the `change-request` scope (access/standing.repository.ts): the same row as findChangeRequest's, as
+ * one JSON value.
+ */
+export function changeRequestOfSpace(db: Executor, ref: string): AttachedRow<ChangeRequestRow> {
+  const number = numberOf(ref);
+  return {
+    shape: number === undefined ? 'change-request-by-id' : 'change-request-by-id-or-number',
+    values: { changeRequestRef: ref, changeRequestNumber: number },
+    select: (bind) => {
+      const query = byRef(
+        changeRequestsQuery(db, sql<string>`sp.organization_id`, sql<string>`sp.id`),
+        bind<string>('changeRequestRef'),
+        number === undefined ? undefined : bind<number>('changeRequestNumber'),
+      );
+      return sql`(SELECT to_jsonb(found) FROM (${query}) found)`;
+    },
+    parse: changeRequestFromJson,
+  };
+}
+
+/** A change request row from its JSON (to_jsonb): its times as dates again. */
+function changeRequestFromJson(json: Record<string, unknown>): ChangeRequestRow {
+  const row = json as ChangeRequestRow & { createdAt: string; updatedAt: string; mergedAt: string | null };
+  return { ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt), mergedAt: row.mergedAt === null ? null : new Date(row.mergedAt) };
 }
 
 export async function findChangeRequestById(db: Executor, organizationId: string, spaceId: string, id: string): Promise<ChangeRequestRow | undefined> {

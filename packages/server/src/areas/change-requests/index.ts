@@ -1,6 +1,6 @@
 import { changeRequestContentHandlers } from './change-request-content.handlers.js';
 import { changeRequestHandlers } from './change-requests.handlers.js';
-import { findChangeRequest } from './change-requests.repository.js';
+import { changeRequestOfSpace } from './change-requests.repository.js';
 import { defineArea } from '../area.js';
 
 const STAY_WITH_ORIGINAL = 'Change requests stay with the original space when it is duplicated';
@@ -16,6 +16,6 @@ export const changeRequestsArea = defineArea({
   events: ['change-request.opened', 'change-request.updated', 'change-request.review-requested', 'change-request.merged', 'change-request.closed', 'change-request.reopened'],
   conflicts: { change_requests_organization_id_space_id_fkey: 'The space was removed meanwhile' },
   scopeLookups: {
-    changeRequest: (db, space, ref) => findChangeRequest(db, space.organizationId, space.id, ref),
+    changeRequest: changeRequestOfSpace,
   },
 });

@@ -1,6 +1,6 @@
 import { rankToRole, requireCollection } from '../../access/items.js';
 import { viewerFor } from '../../access/viewer.js';
-import { visibilityProfile, visibleCollectionsQuery, visibleSpacesQuery } from '../../access/listing.repository.js';
+import { visibilityProfile, visibleCollections, visibleSpaces } from '../../access/listing.repository.js';
 import { keysetPage } from '../../db/pagination.js';
 import { positionOrder, siblingOrder } from '../spaces/sibling-order.js';
 import type { AreaHandlers } from '../../http/handler.js';
@@ -50,8 +50,8 @@ export const collectionHandlers = {
 
   async listSpacesInCollection({ caller, access, query, app }) {
     const { collection } = access;
-    const viewer = await viewerFor(app.db, access.standing, caller.user.id);
-    const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer, collection.id), {
+    const viewer = await viewerFor(app, access.standing, caller.user.id);
+    const page = await keysetPage(app.db, visibleSpaces(app.db, viewer, collection.id), {
       keys: positionOrder('sp'),
       request: query,
       list: { operation: 'listSpacesInCollection', within: collection.id },
@@ -78,7 +78,7 @@ export const collectionHandlers = {
     const from = collection.organizationId;
     await inTransaction(app.db, async (trx) => {
       const spaceIds = await spaceIdsInCollections(trx, from, await collectionSubtreeIds(trx, from, collection.id));
-      await transferCollection(trx, app.lifecycle, collection, target);
+      await transferCollection({ db: trx, lifecycle: app.lifecycle, blobs: app.blobs }, collection, target);
       const after = (await findCollectionRow(trx, target.organizationId, collection.id))!;
       const actor = actorOf(caller, app.urls);
       if (target.organizationId === from) {
@@ -98,13 +98,13 @@ export const collectionHandlers = {
       );
     });
     // The caller's role on the collection where it now is.
-    const after = await requireCollection(app.db, caller, access.collection.id, 'read');
+    const after = await requireCollection(app, caller, access.collection.id, 'read');
     return { status: 200, body: toApiCollection(after.collection, after.role, app.urls) };
   },
 
   async listCollectionsInOrganization({ caller, access, query, app }) {
-    const viewer = await viewerFor(app.db, access.standing, caller.user.id);
-    const page = await keysetPage(app.db, visibleCollectionsQuery(app.db, viewer, { topLevelOnly: query.nested === false }), {
+    const viewer = await viewerFor(app, access.standing, caller.user.id);
+    const page = await keysetPage(app.db, visibleCollections(app.db, viewer, { topLevelOnly: query.nested === false }), {
       keys: siblingOrder('c'),
       request: query,
       list: { operation: 'listCollectionsInOrganization', within: viewer.organizationId, filters: [query.nested ?? true] },

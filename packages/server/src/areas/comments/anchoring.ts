@@ -1,11 +1,6 @@
 // Anchoring a comment to a block of a page's body, and finding that block again in later bodies.
 //
-// Blocks: the leaf blocks of the body's Markdown tree (paragraphs, headings, code blocks, HTML blocks
-// and table rows, inside lists, block quotes and footnotes too), in document order, each with its text
-// normalised (NFC, whitespace runs collapsed to one space, trimmed); blocks without text are skipped.
-// A block's id is derived from the body alone: the first 16 hex digits of the SHA-256 of its normalised
-// text, followed by `-n` for the n-th later block with the same text. Editing one block leaves the ids
-// of the others unchanged (unless it makes or unmakes a duplicate before them).
+// Blocks: see content/blocks.ts (they are stored with each body when it is written).
 //
 // A comment keeps the quoted block's text (`quote`, up to QUOTE_MAX characters) and a little context
 // (the end of the block before it, the start of the block after). On another body, `reanchor` looks
@@ -14,15 +9,11 @@
 // text (Myers' algorithm through approx-string-match) with at most 30% of its length in edits. A short
 // quote (under FUZZY_SHORT characters) must then cover at least half of the block it lands in, so that
 // a deleted heading is not re-anchored to a passing mention of the same word. No match: outdated.
-import { createHash } from 'node:crypto';
 import search from 'approx-string-match';
-import type { Nodes, Parents, RootContent } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { toString } from 'mdast-util-to-string';
-import { gfm } from 'micromark-extension-gfm';
+import { blocksOfTree, type Block } from '../../content/blocks.js';
+import { parseDocument } from '../../content/links/document-tree.js';
 
-export type Block = { id: string; text: string };
+export type { Block };
 export type Anchor = { nodeId: string; quote: string; prefix: string; suffix: string };
 
 /** The longest quote kept: longer blocks are quoted by their beginning. */
@@ -36,36 +27,9 @@ export const FUZZY_ERROR_RATE = 0.3;
 /** Quotes shorter than this must cover half of the block a fuzzy match lands in. */
 export const FUZZY_SHORT = 32;
 
-const LEAVES = new Set(['paragraph', 'heading', 'code', 'html', 'math']);
-
-const normalise = (text: string) => text.normalize('NFC').replace(/\s+/g, ' ').trim();
-
-function leafText(node: Nodes): string {
-  if (node.type === 'code' || node.type === 'html') return node.value;
-  if (node.type === 'tableRow') return node.children.map((cell) => toString(cell)).join(' | ');
-  return toString(node);
-}
-
-/** The body's blocks in document order, with their ids. */
+/** The body's blocks in document order, with their ids (the server reads them from the stored parse). */
 export function documentBlocks(markdown: string): Block[] {
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  const texts: string[] = [];
-  const walk = (node: Nodes) => {
-    if (LEAVES.has(node.type) || node.type === 'tableRow') {
-      const text = normalise(leafText(node));
-      if (text) texts.push(text);
-      return;
-    }
-    if ('children' in node) for (const child of (node as Parents).children as RootContent[]) walk(child);
-  };
-  walk(tree);
-  const seen = new Map<string, number>();
-  return texts.map((text) => {
-    const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
-    const occurrence = seen.get(hash) ?? 0;
-    seen.set(hash, occurrence + 1);
-    return { id: occurrence === 0 ? hash : `${hash}-${occurrence}`, text };
-  });
+  return blocksOfTree(parseDocument(markdown));
 }
 
 /** The block's text as a preview: at most PREVIEW_LENGTH characters, with an ellipsis when cut. */
@@ -134,4 +98,13 @@ export function reanchor(anchor: Anchor, blocks: readonly Block[]): Block | unde
   });
   const chosen = best(candidates, (candidate) => -candidate.errors * 10 + contextScore(blocks, candidate.index, anchor));
   return chosen && blocks[chosen.index];
+}
+
+/** Where each anchor now is in a body (its stored blocks as JSON text): the block and its preview, or null when outdated. Run in the parse pool. */
+export function reanchorAll(input: { blocks: string; anchors: Anchor[] }): Array<{ id: string; preview: string } | null> {
+  const blocks = JSON.parse(input.blocks) as Block[];
+  return input.anchors.map((anchor) => {
+    const found = reanchor(anchor, blocks);
+    return found ? { id: found.id, preview: previewOf(found.text) } : null;
+  });
 }

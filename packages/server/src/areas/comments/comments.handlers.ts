@@ -10,6 +10,8 @@ import type { BodyFormat, Viewer } from './comments.mapper.js';
 import { commentContext } from './comments.rules.js';
 import { changeComment, changeReply, postComment, postReply, removeComment, removeReply, requireOpenDiscussion } from './comments.service.js';
 import { commentViews, replyViews } from './comments.views.js';
+import { checkedMarkdown } from './reactions.js';
+import type { components } from '@content-workspace/contract';
 import { permissions } from '../permissions-objects.js';
 import { inTransaction, type Executor } from '../../db/database.js';
 import type { ApiComment, ApiCommentReply } from './comments.mapper.js';
@@ -41,11 +43,16 @@ async function list(input: Input & { query: ListQuery }) {
     // Everyone who may list a context's comments sees all of them: one audience.
     countCache: { cache: app.counts, version, audience: 'all' },
   });
-  return { status: 200 as const, body: { ...page, items: await commentViews(app.db, ctx, page.items, viewer(input)) } };
+  return { status: 200 as const, body: { ...page, items: await commentViews(app, ctx, page.items, viewer(input)) } };
 }
 
-const one = async (input: Input, ctx: CommentContext, row: CommentRow, db: Executor = input.app.db) => (await commentViews(db, ctx, [row], viewer(input)))[0]!;
-const oneReply = async (input: Input, row: ReplyRow, db: Executor = input.app.db) => (await replyViews(db, commentContext(input.access), [row], viewer(input)))[0]!;
+const one = async (input: Input, ctx: CommentContext, row: CommentRow, db: Executor = input.app.db) =>
+  (await commentViews({ db, parsing: input.app.parsing, caches: input.app.caches }, ctx, [row], viewer(input)))[0]!;
+const oneReply = async (input: Input, row: ReplyRow, db: Executor = input.app.db) =>
+  (await replyViews({ db, parsing: input.app.parsing }, commentContext(input.access), [row], viewer(input)))[0]!;
+
+/** A body through the markdown gate in the parse pool, before any transaction opens (a parse holds no connection). */
+const readBody = (input: Input, markdown: string) => checkedMarkdown(input.app.parsing, markdown, '/body/body/markdown');
 
 /**
  * Records a comment's or reply's events with `trx`, the transaction of the change. Events show it as
@@ -61,9 +68,10 @@ async function recordCommentEvents(trx: Executor, input: Input, types: EventType
   await recordEvents(trx, types.map((type) => ({ type, organizationId: ctx.organizationId, spaceId: ctx.spaceId, actor, data }) as NewEvent));
 }
 
-async function post(input: Input & { body: Parameters<typeof postComment>[3] }) {
+async function post(input: Input & { body: Parameters<typeof postComment>[4] }) {
+  const checked = await readBody(input, input.body.body.markdown);
   return inTransaction(input.app.db, async (trx) => {
-    const posted = await postComment(trx, commentContext(input.access), input.caller.user.id, input.body);
+    const posted = await postComment(trx, input.app.caches, commentContext(input.access), input.caller.user.id, input.body, input.app.parsing, checked);
     const view = await one(input, posted.ctx, posted.comment, trx);
     await recordCommentEvents(trx, input, ['comment.created'], view, posted.comment.bodyMarkdown);
     return { status: 200 as const, body: view };
@@ -77,8 +85,9 @@ async function get(input: Input & { access: { comment: CommentRow } }) {
 async function update(input: Input & { access: { comment: CommentRow }; body: Parameters<typeof changeComment>[4] }) {
   const ctx = commentContext(input.access);
   const body = input.body ?? {};
+  const checked = body.body && (await readBody(input, body.body.markdown));
   return inTransaction(input.app.db, async (trx) => {
-    const changed = await changeComment(trx, ctx, input.access.comment.id, input.caller.user.id, body);
+    const changed = await changeComment(trx, ctx, input.access.comment.id, input.caller.user.id, body, checked);
     const view = await one(input, ctx, changed, trx);
     // Reactions alone are no event.
     const types: EventType[] = [];
@@ -110,13 +119,14 @@ async function listReplies(input: Input & { access: { comment: CommentRow }; que
     list: { operation: 'listCommentReplies', within: access.comment.id },
     cursors: app.cursors,
   });
-  return { status: 200 as const, body: { ...page, items: await replyViews(app.db, commentContext(access), page.items, viewer(input)) } };
+  return { status: 200 as const, body: { ...page, items: await replyViews(app, commentContext(access), page.items, viewer(input)) } };
 }
 
-async function reply(input: Input & { access: { comment: CommentRow }; body: Parameters<typeof postReply>[4] }) {
+async function reply(input: Input & { access: { comment: CommentRow }; body: components['schemas']['PostCommentReplyRequest'] }) {
   requireOpenDiscussion('changeRequest' in input.access ? input.access.changeRequest.status : null);
+  const checked = await readBody(input, input.body.body.markdown);
   return inTransaction(input.app.db, async (trx) => {
-    const posted = await postReply(trx, commentContext(input.access), input.access.comment, input.caller.user.id, input.body);
+    const posted = await postReply(trx, commentContext(input.access), input.access.comment, input.caller.user.id, checked);
     const view = await oneReply(input, posted, trx);
     await recordCommentEvents(trx, input, ['comment-reply.created'], view, posted.bodyMarkdown, { comment: input.access.comment.id });
     return { status: 200 as const, body: view };
@@ -129,8 +139,9 @@ async function getReply(input: Input & { access: { reply: ReplyRow } }) {
 
 async function updateReply(input: Input & { access: { reply: ReplyRow }; body: Parameters<typeof changeReply>[4] }) {
   const body = input.body ?? {};
+  const checked = body.body && (await readBody(input, body.body.markdown));
   return inTransaction(input.app.db, async (trx) => {
-    const changed = await changeReply(trx, commentContext(input.access), input.access.reply, input.caller.user.id, body);
+    const changed = await changeReply(trx, commentContext(input.access), input.access.reply, input.caller.user.id, body, checked);
     const view = await oneReply(input, changed, trx);
     // Reactions alone are no event.
     const types: EventType[] = body.body !== undefined ? ['comment-reply.edited'] : [];

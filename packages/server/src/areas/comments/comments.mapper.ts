@@ -5,7 +5,6 @@ import type { Role } from '../../access/roles.js';
 import type { Schemas } from '../../schemas.js';
 import { toApiUser } from '../users/user.mapper.js';
 import type { Urls } from '../../urls.js';
-import { markdownToDocument } from '../../content/markdown-document.js';
 import type { CommentContext, CommentRow, ReactionTuple, ReplyRow, UserSummary } from './comments.repository.js';
 import type { ResolvedTarget } from './targets.js';
 
@@ -21,8 +20,9 @@ export function commentsPath(ctx: Pick<CommentContext, 'spaceId' | 'changeReques
   return ctx.changeRequestId === null ? `/v1/spaces/${ctx.spaceId}/comments` : `/v1/spaces/${ctx.spaceId}/change-requests/${ctx.changeRequestId}/comments`;
 }
 
-function toBody(markdown: string, format: BodyFormat): Schemas['CommentBody'] {
-  return format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
+/** The body as the viewer asked: its markdown, or the tree stored with it (comments.views.ts loads it). */
+function toBody(markdown: string, document: unknown, format: BodyFormat): Schemas['CommentBody'] {
+  return format === 'document' ? { document: document as Schemas['MdastRoot'] } : { markdown };
 }
 
 function user(users: Map<string, UserSummary>, id: string, urls: Urls) {
@@ -64,7 +64,7 @@ function toTarget(ctx: CommentContext, row: CommentRow, target: ResolvedTarget |
   };
 }
 
-export function toApiComment(ctx: CommentContext, row: CommentRow, target: ResolvedTarget | undefined, viewer: Viewer): ApiComment {
+export function toApiComment(ctx: CommentContext, row: CommentRow, target: ResolvedTarget | undefined, viewer: Viewer, document?: unknown): ApiComment {
   const { urls } = viewer;
   return {
     object: 'comment',
@@ -74,7 +74,7 @@ export function toApiComment(ctx: CommentContext, row: CommentRow, target: Resol
     ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
     reactions: toReactions(row.reactions, urls),
     replies: row.repliesCount,
-    body: toBody(row.bodyMarkdown, viewer.format),
+    body: toBody(row.bodyMarkdown, document, viewer.format),
     target: toTarget(ctx, row, target),
     urls: { location: urls.api(`${commentsPath(ctx)}/${row.id}`) },
     permissions: permissions().comment(viewer.userId, viewer.role, row),
@@ -86,8 +86,8 @@ export function toApiComment(ctx: CommentContext, row: CommentRow, target: Resol
   };
 }
 
-/** A reply; `users` holds its author. */
-export function toApiReply(ctx: CommentContext, row: ReplyRow, users: Map<string, UserSummary>, viewer: Viewer): ApiCommentReply {
+/** A reply; `users` holds its author, `document` its tree when the viewer asked for documents. */
+export function toApiReply(ctx: CommentContext, row: ReplyRow, users: Map<string, UserSummary>, viewer: Viewer, document?: unknown): ApiCommentReply {
   const { urls } = viewer;
   return {
     object: 'comment-reply',
@@ -96,7 +96,7 @@ export function toApiReply(ctx: CommentContext, row: ReplyRow, users: Map<string
     postedAt: row.postedAt.toISOString(),
     ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
     reactions: toReactions(row.reactions, urls),
-    body: toBody(row.bodyMarkdown, viewer.format),
+    body: toBody(row.bodyMarkdown, document, viewer.format),
     urls: { location: urls.api(`${commentsPath(ctx)}/${row.commentId}/replies/${row.id}`) },
     permissions: permissions().comment(viewer.userId, viewer.role, row),
   };

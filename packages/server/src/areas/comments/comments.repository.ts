@@ -34,7 +34,8 @@ export type CommentRow = Pick<Selectable<CommentsTable>, 'id' | 'revisionId' | '
   /** As the viewer sees them (reactionsOf). */
   reactions: ReactionTuple[] | null;
 };
-export type ReplyRow = Selectable<CommentRepliesTable> & { reactions: ReactionTuple[] | null };
+/** A reply as lists read it: without its stored tree (loaded for `format=document` only, comments.views.ts). */
+export type ReplyRow = Omit<Selectable<CommentRepliesTable>, 'bodyDocument'> & { reactions: ReactionTuple[] | null };
 
 /**
  * The comments of one context (no order, no limit) with their reactions as `viewerId` sees them: the
@@ -111,19 +112,17 @@ export async function lockComment(trx: Executor, ctx: CommentContext, id: string
     .executeTakeFirst();
 }
 
+/** `bodyDocument`: the body's tree as the JSON text the markdown gate made (content/markdown-check.ts). */
 export async function insertComment(
   trx: Executor,
-  values: Omit<Selectable<CommentsTable>, 'contextKey' | 'status' | 'resolvedAt' | 'resolvedBy' | 'editedAt' | 'repliesCount' | 'postedAt'>,
+  values: Omit<Selectable<CommentsTable>, 'contextKey' | 'status' | 'resolvedAt' | 'resolvedBy' | 'editedAt' | 'repliesCount' | 'postedAt' | 'bodyDocument'> & { bodyDocument: string },
 ): Promise<void> {
   await trx.insertInto('comments').values(values).execute();
 }
 
-export async function updateComment(
-  trx: Executor,
-  organizationId: string,
-  id: string,
-  patch: { status?: CommentStatus; resolvedAt?: Date | null; resolvedBy?: string | null; bodyMarkdown?: string; editedAt?: Date },
-): Promise<void> {
+export type CommentPatch = { status?: CommentStatus; resolvedAt?: Date | null; resolvedBy?: string | null; bodyMarkdown?: string; bodyDocument?: string; editedAt?: Date };
+
+export async function updateComment(trx: Executor, organizationId: string, id: string, patch: CommentPatch): Promise<void> {
   await trx.updateTable('comments').set(patch).where('organizationId', '=', organizationId).where('id', '=', id).execute();
 }
 
@@ -203,7 +202,7 @@ export async function listVersion(db: Executor, ctx: CommentContext): Promise<nu
 export function repliesQuery(db: Executor, organizationId: string, commentId: string, viewerId: string) {
   return db
     .selectFrom('commentReplies as r')
-    .selectAll('r')
+    .select(['r.organizationId', 'r.id', 'r.commentId', 'r.bodyMarkdown', 'r.postedBy', 'r.postedAt', 'r.editedAt'])
     .select(reactionsOf('reply', 'r', viewerId).as('reactions'))
     .where('r.organizationId', '=', organizationId)
     .where('r.commentId', '=', commentId);
@@ -237,11 +236,11 @@ export async function moveRepliesCount(trx: Executor, organizationId: string, co
   return result.numUpdatedRows > 0n;
 }
 
-export async function insertReply(trx: Executor, values: Omit<Selectable<CommentRepliesTable>, 'editedAt' | 'postedAt'>): Promise<void> {
+export async function insertReply(trx: Executor, values: Omit<Selectable<CommentRepliesTable>, 'editedAt' | 'postedAt' | 'bodyDocument'> & { bodyDocument: string }): Promise<void> {
   await trx.insertInto('commentReplies').values(values).execute();
 }
 
-export async function updateReply(trx: Executor, organizationId: string, id: string, patch: { bodyMarkdown: string; editedAt: Date }): Promise<void> {
+export async function updateReply(trx: Executor, organizationId: string, id: string, patch: { bodyMarkdown: string; bodyDocument: string; editedAt: Date }): Promise<void> {
   await trx.updateTable('commentReplies').set(patch).where('organizationId', '=', organizationId).where('id', '=', id).execute();
 }
 
@@ -383,4 +382,32 @@ export async function saveAnchors(db: Executor, organizationId: string, anchors:
       // A comment deleted between the check and the insert: nothing to cache.
       if (error.code !== '23503') throw error;
     });
+}
+
+const BODY_TABLES = { comment: 'comments', reply: 'commentReplies' } as const;
+
+/**
+ * The stored trees (`format=document`) of comments or replies as JSON text, by id; null for those
+ * written before trees were kept. As text: the database plugin would camel-case every node's keys.
+ */
+export async function findBodyDocuments(db: Executor, organizationId: string, kind: 'comment' | 'reply', ids: string[]): Promise<Map<string, { markdown: string; document: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom(BODY_TABLES[kind])
+    .select(['id', 'bodyMarkdown', sql<string | null>`body_document::text`.as('bodyDocument')])
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', sql<string>`ANY(${ids}::text[])`)
+    .execute();
+  return new Map(rows.map((row) => [row.id, { markdown: row.bodyMarkdown, document: row.bodyDocument }]));
+}
+
+/** Stores the tree of a body read since (only while the body is still the one read). */
+export async function saveBodyDocument(db: Executor, organizationId: string, kind: 'comment' | 'reply', id: string, markdown: string, document: string): Promise<void> {
+  await db
+    .updateTable(BODY_TABLES[kind])
+    .set({ bodyDocument: document })
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', id)
+    .where('bodyMarkdown', '=', markdown)
+    .execute();
 }

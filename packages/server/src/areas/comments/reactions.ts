@@ -1,6 +1,7 @@
 // Reactions: which strings are emojis, and the limits (docs/decisions.md, "Comments").
-import { assertMarkdownParsable } from '../../content/markdown-check.js';
+import { parseCommentBody } from '../../content/markdown-check.js';
 import { invalidField } from '../../errors.js';
+import type { ParsePool } from '../../parsing/parse-pool.js';
 
 /** Different emojis one comment or reply may hold. */
 export const MAX_DISTINCT_EMOJIS = 20;
@@ -31,9 +32,11 @@ export function reactionChanges(body: { addedReactions?: string[]; removedReacti
   return { add, remove };
 }
 
-/** A body's markdown, refused with NUL characters (PostgreSQL text cannot hold them). */
-export async function checkedMarkdown(markdown: string, path: string): Promise<string> {
+/** A body as stored: its markdown (refused with NUL characters, which PostgreSQL text cannot hold) and its tree as JSON text. */
+export type CheckedBody = { markdown: string; document: string };
+
+/** A body through the markdown gate (400 naming `path` when refused), with the tree it read. */
+export async function checkedMarkdown(pool: ParsePool, markdown: string, path: string): Promise<CheckedBody> {
   if (markdown.includes('\u0000')) throw invalidField(path, 'must not contain NUL characters');
-  await assertMarkdownParsable([{ path, markdown }]);
-  return markdown;
+  return { markdown, document: await parseCommentBody(pool, { path, markdown }) };
 }

@@ -2,7 +2,8 @@
 // the block its quote is now in (areas/comments/anchoring.ts).
 //
 // Two caches, both keyed by immutable things, so neither can serve a stale answer:
-// - in memory, per process: the resolved target of (organization, head revision, comment). A revision
+// - in memory, per process (the server's `commentTargets` cache, caches.ts): the resolved target of
+//   (organization, head revision, comment). A revision
 //   never changes, and neither do the columns of a comment that say what it targets (page, block,
 //   quote, the body's hash at posting), so a list read at an unchanged head costs no query here. A new
 //   head (any edit, a merge) is a new key.
@@ -14,13 +15,14 @@
 // comments' anchors as posted and the cached anchors; only comments whose page body changed since
 // their anchor was last computed cost more — the bodies, once each, and one write of the new anchors.
 import { sql } from 'kysely';
+import type { Caches } from '../../caches.js';
 import { PREPARED, type Executor } from '../../db/database.js';
-import { loadDocuments } from '../../content/content-objects.repository.js';
+import { loadBodyParts, loadBodyPartsText } from '../../content/parsed-bodies.js';
+import type { ParsePool } from '../../parsing/parse-pool.js';
 import { findSpaceRevision } from '../../content/revisions.repository.js';
 import { pathOf } from '../../content/model.js';
 import { loadPageTree } from '../../content/tree-store.js';
-import { BoundedCache } from '../sites/published/bounded-cache.js';
-import { documentBlocks, previewOf, reanchor, type Block } from './anchoring.js';
+import type { Anchor, Block } from './anchoring.js';
 import { findAnchors, findCommentTargets, saveAnchors, type AnchorRow, type CommentContext, type CommentRow, type CommentTargetRow } from './comments.repository.js';
 
 /** A page at the context's head. */
@@ -37,9 +39,12 @@ export type HeadPage = {
   documentHash: string | null;
 };
 
+/** The caches targets are read through: change requests' trees, and the resolved targets. */
+export type TargetCaches = Pick<Caches, 'trees' | 'commentTargets' | 'revisions'>;
+
 /** The pages `pageIds` at the context's head; absent ones are missing from the map. */
-export async function pagesAtHead(db: Executor, ctx: CommentContext, pageIds: string[]): Promise<Map<string, HeadPage>> {
-  return (await readPagesAtHead(db, ctx, pageIds)).pages;
+export async function pagesAtHead(db: Executor, caches: TargetCaches, ctx: CommentContext, pageIds: string[]): Promise<Map<string, HeadPage>> {
+  return (await readPagesAtHead(db, caches, ctx, pageIds)).pages;
 }
 
 const toHeadPage = (row: {
@@ -69,7 +74,7 @@ const toHeadPage = (row: {
  * itself: the space's materialised head may have moved on since the caller read the head (a
  * concurrent edit), and what was read then belongs to no key of the target cache.
  */
-async function readPagesAtHead(db: Executor, ctx: CommentContext, pageIds: string[]): Promise<{ pages: Map<string, HeadPage>; exact: boolean }> {
+async function readPagesAtHead(db: Executor, caches: TargetCaches, ctx: CommentContext, pageIds: string[]): Promise<{ pages: Map<string, HeadPage>; exact: boolean }> {
   const unique = [...new Set(pageIds)];
   const pages = new Map<string, HeadPage>();
   if (unique.length === 0) return { pages, exact: true };
@@ -92,8 +97,8 @@ async function readPagesAtHead(db: Executor, ctx: CommentContext, pageIds: strin
     return { pages, exact: rows[0]?.headRevisionId === ctx.headRevisionId };
   }
   // A change request's head is not materialised: its tree (immutable, by revision), cached by root hash.
-  const revision = await findSpaceRevision(db, ctx.organizationId, ctx.spaceId, ctx.headRevisionId);
-  const tree = await loadPageTree(db, ctx.organizationId, revision?.pagesRoot?.toString('hex') ?? null);
+  const revision = await findSpaceRevision(db, caches, ctx.organizationId, ctx.spaceId, ctx.headRevisionId);
+  const tree = await loadPageTree(db, caches, ctx.organizationId, revision?.pagesRoot?.toString('hex') ?? null);
   for (const id of unique) {
     const entry = tree.pages.get(id);
     if (!entry) continue;
@@ -112,12 +117,14 @@ async function readPagesAtHead(db: Executor, ctx: CommentContext, pageIds: strin
   return { pages, exact: revision !== undefined };
 }
 
-/** The blocks of a page's body (none for an empty body). */
-export async function pageBlocks(db: Executor, organizationId: string, page: HeadPage): Promise<Block[]> {
+/** The blocks of a page's body, as stored with it (none for an empty body). */
+export async function pageBlocks(db: Executor, pool: ParsePool, organizationId: string, page: HeadPage): Promise<Block[]> {
   if (page.documentHash === null) return [];
-  const markdown = (await loadDocuments(db, organizationId, [page.documentHash])).get(page.documentHash) ?? '';
-  return documentBlocks(markdown);
+  return ((await loadBodyParts(db, pool, organizationId, [page.documentHash], 'blocks')).get(page.documentHash) as Block[] | undefined) ?? [];
 }
+
+/** Re-anchoring compares a quote with a whole body's text (approx-string-match): seconds for a large body. */
+const REANCHOR_DEADLINE_MS = 10_000;
 
 /** Where a comment's target stands at the head. */
 export type ResolvedTarget = {
@@ -131,38 +138,37 @@ export type ResolvedTarget = {
 
 const hex = (hash: Buffer | null) => (hash ? hash.toString('hex') : null);
 
-/**
- * Resolved targets kept per process. An entry is a few hundred bytes (the page and block objects are
- * shared by the comments of one page): 20,000 of them are the first pages of a few hundred busy lists.
- */
-export const TARGET_CACHE_ENTRIES = 20_000;
-const resolvedTargets = new BoundedCache<ResolvedTarget>({ maxEntries: TARGET_CACHE_ENTRIES });
 const targetKey = (ctx: CommentContext, commentId: string) => `${ctx.organizationId}/${ctx.headRevisionId}/${commentId}`;
 
 /** The targets of a page of comments at the context's head: from the cache, else resolved (and cached). */
-export async function resolveTargets(db: Executor, ctx: CommentContext, rows: CommentRow[]): Promise<Map<string, ResolvedTarget>> {
+/** What resolving targets uses: the database (or the caller's transaction), the parse pool, the caches. */
+export type TargetsApp = { db: Executor; parsing: ParsePool; caches: TargetCaches };
+
+export async function resolveTargets(app: TargetsApp, ctx: CommentContext, rows: CommentRow[]): Promise<Map<string, ResolvedTarget>> {
+  const { caches } = app;
   const resolved = new Map<string, ResolvedTarget>();
   const missing: CommentRow[] = [];
   for (const row of rows) {
     if (row.pageId === null) continue;
-    const hit = resolvedTargets.get(targetKey(ctx, row.id));
+    const hit = caches.commentTargets.get(targetKey(ctx, row.id));
     if (hit) resolved.set(row.id, hit);
     else missing.push(row);
   }
   if (missing.length === 0) return resolved;
-  const { targets, exact } = await resolveAtHead(db, ctx, missing);
+  const { targets, exact } = await resolveAtHead(app, ctx, missing);
   for (const [id, target] of targets) {
     resolved.set(id, target);
-    if (exact) resolvedTargets.set(targetKey(ctx, id), target);
+    if (exact) caches.commentTargets.set(targetKey(ctx, id), target);
   }
   return resolved;
 }
 
 /** The targets of comments (all on pages) at the context's head, re-anchoring (and caching) where bodies changed. */
-async function resolveAtHead(db: Executor, ctx: CommentContext, onPages: CommentRow[]): Promise<{ targets: Map<string, ResolvedTarget>; exact: boolean }> {
+async function resolveAtHead(app: TargetsApp, ctx: CommentContext, onPages: CommentRow[]): Promise<{ targets: Map<string, ResolvedTarget>; exact: boolean }> {
+  const { db, caches } = app;
   const ids = onPages.map((row) => row.id);
   const [{ pages, exact }, posted, cached] = await Promise.all([
-    readPagesAtHead(db, ctx, onPages.map((row) => row.pageId!)),
+    readPagesAtHead(db, caches, ctx, onPages.map((row) => row.pageId!)),
     findCommentTargets(db, ctx.organizationId, ids),
     findAnchors(db, ctx.organizationId, ids),
   ]);
@@ -191,17 +197,22 @@ async function resolveAtHead(db: Executor, ctx: CommentContext, onPages: Comment
   }
   if (stale.length === 0) return { targets: resolved, exact };
 
-  // Re-anchor: each changed body loaded and split into blocks once.
+  // Re-anchor in the parse pool: each changed body's stored blocks, with the anchors to find in it.
   const hashes = [...new Set(stale.flatMap(({ page }) => (page.documentHash ? [page.documentHash] : [])))];
-  const bodies = await loadDocuments(db, ctx.organizationId, hashes);
-  const blocksOf = new Map(hashes.map((hash) => [hash, documentBlocks(bodies.get(hash) ?? '')]));
+  const blocksOf = await loadBodyPartsText(db, app.parsing, ctx.organizationId, hashes, 'blocks');
+  const anchorOf = (row: CommentTargetRow): Anchor => ({ nodeId: row.nodeId!, quote: row.anchorQuote ?? '', prefix: row.anchorPrefix ?? '', suffix: row.anchorSuffix ?? '' });
+  const found = new Map<string, { id: string; preview: string } | null>();
+  for (const hash of [...hashes, null]) {
+    const here = stale.filter(({ page }) => page.documentHash === hash);
+    if (here.length === 0) continue;
+    const blocks = (hash && blocksOf.get(hash)) || '[]';
+    const results = await app.parsing.run('reanchor', { blocks, anchors: here.map(({ row }) => anchorOf(row)) }, { deadlineMs: REANCHOR_DEADLINE_MS });
+    here.forEach(({ row }, index) => found.set(row.id, results[index]!));
+  }
   const fresh: AnchorRow[] = [];
   for (const { row, page } of stale) {
-    const found = reanchor(
-      { nodeId: row.nodeId!, quote: row.anchorQuote ?? '', prefix: row.anchorPrefix ?? '', suffix: row.anchorSuffix ?? '' },
-      page.documentHash ? blocksOf.get(page.documentHash)! : [],
-    );
-    const anchor: AnchorRow = { commentId: row.id, documentHash: page.documentHash ?? '', nodeId: found?.id ?? null, nodePreview: found ? previewOf(found.text) : null };
+    const block = found.get(row.id) ?? null;
+    const anchor: AnchorRow = { commentId: row.id, documentHash: page.documentHash ?? '', nodeId: block?.id ?? null, nodePreview: block?.preview ?? null };
     resolved.set(row.id, anchorTarget(page, { id: row.nodeId!, preview: row.nodePreview ?? '' }, anchor));
     // An empty body has no hash to key the anchor table by: it is re-checked (without a query) on a miss.
     if (page.documentHash) fresh.push(anchor);

@@ -32,16 +32,16 @@ function fileFromHeadRow(row: Omit<HeadFileRow, 'blobHash'> & { blobHash: Buffer
 
 /** A head page with its subtree and its own body. */
 async function headPage(app: App, space: SpaceRow, pageId: string | undefined, format: 'markdown' | 'document') {
-  const tree = await loadHeadPages(app.db, space);
+  const tree = await loadHeadPages(app, space);
   const entry = pageId === undefined ? undefined : tree.pages.get(pageId);
   if (!entry) throw notFound('Page');
-  const body = await readPageBody(app.db, space.organizationId, entry, format);
+  const body = await readPageBody(app, space.organizationId, entry, format);
   return toApiPage(tree, entry.id, contentContext(app, space), body);
 }
 
 export const contentHandlers = {
   async getSpaceContent({ access: { space }, app }) {
-    const content = await loadRevisionContent(app.db, space, space.headRevisionId);
+    const content = await loadRevisionContent(app, space, space.headRevisionId);
     return { status: 200, body: toApiRevision(content.revision, content.state, content.reusableBodies, contentContext(app, space)) };
   },
 
@@ -52,7 +52,7 @@ export const contentHandlers = {
   },
 
   async listSpacePages({ access: { space }, app }) {
-    const tree = await loadHeadPages(app.db, space);
+    const tree = await loadHeadPages(app, space);
     return { status: 200, body: { pages: toApiPages(tree, contentContext(app, space)) } };
   },
 
@@ -86,7 +86,7 @@ export const contentHandlers = {
   },
 
   async getSpaceRevisionById({ access: { space }, params, app }) {
-    const content = await loadRevisionContent(app.db, space, params.revisionId);
+    const content = await loadRevisionContent(app, space, params.revisionId);
     return { status: 200, body: toApiRevision(content.revision, content.state, content.reusableBodies, contentContext(app, space)) };
   },
 } satisfies AreaHandlers;

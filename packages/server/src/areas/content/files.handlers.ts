@@ -4,7 +4,6 @@ import { findLiveSpaceOrganization } from '../spaces/spaces.repository.js';
 import { gone, notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { verifyDownload } from '../../content/download-signature.js';
-import { blobStore } from '../../content/blob-store.js';
 
 export const fileHandlers = {
   async downloadFile({ params, app }) {
@@ -14,7 +13,7 @@ export const fileHandlers = {
     const { ticket } = verified;
     // The space may have been deleted (or moved to another organization) since the address was made.
     const organizationId = await findLiveSpaceOrganization(app.db, ticket.spaceId);
-    const bytes = organizationId === undefined ? undefined : await blobStore.get(app.db, organizationId, ticket.blobHash);
+    const bytes = organizationId === undefined ? undefined : await app.blobs.get(app.db, organizationId, ticket.blobHash);
     if (!bytes) throw notFound('File');
     const maxAge = Math.max(0, ticket.expiresAt - Math.floor(Date.now() / 1000));
     return {

@@ -26,6 +26,7 @@ export const contentArea = defineArea({
     documents: { stays: SHARED_OBJECTS },
     fileBlobs: { stays: SHARED_OBJECTS },
     blobBytes: { stays: SHARED_OBJECTS },
+    documentParses: { stays: 'What was read of a document (its tree, sections and blocks), with the document: copied with it (content-objects.repository.ts, copyDocuments), removed with it by cascade' },
     contentGarbageMarks: { stays: 'The organizations whose unreachable objects garbage collection should look for' },
   },
   steps: {
@@ -33,6 +34,6 @@ export const contentArea = defineArea({
     purge: [async (trx, { spaces }) => markContentGarbage(trx, [...new Set(spaces.map((space) => space.organizationId))])],
   },
   events: ['space.content-updated'],
-  jobs: (context) => [collectContentGarbageWorker(context.db)],
+  jobs: (context) => [collectContentGarbageWorker(context.db, context.blobs)],
   conflicts: { revisions_organization_id_space_id_fkey: 'The space was removed meanwhile' },
 });

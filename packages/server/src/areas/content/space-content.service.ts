@@ -1,6 +1,7 @@
 // Direct edits of a space's content and reads of its revisions: the batch engine on the space's
 // primary head, and revision content loaded through the tree cache.
 import type { AppContext } from '../../context.js';
+import type { Caches } from '../../caches.js';
 import type { Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { loadDocuments } from '../../content/content-objects.repository.js';
@@ -9,11 +10,11 @@ import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { applyChanges, type ContentChange, type PreparedFile } from '../../content/apply-changes.js';
 import { prepareFiles } from '../../content/file-inputs.js';
-import { assertMarkdownParsable, changeBodies } from '../../content/markdown-check.js';
+import { changeBodies, parseMarkdownBodies, type ParsedBodies } from '../../content/markdown-check.js';
 import type { PageBody } from './content.mapper.js';
-import { markdownToDocument } from '../../content/markdown-document.js';
+import { loadBodyParts } from '../../content/parsed-bodies.js';
 import type { ContentRoots, ContentState, PageEntry } from '../../content/model.js';
-import { writeRevision, type HeadPointer } from '../../content/revision-writer.js';
+import { writeRevision, type ContentWriter, type HeadPointer } from '../../content/revision-writer.js';
 import { spaceHeadPointer } from '../../content/space-head.js';
 import type { EventActor, NewEvent } from '../events/index.js';
 import { recordingContentUpdates } from './content-events.js';
@@ -35,16 +36,25 @@ export type InternalBatch = (base: ContentState) => {
   presetIds?: ReadonlyMap<string, string>;
 };
 
+/** What writing content uses: the database, the trees cache and the blob store (ContentWriter), and the parse pool. */
+type ContentApp = ContentWriter & Pick<AppContext, 'parsing'>;
+
+/**
+ * How a batch is written: `parsed`, what the markdown gate read of its bodies (stored beside them, not
+ * read again); `beforeCommit`, a last check in the write's transaction (an import's client still there).
+ */
+export type BatchOptions = { parsed?: ParsedBodies; beforeCommit?: () => void };
+
 /** Writes a batch through the batch engine as one new `edits` revision on `pointer`'s head. */
-export function writeBatch<Moved>(app: Pick<AppContext, 'db'>, pointer: HeadPointer<Moved>, userId: string, batch: InternalBatch) {
+export function writeBatch<Moved>(app: ContentApp, pointer: HeadPointer<Moved>, userId: string, batch: InternalBatch, options: BatchOptions = {}) {
   return writeRevision(
-    app.db,
+    app,
     pointer,
     (base, now) => {
       const { changes, files, presetIds } = batch(base);
       return applyChanges(base, changes, { now: now.toISOString(), files, newId: () => newId(), ...(presetIds ? { presetIds } : {}) });
     },
-    { type: 'edits', createdBy: userId },
+    { type: 'edits', createdBy: userId, parsing: { pool: app.parsing, known: options.parsed }, ...(options.beforeCommit ? { beforeCommit: options.beforeCommit } : {}) },
   );
 }
 
@@ -53,21 +63,28 @@ export function writeBatch<Moved>(app: Pick<AppContext, 'db'>, pointer: HeadPoin
  * caller), recording `space.content-updated` in its transaction.
  */
 export async function applySpaceChanges(
-  app: Pick<AppContext, 'db' | 'config' | 'urls'>,
+  app: ContentApp & Pick<AppContext, 'config' | 'urls'>,
   space: SpaceRow,
   userId: string,
   changes: ContentChange[],
   events: ContentEvents,
 ): Promise<AppliedChanges> {
-  await assertMarkdownParsable(changeBodies(changes));
+  const parsed = await parseMarkdownBodies(app.parsing, changeBodies(changes));
   const files = await prepareFiles(changes, app.config);
-  return applySpaceBatch(app, space, userId, () => ({ changes, files }), events);
+  return applySpaceBatch(app, space, userId, () => ({ changes, files }), events, { parsed });
 }
 
 /** Applies an internal batch to the space's head (access checked by the caller), recording its events. */
-export async function applySpaceBatch(app: Pick<AppContext, 'db' | 'urls'>, space: SpaceRow, userId: string, batch: InternalBatch, events: ContentEvents): Promise<AppliedChanges> {
+export async function applySpaceBatch(
+  app: ContentApp & Pick<AppContext, 'urls'>,
+  space: SpaceRow,
+  userId: string,
+  batch: InternalBatch,
+  events: ContentEvents,
+  options: BatchOptions = {},
+): Promise<AppliedChanges> {
   const pointer = spaceHeadPointer(space, recordingContentUpdates(space, { ...events, urls: app.urls, revisionType: 'edits' }));
-  const written = await writeBatch(app, pointer, userId, batch);
+  const written = await writeBatch(app, pointer, userId, batch, options);
   return { space: written.moved, revisionId: written.revisionId, refs: written.draft.refs };
 }
 
@@ -80,37 +97,47 @@ export function revisionRoots(revision: RevisionRow): ContentRoots {
 }
 
 /** A revision of the space; 404 when it is not one of the space's. */
-export async function requireRevision(db: Executor, space: SpaceRow, revisionId: string): Promise<RevisionRow> {
-  const revision = await findSpaceRevision(db, space.organizationId, space.id, revisionId);
+export async function requireRevision(db: Executor, caches: Pick<Caches, 'revisions'>, space: SpaceRow, revisionId: string): Promise<RevisionRow> {
+  const revision = await findSpaceRevision(db, caches, space.organizationId, space.id, revisionId);
   if (!revision) throw notFound('Revision');
   return revision;
 }
 
+/** What reading content uses: the database, and the server's caches (the trees). */
+export type ContentReader = Pick<AppContext, 'db' | 'caches'>;
+
 export type RevisionContent = { revision: RevisionRow; state: ContentState; reusableBodies: Map<string, string> };
 
 /** Everything a Revision object shows: the trees, and the reusable contents' bodies. */
-export async function loadRevisionContent(db: Executor, space: SpaceRow, revisionId: string): Promise<RevisionContent> {
-  const revision = await requireRevision(db, space, revisionId);
-  const state = await loadContentState(db, space.organizationId, revisionRoots(revision));
+export async function loadRevisionContent(app: ContentReader, space: SpaceRow, revisionId: string): Promise<RevisionContent> {
+  const revision = await requireRevision(app.db, app.caches, space, revisionId);
+  const state = await loadContentState(app.db, app.caches, space.organizationId, revisionRoots(revision));
   const hashes = [...state.reusables.items.values()].flatMap((entry) => (entry.documentHash ? [entry.documentHash] : []));
-  return { revision, state, reusableBodies: await loadDocuments(db, space.organizationId, hashes) };
+  return { revision, state, reusableBodies: await loadDocuments(app.db, app.caches, space.organizationId, hashes) };
 }
 
 /** The trees of a revision of the space (no bodies). */
-export async function loadRevisionState(db: Executor, space: SpaceRow, revisionId: string): Promise<ContentState> {
-  const revision = await requireRevision(db, space, revisionId);
-  return loadContentState(db, space.organizationId, revisionRoots(revision));
+export async function loadRevisionState(app: ContentReader, space: SpaceRow, revisionId: string): Promise<ContentState> {
+  const revision = await requireRevision(app.db, app.caches, space, revisionId);
+  return loadContentState(app.db, app.caches, space.organizationId, revisionRoots(revision));
 }
 
 /** The page tree of the space's head revision. */
-export async function loadHeadPages(db: Executor, space: SpaceRow) {
-  const revision = await requireRevision(db, space, space.headRevisionId);
-  return loadPageTree(db, space.organizationId, revisionRoots(revision).pages);
+export async function loadHeadPages(app: ContentReader, space: SpaceRow) {
+  const revision = await requireRevision(app.db, app.caches, space, space.headRevisionId);
+  return loadPageTree(app.db, app.caches, space.organizationId, revisionRoots(revision).pages);
 }
 
-/** A page's own body in the requested format; none for groups. */
-export async function readPageBody(db: Executor, organizationId: string, entry: PageEntry, format: 'markdown' | 'document'): Promise<PageBody | undefined> {
+/** The tree of the empty body (no document is stored for it). */
+const EMPTY_DOCUMENT = { type: 'root' as const, children: [] };
+
+/** A page's own body in the requested format (the tree as stored when its body was written); none for groups. */
+export async function readPageBody(app: ContentReader & Pick<AppContext, 'parsing'>, organizationId: string, entry: PageEntry, format: 'markdown' | 'document'): Promise<PageBody | undefined> {
   if (entry.type === 'group') return undefined;
-  const markdown = entry.documentHash ? ((await loadDocuments(db, organizationId, [entry.documentHash])).get(entry.documentHash) ?? '') : '';
-  return format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
+  const hash = entry.documentHash;
+  if (format === 'document') {
+    const tree = hash ? (await loadBodyParts(app.db, app.parsing, organizationId, [hash], 'tree')).get(hash) : undefined;
+    return { document: (tree ?? EMPTY_DOCUMENT) as Extract<PageBody, { document: unknown }>['document'] };
+  }
+  return { markdown: hash ? ((await loadDocuments(app.db, app.caches, organizationId, [hash])).get(hash) ?? '') : '' };
 }

@@ -4,13 +4,12 @@
 // stay, as other spaces may share them; the source is marked for garbage collection, which reclaims
 // what nothing reaches any more. The cost follows the stored history: each distinct node is read once.
 import { copyDocuments, copyFileBlobRecords, copyNodes, lockContentObjects, markContentGarbage, type NodeTable } from '../../content/content-objects.repository.js';
-import { blobStore } from '../../content/blob-store.js';
 import type { TransferStep } from '../area.js';
 import { reachableContent } from '../../content/reachability.js';
 
 const NODE_TABLES: NodeTable[] = ['treeNodes', 'fileNodes', 'reusableNodes'];
 
-const copyContentObjects: TransferStep = async (trx, s) => {
+const copyContentObjects: TransferStep = async (trx, s, { blobs }) => {
   if (s.spaceIds.length === 0) return;
   // Garbage collection must not sweep the source's objects while they are read, nor the target's
   // while this relies on the ones it already has.
@@ -20,7 +19,7 @@ const copyContentObjects: TransferStep = async (trx, s) => {
   await copyDocuments(trx, s.from, s.to, [...reached.documents]);
   if (reached.blobs.size > 0) {
     await copyFileBlobRecords(trx, s.from, s.to, [...reached.blobs]);
-    await blobStore.copy(trx, s.from, s.to, [...reached.blobs]);
+    await blobs.copy(trx, s.from, s.to, [...reached.blobs]);
   }
   // The source keeps its copies until garbage collection finds what no remaining revision reaches.
   await markContentGarbage(trx, [s.from]);

@@ -6,21 +6,21 @@
 // - without one, folders give it: a folder's `README.md` (or `index.md`) is the folder's page, the root's
 //   is the first page, other files and folders follow in natural order;
 // - files the pages link to or show (GitBook keeps them in `.gitbook/assets/`) become files.
-import { assertMarkdownParsable } from '../../content/markdown-check.js';
+// Every file is parsed in the parse pool (import-parse.ts); the layout is indexed once, so the work
+// done here is linear in the number of entries.
 import { posix } from 'node:path';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { parse as parseYaml } from 'yaml';
+import { invalidField, unprocessable } from '../../errors.js';
 import type { ImportBudget } from './import-budget.js';
 import { withoutNul } from './import-fetch.js';
+import type { ImportParser } from './import-parser.js';
 import { cut, fileNameOf, MAX_BODY, MAX_DESCRIPTION, MAX_TITLE, type ImportedFile, type ImportedPage, type ImportPlan } from './import-plan.js';
-import { markdownDestinations, type Destination } from './markdown-links.js';
-import { plainText, readMarkdownFile } from './markdown-file.js';
-import type { SourceRead } from './web-sources.js';
+import type { Destination } from './markdown-links.js';
+import type { OutlineItem } from './summary-outline.js';
+import { bodyOf, type SourceRead } from './web-sources.js';
 import type { ZipArchive } from './zip-archive.js';
 
-/** One entry of the outline: a page (with the file it reads, when it has one) or a group. */
-type OutlineItem = { title?: string; path?: string; group?: true; children: OutlineItem[] };
-type MdNode = { type: string; depth?: number; url?: string; children?: MdNode[] };
+/** Folders inside one another: deeper entries are left out (the outline and the page tree recurse through them). */
+export const MAX_ARCHIVE_DEPTH = 32;
 
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
 const IGNORED = /(^|\/)(__MACOSX\/|\.DS_Store$|\.git\/)/;
@@ -33,23 +33,46 @@ function humanize(name: string): string {
   return words ? words[0]!.toUpperCase() + words.slice(1) : name;
 }
 
-/** The archive's files by path under the layout's root (a lone top folder and `.gitbook.yaml`'s root taken off). */
+type Folder = { files: Set<string>; folders: Set<string> };
+
+/**
+ * The archive's files by path under the layout's root (a lone top folder and `.gitbook.yaml`'s root
+ * taken off), indexed by folder.
+ */
 class Layout {
   readonly files = new Map<string, string>();
   private readonly lowerCase = new Map<string, string>();
+  private readonly folders = new Map<string, Folder>();
   summary = 'SUMMARY.md';
   readme = 'README.md';
 
-  constructor(names: Iterable<string>) {
-    const kept = [...names].filter((name) => !IGNORED.test(name));
+  constructor(names: Iterable<string>, budget: ImportBudget) {
+    const kept = [...names].filter((name) => {
+      if (IGNORED.test(name)) return false;
+      if (name.split('/').length <= MAX_ARCHIVE_DEPTH) return true;
+      budget.skip(name, `nested in more than ${MAX_ARCHIVE_DEPTH} folders`);
+      return false;
+    });
     const tops = new Set(kept.map((name) => name.split('/')[0]));
     const strip = tops.size === 1 && kept.every((name) => name.includes('/')) ? [...tops][0]!.length + 1 : 0;
     for (const name of kept) this.add(name.slice(strip), name);
   }
 
+  private folder(path: string): Folder {
+    let folder = this.folders.get(path);
+    if (!folder) this.folders.set(path, (folder = { files: new Set(), folders: new Set() }));
+    return folder;
+  }
+
   private add(path: string, entry: string) {
     this.files.set(path, entry);
     this.lowerCase.set(path.toLowerCase(), path);
+    const segments = path.split('/');
+    for (let i = 0; i < segments.length; i++) {
+      const parent = segments.slice(0, i).join('/');
+      if (i === segments.length - 1) this.folder(parent).files.add(segments[i]!);
+      else this.folder(parent).folders.add(segments[i]!);
+    }
   }
 
   /** Applies `.gitbook.yaml` (already read): its root becomes the layout's root. */
@@ -62,6 +85,7 @@ class Layout {
     const entries = [...this.files].filter(([path]) => path.startsWith(root));
     this.files.clear();
     this.lowerCase.clear();
+    this.folders.clear();
     for (const [path, entry] of entries) this.add(path.slice(root.length), entry);
   }
 
@@ -71,9 +95,12 @@ class Layout {
   }
 
   isFolder(path: string): boolean {
-    const prefix = path.replace(/\/?$/, '/');
-    for (const file of this.files.keys()) if (file.startsWith(prefix)) return true;
-    return false;
+    return this.folders.has(path.replace(/\/$/, ''));
+  }
+
+  /** The file names and folder names directly inside `path` ('' for the root). */
+  contents(path: string): Folder {
+    return this.folders.get(path) ?? { files: new Set(), folders: new Set() };
   }
 }
 
@@ -101,41 +128,13 @@ function resolveInArchive(layout: Layout, destination: string, from: string): { 
   return undefined;
 }
 
-/** The tree `SUMMARY.md` describes. */
-function summaryOutline(text: string): OutlineItem[] {
-  const outline: OutlineItem[] = [];
-  let group: OutlineItem | undefined;
-  const items = (list: MdNode): OutlineItem[] =>
-    (list.children ?? []).map((item) => {
-      const paragraph = item.children?.find((child) => child.type === 'paragraph');
-      const link = paragraph?.children?.find((child) => child.type === 'link');
-      const nested = item.children?.find((child) => child.type === 'list');
-      const title = plainText((link ?? paragraph ?? { type: 'text', value: '' }) as never).trim();
-      return { ...(title ? { title } : {}), ...(link?.url ? { path: link.url } : {}), children: nested ? items(nested) : [] };
-    });
-  for (const node of (fromMarkdown(text) as MdNode).children ?? []) {
-    if (node.type === 'heading' && (node.depth ?? 1) >= 2) {
-      group = { title: plainText(node as never).trim() || 'Group', group: true, children: [] };
-      outline.push(group);
-    } else if (node.type === 'list') {
-      (group ? group.children : outline).push(...items(node));
-    }
-  }
-  return outline;
-}
-
 /** The tree the folders give: the root's readme first, then files and folders in natural order. */
 function folderOutline(layout: Layout, folder: string): OutlineItem[] {
   const prefix = folder ? `${folder}/` : '';
-  const files = new Set<string>();
-  const folders = new Set<string>();
-  for (const path of layout.files.keys()) {
-    if (!path.startsWith(prefix) || !MARKDOWN.test(path)) continue;
-    const rest = path.slice(prefix.length);
-    const slash = rest.indexOf('/');
-    if (slash >= 0) folders.add(rest.slice(0, slash));
-    else files.add(rest);
-  }
+  const inside = layout.contents(folder);
+  const files = new Set([...inside.files].filter((name) => MARKDOWN.test(name)));
+  // Folders holding Markdown somewhere below.
+  const folders = new Set([...inside.folders].filter((name) => holdsMarkdown(layout, prefix + name)));
   const outline: OutlineItem[] = [];
   if (folder === '') {
     const readme = layout.find(layout.readme);
@@ -152,18 +151,56 @@ function folderOutline(layout: Layout, folder: string): OutlineItem[] {
       outline.push({ path: prefix + name, children: [] });
       continue;
     }
-    const inside = prefix + name;
-    const own = [...layout.files.keys()].find((path) => path.startsWith(`${inside}/`) && README.test(path.slice(inside.length + 1)));
-    outline.push({ ...(own ? { path: own } : { title: humanize(name) }), children: folderOutline(layout, inside) });
+    const path = prefix + name;
+    const own = [...layout.contents(path).files].find((file) => README.test(file));
+    outline.push({ ...(own ? { path: `${path}/${own}` } : { title: humanize(name) }), children: folderOutline(layout, path) });
   }
   return outline;
 }
 
-type Reader = { archive: ZipArchive; layout: Layout; budget: ImportBudget };
+/** Whether the folder holds a Markdown file, at any depth (memoised per layout: each folder is looked into once). */
+const markdownFolders = new WeakMap<Layout, Map<string, boolean>>();
+function holdsMarkdown(layout: Layout, path: string): boolean {
+  let known = markdownFolders.get(layout);
+  if (!known) markdownFolders.set(layout, (known = new Map()));
+  const cached = known.get(path);
+  if (cached !== undefined) return cached;
+  const inside = layout.contents(path);
+  const holds = [...inside.files].some((name) => MARKDOWN.test(name)) || [...inside.folders].some((name) => holdsMarkdown(layout, `${path}/${name}`));
+  known.set(path, holds);
+  return holds;
+}
+
+type Reader = { archive: ZipArchive; layout: Layout; budget: ImportBudget; parser: ImportParser };
 
 async function readText(reader: Reader, path: string): Promise<string | undefined> {
   const bytes = await reader.archive.read(reader.layout.files.get(path)!, reader.budget);
   return bytes && withoutNul(new TextDecoder('utf-8').decode(bytes));
+}
+
+const TOO_LONG = `its body is over ${MAX_BODY} characters: imported without it`;
+
+/**
+ * A Markdown file of the archive read in the parse pool: its title, description and body (left out,
+ * with the reason listed, when it cannot be read); undefined when the import's time ran out.
+ */
+async function readFile(reader: Reader, path: string, text: string): Promise<{ title?: string; description?: string; body: Pick<ImportedPage, 'markdown' | 'destinations'> } | undefined> {
+  const { budget, parser } = reader;
+  // Far over the limit: not worth a worker's time (front matter and a title line are short).
+  if (text.length > 2 * MAX_BODY) {
+    budget.skip(path, TOO_LONG);
+    return { body: {} };
+  }
+  const read = await parser.run('import-markdown', { text });
+  if (!read.ok) {
+    if (budget.stopped) return undefined;
+    budget.skip(path, `${read.reason}: imported without its body`);
+    return { body: {} };
+  }
+  const { title, description, body } = read.value;
+  const tooLong = !('refused' in body) && body.markdown.length > MAX_BODY;
+  if (tooLong) budget.skip(path, TOO_LONG);
+  return { ...(title ? { title } : {}), ...(description ? { description } : {}), body: tooLong ? {} : bodyOf(body, path, budget) };
 }
 
 /** Pages for the outline, in tree order, until a limit stops the import. */
@@ -182,7 +219,8 @@ async function readOutline(reader: Reader, outline: OutlineItem[], from: string)
       const text = await readText(reader, path);
       if (text === undefined) break;
       budget.countPage();
-      const file = readMarkdownFile(text);
+      const file = await readFile(reader, path, text);
+      if (!file) break;
       const name = posix.basename(path);
       const named = README.test(name) ? posix.basename(posix.dirname(path)) : name.replace(MARKDOWN, '');
       const fallback = named === '.' ? 'Introduction' : humanize(named);
@@ -190,13 +228,12 @@ async function readOutline(reader: Reader, outline: OutlineItem[], from: string)
         key: path,
         title: cut(item.title ?? file.title ?? fallback, MAX_TITLE),
         ...(file.description ? { description: cut(file.description, MAX_DESCRIPTION) } : {}),
+        ...file.body,
         type: 'document',
         slugFrom: named === '.' ? (item.title ?? file.title ?? fallback) : named,
         children: [],
         counted: true,
       };
-      if (file.markdown.length <= MAX_BODY) page.markdown = file.markdown;
-      else budget.skip(path, `its body is over ${MAX_BODY} characters: imported without it`);
     } else {
       if (item.path !== undefined) budget.skip(item.path, 'not a Markdown file of the archive');
       page = { key: `outline:${from}:${pages.length}`, title: cut(item.title ?? 'Untitled', MAX_TITLE), type: 'document', children: [], counted: false };
@@ -219,25 +256,29 @@ function countDocuments(layout: Layout, outline: OutlineItem[], from: string): n
   return count;
 }
 
-export async function readDocsArchive(archive: ZipArchive, budget: ImportBudget): Promise<SourceRead> {
-  const layout = new Layout(archive.entries.keys());
-  const reader: Reader = { archive, layout, budget };
+export async function readDocsArchive(archive: ZipArchive, budget: ImportBudget, parser: ImportParser): Promise<SourceRead> {
+  const layout = new Layout(archive.entries.keys(), budget);
+  const reader: Reader = { archive, layout, budget, parser };
   const configPath = layout.find('.gitbook.yaml');
-  if (configPath) {
-    const text = await readText(reader, configPath);
-    try {
-      const config = text && parseYaml(text, { maxAliasCount: 100 });
-      if (config && typeof config === 'object') layout.applyConfig(config as never);
-    } catch {
-      budget.skip(configPath, 'not valid YAML: ignored');
-    }
+  const configText = configPath === undefined ? undefined : await readText(reader, configPath);
+  if (configPath !== undefined && configText) {
+    const read = await parser.run('import-yaml', { text: configText });
+    if (!read.ok) budget.skip(configPath, `${read.reason}: ignored`);
+    else if (!read.value.valid) budget.skip(configPath, 'not valid YAML: ignored');
+    else if (read.value.config) layout.applyConfig(read.value.config);
   }
   const summaryPath = layout.find(layout.summary);
   const summaryText = summaryPath ? await readText(reader, summaryPath) : undefined;
-  // SUMMARY.md is parsed here, in the request: it goes through the markdown gate first (a deep or
-  // pathological outline is refused rather than overflowing the stack or holding the event loop).
-  if (summaryText !== undefined) await assertMarkdownParsable([{ path: `/archive/${summaryPath}`, markdown: summaryText }]);
-  const outline = summaryText !== undefined ? summaryOutline(summaryText) : folderOutline(layout, '');
+  let outline: OutlineItem[];
+  if (summaryText === undefined) {
+    outline = folderOutline(layout, '');
+  } else {
+    // The outline gives the whole tree: one that cannot be read fails the import.
+    const read = await parser.run('import-summary', { text: summaryText });
+    if (!read.ok) throw unprocessable(`${summaryPath} could not be read: ${read.reason}`);
+    if (!read.value.ok) throw invalidField(`/archive/${summaryPath}`, read.value.reason);
+    outline = read.value.outline;
+  }
   // SUMMARY.md's links are relative to itself; the folder outline names paths from the root.
   const from = summaryPath ?? '';
   const pages = await readOutline(reader, outline, from);
@@ -259,7 +300,7 @@ async function readLinkedFiles(reader: Reader, plan: ImportPlan): Promise<Import
   const seen = new Set<string>();
   const visit = (pages: ImportedPage[]) => {
     for (const page of pages) {
-      for (const destination of page.markdown ? markdownDestinations(page.markdown) : []) {
+      for (const destination of page.destinations ?? []) {
         const target = plan.resolve(destination, page);
         if (target && !MARKDOWN.test(target.key) && !seen.has(target.key)) {
           seen.add(target.key);

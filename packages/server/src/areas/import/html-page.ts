@@ -4,6 +4,9 @@
 // Firefox's reader view, over a linkedom DOM) converted to Markdown (turndown, with GFM tables), its
 // title and description, and every link of the whole page (navigation included: a crawl follows it).
 // Addresses are made absolute first, so the Markdown names resources the way the crawl keys them.
+// Runs in the parse pool (import-parse.ts): Readability is far from linear on deeply nested pages (5,000
+// nested `<div>`s held the event loop 17 minutes), so a page nesting deeper than MAX_HTML_DEPTH is
+// refused before it runs, and the pool's deadline stops any other slow page.
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
@@ -11,6 +14,26 @@ import TurndownService from 'turndown';
 import { withoutNul } from './import-fetch.js';
 
 export type HtmlPage = { title: string | undefined; description: string | undefined; markdown: string; links: string[] };
+
+/** Elements inside one another: browsers' own parsers stop nesting at 512; real pages stay far below 100. */
+export const MAX_HTML_DEPTH = 256;
+
+type Element = { children?: ArrayLike<Element> };
+
+/** The depth of the element tree, walked with an explicit stack (a recursion would overflow first). */
+function elementDepth(root: Element): number {
+  let depth = 0;
+  const pending: Array<[Element, number]> = [[root, 0]];
+  while (pending.length > 0) {
+    const [element, level] = pending.pop()!;
+    if (level > depth) depth = level;
+    for (const child of Array.from(element.children ?? [])) pending.push([child, level + 1]);
+  }
+  return depth;
+}
+
+/** A page nesting too deeply to be read (Readability and turndown recurse through every level). */
+export class PageTooDeep extends Error {}
 
 function absolute(value: string | null, base: string): string | undefined {
   if (!value) return undefined;
@@ -31,6 +54,7 @@ const text = (element: { textContent: string | null } | null | undefined) => ele
 /** Reads `html`, the page at `url`. */
 export function readHtmlPage(html: string, url: string): HtmlPage {
   const { document } = parseHTML(html);
+  if (elementDepth(document as unknown as Element) > MAX_HTML_DEPTH) throw new PageTooDeep(`its elements nest more than ${MAX_HTML_DEPTH} levels deep`);
   const base = absolute(document.querySelector('base[href]')?.getAttribute('href') ?? null, url) ?? url;
   const links: string[] = [];
   for (const anchor of document.querySelectorAll('a[href]')) {

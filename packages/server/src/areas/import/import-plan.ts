@@ -18,6 +18,8 @@ export type ImportedPage = {
   description?: string;
   /** Its body, naming resources as the source does; none for a page without a body. */
   markdown?: string;
+  /** Where its body names resources (read with it in the parse pool: import-parse.ts). */
+  destinations?: Destination[];
   type: PageType;
   /** What its slug is made from (an address's last segment, a file name); the title otherwise. */
   slugFrom?: string;
@@ -98,11 +100,13 @@ export function countPages(pages: ImportedPage[]): number {
 }
 
 /**
- * The plan as one batch: files first, then pages in tree order, each body's destinations rewritten
- * to the imported pages and files they name. Top-level slugs avoid the slugs already at the top of
- * the content the batch is applied to; nested ones only need to differ among the imported siblings.
+ * The plan as one batch (`build`), and the bodies it writes by page (read when it builds: one deleted
+ * here is left out, as the markdown gate may need): files first, then
+ * pages in tree order, each body's destinations rewritten to the imported pages and files they name.
+ * Top-level slugs avoid the slugs already at the top of the content the batch is applied to; nested
+ * ones only need to differ among the imported siblings.
  */
-export function planBatch(plan: ImportPlan): InternalBatch {
+export function planBatch(plan: ImportPlan): { build: InternalBatch; bodies: Map<ImportedPage, string | undefined> } {
   const presetIds = new Map<string, string>();
   const fileIds = new Map<string, string>();
   const pageIds = new Map<string, string>();
@@ -131,18 +135,22 @@ export function planBatch(plan: ImportPlan): InternalBatch {
   const bodyOf = (page: ImportedPage): string | undefined =>
     page.markdown === undefined
       ? undefined
-      : rewriteDestinations(page.markdown, (destination) => {
-          const target = plan.resolve(destination, page);
-          if (!target) return undefined;
-          const pageId = pageIds.get(target.key);
-          if (pageId) return `/pages/${pageId}${target.fragment}`;
-          const fileId = fileIds.get(target.key);
-          if (fileId) return `/files/${fileId}`;
-          return target.absolute;
-        });
+      : rewriteDestinations(
+          page.markdown,
+          (destination) => {
+            const target = plan.resolve(destination, page);
+            if (!target) return undefined;
+            const pageId = pageIds.get(target.key);
+            if (pageId) return `/pages/${pageId}${target.fragment}`;
+            const fileId = fileIds.get(target.key);
+            if (fileId) return `/files/${fileId}`;
+            return target.absolute;
+          },
+          page.destinations ?? [],
+        );
   const bodies = new Map([...preOrder(plan.pages)].map((page) => [page, bodyOf(page)] as const));
 
-  return (base) => {
+  const build: InternalBatch = (base) => {
     const changes = [...fileChanges];
     const place = (pages: ImportedPage[], parent: ImportedPage | null, taken: Set<string>) => {
       for (const page of pages) {
@@ -166,4 +174,5 @@ export function planBatch(plan: ImportPlan): InternalBatch {
     place(plan.pages, null, topSlugs);
     return { changes, files, presetIds };
   };
+  return { build, bodies };
 }

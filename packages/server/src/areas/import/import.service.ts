@@ -1,24 +1,29 @@
-// A content import: read the source within the import's limits (no transaction is open meanwhile),
-// then write everything read as ONE revision through the batch engine, on the space's head or the
-// change request's. Anything failing before the write writes nothing; the write is one transaction.
-import { assertMarkdownParsable } from '../../content/markdown-check.js';
+// A content import: read the source within the import's limits (no transaction is open meanwhile;
+// every page, file and outline parsed in the parse pool), then write everything read as ONE revision
+// through the batch engine, on the space's head or the change request's. Anything failing before the
+// write writes nothing; the write is one transaction, committed only while its client still waits
+// for the answer and the request's time is not up (docs/decisions.md, "Parsing off the event loop").
+import type { ParsedBody } from '../../content/body-parse.js';
+import { parseMarkdownBodies, type ParsedBodies } from '../../content/markdown-check.js';
 import type { components } from '@content-workspace/contract';
 import type { AppContext } from '../../context.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { HttpError, invalidField, unprocessable } from '../../errors.js';
+import { ParseCancelledError } from '../../parsing/parse-pool.js';
 import { fetchGuarded, OutboundError } from '../../outbound.js';
 import { applyChangeRequestBatch } from '../change-requests/change-request-content.service.js';
 import { applySpaceBatch } from '../content/space-content.service.js';
 import type { EventActor } from '../events/index.js';
 import { readDocsArchive } from './docs-archive.js';
 import { ImportBudget } from './import-budget.js';
+import { ImportParser } from './import-parser.js';
 import { countPages, planBatch, type ImportedPage } from './import-plan.js';
 import { readMarkdownDocument, readWebsite, type SourceRead } from './web-sources.js';
 import { ZipArchive } from './zip-archive.js';
 
 type ImportRequest = components['schemas']['ContentImportRequest'];
 type ImportResult = components['schemas']['ContentImportResult'];
-type App = Pick<AppContext, 'db' | 'config' | 'urls'>;
+type App = Pick<AppContext, 'db' | 'config' | 'parsing' | 'urls' | 'caches' | 'blobs'>;
 
 /** Where the import writes: the space's head, or a change request's. */
 export type ImportTarget = { space: SpaceRow; changeRequestId?: string };
@@ -47,20 +52,20 @@ async function archiveBytes(request: ImportRequest, app: App, budget: ImportBudg
   }
 }
 
-async function readSource(request: ImportRequest, app: App, budget: ImportBudget): Promise<SourceRead> {
+async function readSource(request: ImportRequest, app: App, budget: ImportBudget, parser: ImportParser): Promise<SourceRead> {
   const limits = { outbound: app.config.outbound, maxFileBytes: app.config.maxFileBytes };
   switch (request.source) {
     case 'website':
     case 'html':
-      return readWebsite(request.url!, request.source === 'website', budget, limits);
+      return readWebsite(request.url!, request.source === 'website', budget, limits, parser);
     case 'markdown':
-      return readMarkdownDocument(request.url!, budget, limits);
+      return readMarkdownDocument(request.url!, budget, limits, parser);
     case 'zip': {
       const bytes = await archiveBytes(request, app, budget);
       const { zipMaxEntries, zipMaxExpandedBytes } = app.config.import;
       const archive = await ZipArchive.open(bytes, { maxEntries: zipMaxEntries, maxExpandedBytes: zipMaxExpandedBytes }, budget);
       try {
-        return await readDocsArchive(archive, budget);
+        return await readDocsArchive(archive, budget, parser);
       } finally {
         archive.close();
       }
@@ -74,35 +79,57 @@ function checkRequest(request: ImportRequest): void {
 }
 
 /**
- * Bodies the markdown gate refuses (too deep, too slow to parse) are left out: the page is imported
- * without its body and listed in `skipped`, like any resource that fails on its own.
+ * The bodies as written (destinations rewritten) through the markdown gate, read once for the write.
+ * One the gate refuses (too deep, too slow to parse) is left out: its page is imported without its
+ * body and listed in `skipped`, like any resource that fails on its own.
  */
-async function leaveOutUnparsableBodies(pages: ImportedPage[], budget: ImportBudget): Promise<void> {
-  for (const page of pages) {
-    if (page.markdown !== undefined) {
-      try {
-        await assertMarkdownParsable([{ path: page.key, markdown: page.markdown }]);
-      } catch (error) {
-        if (!(error instanceof HttpError) || error.status !== 400) throw error;
-        delete page.markdown;
-        budget.skip(page.key, `its markdown ${error.issues?.[0]?.message ?? 'could not be parsed'}: imported without its body`);
-      }
+async function leaveOutUnparsableBodies(app: App, bodies: Map<ImportedPage, string | undefined>, budget: ImportBudget, signal: AbortSignal): Promise<ParsedBodies> {
+  const parsed = new Map<string, ParsedBody>();
+  for (const [page, markdown] of bodies) {
+    if (markdown === undefined || page.type !== 'document') continue;
+    try {
+      for (const [hash, body] of await parseMarkdownBodies(app.parsing, [{ path: page.key, markdown }], signal)) parsed.set(hash, body);
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.status !== 400) throw error;
+      bodies.delete(page);
+      budget.skip(page.key, `its markdown ${error.issues?.[0]?.message ?? 'could not be parsed'}: imported without its body`);
     }
-    await leaveOutUnparsableBodies(page.children, budget);
   }
+  return parsed;
 }
+
+/** What the import's request gives it: when it started, and a signal aborted when its client has gone. */
+export type ImportRequestState = { startedAt: number; clientGone: AbortSignal };
 
 /**
  * Imports `request` into `target` as `userId` (access checked by the caller); `import.finished` is
- * recorded with the revision, beside the content's own event.
+ * recorded with the revision, beside the content's own event. The write is committed only while
+ * `state.clientGone` is not aborted and the request is within REQUEST_TIMEOUT_MS: an import whose
+ * client cannot be answered commits nothing (and records no event).
  */
-export async function importContent(app: App, target: ImportTarget, userId: string, actor: EventActor, request: ImportRequest): Promise<ImportResult> {
+export async function importContent(app: App, target: ImportTarget, userId: string, actor: EventActor, request: ImportRequest, state: ImportRequestState): Promise<ImportResult> {
+  try {
+    return await importFor(app, target, userId, actor, request, state);
+  } catch (error) {
+    // Nobody is left to answer: nothing was written, and the answer (never read) says why.
+    if (error instanceof ParseCancelledError) throw unprocessable('The import was stopped: its client left before it could be answered');
+    throw error;
+  }
+}
+
+async function importFor(app: App, target: ImportTarget, userId: string, actor: EventActor, request: ImportRequest, state: ImportRequestState): Promise<ImportResult> {
   checkRequest(request);
   const budget = new ImportBudget(app.config.import);
-  const { plan, totalResources } = await readSource(request, app, budget);
+  const parser = new ImportParser(app.parsing, budget, state.clientGone);
+  const { plan, totalResources } = await readSource(request, app, budget, parser);
   if (plan.pages.length === 0) throw unprocessable('The source holds no page to import');
-  await leaveOutUnparsableBodies(plan.pages, budget);
-  const batch = planBatch(plan);
+  const { build, bodies } = planBatch(plan);
+  const parsed = await leaveOutUnparsableBodies(app, bodies, budget, state.clientGone);
+  const commitDeadline = state.startedAt + app.config.requestTimeoutMs;
+  const beforeCommit = () => {
+    if (state.clientGone.aborted) throw new ParseCancelledError();
+    if (Date.now() >= commitDeadline) throw unprocessable(`The import could not be written within the request's ${app.config.requestTimeoutMs} ms: import less at once`);
+  };
   const result = (revision: string): ImportResult => ({
     revision,
     importedResources: countPages(plan.pages),
@@ -119,7 +146,7 @@ export async function importContent(app: App, target: ImportTarget, userId: stri
   };
   const written =
     target.changeRequestId === undefined
-      ? await applySpaceBatch(app, target.space, userId, batch, events)
-      : await applyChangeRequestBatch(app, target.space, target.changeRequestId, userId, batch, events);
+      ? await applySpaceBatch(app, target.space, userId, build, events, { parsed, beforeCommit })
+      : await applyChangeRequestBatch(app, target.space, target.changeRequestId, userId, build, events, { parsed, beforeCommit });
   return result(written.revisionId);
 }

@@ -2,7 +2,9 @@
 // patterns, so code blocks and escaped text are left alone: inline links and images, link reference
 // definitions, and `src`/`href` attributes of raw HTML (GitBook writes its images as `<figure><img
 // src="…">`). Each destination comes with its offsets in the source, so rewriting one changes those
-// characters only and keeps the rest of the document exactly as it was.
+// characters only and keeps the rest of the document exactly as it was. Bodies are read in the parse
+// pool (import-parse.ts): their destinations are found once, there, and rewriting only splices.
+import { MAX_MARKDOWN_DEPTH } from '../../content/body-parse.js';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
@@ -56,43 +58,73 @@ const HTML_ATTRIBUTE = /<(img|a)\b[^>]*?\s(src|href)\s*=\s*(["'])(.*?)\3/gis;
 const decodeEntities = (text: string) =>
   text.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!);
 
-/** Every destination of the document, in source order. */
-export function markdownDestinations(source: string): Destination[] {
+/** A body read for its destinations, or refused as the markdown gate would refuse it (too deep to read). */
+export type BodyDestinations = { ok: true; destinations: Destination[] } | { ok: false; reason: string };
+
+const TOO_DEEP = `its markdown nests more than ${MAX_MARKDOWN_DEPTH} levels deep: imported without its body`;
+
+/** Every destination of the document in source order, or why the document cannot be read. */
+export function readDestinations(source: string): BodyDestinations {
+  let tree: Node;
+  try {
+    tree = fromMarkdown(source, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }) as Node;
+  } catch (error) {
+    if (error instanceof RangeError) return { ok: false, reason: TOO_DEEP };
+    throw error;
+  }
   const found: Destination[] = [];
-  const tree = fromMarkdown(source, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }) as Node;
-  const visit = (node: Node) => {
-    const start = node.position?.start.offset;
-    const end = node.position?.end.offset;
-    if (start !== undefined && end !== undefined) {
-      const text = source.slice(start, end);
-      if ((node.type === 'link' || node.type === 'image') && text.endsWith(')') && text.startsWith(node.type === 'image' ? '![' : '[')) {
-        // Inline form only: autolinks (`<https://…>`, bare `www.…`) carry no separate destination.
-        const lastChild = node.children?.at(-1)?.position?.end.offset;
-        const open = node.type === 'link' && lastChild !== undefined && source.startsWith('](', lastChild) ? lastChild : source.indexOf('](', start);
-        const at = open >= 0 && open < end ? destinationAt(source, open + 2) : undefined;
-        if (at && node.url !== undefined) found.push({ url: node.url, kind: node.type === 'image' ? 'image' : 'link', ...at });
-      } else if (node.type === 'definition' && node.url !== undefined) {
-        const open = source.indexOf(']:', start);
-        const at = open >= 0 && open < end ? destinationAt(source, open + 2) : undefined;
-        if (at) found.push({ url: node.url, kind: 'link', ...at });
-      } else if (node.type === 'html') {
-        for (const match of text.matchAll(HTML_ATTRIBUTE)) {
-          const valueStart = start + match.index + match[0].length - 1 - match[4]!.length;
-          found.push({ url: decodeEntities(match[4]!), kind: match[1]!.toLowerCase() === 'img' ? 'image' : 'link', start: valueStart, end: valueStart + match[4]!.length });
-        }
-      }
-    }
-    for (const child of node.children ?? []) visit(child);
-  };
-  visit(tree);
-  return found.sort((a, b) => a.start - b.start);
+  // An explicit stack: a document is walked before its depth is known.
+  const pending: Array<[Node, number]> = [[tree, 0]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (depth > MAX_MARKDOWN_DEPTH) return { ok: false, reason: TOO_DEEP };
+    found.push(...destinationsOf(source, node));
+    for (const child of node.children ?? []) pending.push([child, depth + 1]);
+  }
+  return { ok: true, destinations: found.sort((a, b) => a.start - b.start) };
 }
 
-/** The document with each destination `replace` answers for replaced (the others kept as written). */
-export function rewriteDestinations(source: string, replace: (destination: Destination) => string | undefined): string {
+/** The destinations one node writes itself (not its children's). */
+function destinationsOf(source: string, node: Node): Destination[] {
+  const start = node.position?.start.offset;
+  const end = node.position?.end.offset;
+  if (start === undefined || end === undefined) return [];
+  const text = source.slice(start, end);
+  if ((node.type === 'link' || node.type === 'image') && text.endsWith(')') && text.startsWith(node.type === 'image' ? '![' : '[')) {
+    // Inline form only: autolinks (`<https://…>`, bare `www.…`) carry no separate destination.
+    const lastChild = node.children?.at(-1)?.position?.end.offset;
+    const open = node.type === 'link' && lastChild !== undefined && source.startsWith('](', lastChild) ? lastChild : source.indexOf('](', start);
+    const at = open >= 0 && open < end ? destinationAt(source, open + 2) : undefined;
+    return at && node.url !== undefined ? [{ url: node.url, kind: node.type === 'image' ? 'image' : 'link', ...at }] : [];
+  }
+  if (node.type === 'definition' && node.url !== undefined) {
+    const open = source.indexOf(']:', start);
+    const at = open >= 0 && open < end ? destinationAt(source, open + 2) : undefined;
+    return at ? [{ url: node.url, kind: 'link', ...at }] : [];
+  }
+  if (node.type === 'html') {
+    return [...text.matchAll(HTML_ATTRIBUTE)].map((match) => {
+      const valueStart = start + match.index + match[0].length - 1 - match[4]!.length;
+      return { url: decodeEntities(match[4]!), kind: match[1]!.toLowerCase() === 'img' ? ('image' as const) : ('link' as const), start: valueStart, end: valueStart + match[4]!.length };
+    });
+  }
+  return [];
+}
+
+/** Every destination of the document, in source order (none for a document too deep to read). */
+export function markdownDestinations(source: string): Destination[] {
+  const read = readDestinations(source);
+  return read.ok ? read.destinations : [];
+}
+
+/**
+ * The document with each destination `replace` answers for replaced (the others kept as written);
+ * `destinations` as read before (import-parse.ts), so rewriting parses nothing.
+ */
+export function rewriteDestinations(source: string, replace: (destination: Destination) => string | undefined, destinations = markdownDestinations(source)): string {
   let out = '';
   let at = 0;
-  for (const destination of markdownDestinations(source)) {
+  for (const destination of destinations) {
     const next = replace(destination);
     if (next === undefined || destination.start < at) continue;
     // Written plainly when it can be; in angle brackets when it holds spaces or parentheses.

@@ -8,12 +8,21 @@ import { readImageInfo } from '../../content/image-info.js';
 import type { ImportBudget } from './import-budget.js';
 import { BudgetExhausted, fetchFailure, fetchForImport, textOf, type Fetched } from './import-fetch.js';
 import { cut, fileNameOf, MAX_DESCRIPTION, MAX_TITLE, type ImportedFile, type ImportedPage, type ImportPlan } from './import-plan.js';
-import { readHtmlPage } from './html-page.js';
-import { markdownDestinations, type Destination } from './markdown-links.js';
-import { readMarkdownFile } from './markdown-file.js';
+import type { ReadBody } from './import-parse.js';
+import type { ImportParser } from './import-parser.js';
+import type { Destination } from './markdown-links.js';
 
 export type SourceRead = { plan: ImportPlan; totalResources: number };
 type Limits = { outbound: Config['outbound']; maxFileBytes: number };
+
+/** A page's body as read (with its destinations), or left out with the reason listed in `skipped`. */
+export function bodyOf(body: ReadBody, key: string, budget: ImportBudget): Pick<ImportedPage, 'markdown' | 'destinations'> {
+  if ('refused' in body) {
+    budget.skip(key, body.refused);
+    return {};
+  }
+  return { markdown: body.markdown, destinations: body.destinations };
+}
 
 /** An address as a key: absolute, without its fragment. */
 export function addressKey(url: string, base?: string): string | undefined {
@@ -90,8 +99,12 @@ function treeByPath(pages: ImportedPage[]): ImportedPage[] {
   return top;
 }
 
-function pageFromHtml(response: Fetched, key: string): { page: ImportedPage; links: string[] } {
-  const read = readHtmlPage(textOf(response, true), response.url);
+/** The page an HTML response holds, read in the parse pool; a reason when it cannot be read. */
+async function pageFromHtml(response: Fetched, key: string, parser: ImportParser, budget: ImportBudget): Promise<{ page: ImportedPage; links: string[] } | { reason: string }> {
+  const outcome = await parser.run('import-html', { html: textOf(response, true), url: response.url }, 'long');
+  if (!outcome.ok) return { reason: outcome.reason };
+  const read = outcome.value;
+  if (!read.ok) return { reason: read.reason };
   const last = segmentsOf(key).filter((segment) => !segment.startsWith('?')).pop()?.replace(/\.(html?|php|aspx?)$/i, '');
   const title = cut(read.title ?? (last ? fileNameOf(last) : new URL(key).host), MAX_TITLE);
   return {
@@ -99,7 +112,7 @@ function pageFromHtml(response: Fetched, key: string): { page: ImportedPage; lin
       key,
       title,
       ...(read.description ? { description: cut(read.description, MAX_DESCRIPTION) } : {}),
-      markdown: read.markdown,
+      ...bodyOf(read.body, key, budget),
       type: 'document',
       ...(last ? { slugFrom: last } : {}),
       children: [],
@@ -110,7 +123,7 @@ function pageFromHtml(response: Fetched, key: string): { page: ImportedPage; lin
 }
 
 /** `website` (crawl) or `html` (the first page only). */
-export async function readWebsite(url: string, crawl: boolean, budget: ImportBudget, limits: Limits): Promise<SourceRead> {
+export async function readWebsite(url: string, crawl: boolean, budget: ImportBudget, limits: Limits, parser: ImportParser): Promise<SourceRead> {
   const startKey = addressKey(url);
   if (!startKey) throw invalidField('/body/url', 'must be an http(s) address');
   let origin = new URL(startKey).origin;
@@ -154,7 +167,14 @@ export async function readWebsite(url: string, crawl: boolean, budget: ImportBud
       continue;
     }
     read.add(finalKey);
-    const { page, links } = pageFromHtml(response, finalKey);
+    const fromHtml = await pageFromHtml(response, finalKey, parser, budget);
+    if ('reason' in fromHtml) {
+      if (first) throw unprocessable(`${url} could not be read: ${fromHtml.reason}`);
+      if (budget.stopped) break;
+      budget.skip(key, fromHtml.reason);
+      continue;
+    }
+    const { page, links } = fromHtml;
     pages.push(page);
     budget.countPage();
     if (!crawl) break;
@@ -174,14 +194,16 @@ export async function readWebsite(url: string, crawl: boolean, budget: ImportBud
 }
 
 /** `markdown`: one document. */
-export async function readMarkdownDocument(url: string, budget: ImportBudget, limits: Limits): Promise<SourceRead> {
+export async function readMarkdownDocument(url: string, budget: ImportBudget, limits: Limits, parser: ImportParser): Promise<SourceRead> {
   const response = await fetchSource(url, budget, limits);
   if (isHtml(response)) throw unprocessable(`${url} is an HTML page, not a Markdown document: import it with the source "html"`);
   const type = response.contentType;
   if (type && !type.startsWith('text/') && type !== 'application/octet-stream' && type !== 'application/markdown') {
     throw unprocessable(`${url} is not a Markdown document (${type})`);
   }
-  const file = readMarkdownFile(textOf(response));
+  const read = await parser.run('import-markdown', { text: textOf(response) });
+  if (!read.ok) throw unprocessable(`${url} could not be read: ${read.reason}`);
+  const file = read.value;
   const key = addressKey(response.url)!;
   const name = fileNameOf(new URL(key).pathname, new URL(key).host).replace(/\.(md|markdown|mdx|txt)$/i, '');
   budget.countPage();
@@ -189,7 +211,7 @@ export async function readMarkdownDocument(url: string, budget: ImportBudget, li
     key,
     title: cut(file.title ?? name, MAX_TITLE),
     ...(file.description ? { description: cut(file.description, MAX_DESCRIPTION) } : {}),
-    markdown: file.markdown,
+    ...bodyOf(file.body, key, budget),
     type: 'document',
     slugFrom: name,
     children: [],
@@ -205,7 +227,7 @@ async function fetchImages(plan: ImportPlan, budget: ImportBudget, limits: Limit
   const wanted = new Set<string>();
   const visit = (pages: ImportedPage[]) => {
     for (const page of pages) {
-      for (const destination of page.markdown ? markdownDestinations(page.markdown) : []) {
+      for (const destination of page.destinations ?? []) {
         if (destination.kind !== 'image') continue;
         const target = plan.resolve(destination, page);
         if (target) wanted.add(target.key);

@@ -36,37 +36,37 @@ function backlinkPage(cursors: CursorCodec, list: ListKey, context: RevisionCont
 
 export const linksHandlers = {
   async listSpaceLinks({ access: { space }, query, app }) {
-    const report = await headLinkReport(app.db, space);
+    const report = await headLinkReport(app, space);
     return { status: 200, body: linkPage(app.cursors, { operation: 'listSpaceLinks', within: space.id, filters: [query.status] }, withStatus(report.items, query.status), report.stats, query) };
   },
 
   async listSpacePageLinks({ access: { space }, params, query, app }) {
-    const report = await headLinkReport(app.db, space, params.pageId);
+    const report = await headLinkReport(app, space, params.pageId);
     const list = { operation: 'listSpacePageLinks', within: `${space.id}/${params.pageId}`, filters: [query.status] };
     return { status: 200, body: linkPage(app.cursors, list, withStatus(report.items, query.status), report.stats, query) };
   },
 
   async listSpaceFileBacklinks({ access: { space }, params, query, app }) {
-    const context = await headContext(app.db, space);
-    const backlinks = await fileBacklinks(app.db, context, params.fileId);
+    const context = await headContext(app, space);
+    const backlinks = await fileBacklinks(app, context, params.fileId);
     return { status: 200, body: backlinkPage(app.cursors, { operation: 'listSpaceFileBacklinks', within: `${space.id}/${params.fileId}` }, context, params.fileId, backlinks, query) };
   },
 
   async listChangeRequestLinks({ access: { space, changeRequest }, query, app }) {
-    const report = await changeRequestLinkReport(app.db, space, changeRequest);
+    const report = await changeRequestLinkReport(app, space, changeRequest);
     const list = { operation: 'listChangeRequestLinks', within: changeRequest.id, filters: [query.status] };
     return { status: 200, body: linkPage(app.cursors, list, withStatus(report.items, query.status), report.stats, query) };
   },
 
   async listChangeRequestPageLinks({ access: { space, changeRequest }, params, query, app }) {
-    const report = await changeRequestLinkReport(app.db, space, changeRequest, params.pageId);
+    const report = await changeRequestLinkReport(app, space, changeRequest, params.pageId);
     const list = { operation: 'listChangeRequestPageLinks', within: `${changeRequest.id}/${params.pageId}`, filters: [query.status] };
     return { status: 200, body: linkPage(app.cursors, list, withStatus(report.items, query.status), report.stats, query) };
   },
 
   async listChangeRequestFileBacklinks({ access: { space, changeRequest }, params, query, app }) {
-    const context = await changeRequestContext(app.db, space, changeRequest);
-    const backlinks = await fileBacklinks(app.db, context, params.fileId);
+    const context = await changeRequestContext(app, space, changeRequest);
+    const backlinks = await fileBacklinks(app, context, params.fileId);
     const list = { operation: 'listChangeRequestFileBacklinks', within: `${changeRequest.id}/${params.fileId}` };
     return { status: 200, body: backlinkPage(app.cursors, list, context, params.fileId, backlinks, query) };
   },

@@ -1,6 +1,6 @@
 import { memberViewer, rankToRole } from '../../access/items.js';
 import { signMemberClaims } from './member-claims.js';
-import { visibilityProfile, visibleSpacesQuery } from '../../access/listing.repository.js';
+import { visibilityProfile, visibleSpaces } from '../../access/listing.repository.js';
 import { filteredMembersQuery, findMember, memberRole, touchLastSeen, updateMember } from './members.repository.js';
 import { teamsOfMemberQuery } from '../teams/teams.repository.js';
 import { keysetPage } from '../../db/pagination.js';
@@ -85,10 +85,10 @@ export const memberHandlers = {
 
   async listOrganizationMemberSpaces({ access, params, query, app }) {
     const organizationId = access.organization.id;
-    const member = await memberViewer(app.db, organizationId, params.userId);
+    const member = await memberViewer(app, organizationId, params.userId);
     if (!member) throw notFound('Member');
     const direction = query.order ?? 'desc';
-    const page = await keysetPage(app.db, visibleSpacesQuery(app.db, member), {
+    const page = await keysetPage(app.db, visibleSpaces(app.db, member), {
       keys: [
         { column: 'sp.createdAt', direction, value: (row) => row.createdAt },
         { column: 'sp.id', direction, value: (row) => row.id },

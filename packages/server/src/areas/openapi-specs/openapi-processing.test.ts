@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { processOpenAPISource, type ProcessLimits, type ProcessOutcome } from './openapi-processing.js';
+import { MAX_EXPANSION, processOpenAPISource, type ProcessLimits, type ProcessOutcome } from './openapi-processing.js';
 import { parseYaml as fixturesParse } from '@redocly/openapi-core';
 import { startFixtureServer, type FixtureServer } from '../../../test/support/openapi-fixtures.js';
 
@@ -224,8 +224,13 @@ describe('processOpenAPISource', () => {
   it('refuses what a JSON document cannot hold, and YAML alias bombs', async () => {
     const bomb = ['openapi: 3.1.0', 'info: {title: x, version: "1"}', 'paths: {}', 'x-a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]'];
     for (let level = 0; level < 8; level++) bomb.push(`x-${level}: &l${level} [${Array(10).fill(level === 0 ? '*a' : `*l${level - 1}`).join(', ')}]`);
+    // Few values, each a long string used through aliases: 10,000 uses of 10 KB, 100 MB as JSON from a 10 KB file.
+    const stringBomb = ['openapi: 3.1.0', 'info: {title: x, version: "1"}', 'paths: {}', `x-s: &s "${'x'.repeat(10_000)}"`];
+    for (let level = 0; level < 4; level++) stringBomb.push(`x-${level}: &l${level} [${Array(10).fill(level === 0 ? '*s' : `*l${level - 1}`).join(', ')}]`);
+    const expanded = `the parsed files together expand to more than ${MAX_EXPANSION * limits().outbound.maxBytes} bytes as JSON (YAML aliases included)`;
     const cases: Array<[string, string]> = [
-      [bomb.join('\n'), 'the parsed files together hold more than 2000000 values (YAML aliases included)'],
+      [bomb.join('\n'), expanded],
+      [stringBomb.join('\n'), expanded],
       [`${MINIMAL_31}x-max: .inf\n`, 'a number is not finite (.inf or .nan)'],
       [`${MINIMAL_31}x-nul: "a\\0b"\n`, 'a string holds U+0000 or a lone surrogate (not storable Unicode text)'],
       [`${MINIMAL_31}x-lone: "a\\ud800b"\n`, 'a string holds U+0000 or a lone surrogate (not storable Unicode text)'],

@@ -7,7 +7,11 @@
 //    (number of files, bytes, one deadline) and never reads the server's disk;
 // 4. the files recorded as parsed (the version's `filesystem`), then bundled into one document.
 // A failure keeps its first errors with their locations, under one code: FETCH_TIMEOUT, FETCH_ERROR or
-// PARSE_ERROR (docs/decisions.md, "Organization settings"). Nothing here touches the database.
+// PARSE_ERROR (docs/decisions.md, "Organization settings"). Nothing here touches the database. It runs
+// in the parse pool (the job hands it over: openapi-specs.service.ts), under the pool's deadline and
+// heap limit; and what it walks is bounded in bytes, so YAML aliases cannot make a small file expand
+// past what a file of the allowed size could hold (an 11 KB alias bomb once held the event loop 170 s
+// and 2.5 GB).
 import { createHash } from 'node:crypto';
 import {
   BaseResolver,
@@ -49,6 +53,12 @@ export const MAX_ERRORS = 20;
 /** Expanded size and nesting of the parsed files together (YAML aliases can multiply a small file). */
 const MAX_NODES = 2_000_000;
 const MAX_DEPTH = 200;
+/**
+ * The parsed files together, as JSON, are at most this many times the bytes the files may hold: a
+ * spec without aliases is about its own size as JSON, one whose aliases expand it further is refused.
+ * Everything after the parse (lint, bundle, storing) is linear in this.
+ */
+export const MAX_EXPANSION = 2;
 
 const HTTP_URL = /^https?:\/\//i;
 
@@ -67,6 +77,8 @@ class Budget {
   private files = 0;
   private nodes = 0;
   private bytes = 0;
+  /** The parsed values' size as JSON text, counted as they are walked (aliases counted at each use). */
+  private expanded = 0;
   private readonly deadline: number;
 
   constructor(readonly limits: ProcessLimits) {
@@ -93,31 +105,44 @@ class Budget {
 
   /**
    * Why a parsed file cannot be kept, or undefined: only JSON values (no binary, no non-finite number,
-   * no U+0000 or lone surrogate, which PostgreSQL's JSON types refuse), nested at most MAX_DEPTH deep, MAX_NODES in all once
-   * YAML aliases are expanded (a walk that stops at the cap, so a cycle or an alias bomb ends it).
+   * no U+0000 or lone surrogate, which PostgreSQL's JSON types refuse), nested at most MAX_DEPTH deep,
+   * MAX_NODES in all and at most MAX_EXPANSION times the files' byte limit as JSON once YAML aliases are
+   * expanded (a walk that stops at the caps, so a cycle or an alias bomb ends it: its cost is linear in
+   * the caps, and so is everything done with the files afterwards).
    */
   shapeProblem(value: unknown): string | undefined {
+    const maxExpanded = MAX_EXPANSION * this.limits.outbound.maxBytes;
+    const tooLarge = `the parsed files together expand to more than ${maxExpanded} bytes as JSON (YAML aliases included)`;
+    const grows = (bytes: number) => (this.expanded += bytes) > maxExpanded;
     const stack: Array<[unknown, number]> = [[value, 0]];
     while (stack.length) {
       const [node, depth] = stack.pop()!;
       if (++this.nodes > MAX_NODES) return `the parsed files together hold more than ${MAX_NODES} values (YAML aliases included)`;
       if (depth > MAX_DEPTH) return `values are nested more than ${MAX_DEPTH} levels deep`;
-      if (node === null || typeof node === 'boolean') continue;
+      if (node === null || typeof node === 'boolean') {
+        if (grows(5)) return tooLarge;
+        continue;
+      }
       if (typeof node === 'number') {
         if (!Number.isFinite(node)) return 'a number is not finite (.inf or .nan)';
+        if (grows(String(node).length + 1)) return tooLarge;
         continue;
       }
       if (typeof node === 'string') {
+        if (grows(node.length + 3)) return tooLarge;
         if (!isStorableText(node)) return 'a string holds U+0000 or a lone surrogate (not storable Unicode text)';
         continue;
       }
       if (Array.isArray(node)) {
+        if (grows(2)) return tooLarge;
         for (const item of node) stack.push([item, depth + 1]);
         continue;
       }
       if (typeof node === 'object' && Object.getPrototypeOf(node) === Object.prototype) {
+        if (grows(2)) return tooLarge;
         for (const [key, item] of Object.entries(node)) {
           if (!isStorableText(key)) return 'a key holds U+0000 or a lone surrogate (not storable Unicode text)';
+          if (grows(key.length + 4)) return tooLarge;
           stack.push([item, depth + 1]);
         }
         continue;

@@ -4,14 +4,15 @@
 import type { components } from '@content-workspace/contract';
 import type { Config } from '../../config.js';
 import { inTransaction, type Executor } from '../../db/database.js';
-import { conflict, invalidField } from '../../errors.js';
+import { conflict, HttpError, invalidField } from '../../errors.js';
 import type { Jobs } from '../../jobs/queue.js';
 import type { Logger } from '../../logger.js';
+import { ParseLimitError, type ParsePool } from '../../parsing/parse-pool.js';
 import type { ServerKeys } from '../../keys.js';
 import type { Urls } from '../../urls.js';
 import { recordEvent, SYSTEM_ACTOR } from '../events/index.js';
 import { toApiOpenAPISpec, toApiOpenAPISpecVersion } from './openapi-spec.mapper.js';
-import { processOpenAPISource, textEntryName, type OpenAPISource, type ProcessLimits, type ProcessOutcome } from './openapi-processing.js';
+import { textEntryName, type OpenAPISource, type ProcessLimits, type ProcessOutcome } from './openapi-processing.js';
 import {
   claimSpecsToRefresh,
   completeProcessing,
@@ -62,7 +63,41 @@ export async function putSpec(db: Executor, jobs: Jobs, organizationId: string, 
   return row;
 }
 
-export type ProcessingDeps = { db: Executor; config: Pick<Config, 'outbound' | 'openapi'>; log: Logger; urls: Urls; keys: Pick<ServerKeys, 'openapiSignature'> };
+export type ProcessingDeps = {
+  db: Executor;
+  config: Pick<Config, 'outbound' | 'openapi'>;
+  log: Logger;
+  parsing: ParsePool;
+  urls: Urls;
+  keys: Pick<ServerKeys, 'openapiSignature'>;
+};
+
+/** Linting and bundling a document of the allowed size, after its files are fetched within the processing's time. */
+const LINT_MARGIN_MS = 20_000;
+/** A pool too busy for the job: it waits and asks again this many times before giving up. */
+const BUSY_RETRIES = 5;
+const BUSY_WAIT_MS = 5_000;
+
+/**
+ * Processes the source in the parse pool (its long lane), within the processing's time plus the lint's
+ * margin: a document the pool stops (too slow, too much memory) fails with PARSE_ERROR.
+ */
+async function processInPool(deps: ProcessingDeps, source: OpenAPISource): Promise<ProcessOutcome> {
+  const limits = processLimits(deps.config);
+  const location = 'url' in source ? source.url : textEntryName(source.text);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deps.parsing.run('openapi', { source, limits }, { deadlineMs: limits.timeoutMs + LINT_MARGIN_MS, lane: 'long' });
+    } catch (error) {
+      if (error instanceof ParseLimitError) {
+        const why = error.limit === 'time' ? `could not be processed within ${limits.timeoutMs + LINT_MARGIN_MS} ms` : error.limit === 'memory' ? 'needs more memory to process than allowed' : 'nests too deeply to process';
+        return { ok: false, code: error.limit === 'time' && 'url' in source ? 'FETCH_TIMEOUT' : 'PARSE_ERROR', errors: [{ message: `the document ${why}`, location }] };
+      }
+      if (!(error instanceof HttpError && error.status === 503) || attempt > BUSY_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, BUSY_WAIT_MS * attempt));
+    }
+  }
+}
 
 export function processLimits(config: ProcessingDeps['config']): ProcessLimits {
   return { outbound: config.outbound, maxFiles: config.openapi.maxFiles, timeoutMs: config.openapi.processTimeoutMs };
@@ -94,7 +129,7 @@ export async function processSpec(deps: ProcessingDeps, organizationId: string, 
   const { db } = deps;
   const started = await startProcessing(db, organizationId, specId);
   if (!started) return 'gone';
-  const outcome = await processOpenAPISource(started.source, processLimits(deps.config)).catch((error: unknown): ProcessOutcome => {
+  const outcome = await processInPool(deps, started.source).catch((error: unknown): ProcessOutcome => {
     // A defect of ours or of the engine on this document: the spec must not stay `progress` for ever.
     deps.log.error({ err: error, organizationId, specId }, 'OpenAPI processing failed unexpectedly');
     const location = 'url' in started.source ? started.source.url : textEntryName(started.source.text);

@@ -21,5 +21,5 @@ export const searchArea = defineArea({
   steps: {
     transfer: [async (trx, s) => learnWordsOf(trx, { organizationId: s.from, spaceIds: s.spaceIds }, { organizationId: s.to })],
   },
-  jobs: (context) => [searchIndexBackfillWorker(context.db)],
+  jobs: (context) => [searchIndexBackfillWorker(context.db, context.caches, context.parsing)],
 });

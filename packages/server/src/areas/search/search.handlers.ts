@@ -40,7 +40,7 @@ export const searchHandlers = {
 
   async searchOrganizationContent({ caller, access: { organization }, query, app }) {
     // A member (the declaration checked it): their viewer decides which spaces the query covers.
-    const viewer = (await memberViewer(app.db, organization.id, caller.user.id))!;
+    const viewer = (await memberViewer(app, organization.id, caller.user.id))!;
     const queryKey = JSON.stringify(['searchOrganizationContent', organization.id, [query.query]]);
     const window = windowOf(app.cursors, queryKey, query);
     const found = await searchSpaces(app.db, readableSpacesOf(viewer), query.query, window, window.mode);

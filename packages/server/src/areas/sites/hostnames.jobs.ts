@@ -6,7 +6,7 @@ import type { JobWorker } from '../../jobs/queue.js';
 import { verifyDueHostnames } from './hostnames.service.js';
 import type { AppContext } from '../../context.js';
 
-export function verifyHostnamesWorker(deps: Pick<AppContext, 'db' | 'config' | 'log' | 'urls'>): JobWorker {
+export function verifyHostnamesWorker(deps: Pick<AppContext, 'db' | 'config' | 'log' | 'urls' | 'caches'>): JobWorker {
   return {
     name: 'verify-site-hostnames',
     schedule: '* * * * *',

@@ -23,7 +23,7 @@ import { siteData } from './site-events.js';
 import { recordEvents, SYSTEM_ACTOR, type NewEvent } from '../events/index.js';
 import { requireSite } from './structure.service.js';
 
-type Deps = Pick<AppContext, 'db' | 'config' | 'log' | 'urls'>;
+type Deps = Pick<AppContext, 'db' | 'config' | 'log' | 'urls' | 'caches'>;
 
 /** Claims checked by one run of the job, and checked at once. */
 const JOB_BATCH = 20;
@@ -106,7 +106,7 @@ async function recordCheck(deps: Deps, claim: HostnameClaim, proof: HostnameProo
     await recordEvents(trx, events);
     return true;
   });
-  if (recorded && proof.proven) forgetUnknownHost(claim.hostname);
+  if (recorded && proof.proven) forgetUnknownHost(deps.caches, claim.hostname);
   return recorded;
 }
 

@@ -1,9 +1,10 @@
 // The sites area: sites, their structure (sections, groups, site spaces), adaptive schema,
 // customization, publication, audience (share links, visitor authentication) and custom hostnames
-// (verified by their DNS, checked by a job).
+// (verified by their DNS, checked by a job); and the published sites, served outside the API (published/).
 import type { PurgeStep, TransferStep } from '../area.js';
 import { defineArea } from '../area.js';
 import { verifyHostnamesWorker } from './hostnames.jobs.js';
+import { publishedSiteRoutes } from './published/site-routes.js';
 import { sitesRules } from './rules.js';
 import { siteHandlers } from './sites.handlers.js';
 import { structureHandlers } from './structure.handlers.js';
@@ -38,6 +39,8 @@ export const sitesArea = defineArea({
   events: ['site.created', 'site.updated', 'site.published', 'site.unpublished', 'site.deleted'],
   rules: sitesRules,
   jobs: (context) => [verifyHostnamesWorker(context)],
+  // The published sites themselves: HTML for their visitors, on their hostnames and under /s/.
+  routes: { beforeApi: publishedSiteRoutes },
   // A space purged or transferred between the access check and the insert of its site space.
   conflicts: { site_spaces_organization_id_space_id_fkey: 'The space was removed meanwhile' },
 });

@@ -30,7 +30,7 @@ export const sitesRules = {
       if (typeof ctx.body?.spaces === 'string') requireOrganizationRole(access, 'create');
       const readableSpaces = new Map<string, SpaceRow>();
       for (const id of namedSpaces(ctx.body)) {
-        const { space } = await requireSpace(ctx.app.db, ctx.caller, id, 'read');
+        const { space } = await requireSpace(ctx.app, ctx.caller, id, 'read');
         if (space.organizationId !== access.organization.id) throw notFound('Space');
         readableSpaces.set(id, space);
       }

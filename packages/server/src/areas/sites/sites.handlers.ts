@@ -93,7 +93,7 @@ export const siteHandlers = {
     const opens = await shareKeyOpens(app.db, site, query.shareKey);
     const audienceAdmits = site.published && (site.visibility === 'public' || site.visibility === 'unlisted' || opens);
     if (!member && !audienceAdmits) throw notFound('Site');
-    const viewer = await viewerOf(app.db, caller, site.organizationId);
+    const viewer = await viewerOf(app, caller, site.organizationId);
     // Through the API the audience is a visitor without claims.
     const resolved = await resolvePublishedStructure(app.db, site.organizationId, site.id, { visitor: { claims: {} } });
     return {

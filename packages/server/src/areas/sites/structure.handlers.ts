@@ -19,7 +19,7 @@ async function sectionView({ app, caller, organizationId, siteId }: Read, sectio
   const site = await requireSite(app.db, organizationId, siteId);
   const section = await structure.sectionsQuery(app.db, organizationId, siteId).where('id', '=', sectionId).executeTakeFirst();
   if (!section) throw notFound('Site section');
-  const [mapped] = await sectionsWithSiteSpaces(app, await viewerOf(app.db, caller, organizationId), site, [section], undefined);
+  const [mapped] = await sectionsWithSiteSpaces(app, await viewerOf(app, caller, organizationId), site, [section], undefined);
   return mapped!;
 }
 
@@ -27,7 +27,7 @@ async function sectionView({ app, caller, organizationId, siteId }: Read, sectio
 async function groupViews(app: AppContext, caller: Caller, site: SiteRow, groups: structure.GroupRow[]) {
   const ids = new Set(groups.map((group) => group.id));
   const sections = (await structure.sectionsInOrder(app.db, site.organizationId, site.id)).filter((section) => section.groupId && ids.has(section.groupId));
-  const mapped = await sectionsWithSiteSpaces(app, await viewerOf(app.db, caller, site.organizationId), site, sections, undefined);
+  const mapped = await sectionsWithSiteSpaces(app, await viewerOf(app, caller, site.organizationId), site, sections, undefined);
   return groups.map((group) => toApiSiteSectionGroup(group, mapped.filter((section) => section.sectionGroup === group.id)));
 }
 
@@ -42,7 +42,7 @@ async function siteSpaceView({ app, caller, organizationId, siteId }: Read, site
   const site = await requireSite(app.db, organizationId, siteId);
   const row = (await structure.siteSpacesInOrder(app.db, organizationId, siteId)).find((candidate) => candidate.id === siteSpaceId);
   if (!row) throw notFound('Site space');
-  const context = await structureContext(app, await viewerOf(app.db, caller, organizationId), site, [row.spaceId], await structure.sectionPathsById(app.db, organizationId, siteId), undefined);
+  const context = await structureContext(app, await viewerOf(app, caller, organizationId), site, [row.spaceId], await structure.sectionPathsById(app.db, organizationId, siteId), undefined);
   return toApiSiteSpace(row, row.spaceTitle, context);
 }
 
@@ -59,7 +59,7 @@ export const structureHandlers = {
       list: { operation: 'listSiteSections', within: `${site.organizationId}/${site.id}` },
       cursors: app.cursors,
     });
-    const items = await sectionsWithSiteSpaces(app, await viewerOf(app.db, caller, site.organizationId), site, page.items, query.shareKey);
+    const items = await sectionsWithSiteSpaces(app, await viewerOf(app, caller, site.organizationId), site, page.items, query.shareKey);
     return { status: 200, body: { ...page, items } };
   },
 
@@ -140,7 +140,7 @@ export const structureHandlers = {
       cursors: app.cursors,
     });
     const paths = await structure.sectionPathsById(app.db, site.organizationId, site.id);
-    const context = await structureContext(app, await viewerOf(app.db, caller, site.organizationId), site, page.items.map((row) => row.spaceId), paths, query.shareKey);
+    const context = await structureContext(app, await viewerOf(app, caller, site.organizationId), site, page.items.map((row) => row.spaceId), paths, query.shareKey);
     return { status: 200, body: { ...page, items: mapSiteSpaces(page.items, context) } };
   },
 

@@ -2,6 +2,7 @@
 // of its sections, the spaces the caller may see (ranks computed in the query: docs/design/access-model.md) and their
 // published addresses. No query per item.
 import { memberViewer, rankToRole } from '../../access/items.js';
+import type { AccessReader } from '../../access/viewer.js';
 import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
@@ -19,8 +20,8 @@ import { publishedSpaceAddresses } from './space-addresses.js';
  * Whose eyes: a member's viewer (their ranks on the organization's spaces), or for anyone else one
  * that sees only `public` and `unlisted` spaces.
  */
-export async function viewerOf(db: Executor, caller: Caller, organizationId: string): Promise<Viewer> {
-  const viewer = await memberViewer(db, organizationId, caller.user.id);
+export async function viewerOf(app: AccessReader, caller: Caller, organizationId: string): Promise<Viewer> {
+  const viewer = await memberViewer(app, organizationId, caller.user.id);
   if (viewer && !viewer.ssoBlocked) return viewer;
   return {
     userId: caller.user.id,

@@ -3,6 +3,7 @@
 // duplicate steps (the content area copies the materialised head rows). History, change requests and
 // comments stay with the original.
 import type { Lifecycle } from '../lifecycle.js';
+import type { Caches } from '../../caches.js';
 import { inTransaction, type Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { upsertGrant } from '../permissions/grants.repository.js';
@@ -20,10 +21,10 @@ export function copyTitle(title: string): string {
 }
 
 /** Copies the space's head content into a new space right after it (access checked by the caller). */
-export async function duplicateSpace(db: Executor, lifecycle: Lifecycle, space: SpaceRow, creatorId: string): Promise<SpaceRow> {
+export async function duplicateSpace(db: Executor, lifecycle: Lifecycle, caches: Pick<Caches, 'revisions'>, space: SpaceRow, creatorId: string): Promise<SpaceRow> {
   return inTransaction(db, async (trx) => {
     // The head as of this transaction: the space row read for the access check may be behind.
-    const head = await requireRevision(trx, space, await lockSpaceHeadRevision(trx, space.organizationId, space.id));
+    const head = await requireRevision(trx, caches, space, await lockSpaceHeadRevision(trx, space.organizationId, space.id));
     const spaceId = newId();
     const revisionId = newId();
     const copy = await insertSpace(trx, {

@@ -24,11 +24,11 @@ export const placementRules = {
     check: async (ctx) => {
       if (ctx.scope === 'organization') {
         const access = ctx.access as OrganizationAccess;
-        await requireTargetParent(ctx.app.db, ctx.caller, access.organization.id, ctx.body?.parent ?? null, access.role);
+        await requireTargetParent(ctx.app, ctx.caller, access.organization.id, ctx.body?.parent ?? null, access.role);
       } else {
         // A duplicate goes beside the space.
         const { space, organizationRole } = ctx.access as SpaceAccess;
-        await requireTargetParent(ctx.app.db, ctx.caller, space.organizationId, space.parentCollectionId, organizationRole);
+        await requireTargetParent(ctx.app, ctx.caller, space.organizationId, space.parentCollectionId, organizationRole);
       }
     },
   },
@@ -37,12 +37,12 @@ export const placementRules = {
     needsBody: true,
     check: async (ctx) => {
       const { item, organizationRole } = spaceOrCollection(ctx);
-      return { target: { parentId: await resolveMoveTarget(ctx.app.db, ctx.caller, item, organizationRole, ctx.body.parent) } };
+      return { target: { parentId: await resolveMoveTarget(ctx.app, ctx.caller, item, organizationRole, ctx.body.parent) } };
     },
   },
 
   'transfer-target': {
     needsBody: true,
-    check: async (ctx) => ({ target: await resolveTransferTarget(ctx.app.db, ctx.caller, ctx.body) }),
+    check: async (ctx) => ({ target: await resolveTransferTarget(ctx.app, ctx.caller, ctx.body) }),
   },
 } satisfies Record<string, AnyAccessRule>;

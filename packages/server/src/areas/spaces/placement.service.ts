@@ -6,6 +6,7 @@ import { requireCollection } from '../../access/items.js';
 import type { Caller } from '../../auth/authenticate.js';
 import { createInParentRole } from '../../access/permissions.js';
 import { roleAtLeast, type Role } from '../../access/roles.js';
+import type { AccessReader } from '../../access/viewer.js';
 import type { Executor } from '../../db/database.js';
 import { collectionAncestry } from '../collections/collections.repository.js';
 import { positionAtEnd, positionNextTo, type SiblingRef } from './positions.repository.js';
@@ -18,7 +19,7 @@ export type Placement = { parentId: string | null; position: string };
 
 /** 404 unless `parentId` is a collection of the organization the caller can see; 403 below `create`. */
 export async function requireTargetParent(
-  db: Executor,
+  app: AccessReader,
   caller: Caller,
   organizationId: string,
   parentId: string | null,
@@ -28,7 +29,7 @@ export async function requireTargetParent(
     if (!roleAtLeast(organizationRole, 'create')) throw forbidden('Creating at the top level needs the "create" organization role');
     return;
   }
-  const target = await requireCollection(db, caller, parentId, 'read');
+  const target = await requireCollection(app, caller, parentId, 'read');
   if (target.collection.organizationId !== organizationId) throw notFound('Collection');
   if (!roleAtLeast(target.role, createInParentRole)) throw forbidden(`This needs the "${createInParentRole}" role on the target collection`);
 }
@@ -67,13 +68,13 @@ export async function refuseCycle(db: Executor, organizationId: string, collecti
  * changes: `create` on the target collection, or the `create` organization role at the top level.
  */
 export async function resolveMoveTarget(
-  db: Executor,
+  app: AccessReader,
   caller: Caller,
   item: { organizationId: string; parentCollectionId: string | null },
   organizationRole: Role | null | undefined,
   parent: string | null | undefined,
 ): Promise<string | null> {
   const parentId = parent === undefined ? item.parentCollectionId : parent;
-  if (parentId !== item.parentCollectionId) await requireTargetParent(db, caller, item.organizationId, parentId, organizationRole);
+  if (parentId !== item.parentCollectionId) await requireTargetParent(app, caller, item.organizationId, parentId, organizationRole);
   return parentId;
 }

@@ -1,6 +1,6 @@
 import { rankToRole } from '../../access/items.js';
 import { viewerFor } from '../../access/viewer.js';
-import { visibilityProfile, visibleSpacesQuery } from '../../access/listing.repository.js';
+import { visibilityProfile, visibleSpaces } from '../../access/listing.repository.js';
 import { keysetPage } from '../../db/pagination.js';
 import { siblingOrder } from './sibling-order.js';
 import { conflict } from '../../errors.js';
@@ -68,7 +68,7 @@ export const spaceHandlers = {
   async transferSpace({ caller, access, app }) {
     const { space, target } = access;
     await inTransaction(app.db, async (trx) => {
-      await transferSpace(trx, app.lifecycle, space, target);
+      await transferSpace({ db: trx, lifecycle: app.lifecycle, blobs: app.blobs }, space, target);
       const [after] = await findSpaceRows(trx, target.organizationId, [space.id]);
       const actor = actorOf(caller, app.urls);
       if (target.organizationId === space.organizationId) {
@@ -81,13 +81,13 @@ export const spaceHandlers = {
       await recordEvents(trx, [space.organizationId, target.organizationId].map((organizationId) => ({ type: 'space.transferred' as const, organizationId, spaceId: space.id, actor, data })));
     });
     // The caller's role on the space where it now is.
-    const after = await requireSpace(app.db, caller, access.space.id, 'read');
+    const after = await requireSpace(app, caller, access.space.id, 'read');
     return { status: 200, body: toApiSpace(after.space, after.role, app.urls) };
   },
 
   async duplicateSpace({ caller, access, app }) {
     const copy = await inTransaction(app.db, async (trx) => {
-      const row = await duplicateSpace(trx, app.lifecycle, access.space, caller.user.id);
+      const row = await duplicateSpace(trx, app.lifecycle, app.caches, access.space, caller.user.id);
       const data = { ...spaceData(row, app.urls), duplicatedFrom: access.space.id };
       await recordEvent(trx, { type: 'space.created', organizationId: row.organizationId, spaceId: row.id, actor: actorOf(caller, app.urls), data });
       return row;
@@ -96,8 +96,8 @@ export const spaceHandlers = {
   },
 
   async listSpacesInOrganization({ caller, access, query, app }) {
-    const viewer = await viewerFor(app.db, access.standing, caller.user.id);
-    const page = await keysetPage(app.db, visibleSpacesQuery(app.db, viewer), {
+    const viewer = await viewerFor(app, access.standing, caller.user.id);
+    const page = await keysetPage(app.db, visibleSpaces(app.db, viewer), {
       keys: siblingOrder('sp'),
       request: query,
       list: { operation: 'listSpacesInOrganization', within: viewer.organizationId },

@@ -5,6 +5,7 @@
 // column is never updated), in one transaction.
 import type { components } from '@content-workspace/contract';
 import { requireCollection } from '../../access/items.js';
+import type { AccessReader } from '../../access/viewer.js';
 import type { Caller } from '../../auth/authenticate.js';
 import { requireOrganizationMember, requireOrganizationRole } from '../../access/organization.js';
 import { roleAtLeast } from '../../access/roles.js';
@@ -14,8 +15,8 @@ import { collectionSubtreeIds, removeTransferredCollections } from '../collectio
 import { removeTransferredSpaces, spaceIdsInCollections } from './spaces.repository.js';
 import { positionAtEnd } from './positions.repository.js';
 import { conflict, forbidden, preconditionFailed } from '../../errors.js';
-import type { TransferScope } from '../area.js';
-import type { Lifecycle } from '../lifecycle.js';
+import type { AppContext } from '../../context.js';
+import type { TransferScope, TransferServices } from '../area.js';
 import { moveCollection } from '../collections/collections.service.js';
 import { refuseCycle } from './placement.service.js';
 import { moveSpace } from './spaces.service.js';
@@ -24,17 +25,19 @@ type TransferRequest = components['schemas']['TransferRequest'];
 
 type ScopeBase = Omit<TransferScope, 'rootPosition' | 'collectionIds' | 'spaceIds'>;
 
+/** What a transfer uses: the database, every area's steps, and what the steps use (area.ts TransferServices). */
+type Transferring = Pick<AppContext, 'db' | 'lifecycle'> & TransferServices;
+
 /** Runs every step and removes the originals in one transaction; `contents` lists what moves, read inside it. */
 async function runTransfer(
-  db: Executor,
-  lifecycle: Lifecycle,
+  app: Transferring,
   scope: ScopeBase,
   contents: (trx: Executor) => Promise<Pick<TransferScope, 'collectionIds' | 'spaceIds'>>,
 ): Promise<void> {
-  await inTransaction(db, async (trx) => {
+  await inTransaction(app.db, async (trx) => {
     const rootPosition = await positionAtEnd(trx, scope.to, scope.targetParentId);
     const full = { ...scope, ...(await contents(trx)), rootPosition };
-    await lifecycle.transfer(trx, full);
+    await app.lifecycle.transfer(trx, full, app);
     await removeTransferredSpaces(trx, full);
     await removeTransferredCollections(trx, full);
   });
@@ -47,11 +50,11 @@ async function runTransfer(
  */
 export type TransferTarget = { organizationId: string; parentId: string | null };
 
-export async function resolveTransferTarget(db: Executor, caller: Caller, body: TransferRequest): Promise<TransferTarget> {
-  const target = await requireOrganizationMember(db, caller, body.organization);
+export async function resolveTransferTarget(app: AccessReader, caller: Caller, body: TransferRequest): Promise<TransferTarget> {
+  const target = await requireOrganizationMember(app.db, caller, body.organization);
   requireOrganizationRole(target, 'admin');
   if (!body.collection) return { organizationId: target.organization.id, parentId: null };
-  const collection = await requireCollection(db, caller, body.collection, 'read');
+  const collection = await requireCollection(app, caller, body.collection, 'read');
   if (collection.collection.organizationId !== target.organization.id) {
     throw preconditionFailed('The target collection is not in the target organization');
   }
@@ -60,14 +63,13 @@ export async function resolveTransferTarget(db: Executor, caller: Caller, body: 
 }
 
 /** Transfers the space to `target` (checked by the `transfer-target` access rule). */
-export async function transferSpace(db: Executor, lifecycle: Lifecycle, space: SpaceRow, target: TransferTarget): Promise<{ organizationId: string }> {
+export async function transferSpace(app: Transferring, space: SpaceRow, target: TransferTarget): Promise<{ organizationId: string }> {
   if (target.organizationId === space.organizationId) {
     if (target.parentId === space.parentCollectionId) throw conflict('The space is already there');
-    await moveSpace(db, space, target.parentId, undefined);
+    await moveSpace(app.db, space, target.parentId, undefined);
   } else {
     await runTransfer(
-      db,
-      lifecycle,
+      app,
       { from: space.organizationId, to: target.organizationId, rootId: space.id, targetParentId: target.parentId },
       async () => ({ collectionIds: [], spaceIds: [space.id] }),
     );
@@ -76,15 +78,14 @@ export async function transferSpace(db: Executor, lifecycle: Lifecycle, space: S
 }
 
 /** Transfers the collection and everything inside it to `target` (checked by the `transfer-target` access rule). */
-export async function transferCollection(db: Executor, lifecycle: Lifecycle, collection: CollectionRow, target: TransferTarget): Promise<{ organizationId: string }> {
+export async function transferCollection(app: Transferring, collection: CollectionRow, target: TransferTarget): Promise<{ organizationId: string }> {
   if (target.organizationId === collection.organizationId) {
     if (target.parentId === collection.parentCollectionId) throw conflict('The collection is already there');
-    await refuseCycle(db, collection.organizationId, collection.id, target.parentId);
-    await moveCollection(db, collection, target.parentId, undefined);
+    await refuseCycle(app.db, collection.organizationId, collection.id, target.parentId);
+    await moveCollection(app.db, collection, target.parentId, undefined);
   } else {
     await runTransfer(
-      db,
-      lifecycle,
+      app,
       { from: collection.organizationId, to: target.organizationId, rootId: collection.id, targetParentId: target.parentId },
       async (trx) => {
         const collectionIds = await collectionSubtreeIds(trx, collection.organizationId, collection.id);

@@ -6,6 +6,7 @@
 // after a retry was sent may see an event twice (the `webhook-id` header is the event's id, to dedupe).
 import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/database.js';
+import { isDatabaseUnavailable } from '../../db/errors.js';
 import type { LoopWorker } from '../../jobs/queue.js';
 import { createConnectionPool, OutboundError, postGuarded, type ConnectionPool } from '../../outbound.js';
 import { eventJson, recordEvents, SYSTEM_ACTOR } from '../events/index.js';
@@ -201,7 +202,8 @@ export function startDelivery(
         failures = 0;
       } catch (error) {
         failures++;
-        deps.log.warn({ err: error }, 'webhook delivery: polling failed');
+        // During a database outage (logged once by db/availability.ts) each failed poll is only a debug line.
+        deps.log[isDatabaseUnavailable(error) ? 'debug' : 'warn']({ err: error }, 'webhook delivery: polling failed');
         await sleep(Math.min(30_000, 250 * 2 ** failures), stopping.signal);
         continue;
       }

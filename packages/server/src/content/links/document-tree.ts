@@ -1,6 +1,8 @@
 // Reading a stored document for links and search: its CommonMark + GFM syntax tree (the parser the
 // project uses for `format=document`), the anchors of its headings (GitHub's slugs, deduplicated with
 // -1, -2 in document order, so links and search sections name the same ids), and its plain text.
+// These run in the parse pool's workers (content/body-parse.ts), on trees the markdown gate has
+// already bounded in depth.
 import GithubSlugger from 'github-slugger';
 import type { Heading, Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
@@ -8,21 +10,9 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toString } from 'mdast-util-to-string';
 import { gfm } from 'micromark-extension-gfm';
 
-const PARSED_MAX = 64;
-// Bodies are content-addressed: a write parses a new body for its links, then for its search sections,
-// in the same transaction. The trees of the last few bodies are kept for that second reading.
-const parsed = new Map<string, Root>();
-
-/** The body's syntax tree; `hash` (its content address) lets a recent parse be reused. */
-export function parseDocument(markdown: string, hash?: string): Root {
-  const known = hash === undefined ? undefined : parsed.get(hash);
-  if (known) return known;
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  if (hash !== undefined) {
-    parsed.set(hash, tree);
-    if (parsed.size > PARSED_MAX) parsed.delete(parsed.keys().next().value!);
-  }
-  return tree;
+/** The body's syntax tree. */
+export function parseDocument(markdown: string): Root {
+  return fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
 }
 
 /** Every heading of the document (at any depth of nesting) with its anchor, in document order. */

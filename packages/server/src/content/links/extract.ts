@@ -5,7 +5,7 @@
 // anchors (`#usage`), files (`/files/<id>`, or a path to a file name such as
 // `.gitbook/assets/diagram.png`), other spaces (`/spaces/<id>`, with `/pages/<id>` or `/files/<id>`),
 // and external addresses (anything with a scheme, or `//host`). Pure.
-import type { Definition, Nodes } from 'mdast';
+import type { Definition, Nodes, Root } from 'mdast';
 import { headingAnchors, parseDocument } from './document-tree.js';
 
 export type LinkTarget =
@@ -94,8 +94,12 @@ export function classifyHref(href: string): LinkTarget | undefined {
 }
 
 /** The document's anchors and links, in document order, each distinct (relation, target, section) once. */
-export function extractLinks(markdown: string, hash?: string): DocumentLinks {
-  const tree = parseDocument(markdown, hash);
+export function extractLinks(markdown: string): DocumentLinks {
+  return linksOfTree(parseDocument(markdown));
+}
+
+/** `extractLinks` of a parsed document. */
+export function linksOfTree(tree: Root): DocumentLinks {
   const anchors = headingAnchors(tree);
   const definitions = new Map<string, Definition>();
   const collectDefinitions = (node: Nodes) => {

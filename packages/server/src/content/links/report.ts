@@ -3,11 +3,13 @@
 // that list where they appear. Works on any revision (the space's head, a change request's), from its
 // trees (cached by root hash) and the stored links of its bodies (cached by hash): no body is parsed.
 import { sql } from 'kysely';
+import type { Caches } from '../../caches.js';
 import type { Database } from '../../db/database.js';
+import type { ParsePool } from '../../parsing/parse-pool.js';
 import { column, rawQuery, value } from '../../db/raw-query.js';
 import { canonicalJson, sha256Hex } from '../hashing.js';
 import type { ContentState } from '../model.js';
-import { clearDocumentLinksCache, loadDocumentLinks } from './store.js';
+import { loadDocumentLinks } from './store.js';
 import { revisionLinks, type ContentRef, type LinkStatus, type Occurrence } from './status.js';
 
 export type LinkItem = {
@@ -23,21 +25,21 @@ export type LinkItem = {
 
 export type LinkStats = { total: number; broken: { total: number; changeRequest: number } };
 
-const CACHE_MAX = 64;
-/** Occurrences of whole revisions before other spaces are looked up, by (organization, roots). */
-const cache = new Map<string, Occurrence[]>();
+/** The caches links are read through: bodies' stored links, and revisions' occurrences. */
+export type LinkCaches = Pick<Caches, 'documentLinks' | 'linkReports'>;
 
-async function sameSpaceOccurrences(db: Database, organizationId: string, spaceId: string, state: ContentState): Promise<Occurrence[]> {
+/**
+ * Occurrences of a whole revision before other spaces are looked up, kept in the `linkReports` cache by
+ * (organization, space, roots): the trees and bodies under those roots never change.
+ */
+async function sameSpaceOccurrences(db: Database, caches: LinkCaches, pool: ParsePool, organizationId: string, spaceId: string, state: ContentState): Promise<Occurrence[]> {
   const key = `${organizationId}:${spaceId}:${state.pages.rootHash}:${state.files.rootHash}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const hashes: string[] = [];
-  for (const entry of state.pages.pages.values()) if (entry.documentHash) hashes.push(entry.documentHash);
-  const documents = await loadDocumentLinks(db, organizationId, hashes);
-  const occurrences = revisionLinks({ spaceId, pages: state.pages, files: state.files, documents });
-  cache.set(key, occurrences);
-  if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
-  return occurrences;
+  return caches.linkReports.load(key, async () => {
+    const hashes: string[] = [];
+    for (const entry of state.pages.pages.values()) if (entry.documentHash) hashes.push(entry.documentHash);
+    const documents = await loadDocumentLinks(db, caches, pool, organizationId, hashes);
+    return revisionLinks({ spaceId, pages: state.pages, files: state.files, documents });
+  });
 }
 
 type Keys = ReadonlyArray<readonly [space: string, item: string]>;
@@ -67,7 +69,7 @@ const headFilesQuery = rawQuery({
 });
 
 /** Statuses of targets in other spaces: `in-app` when the space is live and its head has the target. */
-async function resolveOtherSpaces(db: Database, organizationId: string, occurrences: Occurrence[]): Promise<Occurrence[]> {
+async function resolveOtherSpaces(db: Database, caches: LinkCaches, pool: ParsePool, organizationId: string, occurrences: Occurrence[]): Promise<Occurrence[]> {
   const pending = occurrences.filter((occurrence) => occurrence.other);
   if (pending.length === 0) return occurrences;
   const spaceIds = [...new Set(pending.map((occurrence) => occurrence.other!.space))];
@@ -86,7 +88,7 @@ async function resolveOtherSpaces(db: Database, organizationId: string, occurren
   const pageDocs = new Map(pages.map((row) => [`${row.spaceId}/${row.pageId}`, row.documentHash]));
   const fileSet = new Set(files.map((row) => `${row.spaceId}/${row.fileId}`));
   const anchorDocs = pending.filter((o) => o.other!.anchor).flatMap((o) => pageDocs.get(`${o.other!.space}/${o.other!.page}`) ?? []);
-  const documents = await loadDocumentLinks(db, organizationId, anchorDocs);
+  const documents = await loadDocumentLinks(db, caches, pool, organizationId, anchorDocs);
   return occurrences.map((occurrence) => {
     const other = occurrence.other;
     if (!other) return occurrence;
@@ -106,9 +108,17 @@ async function resolveOtherSpaces(db: Database, organizationId: string, occurren
 }
 
 /** Every link occurrence of a revision with its status; only `page`'s when given. */
-export async function linkOccurrences(db: Database, organizationId: string, spaceId: string, state: ContentState, page?: string): Promise<Occurrence[]> {
-  const all = await sameSpaceOccurrences(db, organizationId, spaceId, state);
-  return resolveOtherSpaces(db, organizationId, page === undefined ? all : all.filter((occurrence) => occurrence.page === page));
+export async function linkOccurrences(
+  db: Database,
+  caches: LinkCaches,
+  pool: ParsePool,
+  organizationId: string,
+  spaceId: string,
+  state: ContentState,
+  page?: string,
+): Promise<Occurrence[]> {
+  const all = await sameSpaceOccurrences(db, caches, pool, organizationId, spaceId, state);
+  return resolveOtherSpaces(db, caches, pool, organizationId, page === undefined ? all : all.filter((occurrence) => occurrence.page === page));
 }
 
 const itemKey = (occurrence: Pick<Occurrence, 'relation' | 'target'>) => canonicalJson([occurrence.relation, occurrence.target]);
@@ -151,10 +161,4 @@ export function introducedBroken(proposed: Occurrence[], current: Occurrence[]):
 
 export function linkStats(items: LinkItem[], changeRequest: number): LinkStats {
   return { total: items.length, broken: { total: items.filter((item) => item.status === 'broken').length, changeRequest } };
-}
-
-/** Empties the caches of links (tests that change stored rows). */
-export function clearLinkCaches(): void {
-  cache.clear();
-  clearDocumentLinksCache();
 }

@@ -1,56 +1,27 @@
 // Extracted links, stored once per document (documents are content-addressed and immutable, so what a
-// body links to never changes): written when a new body is stored (revision-writer.ts), and for bodies
-// stored before links existed (or copied by a transfer), extracted the first time they are read.
-// Reads never parse a document that has its row; rows are cached in memory by (organization, hash).
+// body links to never changes): written with the rest of what was read of a new body
+// (content/parsed-bodies.ts), and for bodies stored before links existed (or copied by a transfer), read
+// in the parse pool the first time they are needed. Reads never parse a document; rows are kept in the
+// server's `documentLinks` cache by (organization, hash): a body never changes, so neither do its links,
+// on any instance.
 import { sql } from 'kysely';
-import type { Database, Executor } from '../../db/database.js';
-import { loadDocuments, lockContentObjects } from '../content-objects.repository.js';
-import { extractLinks, type DocumentLinks } from './extract.js';
-
-const CACHE_MAX = 50_000;
-const cache = new Map<string, DocumentLinks>();
+import type { Caches } from '../../caches.js';
+import type { Database } from '../../db/database.js';
+import type { ParsePool } from '../../parsing/parse-pool.js';
+import { parseUnparsedBodies } from '../parsed-bodies.js';
+import type { DocumentLinks } from './extract.js';
 
 const cacheKey = (organizationId: string, hash: string) => `${organizationId}:${hash}`;
 
-function remember(key: string, links: DocumentLinks): void {
-  cache.delete(key);
-  cache.set(key, links);
-  if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
-}
-
-async function insertLinkRows(db: Executor, organizationId: string, rows: Array<{ hash: string; links: DocumentLinks }>): Promise<void> {
-  if (rows.length === 0) return;
-  const sorted = [...rows].sort((a, b) => (a.hash < b.hash ? -1 : 1));
-  for (let i = 0; i < sorted.length; i += 500) {
-    const part = sorted.slice(i, i + 500);
-    await sql`
-      INSERT INTO document_links (organization_id, document_hash, anchors, links)
-      SELECT ${organizationId}, decode(r.hash, 'hex'), ARRAY(SELECT jsonb_array_elements_text(r.anchors)), r.links
-      FROM jsonb_to_recordset(${JSON.stringify(part.map((row) => ({ hash: row.hash, anchors: row.links.anchors, links: row.links.links })))}::jsonb)
-        AS r(hash text, anchors jsonb, links jsonb)
-      ON CONFLICT DO NOTHING`.execute(db);
-  }
-}
-
-/**
- * Extracts and stores the links of bodies just stored (in the writer's transaction, which holds the
- * content-object lock); bodies that have their row already are not parsed again.
- */
-export async function storeDocumentLinks(db: Executor, organizationId: string, documents: Array<{ hash: string; markdown: string }>): Promise<void> {
-  if (documents.length === 0) return;
-  const known = await db
-    .selectFrom('documentLinks')
-    .select('documentHash')
-    .where('organizationId', '=', organizationId)
-    .where('documentHash', '=', sql<Buffer>`ANY(${documents.map((doc) => Buffer.from(doc.hash, 'hex'))}::bytea[])`)
-    .execute();
-  const have = new Set(known.map((row) => row.documentHash.toString('hex')));
-  const fresh = [...new Map(documents.filter((doc) => !have.has(doc.hash)).map((doc) => [doc.hash, doc])).values()];
-  await insertLinkRows(db, organizationId, fresh.map((doc) => ({ hash: doc.hash, links: extractLinks(doc.markdown, doc.hash) })));
-}
-
-/** The stored links of bodies, by hash; bodies without a row are extracted now (once) and stored. */
-export async function loadDocumentLinks(db: Database, organizationId: string, hashes: Iterable<string>): Promise<Map<string, DocumentLinks>> {
+/** The stored links of bodies, by hash; bodies without a row are read now (once, in the parse pool) and stored. */
+export async function loadDocumentLinks(
+  db: Database,
+  caches: Pick<Caches, 'documentLinks'>,
+  pool: ParsePool,
+  organizationId: string,
+  hashes: Iterable<string>,
+): Promise<Map<string, DocumentLinks>> {
+  const cache = caches.documentLinks;
   const found = new Map<string, DocumentLinks>();
   const missing: string[] = [];
   for (const hash of new Set(hashes)) {
@@ -58,37 +29,26 @@ export async function loadDocumentLinks(db: Database, organizationId: string, ha
     if (hit) found.set(hash, hit);
     else missing.push(hash);
   }
-  if (missing.length === 0) return found;
-  const rows = await db
-    .selectFrom('documentLinks')
-    .select(['documentHash', 'anchors', 'links'])
-    .where('organizationId', '=', organizationId)
-    .where('documentHash', '=', sql<Buffer>`ANY(${missing.map((hash) => Buffer.from(hash, 'hex'))}::bytea[])`)
-    .execute();
-  for (const row of rows) {
-    const links: DocumentLinks = { anchors: row.anchors, links: row.links as DocumentLinks['links'] };
-    const hash = row.documentHash.toString('hex');
-    found.set(hash, links);
-    remember(cacheKey(organizationId, hash), links);
-  }
+  const select = async (wanted: string[]) => {
+    if (wanted.length === 0) return;
+    const rows = await db
+      .selectFrom('documentLinks')
+      .select(['documentHash', 'anchors', 'links'])
+      .where('organizationId', '=', organizationId)
+      .where('documentHash', '=', sql<Buffer>`ANY(${wanted.map((hash) => Buffer.from(hash, 'hex'))}::bytea[])`)
+      .execute();
+    for (const row of rows) {
+      const links: DocumentLinks = { anchors: row.anchors, links: row.links as DocumentLinks['links'] };
+      const hash = row.documentHash.toString('hex');
+      found.set(hash, links);
+      cache.set(cacheKey(organizationId, hash), links);
+    }
+  };
+  await select(missing);
   const unextracted = missing.filter((hash) => !found.has(hash));
   if (unextracted.length > 0) {
-    await db.transaction().execute(async (trx) => {
-      // Garbage collection must not remove a body between reading it and storing its links.
-      await lockContentObjects(trx, organizationId, 'shared');
-      const bodies = await loadDocuments(trx, organizationId, unextracted);
-      const extracted = [...bodies].map(([hash, markdown]) => ({ hash, links: extractLinks(markdown) }));
-      await insertLinkRows(trx, organizationId, extracted);
-      for (const { hash, links } of extracted) {
-        found.set(hash, links);
-        remember(cacheKey(organizationId, hash), links);
-      }
-    });
+    await parseUnparsedBodies(db, pool, organizationId, unextracted);
+    await select(unextracted);
   }
   return found;
-}
-
-/** Empties the cache (tests that check what is read from the database). */
-export function clearDocumentLinksCache(): void {
-  cache.clear();
 }

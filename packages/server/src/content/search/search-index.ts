@@ -5,8 +5,9 @@
 // descendants' are updated without re-tokenising); otherwise (rows never built, or built from another
 // tree) the space's rows are rebuilt from the new head.
 import type { Executor } from '../../db/database.js';
-import { loadDocuments } from '../content-objects.repository.js';
+import type { ParsePool } from '../../parsing/parse-pool.js';
 import { diffPageTrees } from '../diff.js';
+import { loadBodyParts } from '../parsed-bodies.js';
 import { descendantIds, type PageEntry, type PageTree, type ParentId } from '../model.js';
 import {
   deletePageSections,
@@ -17,7 +18,7 @@ import {
   updatePagePlaces,
   type SectionRow,
 } from './index.repository.js';
-import { pageSections } from './sections.js';
+import { sectionsOfPage, type DocumentSection } from './sections.js';
 import { fallbackText } from './text-analysis.js';
 
 export type Place = { path: string; hidden: boolean; noIndex: boolean };
@@ -49,10 +50,10 @@ const textChanged = (a: PageEntry, b: PageEntry) =>
 
 const placeChanged = (a: PageEntry, b: PageEntry) => a.slug !== b.slug || a.hidden !== b.hidden || a.noIndex !== b.noIndex;
 
-/** The rows of one page (its place in the tree given): what `moveSearchIndex` writes for it. */
-export function pageRows(entry: Pick<PageEntry, 'id' | 'title' | 'description' | 'documentHash'>, markdown: string | undefined, place: Place): SectionRow[] {
+/** The rows of one page (its place in the tree, its body's stored sections given): what `moveSearchIndex` writes for it. */
+export function pageRows(entry: Pick<PageEntry, 'id' | 'title' | 'description' | 'documentHash'>, sections: readonly DocumentSection[] | undefined, place: Place): SectionRow[] {
   const description = entry.description ?? '';
-  return pageSections(entry, markdown).map((section): SectionRow => {
+  return sectionsOfPage(entry, sections).map((section): SectionRow => {
     const first = section.ordinal === 0;
     const head = first ? entry.title : section.title;
     const rest = first ? `${description}\n${section.body}` : section.body;
@@ -77,24 +78,27 @@ export function pageRows(entry: Pick<PageEntry, 'id' | 'title' | 'description' |
   });
 }
 
-/** The rows of some pages of a tree (groups have none: there is no page to land on). */
-async function sectionRows(db: Executor, organizationId: string, tree: PageTree, pageIds: Iterable<string>): Promise<SectionRow[]> {
+/**
+ * The rows of some pages of a tree (groups have none: there is no page to land on), from their bodies'
+ * stored sections (content/parsed-bodies.ts: bodies are never parsed here).
+ */
+async function sectionRows(db: Executor, pool: ParsePool, organizationId: string, tree: PageTree, pageIds: Iterable<string>): Promise<SectionRow[]> {
   const place = placeFinder(tree);
   const entries = [...pageIds].map((id) => tree.pages.get(id)!).filter((entry) => entry.type !== 'group');
-  const bodies = await loadDocuments(db, organizationId, entries.flatMap((entry) => (entry.documentHash ? [entry.documentHash] : [])));
-  return entries.flatMap((entry) => pageRows(entry, entry.documentHash ? bodies.get(entry.documentHash) : undefined, place(entry.id)));
+  const sections = await loadBodyParts(db, pool, organizationId, entries.flatMap((entry) => (entry.documentHash ? [entry.documentHash] : [])), 'sections');
+  return entries.flatMap((entry) => pageRows(entry, entry.documentHash ? (sections.get(entry.documentHash) as DocumentSection[] | undefined) : undefined, place(entry.id)));
 }
 
-async function rebuild(db: Executor, organizationId: string, spaceId: string, tree: PageTree): Promise<void> {
+async function rebuild(db: Executor, pool: ParsePool, organizationId: string, spaceId: string, tree: PageTree): Promise<void> {
   await deleteSpaceSections(db, organizationId, spaceId);
-  await insertSections(db, organizationId, spaceId, await sectionRows(db, organizationId, tree, tree.pages.keys()));
+  await insertSections(db, organizationId, spaceId, await sectionRows(db, pool, organizationId, tree, tree.pages.keys()));
 }
 
 /** Applies a head move from `before` to `after` to the space's search rows (same transaction as the move). */
-export async function moveSearchIndex(db: Executor, organizationId: string, spaceId: string, before: PageTree, after: PageTree): Promise<void> {
+export async function moveSearchIndex(db: Executor, pool: ParsePool, organizationId: string, spaceId: string, before: PageTree, after: PageTree): Promise<void> {
   const indexed = await findIndexedRoot(db, organizationId, spaceId);
   if (indexed !== before.rootHash) {
-    await rebuild(db, organizationId, spaceId, after);
+    await rebuild(db, pool, organizationId, spaceId, after);
   } else {
     if (before.rootHash === after.rootHash) return;
     const deleted: string[] = [];
@@ -110,7 +114,7 @@ export async function moveSearchIndex(db: Executor, organizationId: string, spac
     }
     const place = placeFinder(after);
     await deletePageSections(db, organizationId, spaceId, [...deleted, ...retokenise]);
-    await insertSections(db, organizationId, spaceId, await sectionRows(db, organizationId, after, retokenise));
+    await insertSections(db, organizationId, spaceId, await sectionRows(db, pool, organizationId, after, retokenise));
     await updatePagePlaces(
       db,
       organizationId,
@@ -122,7 +126,7 @@ export async function moveSearchIndex(db: Executor, organizationId: string, spac
 }
 
 /** Builds a space's rows from its head tree (spaces indexed before the index existed). */
-export async function rebuildSearchIndex(db: Executor, organizationId: string, spaceId: string, tree: PageTree): Promise<void> {
-  await rebuild(db, organizationId, spaceId, tree);
+export async function rebuildSearchIndex(db: Executor, pool: ParsePool, organizationId: string, spaceId: string, tree: PageTree): Promise<void> {
+  await rebuild(db, pool, organizationId, spaceId, tree);
   await setIndexedRoot(db, organizationId, spaceId, tree.rootHash);
 }

@@ -20,6 +20,7 @@ import * as translationSettings from './20261124T150100_translation_settings.js'
 import * as customFields from './20261124T150200_custom_fields.js';
 import * as searchAndLinks from './20261124T150300_search_and_links.js';
 import * as searchTitles from './20261124T171000_search_titles.js';
+import * as parsedBodies from './20261128T010000_parsed_bodies.js';
 import * as siteHostnameVerification from './20261128T020000_site_hostname_verification.js';
 import * as eventsAndWebhooks from './20261128T030000_events_and_webhooks.js';
 import * as idempotencyKeys from './20261128T070000_idempotency_keys.js';
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '20261124T150200_custom_fields': customFields,
   '20261124T150300_search_and_links': searchAndLinks,
   '20261124T171000_search_titles': searchTitles,
+  '20261128T010000_parsed_bodies': parsedBodies,
   '20261128T020000_site_hostname_verification': siteHostnameVerification,
   '20261128T030000_events_and_webhooks': eventsAndWebhooks,
   '20261128T070000_idempotency_keys': idempotencyKeys,

@@ -2,37 +2,36 @@
 // issue 25 F7: a request is charged BEFORE anything of it costs a query, and a refusal over the limit
 // runs none — the counters decide it in memory (http/rate-limit-store.ts), and the 429 page comes from
 // memory too. It shows the site's style only when this instance served the site at that address a
-// moment ago (public, unlisted and visitor-auth sites, which show themselves to any visitor); otherwise
-// it is bare: nothing of a site shows to whom it may be absent, and an unknown name answers the same.
+// moment ago (public, unlisted and visitor-auth sites, which show themselves to any visitor; the
+// `siteChromes` cache, for CHROME_TTL_MS); otherwise it is bare: nothing of a site shows to whom it may
+// be absent, and an unknown name answers the same.
 import type { Request, Response } from 'express';
+import type { Caches } from '../../../caches.js';
 import type { AppContext } from '../../../context.js';
 import { HttpError } from '../../../errors.js';
-import { BoundedCache } from './bounded-cache.js';
 import { renderMessage, type Chrome } from './site-layout.js';
 import { BARE_TOO_MANY_HTML, securityHeaders, sendHtml } from './site-responses.js';
 
 /** How long a site's look is remembered for its 429 page after it was last served at an address. */
 const CHROME_TTL_MS = 60_000;
-const chromes = new BoundedCache<{ chrome: Chrome; version: string; until: number }>({ maxEntries: 10_000 });
 
 /**
  * Remembers the look of a site served at `address` for its 429 page (see above for which sites).
  * `version` names what the look is made of: an entry of the same version is only renewed once half its
  * time is gone, so a page view does not build the look again.
  */
-export function rememberChrome(address: string, version: string, build: () => Chrome): void {
-  const now = Date.now();
-  const remembered = chromes.get(address);
-  if (remembered && remembered.version === version && remembered.until - now > CHROME_TTL_MS / 2) return;
-  chromes.set(address, { chrome: build(), version, until: now + CHROME_TTL_MS });
+export function rememberChrome(caches: Caches, address: string, version: string, build: () => Chrome): void {
+  const remembered = caches.siteChromes.get(address);
+  if (remembered && remembered.version === version && caches.siteChromes.remainingMs(address) > CHROME_TTL_MS / 2) return;
+  caches.siteChromes.set(address, { chrome: build(), version }, CHROME_TTL_MS);
 }
 
-function refuse(res: Response, error: HttpError, address: string | null): false {
+function refuse(caches: Caches, res: Response, error: HttpError, address: string | null): false {
   securityHeaders(res);
   res.removeHeader('Vary');
   const headers = { ...error.headers, 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
-  const remembered = address === null ? undefined : chromes.get(address);
-  if (!remembered || remembered.until < Date.now()) {
+  const remembered = address === null ? undefined : caches.siteChromes.get(address);
+  if (!remembered) {
     sendHtml(res, 429, BARE_TOO_MANY_HTML, headers);
     return false;
   }
@@ -55,7 +54,7 @@ export async function chargeVisit(app: AppContext, req: Request, res: Response, 
     return true;
   } catch (error) {
     if (!isTooMany(error)) throw error;
-    return refuse(res, error, address);
+    return refuse(app.caches, res, error, address);
   }
 }
 
@@ -70,6 +69,6 @@ export function refuseSpentVisit(app: AppContext, req: Request, res: Response, a
     return true;
   } catch (error) {
     if (!isTooMany(error)) throw error;
-    return refuse(res, error, address);
+    return refuse(app.caches, res, error, address);
   }
 }

@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { createCaches } from '../../../caches.js';
 import { favicon, iconType } from './site-favicon.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d494844520000001000000010080200000090916836', 'hex');
@@ -19,6 +20,7 @@ describe('iconType', () => {
 
 describe('favicon', () => {
   it('never fetches a private address when the policy refuses them', async () => {
+    const caches = createCaches();
     let hits = 0;
     const host = createServer((_req, res) => {
       hits++;
@@ -27,10 +29,10 @@ describe('favicon', () => {
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(host.address() as AddressInfo).port}/icon.png`;
-      expect(await favicon(url, { allowPrivate: false, timeoutMs: 2_000, maxBytes: 1_000_000 })).toBeUndefined();
+      expect(await favicon(caches, url, { allowPrivate: false, timeoutMs: 2_000, maxBytes: 1_000_000 })).toBeUndefined();
       expect(hits).toBe(0);
       // The same address allowed (the tests' policy): fetched and typed.
-      expect((await favicon(`${url}?allowed`, { allowPrivate: true, timeoutMs: 2_000, maxBytes: 1_000_000 }))?.contentType).toBe('image/png');
+      expect((await favicon(caches, `${url}?allowed`, { allowPrivate: true, timeoutMs: 2_000, maxBytes: 1_000_000 }))?.contentType).toBe('image/png');
       expect(hits).toBe(1);
     } finally {
       await new Promise((resolve) => host.close(resolve));

@@ -6,12 +6,12 @@
 // Content-Type), and serves it from the site's own address `_favicon/{hash of the address}`. Only the
 // addresses of the site's own customization are fetched: this is no open proxy.
 //
-// Kept in memory per address for an hour (a failure for five minutes, so a broken icon does not cost a
-// fetch per page view); concurrent first requests share one fetch.
+// Kept in memory per address (the `siteFavicons` cache) for an hour (a failure for five minutes, so a
+// broken icon does not cost a fetch per page view); concurrent first requests share one fetch.
 import { createHash } from 'node:crypto';
+import type { Caches } from '../../../caches.js';
 import { readImageInfo } from '../../../content/image-info.js';
 import { fetchGuarded, OutboundError, type OutboundPolicy } from '../../../outbound.js';
-import { BoundedCache } from './bounded-cache.js';
 
 /** Bytes an icon may have. */
 export const MAX_FAVICON_BYTES = 256 * 1024;
@@ -20,9 +20,8 @@ const FRESH_MS = 60 * 60_000;
 const FAILED_MS = 5 * 60_000;
 
 export type Favicon = { contentType: string; body: Buffer; etag: string };
-type Entry = { icon: Favicon | undefined; until: number };
-
-const icons = new BoundedCache<Entry>({ maxEntries: 1_000, maxWeight: 32 * 1024 * 1024 });
+/** What is kept of an address: its icon, or undefined when it could not be had. */
+export type FaviconEntry = { icon: Favicon | undefined };
 
 /** The name of an icon's address under the site: it changes with the address it is fetched from. */
 export const faviconName = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 16);
@@ -53,12 +52,9 @@ async function fetchIcon(url: string, policy: OutboundPolicy): Promise<Favicon |
 }
 
 /** The icon at `url`, fetched at most once an hour (undefined when it cannot be had, or is no image). */
-export async function favicon(url: string, policy: OutboundPolicy): Promise<Favicon | undefined> {
-  const cached = icons.get(url);
-  if (cached && cached.until <= Date.now()) icons.delete(url);
-  const entry = await icons.getOrLoad(url, async () => {
-    const icon = await fetchIcon(url, policy);
-    return { value: { icon, until: Date.now() + (icon ? FRESH_MS : FAILED_MS) }, weight: (icon?.body.length ?? 0) + 256 };
-  });
+export async function favicon(caches: Caches, url: string, policy: OutboundPolicy): Promise<Favicon | undefined> {
+  const entry = await caches.siteFavicons.load(url, async () => ({ icon: await fetchIcon(url, policy) }), FRESH_MS);
+  // A failure is kept for a shorter time: the address may work again soon.
+  if (!entry.icon && caches.siteFavicons.remainingMs(url) > FAILED_MS) caches.siteFavicons.set(url, entry, FAILED_MS);
   return entry.icon;
 }

@@ -4,7 +4,7 @@
 // navigation is built from), at their head revision (the index follows each space's head), hidden and
 // no-index pages left out (as from navigation and the sitemap: `publishedOnly`). Each result links to
 // the page's site address, and to the heading's anchor when the best match is a section of the page.
-import type { Database } from '../../../db/database.js';
+import type { AppContext } from '../../../context.js';
 import { searchPages } from '../../../content/search/search.js';
 import type { PublishedStructure } from '../published-structure.js';
 import type { SpaceHead } from './published.repository.js';
@@ -35,7 +35,7 @@ export function readSearchQuery(query: URLSearchParams): SiteSearchQuery | { pro
 export type SiteSearchResult = { total: number; hits: SearchHit[] };
 
 export async function searchSite(
-  db: Database,
+  app: Pick<AppContext, 'db' | 'caches'>,
   organizationId: string,
   root: string,
   structure: PublishedStructure,
@@ -47,12 +47,12 @@ export async function searchSite(
   for (const place of siteSpacesOf(structure)) if (heads.has(place.siteSpace.spaceId) && !places.has(place.siteSpace.spaceId)) places.set(place.siteSpace.spaceId, place);
   if (query.text === '' || places.size === 0) return { total: 0, hits: [] };
   const scope = { kind: 'spaces' as const, spaces: [...places.keys()].map((spaceId) => ({ organizationId, spaceId })), publishedOnly: true };
-  const found = await searchPages(db, scope, query.text, { offset: (query.page - 1) * RESULTS_PER_PAGE, limit: RESULTS_PER_PAGE });
+  const found = await searchPages(app.db, scope, query.text, { offset: (query.page - 1) * RESULTS_PER_PAGE, limit: RESULTS_PER_PAGE });
   const several = places.size > 1;
   const hits: SearchHit[] = [];
   for (const page of found.pages) {
     const place = places.get(page.spaceId)!;
-    const model = await spaceModel(db, organizationId, heads.get(page.spaceId)!.pagesRoot);
+    const model = await spaceModel(app, organizationId, heads.get(page.spaceId)!.pagesRoot);
     const path = model.pathById.get(page.pageId);
     // The index follows the head in the head's own transaction; a page it does not know is skipped.
     if (path === undefined) continue;

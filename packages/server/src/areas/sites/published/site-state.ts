@@ -2,19 +2,19 @@
 // address names, a version of its structure (sections, groups, site spaces, the titles and deletion of
 // their spaces: every column of every row, hashed by PostgreSQL), the head revision of each of its live
 // spaces and, for a share-link site, the hashes of its keys. The visible structure is then computed
-// once per (site, structure version, visitor's claims) and kept in memory: a cached page view costs this
-// one query and no other (issue 20, "Speed").
+// once per (site, structure version, visitor's claims) and kept in memory (the `siteStructures` cache):
+// a cached page view costs this one query and no other (issue 20, "Speed").
 //
 // Nothing of what decides who sees what is kept across requests: `published`, the visibility, the share
 // keys and the heads are read on every request, and the structure is kept under the version read in the
 // same statement, so a change is seen by the next request (the version is read before the structure is
 // resolved: a structure kept under a version is never older than that version).
 import { createHash } from 'node:crypto';
+import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
 import type { Visitor } from '../condition.js';
 import { resolvePublishedStructure, type PublishedStructure } from '../published-structure.js';
 import type { SiteSpaceRow } from '../structure.repository.js';
-import { BoundedCache } from './bounded-cache.js';
 import { findSiteState, type PublishedSiteRow, type SpaceHead } from './published.repository.js';
 
 export type SiteState = {
@@ -43,18 +43,18 @@ export async function loadSiteState(db: Executor, address: string): Promise<Site
 /** A visible structure with a stable description of it (part of the rendered page's key). */
 export type VisibleStructure = { structure: PublishedStructure; fingerprint: string };
 
-/** Structures kept: one per site, version and distinct set of visitor claims (most sites have one). */
-const structures = new BoundedCache<VisibleStructure>({ maxEntries: 5_000 });
-
-/** The site's structure as `visitor` sees it, resolved by the API's own resolver once per version. */
-export function visibleStructure(db: Executor, state: SiteState, visitor: Visitor): Promise<VisibleStructure> {
+/**
+ * The site's structure as `visitor` sees it, resolved by the API's own resolver once per version and
+ * kept: one per site, version and distinct set of visitor claims (most sites have one).
+ */
+export function visibleStructure(app: Pick<AppContext, 'db' | 'caches'>, state: SiteState, visitor: Visitor): Promise<VisibleStructure> {
   const { site } = state;
   // The claims by their digest: a visitor token's claims may be kilobytes.
   const claims = createHash('sha256').update(JSON.stringify(visitor.claims)).digest('base64url');
   const key = `${site.id}:${state.structureVersion}:${claims}`;
-  return structures.getOrLoad(key, async () => {
-    const structure = await resolvePublishedStructure(db, site.organizationId, site.id, { visitor });
-    return { value: { structure, fingerprint: fingerprint(structure) }, weight: 1 };
+  return app.caches.siteStructures.load(key, async () => {
+    const structure = await resolvePublishedStructure(app.db, site.organizationId, site.id, { visitor });
+    return { structure, fingerprint: fingerprint(structure) };
   });
 }
 

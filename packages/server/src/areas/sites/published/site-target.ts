@@ -4,9 +4,9 @@
 // charged to its address, or found within its budget (site-charge.ts).
 import type { Request } from 'express';
 import ipaddr from 'ipaddr.js';
+import type { Caches } from '../../../caches.js';
 import type { Config } from '../../../config.js';
 import { hostAddress, pathAddress } from '../sites.repository.js';
-import { BoundedCache } from './bounded-cache.js';
 
 export type SiteTarget = {
   /** `path`: below `{PUBLIC_URL}/s/`; `host`: on a custom hostname. */
@@ -44,19 +44,19 @@ export function serverHostnames(config: Pick<Config, 'publicUrl' | 'appUrl' | 's
 /** Whether `host` has the shape of a site's hostname (three labels or more; no IP address). */
 export const isSiteHostnameShape = (host: string) => HOSTNAME.test(host) && !ipaddr.isValid(host);
 
-/** Hosts that named no site a moment ago: odd Host headers do not cost a query each. */
-const unknownHosts = new BoundedCache<number>({ maxEntries: 10_000 });
+/**
+ * Hosts that named no site a moment ago (the `siteUnknownHosts` cache): odd Host headers do not cost a
+ * query each. Remembered for UNKNOWN_HOST_TTL_MS, so a hostname verified on another instance answers
+ * there within that time; on this one at once (forgetUnknownHost).
+ */
 const UNKNOWN_HOST_TTL_MS = 10_000;
 
-export const rememberUnknownHost = (address: string) => unknownHosts.set(address, Date.now());
+export const rememberUnknownHost = (caches: Caches, address: string) => caches.siteUnknownHosts.set(address, true, UNKNOWN_HOST_TTL_MS);
 
-export function recentlyUnknown(address: string): boolean {
-  const seen = unknownHosts.get(address);
-  return seen !== undefined && Date.now() - seen <= UNKNOWN_HOST_TTL_MS;
-}
+export const recentlyUnknown = (caches: Caches, address: string) => caches.siteUnknownHosts.get(address) !== undefined;
 
 /** A hostname just verified here answers at once on this instance (others within UNKNOWN_HOST_TTL_MS). */
-export const forgetUnknownHost = (hostname: string) => unknownHosts.delete(hostAddress(hostname));
+export const forgetUnknownHost = (caches: Caches, hostname: string) => caches.siteUnknownHosts.delete(hostAddress(hostname));
 
 /** The custom hostname `req` may be for: a Host of a site's shape that is none of the server's own. */
 export function hostTarget(req: Request, ownHosts: ReadonlySet<string>): (SiteTarget & { address: string }) | undefined {

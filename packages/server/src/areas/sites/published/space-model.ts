@@ -1,12 +1,11 @@
 // A space's pages as a site shows them, computed once per page tree (trees are immutable: the model is
-// kept by the tree's root hash, a bounded number of them): each page's path and the page at each
+// kept by the tree's root hash in the `siteModels` cache, never stale): each page's path and the page at each
 // path, the navigation (hidden pages and everything under them left out), the reading order for
 // previous/next (documents only), and the paths pages had in recent revisions (redirects).
-import type { Executor } from '../../../db/database.js';
+import type { AppContext } from '../../../context.js';
 import { pathOf, type PageEntry, type PageTree, type ParentId } from '../../../content/model.js';
 import { loadPageTree } from '../../../content/tree-store.js';
 import { recentPageRoots } from './published.repository.js';
-import { BoundedCache } from './bounded-cache.js';
 
 export type SpaceModel = {
   tree: PageTree;
@@ -52,30 +51,30 @@ function buildModel(tree: PageTree): SpaceModel {
   };
 }
 
-const models = new BoundedCache<SpaceModel>({ maxEntries: 64 });
+/** Reads the model through: the database, the server's caches. */
+type Reader = Pick<AppContext, 'db' | 'caches'>;
 
-export async function spaceModel(db: Executor, organizationId: string, pagesRoot: string | null): Promise<SpaceModel> {
-  return models.getOrLoad(`${organizationId}:${pagesRoot ?? 'empty'}`, async () => ({ value: buildModel(await loadPageTree(db, organizationId, pagesRoot)), weight: 1 }));
+export async function spaceModel(app: Reader, organizationId: string, pagesRoot: string | null): Promise<SpaceModel> {
+  return app.caches.siteModels.load(`${organizationId}:${pagesRoot ?? 'empty'}`, async () => buildModel(await loadPageTree(app.db, app.caches, organizationId, pagesRoot)));
 }
 
 /** How many of a space's latest revisions are searched for a path that is no longer there. */
 export const REDIRECT_HISTORY = 20;
-const formerPaths = new BoundedCache<ReadonlyMap<string, string>>({ maxEntries: 32 });
 
 /**
  * The page now at `model` that was at `path` in one of the space's last REDIRECT_HISTORY revisions
  * (the newest that had the path wins), or undefined. The paths of those revisions are collected once
- * per head and kept.
+ * per head and kept (the `siteFormerPaths` cache: a head's recent revisions never change).
  */
-export async function movedPage(db: Executor, organizationId: string, spaceId: string, headRoot: string | null, model: SpaceModel, path: string): Promise<string | undefined> {
-  const former = await formerPaths.getOrLoad(`${organizationId}:${spaceId}:${headRoot ?? 'empty'}`, async () => {
+export async function movedPage(app: Reader, organizationId: string, spaceId: string, headRoot: string | null, model: SpaceModel, path: string): Promise<string | undefined> {
+  const former = await app.caches.siteFormerPaths.load(`${organizationId}:${spaceId}:${headRoot ?? 'empty'}`, async () => {
     const map = new Map<string, string>();
-    for (const root of await recentPageRoots(db, organizationId, spaceId, REDIRECT_HISTORY)) {
+    for (const root of await recentPageRoots(app.db, organizationId, spaceId, REDIRECT_HISTORY)) {
       if (root === headRoot) continue;
-      const old = await spaceModel(db, organizationId, root);
+      const old = await spaceModel(app, organizationId, root);
       for (const [oldPath, id] of old.idByPath) if (!map.has(oldPath) && !model.idByPath.has(oldPath) && model.pathById.has(id)) map.set(oldPath, id);
     }
-    return { value: map, weight: 1 };
+    return map;
   });
   return former.get(path);
 }

@@ -1,0 +1,75 @@
+// What every page of a site shows around its content, from the site's customization: title, locale,
+// icon, theme stylesheet, section tabs and search box (the "chrome" site-layout.ts renders), and
+// whether search engines may index it.
+import type { Caches } from '../../../caches.js';
+import type { Schemas } from '../../../schemas.js';
+import type { PublishedStructure } from '../published-structure.js';
+import { toApiCustomization } from '../sites.mapper.js';
+import type { PublishedSiteRow } from './published.repository.js';
+import { rememberTheme } from './shared-assets.js';
+import { SITE_ASSETS, themeCss } from './site-assets.js';
+import { faviconName } from './site-favicon.js';
+import type { Chrome, Link, Tab } from './site-layout.js';
+import { sectionPath, type Located, type SectionEntry } from './site-navigation.js';
+
+/** The structure of a site that shows nothing of its content (sign-in, 429 and 404 pages without one). */
+export const EMPTY_STRUCTURE: PublishedStructure = { type: 'siteSpaces', siteSpaces: [] };
+
+export function customizationOf(site: PublishedSiteRow) {
+  return toApiCustomization(site.customization as Schemas['SiteCustomizationInput'] | null, site.title);
+}
+
+/** Public sites only: unlisted, share-link and visitor-auth sites ask search engines to stay out. */
+export const indexable = (site: PublishedSiteRow) => site.visibility === 'public';
+
+/** The site's theme stylesheet, from its customization's styling. */
+export function themeOf(site: PublishedSiteRow): string {
+  const styling = customizationOf(site).styling;
+  return themeCss({
+    primary: styling.primaryColor,
+    tint: styling.tint?.color,
+    info: styling.infoColor,
+    success: styling.successColor,
+    warning: styling.warningColor,
+    danger: styling.dangerColor,
+    corners: styling.corners,
+    font: styling.font,
+    theme: styling.theme,
+    sidebarBackground: styling.sidebar.background,
+  });
+}
+
+/** The icon addresses of the site's customization (image addresses are served from `_favicon/`). */
+export function faviconSources(site: PublishedSiteRow): { light: string; dark: string } | undefined {
+  const icon = customizationOf(site).favicon;
+  return icon && 'icon' in icon ? icon.icon : undefined;
+}
+
+function faviconOf(site: PublishedSiteRow, root: string): Chrome['favicon'] {
+  const icon = customizationOf(site).favicon;
+  if (!icon) return undefined;
+  if ('emoji' in icon) return { emoji: icon.emoji };
+  return { light: `${root}/_favicon/${faviconName(icon.icon.light)}`, dark: `${root}/_favicon/${faviconName(icon.icon.dark)}` };
+}
+
+/** What the chrome of every page of the site needs, for one visitor's structure (tabs current at `located`). */
+export function chromeOf(caches: Caches, site: PublishedSiteRow, root: string, structure: PublishedStructure, located: Located | undefined): Chrome {
+  const customization = customizationOf(site);
+  const sectionLink = (section: SectionEntry): Link => ({ title: section.title, href: `${root}${sectionPath(section)}/`, current: located?.section?.id === section.id });
+  const tabs: Tab[] =
+    structure.type === 'siteSpaces'
+      ? []
+      : structure.items.map((item) =>
+          item.kind === 'section' ? { kind: 'section' as const, ...sectionLink(item.section) } : { kind: 'group' as const, title: item.group.title, sections: item.sections.map((entry) => sectionLink(entry.section)) },
+        );
+  return {
+    root,
+    title: customization.title,
+    locale: customization.internationalization.locale,
+    favicon: faviconOf(site, root),
+    assets: { css: `${root}/_assets/${SITE_ASSETS.css.name}`, js: `${root}/_assets/${SITE_ASSETS.js.name}`, theme: `${root}/_assets/${rememberTheme(caches, themeOf(site))}` },
+    tabs,
+    searchAction: `${root}/search`,
+    noindex: !indexable(site),
+  };
+}
