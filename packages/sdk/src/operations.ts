@@ -55,11 +55,18 @@ export type OperationParameters<Path extends keyof paths, Method extends HttpMet
       ? [args?: OperationArgs<Path, Method>, options?: OperationOptions<As>]
       : [args: OperationArgs<Path, Method>, options?: OperationOptions<As>];
 
+// The variances are declared, not left to TypeScript to measure: measuring them relates the whole
+// call signature (openapi-fetch's result types over every path) for marker types, which was two
+// thirds of a consumer's type-check time (`paginate(cw.organizations.list)` relates a throwing
+// operation to `Operation<Path, 'get', boolean>`). TypeScript checks these annotations against the
+// body when this package is type-checked: `Path` and `Method` are read and written (invariant), a
+// throwing operation is also one of either kind (`out`). `pnpm --filter @content-workspace/sdk bench:types`
+// (packages/sdk/scripts/type-cost.ts) measures the cost.
 /**
  * One named operation, e.g. `cw.spaces.get`: called with `(args, options?)`, it sends
  * `METHOD path` through the path-based client and resolves to the same result.
  */
-export interface Operation<Path extends keyof paths, Method extends HttpMethod, Throwing extends boolean> {
+export interface Operation<in out Path extends keyof paths, in out Method extends HttpMethod, out Throwing extends boolean> {
   <As extends ParseAs = 'json'>(...parameters: OperationParameters<Path, Method, As>): CallPromise<ResultOf<Path, Method, As, Throwing>>;
   /** The operation's HTTP method, e.g. `'GET'`. */
   readonly method: Uppercase<Method>;

@@ -121,8 +121,9 @@ export type ClientMethod<Method extends HttpMethod, Throwing extends boolean> = 
   ...init: InitArgs<Path, Method, As>
 ) => CallPromise<ResultOf<Path, Method, As, Throwing>>;
 
+// `out`: declared rather than measured, as Operation's variances (src/operations.ts).
 /** The methods shared by both kinds of client. */
-export interface ClientBase<Throwing extends boolean> {
+export interface ClientBase<out Throwing extends boolean> {
   /** Calls a GET operation. */
   GET: ClientMethod<'get', Throwing>;
   /** Calls a PUT operation. */

@@ -12,42 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiError, json, organization, startServer, type TestServer } from '../support/server.js';
+import { consumerSource } from './consumer-source.js';
 
 const run = promisify(execFile);
 const sdkDir = fileURLToPath(new URL('../../', import.meta.url));
 const packageDir = join(sdkDir, '.pack/package');
 const tsc = join(sdkDir, 'node_modules/typescript/bin/tsc');
 const version = (createRequire(import.meta.url)(join(packageDir, 'package.json')) as { version: string }).version;
-
-// One source for both projects: TypeScript compiles it to ESM or CommonJS by the project's "type".
-const consumerSource = `
-import { collect, createContentWorkspace, NotFoundError, paginate, type ContentWorkspace } from '@content-workspace/sdk';
-
-declare const process: { argv: string[] };
-
-async function main(): Promise<void> {
-  const cw = createContentWorkspace({ baseUrl: process.argv[2]!, token: 'cw_consumer', throwOnError: true, userAgent: 'consumer' });
-  const organizations = await collect(paginate(cw.organizations.list, { query: { limit: 1 } }));
-  const { data: space } = await cw.spaces.get({ spaceId: 's1' });
-  const missing = await cw.client
-    .GET('/v1/orgs/{organizationId}', { params: { path: { organizationId: 'gone' } } })
-    .catch((error: unknown) => error);
-  const titles: string[] = organizations.map((org) => org.title);
-  console.log(JSON.stringify({ titles, space: space.title, notFound: missing instanceof NotFoundError }));
-}
-
-// Never called: the published types must reject these.
-export function mistakes(cw: ContentWorkspace<true>): void {
-  // @ts-expect-error: misspelt body key
-  void cw.spaces.update({ spaceId: 's1', body: { titel: 'x' } });
-  // @ts-expect-error: wrong path
-  void cw.client.GET('/v1/organizations');
-  // @ts-expect-error: a path parameter is a string
-  void cw.spaces.get({ spaceId: 1 });
-}
-
-void main();
-`;
 
 const tsconfig = {
   compilerOptions: {

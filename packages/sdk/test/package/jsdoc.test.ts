@@ -1,8 +1,8 @@
 // Editors show a property's JSDoc only when TypeScript attaches the comment to that property, i.e.
 // when it sits right above it. Bundling the declarations once moved 320 of the contract's
 // descriptions to the end of the previous line (scripts/own-line-jsdoc.ts). Here, every JSDoc of the
-// contract's types and of the SDK's exported declarations is looked up in the packed .d.mts and
-// .d.cts, the way TypeScript attaches it, and must be there with the same text.
+// contract's types (in the packed contract's declarations file) and of the SDK's exported declarations (in the packed
+// .d.mts and .d.cts) is looked up the way TypeScript attaches it, and must be there with the same text.
 import { readFileSync, readdirSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -83,16 +83,20 @@ describe.each(['index.d.mts', 'index.d.cts'])('dist/%s', (file) => {
   const exported = exportedNames(text);
   const expectedSdk = new Map([...sdkDocs].filter(([path]) => exported.has(path.split(' › ')[0]!)));
 
-  it("keeps every JSDoc of the contract's types on its own declaration", () => {
-    // Every comment of the generated contract is a property's (or a type's) documentation.
-    expect(expected.size).toBe(readFileSync(contractTypes, 'utf8').match(/\/\*\*/g)!.length);
-    const misplaced = [...expected].filter(([path, doc]) => built.get(path) !== doc).map(([path]) => path);
-    expect(misplaced, `${misplaced.length} of ${expected.size} moved or lost`).toEqual([]);
-  });
-
   it("keeps every JSDoc of the SDK's exported declarations on its own declaration", () => {
     expect(expectedSdk.size).toBeGreaterThan(50);
     const misplaced = [...expectedSdk].filter(([path, doc]) => built.get(path) !== doc).map(([path]) => path);
     expect(misplaced, `${misplaced.length} of ${expectedSdk.size} moved or lost`).toEqual([]);
+  });
+});
+
+// The contract's types ship once, in dist/contract.d.cts, which both index files import (tsdown.config.ts).
+describe('dist/contract.d.cts', () => {
+  it("keeps every JSDoc of the contract's types on its own declaration", () => {
+    const built = documented('contract.d.cts', readFileSync(new URL('contract.d.cts', dist), 'utf8'));
+    // Every comment of the generated contract is a property's (or a type's) documentation.
+    expect(expected.size).toBe(readFileSync(contractTypes, 'utf8').match(/\/\*\*/g)!.length);
+    const misplaced = [...expected].filter(([path, doc]) => built.get(path) !== doc).map(([path]) => path);
+    expect(misplaced, `${misplaced.length} of ${expected.size} moved or lost`).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ describe('the tarball', () => {
     expect(files).toEqual([
       'package/LICENSE',
       'package/README.md',
+      'package/dist/contract.d.cts',
       'package/dist/index.cjs',
       'package/dist/index.d.cts',
       'package/dist/index.d.mts',
@@ -30,12 +31,16 @@ describe('the tarball', () => {
     expect(license).toMatch(/^MIT License/);
   });
 
-  it('inlines the contract: the declarations import nothing but openapi-fetch', () => {
-    for (const file of ['index.d.mts', 'index.d.cts', 'index.mjs', 'index.cjs']) {
+  it("ships the contract's types once: the declarations import openapi-fetch and ./contract.cjs, the code openapi-fetch only", () => {
+    const imports = (file: string) => {
       const code = readFileSync(new URL(`dist/${file}`, packageDir), 'utf8');
-      const imported = [...code.matchAll(/(?:from |require\()["']([^"']+)["']/g)].map((match) => match[1]);
-      expect(new Set(imported), file).toEqual(new Set(['openapi-fetch']));
-    }
+      return new Set([...code.matchAll(/(?:from |require\()["']([^"']+)["']/g)].map((match) => match[1]));
+    };
+    for (const file of ['index.d.mts', 'index.d.cts']) expect(imports(file), file).toEqual(new Set(['openapi-fetch', './contract.cjs']));
+    for (const file of ['index.mjs', 'index.cjs']) expect(imports(file), file).toEqual(new Set(['openapi-fetch']));
+    // Types only, nothing to run: no contract.cjs exists beside it, and none is needed.
+    expect(imports('contract.d.cts')).toEqual(new Set());
+    expect(readFileSync(new URL('dist/contract.d.cts', packageDir), 'utf8')).not.toMatch(/^export (const|function|class|enum)/m);
   });
 });
 
