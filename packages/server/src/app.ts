@@ -10,6 +10,7 @@ import { createErrorMiddleware, notFoundMiddleware } from './http/error-middlewa
 import { createIdempotency } from './http/idempotency.js';
 import { acceptRawSubDelimsInQuery, BODY_METHODS, enforceInputRules } from './http/input-rules.js';
 import type { HandlerMap } from './http/handler.js';
+import { cors } from './http/cors.js';
 import { apiHeaders, EventLoopWatch, mountHealth, observe, type Metrics } from './http/observability.js';
 import { loadSpec } from './http/operations.js';
 import { rateLimit } from './http/rate-limit.js';
@@ -41,6 +42,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
 
   app.use(observe(context.log, metrics, loop, context.config.accessLog));
   app.use(apiHeaders);
+  app.use(cors(context.config.corsOrigins));
   // Only for clients that accept it: the middleware otherwise still wraps every response.
   const compress = compression({ threshold: 2048 });
   app.use((req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next()));

@@ -48,6 +48,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('lets no page call the API from a browser by default; CORS_ORIGINS lists origins, or * for any', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
+    expect(loadConfig({ CORS_ORIGINS: ' https://app.example.com , http://localhost:5173 ' }).corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    // Not as a browser sends an Origin: a path, a trailing slash, capitals, another scheme, * among others.
+    for (const invalid of ['https://app.example.com/', 'https://app.example.com/app', 'https://APP.example.com', 'ftp://files.example.com', 'app.example.com', 'https://a.example, *']) {
+      expect(() => loadConfig({ CORS_ORIGINS: invalid }), invalid).toThrow(/CORS_ORIGINS: expected \* or origins/);
+    }
+  });
+
   it('OpenAPI refresh is off by default, and 0 or at least 5 minutes', () => {
     expect(loadConfig({}).openapi).toEqual({ refreshMinutes: 0, maxFiles: 100, processTimeoutMs: 60_000 });
     expect(loadConfig({ OPENAPI_REFRESH_MINUTES: '360', OPENAPI_MAX_FILES: '20' }).openapi).toMatchObject({ refreshMinutes: 360, maxFiles: 20 });

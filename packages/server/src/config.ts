@@ -96,6 +96,29 @@ const listOf = (valid: (item: string) => boolean, expected: string) =>
       if (invalid.length) context.addIssue({ code: 'custom', message: `expected ${expected}, separated by commas; invalid: ${invalid.join(', ')}` });
       return items;
     });
+/**
+ * `CORS_ORIGINS`: the origins whose pages may call the API from a browser (http/cors.ts), separated by
+ * commas, each as a browser sends it (`https://app.example.com`, `http://localhost:5173`: scheme, host,
+ * port only), or `*` for any. None by default.
+ */
+const corsOrigins = z
+  .string()
+  .trim()
+  .transform((value, context): '*' | string[] => {
+    if (value === '*') return '*';
+    const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+    const isOrigin = (item: string) => URL.canParse(item) && /^https?:$/.test(new URL(item).protocol) && new URL(item).origin === item;
+    const invalid = items.filter((item) => !isOrigin(item));
+    if (invalid.length) {
+      context.addIssue({
+        code: 'custom',
+        message: `expected * or origins separated by commas, each scheme://host[:port] in lowercase without a path (https://app.example.com); invalid: ${invalid.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return items;
+  });
+
 const siteHostnameSettings = {
   SITE_DNS_SERVERS: listOf(dnsServer, 'DNS server addresses (ip, ip:port or [ipv6]:port)').default([]),
   SITE_CNAME_DOMAIN: z.string().trim().toLowerCase().regex(DNS_NAME, 'expected a domain name').optional(),
@@ -140,6 +163,7 @@ const schema = z.object({
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(300),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   TRUST_PROXY: trustProxy.default(false),
+  CORS_ORIGINS: corsOrigins.default([]),
   OUTBOUND_ALLOW_PRIVATE: booleanString.default(false),
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   OUTBOUND_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
@@ -200,6 +224,8 @@ export type Config = {
   rateLimit: { enabled: boolean; perToken: number; perAddress: number; windowSeconds: number };
   /** Express's `trust proxy`: which proxies' `X-Forwarded-For` gives the client's address. */
   trustProxy: false | number | string[];
+  /** Origins whose pages may call the API from a browser, or `'*'` for any (http/cors.ts). */
+  corsOrigins: '*' | string[];
   outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number };
   maxFileBytes: number;
   /** How many request bodies above 1 MB (content batches, imports) are read at once; more get 503. */
@@ -348,6 +374,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: Mode = 'd
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     },
     trustProxy: e.TRUST_PROXY,
+    corsOrigins: e.CORS_ORIGINS,
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE, timeoutMs: e.OUTBOUND_TIMEOUT_MS, maxBytes: e.OUTBOUND_MAX_BYTES },
     maxFileBytes: e.MAX_FILE_BYTES,
     largeBodyConcurrency: e.LARGE_BODY_CONCURRENCY,

@@ -230,28 +230,13 @@ const API_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
   'Referrer-Policy': 'no-referrer',
   'Cross-Origin-Resource-Policy': 'cross-origin',
-  // Bearer tokens, not cookies: any origin may call the API.
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers':
-    'X-Request-Id, Retry-After, WWW-Authenticate, RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotent-Replayed, Idempotency-Key-Status',
-};
-
-const PREFLIGHT_HEADERS = {
-  'Access-Control-Allow-Methods': 'GET, HEAD, PUT, POST, PATCH, DELETE',
-  // Idempotency-Key: the SDK sends one with every write (http/idempotency.ts).
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Request-Id, Idempotency-Key',
-  'Access-Control-Max-Age': '86400',
 };
 
 const API_HEADER_ENTRIES = Object.entries(API_HEADERS);
 
-/** Security and CORS headers for an API (set directly: Express's `res.set` re-checks each one); CORS preflights answered here (204). */
-export const apiHeaders: RequestHandler = (req, res, next) => {
+/** Security headers for an API (set directly: Express's `res.set` re-checks each one); CORS is http/cors.ts. */
+export const apiHeaders: RequestHandler = (_req, res, next) => {
   for (const [name, value] of API_HEADER_ENTRIES) res.setHeader(name, value);
-  if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
-    res.set(PREFLIGHT_HEADERS).status(204).end();
-    return;
-  }
   next();
 };
 

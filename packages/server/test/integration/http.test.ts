@@ -6,7 +6,8 @@ import { openUpload, postHeadersOnly } from '../support/raw-http.js';
 import { edit } from '../support/content.js';
 import { CACHE_BUDGETS } from '../../src/caches.js';
 
-const server = useTestServer();
+const APP_ORIGIN = 'https://app.example.com';
+const server = useTestServer({ env: { CORS_ORIGINS: `${APP_ORIGIN}, http://localhost:5173` } });
 
 describe('every response', () => {
   it('carries a request id (the caller’s when well-formed) and the API security headers', async () => {
@@ -18,19 +19,9 @@ describe('every response', () => {
     for (const response of [mine, made]) {
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
-      expect(response.headers.get('access-control-allow-origin')).toBe('*');
-      expect(response.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
+      // Not called from a page: no CORS headers.
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
     }
-  });
-
-  it('answers CORS preflights without a token', async () => {
-    const response = await fetch(`${server().url}/v1/orgs`, {
-      method: 'OPTIONS',
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
-    });
-    expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
-    expect(response.headers.get('access-control-allow-headers')).toContain('Authorization');
   });
 
   it('compresses large answers for clients that accept it', async () => {
@@ -41,6 +32,50 @@ describe('every response', () => {
     const gzip = await fetch(url, { headers: { authorization: `Bearer ${admin.token}`, 'accept-encoding': 'gzip' } });
     expect(gzip.headers.get('content-encoding')).toBe('gzip');
     expect(((await gzip.json()) as { count: number }).count).toBe(12);
+  });
+});
+
+describe('CORS (CORS_ORIGINS)', () => {
+  const preflight = (origin: string) =>
+    fetch(`${server().url}/v1/orgs`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, idempotency-key' },
+    });
+
+  it('answers the preflights of a listed origin without a token, never allowing credentials', async () => {
+    const response = await preflight(APP_ORIGIN);
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(response.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Idempotency-Key/);
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(response.headers.get('vary')).toContain('Origin');
+  });
+
+  it('refuses the preflight of an origin it does not list with a 403 naming the setting', async () => {
+    for (const origin of ['https://evil.example', 'https://app.example.com.evil.example', 'null', 'https://APP.example.com']) {
+      const response = await preflight(origin);
+      expect(response.status).toBe(403);
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain('CORS_ORIGINS');
+    }
+  });
+
+  it('lets a listed origin read the answer and its request-id, rate-limit and idempotency headers', async () => {
+    const t = server();
+    const ada = await createUser(t);
+    const listed = await fetch(`${t.url}/v1/user`, { headers: { origin: 'http://localhost:5173', authorization: `Bearer ${ada.token}` } });
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const exposed = listed.headers.get('access-control-expose-headers')!.split(', ');
+    expect(exposed).toEqual(expect.arrayContaining(['X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'Idempotency-Key-Status', 'RateLimit']));
+    expect(listed.headers.get('vary')).toContain('Origin');
+
+    // Served (the token decides), but without the header a browser needs to hand the answer to the page.
+    const other = await fetch(`${t.url}/v1/user`, { headers: { origin: 'https://evil.example', authorization: `Bearer ${ada.token}` } });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    expect(other.headers.get('access-control-expose-headers')).toBeNull();
   });
 });
 

@@ -7,9 +7,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
 import { createOrganizationWithAdmin } from '../support/factories.js';
-import { useTestServer } from '../support/harness.js';
+import { startTestServer, type TestServer } from '../support/harness.js';
 
-const server = useTestServer();
+let server: TestServer;
 let browser: Browser;
 let pageServer: Server;
 let pageOrigin: string;
@@ -18,14 +18,17 @@ beforeAll(async () => {
   pageServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>App</title>'));
   await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
   pageOrigin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
+  // The page's origin is the one the operator lets call the API (http/cors.ts).
+  server = await startTestServer({ env: { CORS_ORIGINS: pageOrigin } });
 });
 afterAll(async () => {
+  await server?.close();
   await browser?.close();
   await new Promise((resolve) => pageServer?.close(resolve));
 });
 
 it('a page on another origin sends the key and reads Idempotent-Replayed and Idempotency-Key-Status', async () => {
-  const t = server();
+  const t = server;
   const { admin, organization } = await createOrganizationWithAdmin(t);
   const context = await browser.newContext();
   try {
