@@ -40,11 +40,13 @@ th, td { text-align: left; vertical-align: top; border-bottom: 1px solid var(--l
 dl.responses dt { font-weight: 600; margin-top: 0.5rem; } dl.responses dd { margin: 0 0 0 1.5rem; } dd p { margin: 0.2rem 0; }
 .status.success { color: var(--get); } .status.error { color: var(--delete); }
 details.example summary { cursor: pointer; color: var(--link); }
+.example-label { margin: 0.5rem 0 0.15rem; color: var(--muted); font-size: 0.85em; } .request-examples pre { max-height: 18em; }
+h3 .anchor { color: var(--muted); font-weight: 400; visibility: hidden; } article:hover h3 .anchor, h3 .anchor:focus { visibility: visible; }
 [hidden] { display: none !important; }
 @media (max-width: 48rem) { body { display: block; } .sidebar { position: static; height: auto; width: auto; } main { padding: 1rem; } }
 `;
 
-/** Filters the operations (list and page) by method, path, operationId or summary. */
+/** Filters the operations (list and page) by method, path, operationId, SDK name or summary. */
 export const REFERENCE_JS = `
 'use strict';
 document.addEventListener('DOMContentLoaded', () => {

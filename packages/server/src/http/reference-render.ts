@@ -5,6 +5,7 @@
 import MarkdownIt from 'markdown-it';
 import type { JsonObject, OpenApiDocument } from './operations.js';
 import { REFERENCE_ASSETS } from './reference-assets.js';
+import { ExampleWriter } from './reference-examples.js';
 
 type Json = JsonObject;
 
@@ -194,7 +195,7 @@ class Renderer {
     const spec = this.spec;
     const info: Json = (spec.info as Json) ?? {};
     const tags: Json[] = (spec.tags as Json[]) ?? [];
-    type Entry = { method: string; path: string; operation: Json; parameters: Json[]; requiresToken: boolean };
+    type Entry = { method: string; path: string; pathItem: Json; operation: Json; parameters: Json[]; requiresToken: boolean };
     const byTag = new Map<string, Entry[]>(tags.map((tag) => [tag.name as string, []]));
     for (const [path, item] of Object.entries(spec.paths)) {
       for (const method of METHODS) {
@@ -204,12 +205,13 @@ class Renderer {
         const requiresToken = security.length > 0 && !security.some((requirement) => Object.keys(requirement).length === 0);
         const tag = (operation.tags?.[0] as string | undefined) ?? 'Other';
         if (!byTag.has(tag)) byTag.set(tag, []);
-        byTag.get(tag)!.push({ method, path, operation, parameters: [...(item.parameters ?? []), ...(operation.parameters ?? [])], requiresToken });
+        byTag.get(tag)!.push({ method, path, pathItem: item, operation, parameters: [...(item.parameters ?? []), ...(operation.parameters ?? [])], requiresToken });
       }
     }
     const tagDescription = new Map(tags.map((tag) => [tag.name as string, tag.description as string | undefined]));
     const opAnchor = (entry: Entry) => `op-${entry.operation.operationId ?? slug(`${entry.method} ${entry.path}`)}`;
 
+    const examples = new ExampleWriter(spec);
     const nav: string[] = [];
     const sections: string[] = [];
     for (const [tag, entries] of byTag) {
@@ -219,15 +221,16 @@ class Renderer {
       sections.push(`<section class="tag" id="${tagId}"><h2>${escape(tag)}</h2>${md(tagDescription.get(tag))}`);
       for (const entry of entries) {
         const { method, path, operation } = entry;
-        const search = `${method} ${path} ${operation.operationId ?? ''} ${operation.summary ?? ''}`.toLowerCase();
+        const search = `${method} ${path} ${operation.operationId ?? ''} ${operation['x-sdk-name'] ?? ''} ${operation.summary ?? ''}`.toLowerCase();
         nav.push(`<li data-search="${escape(search)}"><a href="#${opAnchor(entry)}"><span class="method ${method}">${method.toUpperCase()}</span> ${escape(operation.summary ?? path)}</a></li>`);
         sections.push(
           [
             `<article class="operation" id="${opAnchor(entry)}" data-operation-id="${escape(operation.operationId ?? '')}" data-method="${method}" data-path="${escape(path)}" data-search="${escape(search)}">`,
-            `<h3>${escape(operation.summary ?? `${method.toUpperCase()} ${path}`)}</h3>`,
+            `<h3>${escape(operation.summary ?? `${method.toUpperCase()} ${path}`)} <a class="anchor" href="#${opAnchor(entry)}" aria-label="Link to this operation">#</a></h3>`,
             `<p class="endpoint"><span class="method ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code> <span class="operation-id">${escape(operation.operationId ?? '')}</span></p>`,
             accessLine(operation, entry.requiresToken, (spec['x-access-rules'] as Json | undefined) ?? {}),
             `<div class="description">${md(operation.description)}</div>`,
+            requestExamples(examples.examples(path, method, entry.pathItem, operation), operation['x-sdk-name']),
             this.parameters(entry.parameters),
             this.requestBody(operation.requestBody),
             this.responses(operation.responses ?? {}),
@@ -265,7 +268,7 @@ class Renderer {
 <body>
 <nav class="sidebar" aria-label="Operations">
 <p class="brand"><a href="#top">${escape(info.title ?? 'API')}</a> <span class="version">${escape(info.version ?? '')}</span></p>
-<input type="search" id="filter" placeholder="Filter operations" aria-label="Filter operations" autocomplete="off">
+<input type="search" id="filter" placeholder="Search operations" aria-label="Search operations" autocomplete="off">
 <ul class="toc">
 ${nav.join('\n')}
 <li><a href="#schemas">Schemas</a></li>
@@ -302,6 +305,17 @@ function constraints(schema: Json): string {
   if (schema.pattern) parts.push(`/${schema.pattern}/`);
   if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
   return parts.join(', ');
+}
+
+/** An operation's request in the SDK (under its contract name) and in curl. */
+function requestExamples({ sdk, curl }: { sdk: string; curl: string }, sdkName: unknown): string {
+  return [
+    '<div class="request-examples">',
+    `<h4>Request</h4>`,
+    `<p class="example-label">SDK: <code>cw.${escape(sdkName)}</code></p><pre class="example-sdk"><code>${escape(sdk)}</code></pre>`,
+    `<p class="example-label">curl</p><pre class="example-curl"><code>${escape(curl)}</code></pre>`,
+    '</div>',
+  ].join('\n');
 }
 
 function fieldsTable(rows: string[]): string {

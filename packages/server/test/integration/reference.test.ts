@@ -80,6 +80,20 @@ describe('GET /docs/', () => {
       // The filter (the page's one script) runs under the policy.
       await confined.page.fill('#filter', 'mergeChangeRequest');
       expect(await confined.page.locator('article.operation:visible').count()).toBe(1);
+      // The search box finds an operation by its SDK name, and shows its request in the SDK and in curl.
+      await confined.page.fill('#filter', 'changeRequests.merge');
+      const merge = confined.page.locator('article.operation:visible');
+      expect(await merge.count()).toBe(1);
+      expect(await merge.locator('.example-sdk').innerText()).toMatch(/^const \{ data \} = await cw\.changeRequests\.merge\(\{ (?=[\s\S]*spaceId: )(?=[\s\S]*changeRequestId: )/);
+      expect(await merge.locator('.example-curl').innerText()).toContain('curl -X POST "$CONTENT_WORKSPACE_URL/v1/spaces/');
+      await confined.page.fill('#filter', '');
+
+      // A deep link opens the page at its operation.
+      await confined.page.goto(`${t.url}/docs/#op-createSpace`);
+      await confined.page.waitForFunction(() => window.scrollY > 0);
+      const top = await confined.page.locator('#op-createSpace').evaluate((element) => element.getBoundingClientRect().top);
+      expect(Math.abs(top)).toBeLessThan(5);
+      expect(await confined.page.locator('#op-createSpace h3 a.anchor').getAttribute('href')).toBe('#op-createSpace');
 
       expect(confined.requests).toEqual(expect.arrayContaining([`${origin}/docs/reference.css`, `${origin}/docs/reference.js`]));
       expect(confined.offOrigin).toEqual([]);
