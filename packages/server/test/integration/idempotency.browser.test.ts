@@ -20,7 +20,8 @@ beforeAll(async () => {
   pageOrigin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
   // The page's origin is the one the operator lets call the API (http/cors.ts).
   server = await startTestServer({ env: { CORS_ORIGINS: pageOrigin } });
-});
+  // Chromium and the server start in one hook: on two loaded cores, more than the default minute.
+}, 120_000);
 afterAll(async () => {
   await server?.close();
   await browser?.close();

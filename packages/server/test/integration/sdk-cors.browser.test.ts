@@ -99,7 +99,7 @@ async function runInPage(origin: string, token: string): Promise<PageAnswer> {
   }
 }
 
-it('runs in a page of an origin CORS_ORIGINS lists: reads, writes, request ids, typed errors', { timeout: 60_000 }, async () => {
+it('runs in a page of an origin CORS_ORIGINS lists: reads, writes, request ids, typed errors', { timeout: 120_000 }, async () => {
   const ada = await createUser(server, { name: 'Ada' });
   const answer = await runInPage(listedOrigin, ada.token);
   expect(answer.failure).toBeUndefined();
@@ -109,7 +109,7 @@ it('runs in a page of an origin CORS_ORIGINS lists: reads, writes, request ids, 
   expect(answer.missing).toEqual({ name: 'NotFoundError', status: 404, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
 });
 
-it('cannot call the API from a page of an origin it does not list', { timeout: 60_000 }, async () => {
+it('cannot call the API from a page of an origin it does not list', { timeout: 120_000 }, async () => {
   const ada = await createUser(server, { name: 'Ada' });
   const answer = await runInPage(otherOrigin, ada.token);
   expect(answer.failure?.name).toBe('ConnectionError');
