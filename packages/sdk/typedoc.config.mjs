@@ -31,7 +31,6 @@ export default {
     'PaginateArgs',
     'ParameterArgs',
     'PathArgs',
-    'RequiredKeysOf',
     'Simplify',
   ],
 };

@@ -9,7 +9,6 @@ import { operationRoutes, type Operations } from './generated/operations.js';
 import type { CallOptions, CallPromise, ContentWorkspaceClient, HttpMethod, ResultOf, ThrowingClient } from './types.js';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
-type RequiredKeysOf<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
 
 type ParametersOf<Op> = Op extends { parameters: infer Params } ? Params : {};
 // `{ path?: never }` (no such parameters) matches neither form; `{ query?: Q }` is optional.
@@ -51,7 +50,7 @@ type NoArguments = { [key: string]: never };
 export type OperationParameters<Path extends keyof paths, Method extends HttpMethod, As extends ParseAs = 'json'> =
   keyof OperationArgs<Path, Method> extends never
     ? [args?: NoArguments, options?: OperationOptions<As>]
-    : RequiredKeysOf<OperationArgs<Path, Method>> extends never
+    : {} extends OperationArgs<Path, Method>
       ? [args?: OperationArgs<Path, Method>, options?: OperationOptions<As>]
       : [args: OperationArgs<Path, Method>, options?: OperationOptions<As>];
 

@@ -27,10 +27,8 @@ export type ListOperation<Path extends ListPath> = Operation<Path, 'get', boolea
 /** Options of {@link paginate}: those of each page's call. */
 export type PaginateOptions = CallOptions;
 
-type RequiredKeysOf<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
-
 // `params` may be left out only when the operation has no required parameter.
-type PaginateArgs<Path extends ListPath> = RequiredKeysOf<ListParams<Path>> extends never
+type PaginateArgs<Path extends ListPath> = {} extends ListParams<Path>
   ? [params?: ListParams<Path>, options?: PaginateOptions]
   : [params: ListParams<Path>, options?: PaginateOptions];
 
