@@ -11,7 +11,7 @@ const tsconfig = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
 
 describe('type errors', () => {
   // Compiling the contract's types takes a few seconds, more on a busy machine.
-  it('are readable for a wrong path, a misspelt key and a wrong type', { timeout: 60_000 }, () => {
+  it('are readable for a wrong path, a misspelt key and a wrong type', { timeout: 180_000 }, () => {
     const { config } = ts.readConfigFile(tsconfig, ts.sys.readFile);
     const { options } = ts.parseJsonConfigFileContent(config, ts.sys, fileURLToPath(new URL('..', import.meta.url)));
     // The fixture is outside the composite project's file list on purpose (it must not typecheck), so it is
