@@ -3,7 +3,8 @@
 // (repeated, or comma-separated) to run earlier commits as sides of the same run (bench/api/history.ts),
 // `--history-only` to run that comparison alone, and `--history-spaces N` for its seed's size.
 // `pnpm bench test-suite [--files-from <vitest json>]` times `pnpm test` step by step (not part of `all`:
-// it runs the whole suite; bench/test-suite.ts).
+// it runs the whole suite; bench/test-suite.ts). `pnpm bench startup [--against <revision>]` times one
+// start of the built server, wall and CPU (not part of `all`; bench/startup.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { runApiBenchmark } from './api.js';
 import { runColdStartBenchmark } from './cold-start.js';
 import { runCommentsBenchmark } from './comments.js';
+import { formatStartup, runStartupBenchmark } from './startup.js';
 import { formatTestSuite, runTestSuite, summariseReport } from './test-suite.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -117,6 +119,14 @@ for (const [name, script] of [
     const code = await runStandalone(script);
     verdicts.push(`${name} benchmark: ${code === 0 ? 'ran (figures above, each against its budget)' : `FAILED (exit ${code})`}`);
   }
+}
+
+if (which === 'startup') {
+  console.log('\n== Startup: one start of the built server, wall and CPU time (this tree beside --against commits)');
+  const against = args.flatMap((arg, i) => (args[i - 1] === '--against' ? arg.split(',') : []));
+  const startup = await runStartupBenchmark({ rounds: option('rounds', 5), against });
+  results.startup = startup;
+  console.log(formatStartup(startup));
 }
 
 if (which === 'test-suite') {

@@ -54,6 +54,11 @@ export async function loadServerKeys(db: Executor): Promise<ServerKeys> {
   return keys as ServerKeys;
 }
 
+/** A new key of this kind, as stored (base64). */
+export function newKeyMaterial(kind: KeyKind): string {
+  return KINDS[kind]();
+}
+
 /** Replaces the given keys (all that can be, by default) with new random ones. */
 export async function rotateServerKeys(db: Executor, kinds: KeyKind[] = rotatableKinds()): Promise<KeyKind[]> {
   for (const kind of kinds) {

@@ -45,11 +45,22 @@ export type Validator = { match: RequestHandler[]; validate: RequestHandler[] };
 
 const MATCHING = new Set(['pathParamsMiddleware', 'metadataMiddleware', 'securityMiddleware']);
 
-export function createValidator(spec: OpenApiDocument, options: { validateResponses: boolean; onResponseError?: (error: Error, body: unknown) => void }): Validator {
+export function createValidator(
+  spec: OpenApiDocument,
+  options: {
+    validateResponses: boolean;
+    onResponseError?: (error: Error, body: unknown) => void;
+    /**
+     * Check the document against the OpenAPI meta-schema first (compiling the meta-schema is a second of
+     * start-up). Off for servers, tests' included: the bundled spec is checked once, by
+     * src/http/validator.test.ts, and linted by Redocly (`pnpm spec:lint`).
+     */
+    validateApiSpec?: boolean;
+  },
+): Validator {
   const middlewares = OpenApiValidator.middleware({
     apiSpec: withoutDiscriminatorMappings(spec) as never,
-    // The spec is linted in CI (Redocly); checking it again costs start-up time, so only with response validation (tests).
-    validateApiSpec: options.validateResponses,
+    validateApiSpec: options.validateApiSpec ?? false,
     // `coerceTypes` here applies to JSON bodies only (the validator always coerces path and query
     // parameters, which arrive as text). Bodies are typed already, and coercion inside a nullable
     // `oneOf` turned `null` into `""` before the null branch was tried.

@@ -29,8 +29,17 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-/** The round trips of `path`'s third request (the first two warm the caches), and its status. */
+/**
+ * The round trips of `path`'s third request (the first two warm the caches), and its status. The token
+ * cache is the one cache whose entries expire with time (a minute: src/caches.ts): an entry made more
+ * than a minute before the counted request costs that request one more round trip (its token looked up
+ * again). On a loaded machine the sweep of the lists outlasts the minute, and the expiry fell on a
+ * counted request at random (listOpenAPISpecVersions counted 5 in one CI run, 4 here). So each count
+ * starts from an empty token cache: the warm-up requests read the token afresh, and the counted one
+ * follows them within the minute.
+ */
 async function roundTrips(path: string): Promise<{ status: number; roundTrips: number }> {
+  counted.context.caches.tokens.clear();
   const send = async () => {
     const response = await fetch(`${counted.url}${path}`, { headers: { authorization: `Bearer ${world.owner.token}` } });
     await response.arrayBuffer();
@@ -91,8 +100,7 @@ const OVER_THE_BOUND: Record<string, number> = {
   listSiteSections: 7,
   listSiteSectionGroups: 8,
   listSiteSpaces: 7,
-  // 4 here; a CI run on a loaded machine counted 5 (not yet explained: to look into, issue 30).
-  listOpenAPISpecVersions: 5,
+  listOpenAPISpecVersions: 4,
   // The webhook looked up before its page, and the page's attempts read in one query after it (main's
   // events and webhooks, merged after issue 30).
   listWebhookDeliveries: 5,
