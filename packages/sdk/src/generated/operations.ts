@@ -1283,6 +1283,92 @@ export interface Operations<Throwing extends boolean> {
      */
     updateSiteCustomization: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/customization', 'put', Throwing>;
     /**
+     * List a site's redirects
+     *
+     * Needs the organization role `read`. Ordered by `source`.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}/redirects` (operation `listSiteRedirects`)
+     */
+    listSiteRedirects: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirects', 'get', Throwing>;
+    /**
+     * Create a redirect
+     *
+     * Organization admins only. A source another redirect of the site has is a 409; a site holds at most
+     * 5,000 redirects (409 beyond). The published site applies a redirect only where it has no page: a page
+     * at the source address is served, and a page that moved keeps its automatic 301 to where it is now.
+     *
+     * `POST /v1/orgs/{organizationId}/sites/{siteId}/redirects` (operation `createSiteRedirect`)
+     */
+    createSiteRedirect: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirects', 'post', Throwing>;
+    /**
+     * Create or update redirects in bulk
+     *
+     * Organization admins only. Up to 500 redirects in one transaction, each keyed by its `source`: a
+     * redirect of the site with that source is updated, any other is created. Either all are written or
+     * none (a 400 names the items in error; beyond 5,000 redirects for the site, a 409). The answer lists
+     * them in the request's order.
+     *
+     * `PUT /v1/orgs/{organizationId}/sites/{siteId}/redirects/bulk` (operation `upsertSiteRedirects`)
+     */
+    upsertSiteRedirects: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirects/bulk', 'put', Throwing>;
+    /**
+     * Get a redirect
+     *
+     * Needs the organization role `read`.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}` (operation `getSiteRedirect`)
+     */
+    getSiteRedirect: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}', 'get', Throwing>;
+    /**
+     * Delete a redirect
+     *
+     * Organization admins only.
+     *
+     * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}` (operation `deleteSiteRedirect`)
+     */
+    deleteSiteRedirect: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}', 'delete', Throwing>;
+    /**
+     * Update a redirect
+     *
+     * Organization admins only. Only the given fields change; a source another redirect of the site has
+     * is a 409.
+     *
+     * `PATCH /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}` (operation `updateSiteRedirect`)
+     */
+    updateSiteRedirect: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}', 'patch', Throwing>;
+    /**
+     * Resolve a redirect by its source
+     *
+     * Needs the organization role `read`. The redirect whose source is `source` (in any spelling of the
+     * same path: a trailing slash, percent-encoding), with the address it sends visitors to now; 404 when
+     * the site has none.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}/redirect` (operation `getSiteRedirectBySource`)
+     */
+    getSiteRedirectBySource: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirect', 'get', Throwing>;
+    /**
+     * List a site's page feedback
+     *
+     * Organization admins only. What readers answered to "Was this page helpful?" on the published site,
+     * newest first, optionally of one page or one rating. Nothing identifies a reader.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}/feedback` (operation `listSiteFeedback`)
+     */
+    listSiteFeedback: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/feedback', 'get', Throwing>;
+    /**
+     * Get a site's insights
+     *
+     * Organization admins only. What the published site's readers did between `from` and `to` (days,
+     * UTC, both included; at most 366 days; by default the last 30): page views (by people, and reads of a
+     * page's Markdown or through MCP by agents) by day or week and by page, searches with their most
+     * frequent and their zero-result queries, and feedback ratings. Recorded without cookies or anything
+     * that identifies a reader; views and searches are written in batches, so the last few seconds may not
+     * show yet.
+     *
+     * `GET /v1/orgs/{organizationId}/sites/{siteId}/insights` (operation `getSiteInsights`)
+     */
+    getSiteInsights: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/insights', 'get', Throwing>;
+    /**
      * List a site's share links
      *
      * Organization admins only. Newest first; keys are never shown again.
@@ -2047,6 +2133,15 @@ export const operationRoutes = {
     verifySiteHostname: 'POST /v1/orgs/{organizationId}/sites/{siteId}/hostname/verify',
     getSiteCustomization: 'GET /v1/orgs/{organizationId}/sites/{siteId}/customization',
     updateSiteCustomization: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/customization',
+    listSiteRedirects: 'GET /v1/orgs/{organizationId}/sites/{siteId}/redirects',
+    createSiteRedirect: 'POST /v1/orgs/{organizationId}/sites/{siteId}/redirects',
+    upsertSiteRedirects: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/redirects/bulk',
+    getSiteRedirect: 'GET /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
+    deleteSiteRedirect: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
+    updateSiteRedirect: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
+    getSiteRedirectBySource: 'GET /v1/orgs/{organizationId}/sites/{siteId}/redirect',
+    listSiteFeedback: 'GET /v1/orgs/{organizationId}/sites/{siteId}/feedback',
+    getSiteInsights: 'GET /v1/orgs/{organizationId}/sites/{siteId}/insights',
     listSiteShareLinks: 'GET /v1/orgs/{organizationId}/sites/{siteId}/share-links',
     createSiteShareLink: 'POST /v1/orgs/{organizationId}/sites/{siteId}/share-links',
     deleteSiteShareLink: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}',
