@@ -8137,11 +8137,8 @@ export interface components {
         CreateSiteRedirectRequest: {
             source: components["schemas"]["SiteRedirectSource"];
             target: components["schemas"]["SiteRedirectTarget"];
-            /**
-             * @description 301 (true, the default) or 302.
-             * @default true
-             */
-            permanent: boolean;
+            /** @description Answered with 301 (true, when absent) or 302 (false). */
+            permanent?: boolean;
         };
         /**
          * UpsertSiteRedirectsRequest
