@@ -137,7 +137,7 @@ h1:hover .heading-anchor,h2:hover .heading-anchor,h3:hover .heading-anchor,h4:ho
 .page-feedback label{display:block;font-size:.9rem;color:var(--muted)}
 .page-feedback textarea{width:100%;box-sizing:border-box;font:inherit;margin:.25rem 0 .5rem}
 .feedback-ratings{display:flex;gap:.5rem;flex-wrap:wrap}
-.feedback-status:empty{display:none}
+.feedback-status:empty,.page-feedback [hidden]{display:none}
 @media print{.site-header,.section-tabs,.sidebar,.outline,.pagination,.page-feedback{display:none}.layout{display:block}}
 `;
 
