@@ -56,3 +56,11 @@ export const sitesArea = defineArea({
     site_redirects_organization_id_site_id_source_key: 'The site already has a redirect with this source',
   },
 });
+
+// What other areas use of this one: the only names they may import (eslint.config.js, boundaries).
+export type { FaviconEntry } from './published/site-favicon.js';
+export type { Chrome } from './published/site-layout.js';
+export type { VisibleStructure } from './published/site-state.js';
+export type { SpaceModel } from './published/space-model.js';
+export { findSite } from './sites.repository.js';
+export { publishedSpaceAddress, publishedSpaceAddresses } from './space-addresses.js';
