@@ -8,7 +8,10 @@
 // - cached, rate limits on: the cached view on a second server that charges every view to the address
 //   (limit high enough never to refuse): the cost of the charge;
 // - search: the site's search page for a few words of the pages' text (the search service over the
-//   site's one space, results linked to site addresses).
+//   site's one space, results linked to site addresses);
+// - recording a view (issue 28): what the page endpoint adds per view for the insights — SiteInsights'
+//   recordView over the 200 cached pages, 200,000 times, with the batched upserts it leads to written
+//   out — per view, as a share of one cached view (1 ÷ the cached view's req/s on its one core).
 // Rate limits are off on the main server (every request comes from one address).
 // Server under test on core 0; load generator and PostgreSQL on core 1 (where taskset exists).
 //
@@ -22,7 +25,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Caller } from '../packages/server/src/auth/authenticate.js';
 import type { AppContext } from '../packages/server/src/context.js';
+import { SiteInsights } from '../packages/server/src/areas/sites/index.js';
 import { createSite, setPublished } from '../packages/server/src/areas/sites/sites.service.js';
+import { createLogger } from '../packages/server/src/logger.js';
 import { canPin } from './lib/cpus.js';
 import { runScript, startScript, stop } from './lib/processes.js';
 import { seedTenThousandPages } from './lib/ten-thousand-pages.js';
@@ -121,7 +126,18 @@ async function main() {
     await load(limitedUrl, cached, 5);
     await load(fullUrl, searchPaths, 3);
     let unseen = allPaths.slice(200);
-    const rounds: Array<{ bare: LoadResult; cached: LoadResult; first: LoadResult; limited: LoadResult; search: LoadResult }> = [];
+    const rounds: Array<{ bare: LoadResult; cached: LoadResult; first: LoadResult; limited: LoadResult; search: LoadResult; recordMs: number }> = [];
+    // What recording costs the server: the calls on the hot path and the batched writes they lead to.
+    const insights = new SiteInsights(db, createLogger({ logLevel: 'warn' }));
+    const recordViews = async () => {
+      const pages = children.slice(0, 200);
+      const views = 200_000;
+      const started = process.hrtime.bigint();
+      for (let i = 0; i < views; i++) insights.recordView({ organizationId, siteId, spaceId: space.id, pageId: pages[i % pages.length]!.id, kind: 'page' });
+      await insights.flush();
+      return Number(process.hrtime.bigint() - started) / 1e6 / views;
+    };
+    await recordViews();
     for (let round = 1; round <= ROUNDS; round++) {
       const bareResult = await load(bareUrl, barePaths);
       const cachedResult = await load(fullUrl, cached);
@@ -130,13 +146,16 @@ async function main() {
       unseen = unseen.slice(Math.min(unseen.length - 1, first.total));
       const limitedResult = await load(limitedUrl, cached);
       const search = await load(fullUrl, searchPaths);
-      rounds.push({ bare: bareResult, cached: cachedResult, first, limited: limitedResult, search });
+      const recordMs = await recordViews();
+      rounds.push({ bare: bareResult, cached: cachedResult, first, limited: limitedResult, search, recordMs });
       console.log(`round ${round}: bare ${bareResult.requestsPerSecond.toFixed(0)} req/s (p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms)`);
       console.log(`  ${line('cached page view', cachedResult, bareResult)}`);
       console.log(`  ${line('first render', first, bareResult)}`);
       console.log(`  ${line('cached, rate limits on', limitedResult, bareResult)}`);
       console.log(`  ${line('search', search, bareResult)}`);
+      console.log(`  recording a view: ${(recordMs * 1000).toFixed(2)} µs = ${((recordMs * cachedResult.requestsPerSecond) / 10).toFixed(2)}% of a cached view`);
     }
+    await insights.stop();
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.log(
       `\nPublished site, 10,000-page space, 16 connections, page of ~${(bytes / 1024).toFixed(0)} KB: ` +
@@ -144,6 +163,7 @@ async function main() {
         `first render median ratio ${median(rounds.map((r) => r.first.requestsPerSecond / r.bare.requestsPerSecond)).toFixed(2)}, ` +
         `rate limits on ÷ off (cached) ${median(rounds.map((r) => r.limited.requestsPerSecond / r.cached.requestsPerSecond)).toFixed(2)}, ` +
         `search median ${median(rounds.map((r) => r.search.requestsPerSecond)).toFixed(0)} req/s, ` +
+        `recording a view median ${median(rounds.map((r) => (r.recordMs * r.cached.requestsPerSecond) / 10)).toFixed(2)}% of a cached view (budget 5%), ` +
         `worst p99 cached ${Math.max(...rounds.map((r) => r.cached.p99))} ms, first render ${Math.max(...rounds.map((r) => r.first.p99))} ms`,
     );
   } finally {

@@ -2291,6 +2291,184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{organizationId}/sites/{siteId}/redirects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a site's redirects
+         * @description Needs the organization role `read`. Ordered by `source`.
+         */
+        get: operations["listSiteRedirects"];
+        put?: never;
+        /**
+         * Create a redirect
+         * @description Organization admins only. A source another redirect of the site has is a 409; a site holds at most
+         *     5,000 redirects (409 beyond). The published site applies a redirect only where it has no page: a page
+         *     at the source address is served, and a page that moved keeps its automatic 301 to where it is now.
+         */
+        post: operations["createSiteRedirect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/redirects/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or update redirects in bulk
+         * @description Organization admins only. Up to 500 redirects in one transaction, each keyed by its `source`: a
+         *     redirect of the site with that source is updated, any other is created. Either all are written or
+         *     none (a 400 names the items in error; beyond 5,000 redirects for the site, a 409). The answer lists
+         *     them in the request's order.
+         */
+        put: operations["upsertSiteRedirects"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The redirect's id. */
+                siteRedirectId: components["parameters"]["SiteRedirectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a redirect
+         * @description Needs the organization role `read`.
+         */
+        get: operations["getSiteRedirect"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a redirect
+         * @description Organization admins only.
+         */
+        delete: operations["deleteSiteRedirect"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a redirect
+         * @description Organization admins only. Only the given fields change; a source another redirect of the site has
+         *     is a 409.
+         */
+        patch: operations["updateSiteRedirect"];
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/redirect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Resolve a redirect by its source
+         * @description Needs the organization role `read`. The redirect whose source is `source` (in any spelling of the
+         *     same path: a trailing slash, percent-encoding), with the address it sends visitors to now; 404 when
+         *     the site has none.
+         */
+        get: operations["getSiteRedirectBySource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a site's page feedback
+         * @description Organization admins only. What readers answered to "Was this page helpful?" on the published site,
+         *     newest first, optionally of one page or one rating. Nothing identifies a reader.
+         */
+        get: operations["listSiteFeedback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{organizationId}/sites/{siteId}/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a site's insights
+         * @description Organization admins only. What the published site's readers did between `from` and `to` (days,
+         *     UTC, both included; at most 366 days; by default the last 30): page views (by people, and reads of a
+         *     page's Markdown or through MCP by agents) by day or week and by page, searches with their most
+         *     frequent and their zero-result queries, and feedback ratings. Recorded without cookies or anything
+         *     that identifies a reader; views and searches are written in batches, so the last few seconds may not
+         *     show yet.
+         */
+        get: operations["getSiteInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orgs/{organizationId}/sites/{siteId}/share-links": {
         parameters: {
             query?: never;
@@ -7845,6 +8023,397 @@ export interface components {
             favicon?: components["schemas"]["SiteFavicon"];
         };
         /**
+         * SiteRedirectSource
+         * @description A path below the site's address, starting with `/` (`/old/guide`): segments of unreserved
+         *     characters or percent-encoded bytes, without `.` or `..` segments, a query or a fragment. It is
+         *     kept in one spelling: a trailing slash is dropped and percent-encoding made canonical (`/caf%C3%A9`).
+         */
+        SiteRedirectSource: string;
+        /**
+         * SiteRedirectPageTarget
+         * @description A page of a space the site publishes.
+         */
+        SiteRedirectPageTarget: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "page";
+            /** @description The space's id. */
+            space: components["schemas"]["Id"];
+            /** @description The page's id. */
+            page: components["schemas"]["Id"];
+        };
+        /**
+         * SiteRedirectUrlTarget
+         * @description An address outside the site.
+         */
+        SiteRedirectUrlTarget: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "url";
+            /**
+             * Format: uri
+             * @description An absolute http(s) address without credentials, on another origin than the site's.
+             */
+            url: string;
+        };
+        /**
+         * SiteRedirectTarget
+         * @description Where a redirect leads: a page of one of the site's spaces (`page`; its address on the site is
+         *     resolved at each visit, so it follows the page when it moves; while no section or site space of the
+         *     site shows that space, or the page is gone, the source answers the site's 404), or an explicit
+         *     http(s) address (`url`) on another origin — a `url` leading back into the site itself is refused
+         *     (use a page target), so redirects can never form a loop.
+         */
+        SiteRedirectTarget: components["schemas"]["SiteRedirectPageTarget"] | components["schemas"]["SiteRedirectUrlTarget"];
+        /**
+         * SiteRedirect
+         * @description A redirect of a published site, applied where the site has no page at `source`.
+         * @example {
+         *       "object": "site-redirect",
+         *       "id": "Qm3RcZbV1xkP0aTn9WeL",
+         *       "source": "/old/getting-started",
+         *       "target": {
+         *         "kind": "page",
+         *         "space": "1HFrP4D1Js7gumnSJakJ",
+         *         "page": "pdUfD0yJc4Xq2cW9lJ3a"
+         *       },
+         *       "permanent": true,
+         *       "createdAt": "2026-11-29T03:12:40.518Z",
+         *       "updatedAt": "2026-11-29T03:12:40.518Z"
+         *     }
+         */
+        SiteRedirect: {
+            /** @constant */
+            object: "site-redirect";
+            id: components["schemas"]["Id"];
+            source: components["schemas"]["SiteRedirectSource"];
+            target: components["schemas"]["SiteRedirectTarget"];
+            /** @description Answered with 301 (permanent) or 302 (temporary). */
+            permanent: boolean;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * SiteRedirectList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "site-redirect",
+         *           "id": "Qm3RcZbV1xkP0aTn9WeL",
+         *           "source": "/old/getting-started",
+         *           "target": {
+         *             "kind": "url",
+         *             "url": "https://example.com/docs/start"
+         *           },
+         *           "permanent": false,
+         *           "createdAt": "2026-11-29T03:12:40.518Z",
+         *           "updatedAt": "2026-11-29T03:12:40.518Z"
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        SiteRedirectList: {
+            items: components["schemas"]["SiteRedirect"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * CreateSiteRedirectRequest
+         * @example {
+         *       "source": "/old/getting-started",
+         *       "target": {
+         *         "kind": "page",
+         *         "space": "1HFrP4D1Js7gumnSJakJ",
+         *         "page": "pdUfD0yJc4Xq2cW9lJ3a"
+         *       }
+         *     }
+         */
+        CreateSiteRedirectRequest: {
+            source: components["schemas"]["SiteRedirectSource"];
+            target: components["schemas"]["SiteRedirectTarget"];
+            /** @description Answered with 301 (true, when absent) or 302 (false). */
+            permanent?: boolean;
+        };
+        /**
+         * UpsertSiteRedirectsRequest
+         * @example {
+         *       "redirects": [
+         *         {
+         *           "source": "/old/getting-started",
+         *           "target": {
+         *             "kind": "page",
+         *             "space": "1HFrP4D1Js7gumnSJakJ",
+         *             "page": "pdUfD0yJc4Xq2cW9lJ3a"
+         *           }
+         *         },
+         *         {
+         *           "source": "/legacy",
+         *           "target": {
+         *             "kind": "url",
+         *             "url": "https://example.com/docs"
+         *           },
+         *           "permanent": false
+         *         }
+         *       ]
+         *     }
+         */
+        UpsertSiteRedirectsRequest: {
+            /** @description Each source at most once. */
+            redirects: components["schemas"]["CreateSiteRedirectRequest"][];
+        };
+        /**
+         * SiteRedirectUpsertResult
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "site-redirect",
+         *           "id": "Qm3RcZbV1xkP0aTn9WeL",
+         *           "source": "/legacy",
+         *           "target": {
+         *             "kind": "url",
+         *             "url": "https://example.com/docs"
+         *           },
+         *           "permanent": false,
+         *           "createdAt": "2026-11-29T03:12:40.518Z",
+         *           "updatedAt": "2026-11-29T03:12:40.518Z"
+         *         }
+         *       ],
+         *       "created": 1,
+         *       "updated": 0
+         *     }
+         */
+        SiteRedirectUpsertResult: {
+            /** @description The redirects as written, in the request's order. */
+            items: components["schemas"]["SiteRedirect"][];
+            created: number;
+            updated: number;
+        };
+        /**
+         * UpdateSiteRedirectRequest
+         * @example {
+         *       "permanent": false
+         *     }
+         */
+        UpdateSiteRedirectRequest: {
+            source?: components["schemas"]["SiteRedirectSource"];
+            target?: components["schemas"]["SiteRedirectTarget"];
+            permanent?: boolean;
+        };
+        /**
+         * SiteRedirectLookup
+         * @example {
+         *       "redirect": {
+         *         "object": "site-redirect",
+         *         "id": "Qm3RcZbV1xkP0aTn9WeL",
+         *         "source": "/legacy",
+         *         "target": {
+         *           "kind": "url",
+         *           "url": "https://example.com/docs"
+         *         },
+         *         "permanent": false,
+         *         "createdAt": "2026-11-29T03:12:40.518Z",
+         *         "updatedAt": "2026-11-29T03:12:40.518Z"
+         *       },
+         *       "location": "https://example.com/docs"
+         *     }
+         */
+        SiteRedirectLookup: {
+            redirect: components["schemas"]["SiteRedirect"];
+            /**
+             * Format: uri
+             * @description The absolute address a visitor at the source is sent to now (for a page target, through the
+             *     site's first section or site space that shows its space); absent while a page target is not on
+             *     the site.
+             */
+            location?: string;
+        };
+        /**
+         * SiteFeedbackRating
+         * @description A reader's answer to "Was this page helpful?".
+         * @enum {string}
+         */
+        SiteFeedbackRating: "bad" | "ok" | "good";
+        /**
+         * SiteFeedback
+         * @description A reader's feedback on a page of the published site, at the revision they read.
+         */
+        SiteFeedback: {
+            /** @constant */
+            object: "site-feedback";
+            id: components["schemas"]["Id"];
+            space: components["schemas"]["Id"];
+            page: components["schemas"]["Id"];
+            /** @description The space's revision the reader read. */
+            revision: components["schemas"]["Id"];
+            rating: components["schemas"]["SiteFeedbackRating"];
+            comment?: string;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * SiteFeedbackList
+         * @example {
+         *       "items": [
+         *         {
+         *           "object": "site-feedback",
+         *           "id": "hT4sK0pWq8ZcV2nB6yLm",
+         *           "space": "1HFrP4D1Js7gumnSJakJ",
+         *           "page": "pdUfD0yJc4Xq2cW9lJ3a",
+         *           "revision": "rV8kQ2mZ0tN5bX1cW7yA",
+         *           "rating": "good",
+         *           "comment": "The example answered my question.",
+         *           "createdAt": "2026-11-29T03:20:11.042Z"
+         *         }
+         *       ],
+         *       "count": 1
+         *     }
+         */
+        SiteFeedbackList: {
+            items: components["schemas"]["SiteFeedback"][];
+            /** @description Total number of matching items. */
+            count: number;
+            next?: components["schemas"]["Next"];
+        };
+        /**
+         * SiteInsightsViews
+         * @description Page reads by people (`page`), and by agents through a page's Markdown (`markdown`) or the site's MCP server (`mcp`).
+         */
+        SiteInsightsViews: {
+            page: number;
+            markdown: number;
+            mcp: number;
+        };
+        /** SiteInsightsRatings */
+        SiteInsightsRatings: {
+            bad: number;
+            ok: number;
+            good: number;
+        };
+        /** SiteInsightsCounts */
+        SiteInsightsCounts: {
+            views: components["schemas"]["SiteInsightsViews"];
+            searches: number;
+            zeroResultSearches: number;
+            ratings: components["schemas"]["SiteInsightsRatings"];
+        };
+        /**
+         * SiteInsightsPeriod
+         * @description A day or a week of the range.
+         */
+        SiteInsightsPeriod: {
+            /**
+             * Format: date
+             * @description Its first day (a week's Monday, or the range's first day).
+             */
+            start: string;
+            views: components["schemas"]["SiteInsightsViews"];
+            searches: number;
+            zeroResultSearches: number;
+            ratings: components["schemas"]["SiteInsightsRatings"];
+        };
+        /** SiteInsightsPage */
+        SiteInsightsPage: {
+            space: components["schemas"]["Id"];
+            page: components["schemas"]["Id"];
+            views: components["schemas"]["SiteInsightsViews"];
+            ratings: components["schemas"]["SiteInsightsRatings"];
+        };
+        /** SiteInsightsQuery */
+        SiteInsightsQuery: {
+            query: string;
+            searches: number;
+        };
+        /**
+         * SiteInsights
+         * @description A published site's readers' activity over a range of days (UTC).
+         * @example {
+         *       "from": "2026-11-23",
+         *       "to": "2026-11-29",
+         *       "interval": "week",
+         *       "totals": {
+         *         "views": {
+         *           "page": 120,
+         *           "markdown": 4,
+         *           "mcp": 1
+         *         },
+         *         "searches": 9,
+         *         "zeroResultSearches": 2,
+         *         "ratings": {
+         *           "bad": 1,
+         *           "ok": 0,
+         *           "good": 3
+         *         }
+         *       },
+         *       "series": [
+         *         {
+         *           "start": "2026-11-23",
+         *           "views": {
+         *             "page": 120,
+         *             "markdown": 4,
+         *             "mcp": 1
+         *           },
+         *           "searches": 9,
+         *           "zeroResultSearches": 2,
+         *           "ratings": {
+         *             "bad": 1,
+         *             "ok": 0,
+         *             "good": 3
+         *           }
+         *         }
+         *       ],
+         *       "pages": [
+         *         {
+         *           "space": "1HFrP4D1Js7gumnSJakJ",
+         *           "page": "pdUfD0yJc4Xq2cW9lJ3a",
+         *           "views": {
+         *             "page": 80,
+         *             "markdown": 4,
+         *             "mcp": 1
+         *           },
+         *           "ratings": {
+         *             "bad": 1,
+         *             "ok": 0,
+         *             "good": 3
+         *           }
+         *         }
+         *       ],
+         *       "topQueries": [
+         *         {
+         *           "query": "install",
+         *           "searches": 5
+         *         }
+         *       ],
+         *       "zeroResultQueries": [
+         *         {
+         *           "query": "kubernetes",
+         *           "searches": 2
+         *         }
+         *       ]
+         *     }
+         */
+        SiteInsights: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @enum {string} */
+            interval: "day" | "week";
+            totals: components["schemas"]["SiteInsightsCounts"];
+            /** @description One entry per day or week of the range, oldest first (weeks start on Monday; the first and last may be partial). */
+            series: components["schemas"]["SiteInsightsPeriod"][];
+            /** @description The 50 most viewed pages, most viewed first, with their feedback. */
+            pages: components["schemas"]["SiteInsightsPage"][];
+            /** @description The 50 most frequent searches (lowercased, spaces collapsed), most frequent first. */
+            topQueries: components["schemas"]["SiteInsightsQuery"][];
+            /** @description The 50 most frequent searches that found nothing. */
+            zeroResultQueries: components["schemas"]["SiteInsightsQuery"][];
+        };
+        /**
          * SiteShareLink
          * @description A share link of a site. Its key opens the published site while the site's visibility is `share-link`.
          */
@@ -11295,6 +11864,8 @@ export interface components {
         SamlProviderId: components["schemas"]["Id"];
         /** @description The site's id. */
         SiteId: components["schemas"]["Id"];
+        /** @description The redirect's id. */
+        SiteRedirectId: components["schemas"]["Id"];
         /** @description The share link's id. */
         SiteShareLinkId: components["schemas"]["Id"];
         /** @description The site section's id. */
@@ -17877,6 +18448,392 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSiteRedirects: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of redirects. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRedirectList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSiteRedirect: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSiteRedirectRequest"];
+            };
+        };
+        responses: {
+            /** @description The new redirect. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRedirect"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    upsertSiteRedirects: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpsertSiteRedirectsRequest"];
+            };
+        };
+        responses: {
+            /** @description The redirects as written. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRedirectUpsertResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSiteRedirect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The redirect's id. */
+                siteRedirectId: components["parameters"]["SiteRedirectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The redirect. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRedirect"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSiteRedirect: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The redirect's id. */
+                siteRedirectId: components["parameters"]["SiteRedirectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSiteRedirect: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: for 24 hours, per token, the same key with the same request (method,
+                 *     URL and body) is answered with the first answer — status and body, with the header
+                 *     `Idempotent-Replayed: true` — without running again. While the first request runs, the key answers
+                 *     409 with `Idempotency-Key-Status: in-progress` and `Retry-After`; with another request, 422 with
+                 *     `Idempotency-Key-Status: mismatch`. Only successes are kept: after an error nothing was written, and
+                 *     a retry with the key runs again. A fresh random value per call (a UUID) is a good key; the SDK sends
+                 *     one by itself.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+                /** @description The redirect's id. */
+                siteRedirectId: components["parameters"]["SiteRedirectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteRedirectRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated redirect. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRedirect"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSiteRedirectBySource: {
+        parameters: {
+            query: {
+                /** @description The path below the site's address, starting with `/`. */
+                source: string;
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The redirect and where it leads. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRedirectLookup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSiteFeedback: {
+        parameters: {
+            query?: {
+                /** @description Cursor of the page to fetch, from a previous response's `next.page`. */
+                page?: components["parameters"]["Page"];
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only feedback about this page. */
+                pageId?: components["schemas"]["Id"];
+                /** @description Only feedback with this rating. */
+                rating?: components["schemas"]["SiteFeedbackRating"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of feedback. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteFeedbackList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSiteInsights: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), `YYYY-MM-DD`; by default 29 days before `to`. */
+                from?: string;
+                /** @description Last day (UTC), `YYYY-MM-DD`; by default today. */
+                to?: string;
+                /** @description The series' step; weeks start on Monday. */
+                interval?: "day" | "week";
+            };
+            header?: never;
+            path: {
+                /** @description The organization's id. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The site's id. */
+                siteId: components["parameters"]["SiteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The insights. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteInsights"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

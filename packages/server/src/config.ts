@@ -162,6 +162,8 @@ const schema = z.object({
   RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).max(1_000_000).default(600),
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(300),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** Page feedback a client address may send to published sites per hour (areas/sites/published/endpoints/feedback.ts). */
+  RATE_LIMIT_FEEDBACK_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(20),
   TRUST_PROXY: trustProxy.default(false),
   CORS_ORIGINS: corsOrigins.default([]),
   OUTBOUND_ALLOW_PRIVATE: booleanString.default(false),
@@ -221,7 +223,7 @@ export type Config = {
   /** Create the demo user and organization on an empty embedded database. */
   bootstrapDemo: boolean;
   /** Requests per window per token, and per client address for requests without a valid token. */
-  rateLimit: { enabled: boolean; perToken: number; perAddress: number; windowSeconds: number };
+  rateLimit: { enabled: boolean; perToken: number; perAddress: number; windowSeconds: number; feedbackPerHour: number };
   /** Express's `trust proxy`: which proxies' `X-Forwarded-For` gives the client's address. */
   trustProxy: false | number | string[];
   /** Origins whose pages may call the API from a browser, or `'*'` for any (http/cors.ts). */
@@ -372,6 +374,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: Mode = 'd
       perToken: e.RATE_LIMIT_PER_TOKEN,
       perAddress: e.RATE_LIMIT_PER_ADDRESS,
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      feedbackPerHour: e.RATE_LIMIT_FEEDBACK_PER_HOUR,
     },
     trustProxy: e.TRUST_PROXY,
     corsOrigins: e.CORS_ORIGINS,

@@ -1,5 +1,6 @@
 // Everything a handler may use, built once at start-up (main.ts or the test harness).
 import type { Lifecycle } from './areas/lifecycle.js';
+import type { SiteInsights } from './areas/sites/index.js';
 import type { Caches } from './caches.js';
 import type { Config } from './config.js';
 import type { BlobStore } from './content/blob-store.js';
@@ -39,4 +40,6 @@ export type AppContext = {
   parsing: ParsePool;
   /** The instance's Prometheus registry (`/metrics`): register a cache, a counter or a gauge in one line (see metrics.ts). */
   metrics: Metrics;
+  /** Published sites' views and searches, counted in memory and written in batches (areas/sites/insights-recorder.ts). */
+  insights: SiteInsights;
 };

@@ -19,6 +19,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { databaseAddress, ensureReachable } from './db/unreachable.js';
 import { createCursorCodec } from './db/cursor.js';
 import { jobWorkers, lifecycle } from './areas/index.js';
+import { SiteInsights } from './areas/sites/index.js';
 import { createDrainableServer, type DrainableServer } from './http/drain.js';
 import { RateLimits } from './http/rate-limit.js';
 import { noJobs, startJobs } from './jobs/queue.js';
@@ -112,7 +113,9 @@ export async function startServer(
     // A task waiting for a worker is answered 503 while its request can still be answered.
     const parsing = new ParsePool({ maxWaitMs: Math.max(1000, config.requestTimeoutMs - 5000) });
     opened.push({ name: 'stopping the parse pool', close: () => parsing.close() });
-    const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts, tokens, lifecycle, rateLimits, metrics, caches, blobs, parsing };
+    const insights = new SiteInsights(db, log);
+    opened.push({ name: 'writing the site insights', close: () => insights.stop() });
+    const base = { config, db, log, keys, cursors: createCursorCodec(keys.cursor), urls: createUrls(config), counts, tokens, lifecycle, rateLimits, metrics, caches, blobs, parsing, insights };
     phase('keys and token listener');
     const jobs = config.jobsEnabled ? await startJobs(database.url, jobWorkers(base), log, { availability, metrics }) : noJobs;
     opened.push({ name: 'stopping the workers', close: () => jobs.stop(1000) });
@@ -158,6 +161,8 @@ export async function startServer(
       await step('stopping the parse pool', parsing.close());
       loop.stop();
       await step('writing the rate-limit counters', rateLimits.stop());
+      // After the requests drained: the last views and searches they counted.
+      await step('writing the site insights', insights.stop());
       await step('closing the pool', db.destroy());
       await step('stopping the embedded database', embedded?.stop() ?? Promise.resolve());
       log.info({ ms: config.shutdownTimeoutMs - left() }, 'stopped');

@@ -1390,6 +1390,98 @@ export interface Operations<out Throwing extends boolean> {
        */
       update: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/customization', 'put', Throwing>;
     };
+    redirects: {
+      /**
+       * List a site's redirects
+       *
+       * Needs the organization role `read`. Ordered by `source`.
+       *
+       * `GET /v1/orgs/{organizationId}/sites/{siteId}/redirects` (operation `listSiteRedirects`)
+       */
+      list: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirects', 'get', Throwing>;
+      /**
+       * Create a redirect
+       *
+       * Organization admins only. A source another redirect of the site has is a 409; a site holds at most
+       * 5,000 redirects (409 beyond). The published site applies a redirect only where it has no page: a page
+       * at the source address is served, and a page that moved keeps its automatic 301 to where it is now.
+       *
+       * `POST /v1/orgs/{organizationId}/sites/{siteId}/redirects` (operation `createSiteRedirect`)
+       */
+      create: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirects', 'post', Throwing>;
+      /**
+       * Create or update redirects in bulk
+       *
+       * Organization admins only. Up to 500 redirects in one transaction, each keyed by its `source`: a
+       * redirect of the site with that source is updated, any other is created. Either all are written or
+       * none (a 400 names the items in error; beyond 5,000 redirects for the site, a 409). The answer lists
+       * them in the request's order.
+       *
+       * `PUT /v1/orgs/{organizationId}/sites/{siteId}/redirects/bulk` (operation `upsertSiteRedirects`)
+       */
+      upsert: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirects/bulk', 'put', Throwing>;
+      /**
+       * Get a redirect
+       *
+       * Needs the organization role `read`.
+       *
+       * `GET /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}` (operation `getSiteRedirect`)
+       */
+      get: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}', 'get', Throwing>;
+      /**
+       * Delete a redirect
+       *
+       * Organization admins only.
+       *
+       * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}` (operation `deleteSiteRedirect`)
+       */
+      delete: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}', 'delete', Throwing>;
+      /**
+       * Update a redirect
+       *
+       * Organization admins only. Only the given fields change; a source another redirect of the site has
+       * is a 409.
+       *
+       * `PATCH /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}` (operation `updateSiteRedirect`)
+       */
+      update: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}', 'patch', Throwing>;
+      /**
+       * Resolve a redirect by its source
+       *
+       * Needs the organization role `read`. The redirect whose source is `source` (in any spelling of the
+       * same path: a trailing slash, percent-encoding), with the address it sends visitors to now; 404 when
+       * the site has none.
+       *
+       * `GET /v1/orgs/{organizationId}/sites/{siteId}/redirect` (operation `getSiteRedirectBySource`)
+       */
+      getBySource: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/redirect', 'get', Throwing>;
+    };
+    feedback: {
+      /**
+       * List a site's page feedback
+       *
+       * Organization admins only. What readers answered to "Was this page helpful?" on the published site,
+       * newest first, optionally of one page or one rating. Nothing identifies a reader.
+       *
+       * `GET /v1/orgs/{organizationId}/sites/{siteId}/feedback` (operation `listSiteFeedback`)
+       */
+      list: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/feedback', 'get', Throwing>;
+    };
+    insights: {
+      /**
+       * Get a site's insights
+       *
+       * Organization admins only. What the published site's readers did between `from` and `to` (days,
+       * UTC, both included; at most 366 days; by default the last 30): page views (by people, and reads of a
+       * page's Markdown or through MCP by agents) by day or week and by page, searches with their most
+       * frequent and their zero-result queries, and feedback ratings. Recorded without cookies or anything
+       * that identifies a reader; views and searches are written in batches, so the last few seconds may not
+       * show yet.
+       *
+       * `GET /v1/orgs/{organizationId}/sites/{siteId}/insights` (operation `getSiteInsights`)
+       */
+      get: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/insights', 'get', Throwing>;
+    };
     shareLinks: {
       /**
        * List a site's share links
@@ -2109,6 +2201,21 @@ export const operationRoutes = {
     customization: {
       get: 'GET /v1/orgs/{organizationId}/sites/{siteId}/customization',
       update: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/customization',
+    },
+    redirects: {
+      list: 'GET /v1/orgs/{organizationId}/sites/{siteId}/redirects',
+      create: 'POST /v1/orgs/{organizationId}/sites/{siteId}/redirects',
+      upsert: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/redirects/bulk',
+      get: 'GET /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
+      delete: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
+      update: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
+      getBySource: 'GET /v1/orgs/{organizationId}/sites/{siteId}/redirect',
+    },
+    feedback: {
+      list: 'GET /v1/orgs/{organizationId}/sites/{siteId}/feedback',
+    },
+    insights: {
+      get: 'GET /v1/orgs/{organizationId}/sites/{siteId}/insights',
     },
     shareLinks: {
       list: 'GET /v1/orgs/{organizationId}/sites/{siteId}/share-links',

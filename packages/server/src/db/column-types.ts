@@ -19,6 +19,10 @@ export type ConflictResolution = 'theirs' | 'ours' | 'auto';
 export type CommentStatus = 'open' | 'resolved';
 export type SiteType = 'basic' | 'premium' | 'ultimate';
 export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
+export type SiteRedirectTargetKind = 'page' | 'url';
+export type SiteFeedbackRating = 'bad' | 'ok' | 'good';
+/** What read a published page: a person (`page`), or an agent through its Markdown or MCP endpoint. */
+export type SiteViewKind = 'page' | 'markdown' | 'mcp';
 
 /** A time set when the row is made (by default now()), never changed. */
 export type CreatedAt = ColumnType<Date, Date | string, never>;

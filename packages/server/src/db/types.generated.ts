@@ -2,7 +2,7 @@
 // tools/database-types.ts). Do not edit: change a migration, or the column list there, and regenerate.
 // test/structure/database-types.test.ts fails when this file is stale.
 
-import type { ChangeRequestStatus, CommentStatus, ConflictKind, ConflictResolution, CreatedAt, CustomFieldType, CustomFieldValue, DefaultLevel, EditMode, EventType, EventTypes, JsonText, OpenAPIFilesystem, OpenAPIProcessErrors, OpenAPISpecErrorCode, OpenAPISpecProcessingState, PrincipalKind, RevisionType, Role, SiteType, SiteVisibility, TeamMemberRole, Visibility, WebhookDeliveryState, WebhookDisabledReason } from "./column-types.js";
+import type { ChangeRequestStatus, CommentStatus, ConflictKind, ConflictResolution, CreatedAt, CustomFieldType, CustomFieldValue, DefaultLevel, EditMode, EventType, EventTypes, JsonText, OpenAPIFilesystem, OpenAPIProcessErrors, OpenAPISpecErrorCode, OpenAPISpecProcessingState, PrincipalKind, RevisionType, Role, SiteFeedbackRating, SiteRedirectTargetKind, SiteType, SiteViewKind, SiteVisibility, TeamMemberRole, Visibility, WebhookDeliveryState, WebhookDisabledReason } from "./column-types.js";
 import type { ColumnType, GeneratedAlways } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -436,6 +436,42 @@ export interface SiteAddresses {
   siteId: string;
 }
 
+export interface SiteFeedback {
+  comment: string | null;
+  createdAt: Generated<Timestamp>;
+  id: string;
+  organizationId: string;
+  pageId: string;
+  rating: SiteFeedbackRating;
+  revisionId: string;
+  siteId: string;
+  spaceId: string;
+}
+
+export interface SitePageViews {
+  day: Timestamp;
+  kind: SiteViewKind;
+  organizationId: string;
+  pageId: string;
+  siteId: string;
+  spaceId: string;
+  views: number;
+}
+
+export interface SiteRedirects {
+  createdAt: Generated<Timestamp>;
+  id: string;
+  organizationId: string;
+  permanent: boolean;
+  siteId: string;
+  source: string;
+  targetKind: SiteRedirectTargetKind;
+  targetPageId: string | null;
+  targetSpaceId: string | null;
+  targetUrl: string | null;
+  updatedAt: Generated<Timestamp>;
+}
+
 export interface Sites {
   adaptiveContentEnabled: Generated<boolean>;
   adaptiveSchema: JsonText | null;
@@ -461,6 +497,15 @@ export interface Sites {
   visitorAuthFallbackUrl: string | null;
   visitorAuthSecret: string | null;
   visitorAuthSecretCreatedAt: Timestamp | null;
+}
+
+export interface SiteSearches {
+  day: Timestamp;
+  organizationId: string;
+  query: string;
+  searches: number;
+  siteId: string;
+  zeroResults: number;
 }
 
 export interface SiteSectionGroups {
@@ -720,7 +765,11 @@ export interface DB {
   searchWords: SearchWords;
   serverKeys: ServerKeys;
   siteAddresses: SiteAddresses;
+  siteFeedback: SiteFeedback;
+  sitePageViews: SitePageViews;
+  siteRedirects: SiteRedirects;
   sites: Sites;
+  siteSearches: SiteSearches;
   siteSectionGroups: SiteSectionGroups;
   siteSections: SiteSections;
   siteShareLinks: SiteShareLinks;

@@ -30,6 +30,7 @@ export class RateLimits {
   readonly enabled: boolean;
   private readonly token?: Policy;
   private readonly address?: Policy;
+  private readonly feedback?: Policy;
   private timer?: NodeJS.Timeout;
   private lastDelete = Date.now();
 
@@ -41,15 +42,15 @@ export class RateLimits {
   ) {
     this.enabled = config.enabled;
     if (!this.enabled) return;
-    const windowMs = config.windowSeconds * 1000;
-    const policy = (name: string, limit: number): Policy => ({
+    const policy = (name: string, limit: number, windowSeconds = config.windowSeconds): Policy => ({
       name,
-      counter: new SharedCounter(name, limit, windowMs, db, pool, log),
+      counter: new SharedCounter(name, limit, windowSeconds * 1000, db, pool, log),
       limit: String(limit),
-      header: `"${name}";q=${limit};w=${config.windowSeconds}`,
+      header: `"${name}";q=${limit};w=${windowSeconds}`,
     });
     this.token = policy('token', config.perToken);
     this.address = policy('address', config.perAddress);
+    this.feedback = policy('feedback', config.feedbackPerHour, 3600);
     this.timer = setInterval(() => void this.background(), FLUSH_MS).unref();
   }
 
@@ -61,6 +62,12 @@ export class RateLimits {
   /** Charges the request to its client address (once per request). */
   chargeAddress(req: Request, res: Response): void | Promise<void> {
     return this.charge(this.address!, addressOf(req), req, res);
+  }
+
+  /** Charges a published page's feedback to its client address (on top of the request's own charge). */
+  chargeFeedback(req: Request, res: Response): void | Promise<void> {
+    if (!this.enabled) return;
+    return this.charge(this.feedback!, addressOf(req), req, res);
   }
 
   /**
@@ -85,12 +92,12 @@ export class RateLimits {
   /** Writes every pending hit now (shutdown; tests that compare instances). */
   async flush(): Promise<void> {
     if (!this.enabled) return;
-    await Promise.all([this.token!.counter.flush(), this.address!.counter.flush()]);
+    await Promise.all([this.token!.counter.flush(), this.address!.counter.flush(), this.feedback!.counter.flush()]);
   }
 
   private async background(): Promise<void> {
     try {
-      await Promise.all([this.token!.counter.flushInBackground(), this.address!.counter.flushInBackground()]);
+      await Promise.all([this.token!.counter.flushInBackground(), this.address!.counter.flushInBackground(), this.feedback!.counter.flushInBackground()]);
       if (Date.now() - this.lastDelete >= DELETE_ENDED_EVERY_MS) {
         this.lastDelete = Date.now();
         await deleteEndedRateLimits(this.db, DELETE_ENDED_EVERY_MS);

@@ -341,6 +341,33 @@ export const matrixCases: Record<OperationId, MatrixCase> = {
     const { data } = await w.owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...site, body: { label: 'Doomed' } });
     return w.caller.client.DELETE('/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}', { params: { path: { ...site.params.path, shareLinkId: data!.id } } });
   },
+  listSiteRedirects: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/redirects', await siteOf(w)),
+  createSiteRedirect: async (w) =>
+    w.caller.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/redirects', { ...(await siteOf(w)), body: { source: '/matrix-old', target: { kind: 'url', url: 'https://example.com/matrix' } } }),
+  getSiteRedirect: async (w) => {
+    const site = await siteOf(w);
+    const { data } = await w.owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/redirects', { ...site, body: { source: '/matrix-get', target: { kind: 'url', url: 'https://example.com/get' } } });
+    return w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}', { params: { path: { ...site.params.path, siteRedirectId: data!.id } } });
+  },
+  updateSiteRedirect: async (w) => {
+    const site = await siteOf(w);
+    const { data } = await w.owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/redirects', { ...site, body: { source: '/matrix-patch', target: { kind: 'url', url: 'https://example.com/patch' } } });
+    return w.caller.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}', { params: { path: { ...site.params.path, siteRedirectId: data!.id } }, body: { permanent: false } });
+  },
+  deleteSiteRedirect: async (w) => {
+    const site = await siteOf(w);
+    const { data } = await w.owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/redirects', { ...site, body: { source: '/matrix-delete', target: { kind: 'url', url: 'https://example.com/delete' } } });
+    return w.caller.client.DELETE('/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}', { params: { path: { ...site.params.path, siteRedirectId: data!.id } } });
+  },
+  upsertSiteRedirects: async (w) =>
+    w.caller.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/redirects/bulk', { ...(await siteOf(w)), body: { redirects: [{ source: '/matrix-bulk', target: { kind: 'url', url: 'https://example.com/bulk' } }] } }),
+  getSiteRedirectBySource: async (w) => {
+    const site = await siteOf(w);
+    await w.owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/redirects', { ...site, body: { source: '/matrix-lookup', target: { kind: 'url', url: 'https://example.com/lookup' } } });
+    return w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/redirect', { params: { path: site.params.path, query: { source: '/matrix-lookup' } } });
+  },
+  listSiteFeedback: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/feedback', await siteOf(w)),
+  getSiteInsights: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/insights', await siteOf(w)),
   getSiteVisitorAuth: async (w) => w.caller.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', await siteOf(w)),
   updateSiteVisitorAuth: async (w) => w.caller.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', { ...(await siteOf(w)), body: { fallbackURL: 'https://example.com/login' } }),
   rotateSiteVisitorAuthSecret: async (w) => w.caller.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth/secret', await siteOf(w)),

@@ -74,7 +74,8 @@ export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWor
   const { data: shareLink } = await owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath, body: { label: 'Sweep' } });
   // A hostname pending verification: its check (verifySiteHostname) asks the harness's DNS, which refuses.
   await owner.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}', { ...sitePath, body: { hostname: `docs-${site!.id.toLowerCase()}.sweep.test` } });
-  if (!section || !group || !shareLink) throw new Error('the sweep site could not be built');
+  const { data: redirect } = await owner.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/redirects', { ...sitePath, body: { source: '/sweep-old', target: { kind: 'url', url: 'https://example.com/sweep' } } });
+  if (!section || !group || !shareLink || !redirect) throw new Error('the sweep site could not be built');
   // Organization settings: an OpenAPI spec processed into a version, translation settings, a custom field.
   const { data: openAPISpec } = await owner.client.POST('/v1/orgs/{organizationId}/openapi', {
     ...organizationPath,
@@ -116,6 +117,7 @@ export async function buildSweepWorld(t: TestServer, tag = ''): Promise<SweepWor
       siteSectionGroupId: group.id,
       siteSpaceId: section.siteSpaces[0]!.id,
       shareLinkId: shareLink.id,
+      siteRedirectId: redirect.id,
       specSlug: 'sweep',
       versionId: processed!.lastVersion!,
       translationSettingsId: translationSettings!.id,

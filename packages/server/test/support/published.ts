@@ -14,7 +14,7 @@ export class Visitor {
   readonly cookies = new Map<string, string>();
   constructor(private readonly base: string) {}
 
-  async get(path: string, options: { host?: string; headers?: Record<string, string>; method?: string } = {}): Promise<Answer> {
+  async get(path: string, options: { host?: string; headers?: Record<string, string>; method?: string; body?: string } = {}): Promise<Answer> {
     const url = new URL(path, this.base);
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     return new Promise((resolve, reject) => {
@@ -37,7 +37,7 @@ export class Visitor {
         },
       );
       req.on('error', reject);
-      req.end();
+      req.end(options.body);
     });
   }
 

@@ -6,9 +6,13 @@ import { defineArea } from '../area.js';
 import { verifyHostnamesWorker } from './hostnames.jobs.js';
 import { publishedSiteRoutes } from './published/site-routes.js';
 import { sitesRules } from './rules.js';
+import { insightsHandlers } from './insights.handlers.js';
+import { redirectHandlers } from './redirects.handlers.js';
 import { siteHandlers } from './sites.handlers.js';
 import { structureHandlers } from './structure.handlers.js';
 import { removeSiteSpacesOfSpaces } from './structure.repository.js';
+
+export { SiteInsights, type SearchRecord, type ViewRecord } from './insights-recorder.js';
 
 const SITE_OWN = 'A site belongs to its organization: spaces join and leave it, it never moves with them';
 
@@ -23,13 +27,17 @@ const purgeSiteSpaces: PurgeStep = async (trx, scope) => {
 
 export const sitesArea = defineArea({
   name: 'sites',
-  handlers: { ...siteHandlers, ...structureHandlers },
+  handlers: { ...siteHandlers, ...structureHandlers, ...redirectHandlers, ...insightsHandlers },
   tables: {
     sites: { stays: SITE_OWN },
     siteAddresses: { stays: SITE_OWN },
     siteSectionGroups: { stays: SITE_OWN },
     siteSections: { stays: SITE_OWN },
     siteShareLinks: { stays: SITE_OWN },
+    siteRedirects: { stays: SITE_OWN },
+    siteFeedback: { stays: 'Readers\' feedback on the site\'s pages: it stays with the site when a space leaves it' },
+    sitePageViews: { stays: 'The site\'s daily counts: they stay with the site when a space leaves it' },
+    siteSearches: { stays: 'The site\'s daily counts of searches' },
     siteSpaces: {
       transfer: { dropped: 'Sites stay in their organization: a transferred space leaves them (a step gives their sections another default)' },
       duplicate: { dropped: 'A duplicate starts in no site' },
@@ -42,7 +50,11 @@ export const sitesArea = defineArea({
   // The published sites themselves: HTML for their visitors, on their hostnames and under /s/.
   routes: { beforeApi: publishedSiteRoutes },
   // A space purged or transferred between the access check and the insert of its site space.
-  conflicts: { site_spaces_organization_id_space_id_fkey: 'The space was removed meanwhile' },
+  conflicts: {
+    site_spaces_organization_id_space_id_fkey: 'The space was removed meanwhile',
+    // Redirect writes run under the sites lock, which serializes them; kept for a write that bypasses it.
+    site_redirects_organization_id_site_id_source_key: 'The site already has a redirect with this source',
+  },
 });
 
 // What other areas use of this one: the only names they may import (eslint.config.js, boundaries).

@@ -24,6 +24,7 @@ import * as parsedBodies from './20261128T010000_parsed_bodies.js';
 import * as siteHostnameVerification from './20261128T020000_site_hostname_verification.js';
 import * as eventsAndWebhooks from './20261128T030000_events_and_webhooks.js';
 import * as idempotencyKeys from './20261128T070000_idempotency_keys.js';
+import * as siteRedirectsFeedbackInsights from './20261129T030000_site_redirects_feedback_insights.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121T200000_identity': identity,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '20261128T020000_site_hostname_verification': siteHostnameVerification,
   '20261128T030000_events_and_webhooks': eventsAndWebhooks,
   '20261128T070000_idempotency_keys': idempotencyKeys,
+  '20261129T030000_site_redirects_feedback_insights': siteRedirectsFeedbackInsights,
 };

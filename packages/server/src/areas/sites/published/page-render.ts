@@ -83,6 +83,7 @@ export async function renderSitePage(visit: SiteVisit, structure: PublishedStruc
       updatedAt: page.updatedAt,
       previous: layout.pagination === false ? undefined : neighbour(-1),
       next: layout.pagination === false ? undefined : neighbour(1),
+      feedback: { action: `${root}/_feedback`, space: located.siteSpace.spaceId, page: page.id, revision: visit.state.heads.get(located.siteSpace.spaceId)!.revisionId },
     },
     { sidebar: `sidebar-${sidebarStyle}`, noindex },
   );

@@ -132,7 +132,13 @@ h1:hover .heading-anchor,h2:hover .heading-anchor,h3:hover .heading-anchor,h4:ho
 .site-title{font-size:1rem}
 .pagination{grid-template-columns:1fr}.pagination .next{grid-column:1}
 }
-@media print{.site-header,.section-tabs,.sidebar,.outline,.pagination{display:none}.layout{display:block}}
+.page-feedback fieldset{border:1px solid var(--border);border-radius:var(--radius);padding:.75rem 1rem;margin:2rem 0 0}
+.page-feedback legend{font-weight:600;padding:0 .25rem}
+.page-feedback label{display:block;font-size:.9rem;color:var(--muted)}
+.page-feedback textarea{width:100%;box-sizing:border-box;font:inherit;margin:.25rem 0 .5rem}
+.feedback-ratings{display:flex;gap:.5rem;flex-wrap:wrap}
+.feedback-status:empty,.page-feedback [hidden]{display:none}
+@media print{.site-header,.section-tabs,.sidebar,.outline,.pagination,.page-feedback{display:none}.layout{display:block}}
 `;
 
 const SITE_JS = `
@@ -174,6 +180,24 @@ const SITE_JS = `
         navigator.clipboard.writeText(code.textContent || '').then(function () { copy.textContent = 'Copied'; setTimeout(function () { copy.textContent = 'Copy'; }, 1500); });
       });
       pre.appendChild(copy);
+    });
+    // Feedback sent in the background (the form posts by itself without the script).
+    document.querySelectorAll('form[data-feedback]').forEach(function (form) {
+      var status = form.querySelector('.feedback-status');
+      form.addEventListener('submit', function (event) {
+        event.preventDefault();
+        var data = new URLSearchParams(new FormData(form));
+        if (event.submitter && event.submitter.name) data.set(event.submitter.name, event.submitter.value);
+        var buttons = form.querySelectorAll('button');
+        buttons.forEach(function (b) { b.disabled = true; });
+        fetch(form.action, { method: 'POST', body: data, credentials: 'same-origin', headers: { Accept: 'application/json' } })
+          .then(function (response) { return response.json().then(function (body) { return { ok: response.ok, body: body }; }); })
+          .then(function (result) {
+            if (result.ok) { form.querySelectorAll('textarea, .feedback-ratings').forEach(function (e) { e.hidden = true; }); form.querySelector('label').hidden = true; status.textContent = 'Thank you for your feedback.'; }
+            else { status.textContent = (result.body && result.body.error && result.body.error.message) || 'Your feedback could not be sent.'; buttons.forEach(function (b) { b.disabled = false; }); }
+          })
+          .catch(function () { status.textContent = 'Your feedback could not be sent: try again in a moment.'; buttons.forEach(function (b) { b.disabled = false; }); });
+      });
     });
     document.querySelectorAll('.tabs').forEach(function (tabs, n) {
       var panels = Array.prototype.filter.call(tabs.children, function (c) { return c.classList.contains('tab'); });

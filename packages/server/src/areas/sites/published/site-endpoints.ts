@@ -7,6 +7,7 @@
 // (site-routes.ts), the site is there for the visitor (else the one absent answer), the method is one
 // the endpoint answers (else 405), and for `visitor` endpoints the visitor is admitted (signed in).
 import { faviconEndpoint } from './endpoints/favicon.js';
+import { feedbackEndpoint } from './endpoints/feedback.js';
 import { filesEndpoint } from './endpoints/files.js';
 import { pageEndpoint } from './endpoints/page.js';
 import { robotsEndpoint } from './endpoints/robots.js';
@@ -24,6 +25,7 @@ export const SITE_ENDPOINTS: readonly SiteEndpoint[] = [
   filesEndpoint,
   faviconEndpoint,
   searchEndpoint,
+  feedbackEndpoint,
   pageEndpoint,
 ];
 

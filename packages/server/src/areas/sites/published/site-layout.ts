@@ -6,6 +6,7 @@
 import type { Element, ElementContent, RootContent } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
+import { feedbackForm, type FeedbackTarget } from './feedback-form.js';
 import type { OutlineEntry } from './markdown-html.js';
 import { MAX_QUERY_LENGTH } from './site-search.js';
 
@@ -40,6 +41,8 @@ export type PageView = {
   updatedAt: string;
   previous?: Link | undefined;
   next?: Link | undefined;
+  /** The "Was this page helpful?" form (feedback-form.ts). */
+  feedback?: FeedbackTarget | undefined;
 };
 
 const favicon = (emoji: string) =>
@@ -142,6 +145,7 @@ export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: s
     h('h1.page-title', [...(view.emoji ? [h('span', { ariaHidden: 'true' }, `${view.emoji} `)] : []), view.title]),
     ...(view.description ? [h('p.page-description', view.description)] : []),
     h('div.content', view.body as ElementContent[]),
+    ...(view.feedback ? [feedbackForm(view.feedback)] : []),
     h('footer.page-meta', [
       h('p', ['Last updated ', h('time', { dateTime: updated.toISOString() }, updated.toISOString().slice(0, 10))]),
       ...(view.previous || view.next

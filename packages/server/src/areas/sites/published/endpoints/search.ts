@@ -18,6 +18,7 @@ async function serveSearch(visit: SiteVisit, res: Response): Promise<void> {
     return sendHtml(res, 400, renderSearch(chrome, { query: text, problem: query.problem, total: 0, hits: [], page: 1 }), headers);
   }
   const found = await searchSite(app, site.organizationId, root, structure, visit.state.heads, query);
+  if (query.page === 1) app.insights.recordSearch({ organizationId: site.organizationId, siteId: site.id, query: query.text, results: found.total });
   const pageAddress = (page: number) => `${root}/search?${new URLSearchParams({ q: query.text, ...(page > 1 ? { page: String(page) } : {}) }).toString()}`;
   const pages = Math.ceil(found.total / RESULTS_PER_PAGE);
   sendHtml(
