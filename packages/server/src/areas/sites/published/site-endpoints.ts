@@ -9,6 +9,7 @@
 import { faviconEndpoint } from './endpoints/favicon.js';
 import { filesEndpoint } from './endpoints/files.js';
 import { pageEndpoint } from './endpoints/page.js';
+import { pageMarkdownEndpoint } from './endpoints/page-markdown.js';
 import { robotsEndpoint } from './endpoints/robots.js';
 import { searchEndpoint } from './endpoints/search.js';
 import { sitemapEndpoint } from './endpoints/sitemap.js';
@@ -24,6 +25,7 @@ export const SITE_ENDPOINTS: readonly SiteEndpoint[] = [
   filesEndpoint,
   faviconEndpoint,
   searchEndpoint,
+  pageMarkdownEndpoint,
   pageEndpoint,
 ];
 
