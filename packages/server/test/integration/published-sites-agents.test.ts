@@ -110,3 +110,89 @@ describe('a page as Markdown', () => {
     expect(admitted.headers['set-cookie']).toBeUndefined();
   });
 });
+
+/** The llmstxt.org structure: an H1, a blockquote summary, then H2 sections of `- [name](url): notes` lines. */
+function llmsStructure(text: string): { title: string; summary: string; sections: Array<{ heading: string; links: Array<{ title: string; url: string; notes?: string }> }> } {
+  const lines = text.split('\n');
+  expect(text.endsWith('\n')).toBe(true);
+  expect(lines[0]).toMatch(/^# \S/);
+  expect(lines[1]).toBe('');
+  expect(lines[2]).toMatch(/^> \S/);
+  const sections: Array<{ heading: string; links: Array<{ title: string; url: string; notes?: string }> }> = [];
+  for (const line of lines.slice(3)) {
+    if (line === '') continue;
+    if (line.startsWith('## ')) {
+      sections.push({ heading: line.slice(3), links: [] });
+      continue;
+    }
+    const link = /^- \[((?:[^\]\\]|\\.)+)\]\((https?:\/\/[^\s)]+)\)(?:: (.+))?$/.exec(line);
+    expect(link, line).not.toBeNull();
+    expect(sections.length, 'a link before any section').toBeGreaterThan(0);
+    sections.at(-1)!.links.push({ title: link![1]!, url: link![2]!, ...(link![3] ? { notes: link![3] } : {}) });
+  }
+  return { title: lines[0]!.slice(2), summary: lines[2]!.slice(2), sections };
+}
+
+describe('llms.txt and llms-full.txt', () => {
+  it('llms.txt lists the visible pages in navigation order as `.md` links (hidden ones left out), each answering 200; a merge shows on the next request', async () => {
+    const world = await docs();
+    const base = `${world.t.config.publicUrl}${root(world)}`;
+    const agent = new Visitor(world.t.url);
+    const answer = await agent.get(`${root(world)}/llms.txt`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    const parsed = llmsStructure(answer.body);
+    expect(parsed.title).toBe('Acme Docs');
+    expect(parsed.summary).toContain(`${base}/llms-full.txt`);
+    expect(parsed.sections).toEqual([
+      { heading: 'Guide', links: [{ title: 'Welcome', url: `${base}/welcome.md`, notes: 'Start here.' }, { title: 'Guide', url: `${base}/guide.md` }] },
+    ]);
+    for (const { url } of parsed.sections.flatMap((section) => section.links)) {
+      const page = await agent.get(new URL(url).pathname);
+      expect(page.status, url).toBe(200);
+      expect(page.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    }
+    const etag = answer.headers.etag as string;
+    expect((await agent.get(`${root(world)}/llms.txt`, { headers: { 'If-None-Match': etag } })).status).toBe(304);
+    await edit(world.admin, world.spaces.guide!.id, [{ type: 'insert_page', title: 'Later', slug: 'later', markdown: 'New.' } as never]);
+    const after = llmsStructure((await agent.get(`${root(world)}/llms.txt`, { headers: { 'If-None-Match': etag } })).body);
+    expect(after.sections[0]!.links.map((link) => link.title)).toEqual(['Welcome', 'Guide', 'Later']);
+  });
+
+  it('llms-full.txt holds every listed page\'s Markdown in order, each preceded by its address', async () => {
+    const world = await docs();
+    const base = `${world.t.config.publicUrl}${root(world)}`;
+    const agent = new Visitor(world.t.url);
+    const full = await agent.get(`${root(world)}/llms-full.txt`);
+    expect(full.status).toBe(200);
+    expect(full.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    const welcome = (await agent.get(`${root(world)}/welcome.md`)).body;
+    const guide = (await agent.get(`${root(world)}/guide.md`)).body;
+    const index = llmsStructure((await agent.get(`${root(world)}/llms.txt`)).body);
+    expect(full.body).toBe(`# Acme Docs\n\n> ${index.summary}\n\n---\n\nSource: ${base}/welcome.md\n\n${welcome}\n---\n\nSource: ${base}/guide.md\n\n${guide}`);
+    expect(full.body).not.toContain('treasure');
+    expect((await agent.get(`${root(world)}/llms-full.txt`, { headers: { 'If-None-Match': full.headers.etag as string } })).status).toBe(304);
+  });
+
+  it('restricted sites: without credentials the same as their HTML (absent, or 401 for visitor-auth); with them, the list', async () => {
+    const shared = await docs({ visibility: 'share-link' });
+    const { data: link } = await shared.admin.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath(shared.organizationId, shared.siteId), body: { label: 'Agents' } });
+    const agent = new Visitor(shared.t.url);
+    for (const name of ['llms.txt', 'llms-full.txt']) {
+      const absent = await agent.get(`${root(shared)}/${name}`);
+      expect(absent.status).toBe(404);
+      expect(absent.body).toBe((await agent.get(`${root(shared)}/welcome`)).body);
+      const admitted = await agent.get(`${root(shared)}/${name}`, { headers: { 'X-Share-Key': link!.key! } });
+      expect(admitted.status).toBe(200);
+      expect(admitted.headers['cache-control']).toBe('private, no-cache');
+      expect(admitted.body).toContain('Welcome');
+    }
+    const signed = await docs({ visibility: 'visitor-auth' });
+    await signed.admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', { ...sitePath(signed.organizationId, signed.siteId), body: { fallbackURL: 'https://login.example.com/' } });
+    for (const name of ['llms.txt', 'llms-full.txt']) {
+      const refused = await agent.get(`${root(signed)}/${name}`);
+      expect(refused.status).toBe(401);
+      expect(refused.body).not.toContain('Welcome');
+    }
+  });
+});

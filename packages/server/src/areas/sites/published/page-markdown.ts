@@ -25,13 +25,16 @@ async function readBody(app: Pick<AppContext, 'parsing'>, markdown: string, sign
   return app.parsing.run('agent-markdown', { markdown }, { deadlineMs: READ_DEADLINE_MS, ...(signal ? { signal } : {}) });
 }
 
-/** `found`'s page as Markdown for `visit`'s visitor. */
-export async function renderPageMarkdown(visit: SiteVisit, structure: PublishedStructure, found: SitePage, signal?: AbortSignal): Promise<string> {
+/**
+ * `found`'s page as Markdown for `visit`'s visitor. `body`: its stored Markdown when the caller loaded it
+ * already (with others': llms-full.txt), else it is loaded here.
+ */
+export async function renderPageMarkdown(visit: SiteVisit, structure: PublishedStructure, found: SitePage, options: { body?: string; signal?: AbortSignal } = {}): Promise<string> {
   const { app, site, root } = visit;
   const { located, model, page } = found;
-  const markdown = page.documentHash ? ((await loadDocuments(app.db, app.caches, site.organizationId, [page.documentHash])).get(page.documentHash) ?? '') : '';
+  const markdown = options.body ?? (page.documentHash ? ((await loadDocuments(app.db, app.caches, site.organizationId, [page.documentHash])).get(page.documentHash) ?? '') : '');
   const links = await pageLinks({ app, site, root, structure, heads: visit.state.heads, located, model, page, markdown, pageSuffix: '.md' });
-  const read = await readBody(app, markdown, signal);
+  const read = await readBody(app, markdown, options.signal);
   // Addresses on the site are root-relative (`{root}/…`): made absolute on the origin the visitor came by.
   const origin = siteOrigin(visit);
   const absolute = (href: string) => (href.startsWith('/') && !href.startsWith('//') ? `${origin}${href}` : href);

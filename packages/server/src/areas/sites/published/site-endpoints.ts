@@ -8,6 +8,7 @@
 // the endpoint answers (else 405), and for `visitor` endpoints the visitor is admitted (signed in).
 import { faviconEndpoint } from './endpoints/favicon.js';
 import { filesEndpoint } from './endpoints/files.js';
+import { llmsEndpoint, llmsFullEndpoint } from './endpoints/llms.js';
 import { pageEndpoint } from './endpoints/page.js';
 import { pageMarkdownEndpoint } from './endpoints/page-markdown.js';
 import { robotsEndpoint } from './endpoints/robots.js';
@@ -25,6 +26,9 @@ export const SITE_ENDPOINTS: readonly SiteEndpoint[] = [
   filesEndpoint,
   faviconEndpoint,
   searchEndpoint,
+  // For agents: credentials per request (visitor.ts).
+  llmsEndpoint,
+  llmsFullEndpoint,
   pageMarkdownEndpoint,
   pageEndpoint,
 ];

@@ -83,12 +83,12 @@ export async function findPage(visit: SiteVisit, visible: VisibleStructure, segm
 }
 
 /**
- * The key of a form of a page as one visitor sees it (the `sitePages` cache's, and its ETag): over
- * everything the form shows — the form and its rendering's version, the site and its version, the root,
- * the visitor's structure, the head revision of every space of the site (revisions are immutable), the
- * page. A cached view then costs the one query of the site's state.
+ * The key of a view of the site for one visitor (the `sitePages` cache's, and its ETag): over everything
+ * it shows — the form and its rendering's version, the site and its version, the root, the visitor's
+ * structure, the head revision of every space of the site (revisions are immutable) and, for a form of
+ * one page, the page. A cached view then costs the one query of the site's state.
  */
-export function pageViewKey(visit: SiteVisit, visible: VisibleStructure, found: SitePage, form: string): string {
+export function viewKey(visit: SiteVisit, visible: VisibleStructure, form: string, found?: SitePage): string {
   return createHash('sha256')
     .update(
       JSON.stringify([
@@ -98,8 +98,7 @@ export function pageViewKey(visit: SiteVisit, visible: VisibleStructure, found: 
         visit.root,
         visible.fingerprint,
         [...visit.state.heads.values()].map((item) => [item.spaceId, item.revisionId]).sort(),
-        found.located.siteSpace.id,
-        found.page.id,
+        ...(found ? [found.located.siteSpace.id, found.page.id] : []),
       ]),
     )
     .digest('base64url');

@@ -1,12 +1,12 @@
 // Any other address: the page it names (site-page.ts) as HTML, or the site's 404. A rendered form of a
 // page (the HTML here, the Markdown of page-markdown.ts) is kept (the `sitePages` cache) under a key over
-// everything it shows (site-page.ts `pageViewKey`), which is also its ETag: a repeat visit answers 304,
+// everything it shows (site-page.ts `viewKey`), which is also its ETag: a repeat visit answers 304,
 // a new visitor of the same view the kept bytes, so a cached view costs the one query of the site's state.
 import type { Response } from 'express';
 import type { PublishedStructure } from '../../published-structure.js';
 import { renderSitePage } from '../page-render.js';
 import { indexable } from '../site-chrome.js';
-import { findPage, pageViewKey, type SitePage } from '../site-page.js';
+import { findPage, viewKey, type SitePage } from '../site-page.js';
 import { sendHtml } from '../site-responses.js';
 import { etagMatches, sendNotFound, type SiteEndpoint, type SiteVisit } from '../site-visit.js';
 
@@ -46,7 +46,7 @@ export async function servePage(visit: SiteVisit, res: Response, options: { form
   const { found } = lookup;
   const { page } = found;
   const noindex = !indexable(site) || page.noIndex || page.noRobotsIndex;
-  const key = pageViewKey(visit, visible, found, form.version);
+  const key = viewKey(visit, visible, form.version, found);
   const etag = `"${key}"`;
   const headers: Record<string, string> = { ETag: etag, 'Cache-Control': visit.restricted ? 'private, no-cache' : 'public, no-cache' };
   if (noindex) headers['X-Robots-Tag'] = 'noindex';
