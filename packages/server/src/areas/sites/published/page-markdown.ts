@@ -15,6 +15,9 @@ import { pageLinks } from './page-links.js';
 import type { SitePage } from './site-page.js';
 import { siteOrigin, type SiteVisit } from './site-visit.js';
 
+/** The Markdown form's version in cache keys (site-page.ts `viewKey`): bumped when its rendering changes. */
+export const MARKDOWN_FORM_VERSION = 'md-1';
+
 /** Bodies up to this many characters are read on the event loop (a few hundred microseconds at most). */
 const INLINE_BODY_CHARACTERS = 8_192;
 /** A stored body passed the content gate's parse deadline; reading it again gets as long. */

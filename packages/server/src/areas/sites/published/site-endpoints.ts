@@ -9,6 +9,7 @@
 import { faviconEndpoint } from './endpoints/favicon.js';
 import { filesEndpoint } from './endpoints/files.js';
 import { llmsEndpoint, llmsFullEndpoint } from './endpoints/llms.js';
+import { mcpEndpoint } from './endpoints/mcp.js';
 import { pageEndpoint } from './endpoints/page.js';
 import { pageMarkdownEndpoint } from './endpoints/page-markdown.js';
 import { robotsEndpoint } from './endpoints/robots.js';
@@ -29,6 +30,7 @@ export const SITE_ENDPOINTS: readonly SiteEndpoint[] = [
   // For agents: credentials per request (visitor.ts).
   llmsEndpoint,
   llmsFullEndpoint,
+  mcpEndpoint,
   pageMarkdownEndpoint,
   pageEndpoint,
 ];

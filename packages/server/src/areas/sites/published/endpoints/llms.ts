@@ -10,12 +10,12 @@
 //   addresses use), waiting for the client to drain. Its ETag is the same key: a repeat answers 304.
 import type { Response } from 'express';
 import { loadDocuments } from '../../../../content/content-objects.repository.js';
-import { renderPageMarkdown } from '../page-markdown.js';
+import { MARKDOWN_FORM_VERSION, renderPageMarkdown } from '../page-markdown.js';
 import { listedPages, listedSpaces, markdownHref, sitePageOf, type ListedSpace } from '../site-agent-pages.js';
 import { customizationOf } from '../site-chrome.js';
 import { viewKey } from '../site-page.js';
 import { etagMatches, siteOrigin, type SiteEndpoint, type SiteVisit } from '../site-visit.js';
-import { MARKDOWN_PAGE, MARKDOWN_TYPE } from './page-markdown.js';
+import { MARKDOWN_TYPE } from './page-markdown.js';
 
 /** Pages whose bodies llms-full.txt loads in one query. */
 const FULL_BATCH = 100;
@@ -96,7 +96,7 @@ async function serveFull(visit: SiteVisit, res: Response): Promise<void> {
     for (let start = 0; start < pages.length; start += FULL_BATCH) {
       const batch = pages.slice(start, start + FULL_BATCH).map((page) => {
         const found = sitePageOf(space, page);
-        const key = viewKey(visit, visible, MARKDOWN_PAGE.version, found);
+        const key = viewKey(visit, visible, MARKDOWN_FORM_VERSION, found);
         return { page, found, key, cached: app.caches.sitePages.get(key) };
       });
       const hashes = batch.flatMap(({ page, cached }) => (cached === undefined && page.documentHash ? [page.documentHash] : []));

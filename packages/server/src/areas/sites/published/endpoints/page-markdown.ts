@@ -2,7 +2,7 @@
 // Markdown for agents (page-markdown.ts), found, redirected, cached and validated exactly as its HTML
 // (endpoints/page.ts `servePage`): what a visitor may read as HTML they may read as Markdown, nothing more.
 import type { Response } from 'express';
-import { renderPageMarkdown } from '../page-markdown.js';
+import { MARKDOWN_FORM_VERSION, renderPageMarkdown } from '../page-markdown.js';
 import type { SiteEndpoint, SiteRequest } from '../site-visit.js';
 import { servePage, type PageForm } from './page.js';
 
@@ -13,7 +13,7 @@ export function sendMarkdown(res: Response, status: number, markdown: string, he
 }
 
 export const MARKDOWN_PAGE: PageForm = {
-  version: 'md-1',
+  version: MARKDOWN_FORM_VERSION,
   suffix: '.md',
   render: (visit, structure, found) => renderPageMarkdown(visit, structure, found),
   send: sendMarkdown,
