@@ -1,4 +1,4 @@
-// A site's page as Markdown for agents (issue 31): the agent form of the page (agents/agent-markdown.ts:
+// A site's page as Markdown for agents (issue 31): the agent form of the page (content/agent-markdown.ts:
 // `# title`, the description as a quote, the body with GitBook's blocks in their closest Markdown), from
 // the same document the HTML page shows, with its links resolved as the HTML resolves them
 // (page-links.ts) but leading to the pages' `.md` addresses, absolute, so the text stands on its own
@@ -7,7 +7,7 @@
 // Finding a body's links is a CommonMark parse: a body past INLINE_BODY_CHARACTERS is read in the parse
 // pool (its deadline and heap bound an adversarial one); below it, the parse takes well under a
 // millisecond on the event loop and a round trip to a worker would cost more than it saves.
-import { agentPageFromBody, readAgentBody, type AgentBody } from '../../../agents/agent-markdown.js';
+import { agentPageFromBody, readAgentBody, type AgentBody } from '../../../content/agent-markdown.js';
 import { loadDocuments } from '../../../content/content-objects.repository.js';
 import type { AppContext } from '../../../context.js';
 import type { PublishedStructure } from '../published-structure.js';
