@@ -2,6 +2,7 @@
 // worker, so a worker that only ever checks Markdown never loads the PDF or OpenAPI engines. Tasks are
 // pure functions of their input (plain data in, plain data out: structured clone); a task that fails
 // for what its input holds says so in its result rather than by throwing.
+import type { AgentBody } from '../content/agent-markdown.js';
 import type { Anchor } from '../areas/comments/anchoring.js';
 import type { BodyVerdict, ParsedBody } from '../content/body-parse.js';
 import type { readGitbookConfig, ReadHtml, ReadMarkdown } from '../areas/import/import-parse.js';
@@ -24,6 +25,11 @@ export const TASKS = {
   'markdown-unreadable': task<{ markdown: string }, ParsedBody>(async () => {
     const { unreadableBody } = await import('../content/body-parse.js');
     return ({ markdown }) => unreadableBody(markdown);
+  }),
+  /** A stored body in the agent form with its destinations (content/agent-markdown.ts): a published page's `.md`. */
+  'agent-markdown': task<{ markdown: string }, AgentBody>(async () => {
+    const { readAgentBody } = await import('../content/agent-markdown.js');
+    return ({ markdown }) => readAgentBody(markdown);
   }),
   /** An imported HTML page: its main content as Markdown, its links (areas/import/import-parse.ts). */
   'import-html': task<{ html: string; url: string }, ReadHtml>(async () => (await import('../areas/import/import-parse.js')).readHtml),

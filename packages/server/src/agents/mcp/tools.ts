@@ -3,7 +3,7 @@
 // (operation-schema.ts), its call the operation itself (rest-caller.ts), its annotations what the
 // operation does. Pages are read and written in the agent form of agent-markdown.ts.
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { bodyFromAgentMarkdown, pageFromAgentMarkdown, pageToAgentMarkdown } from '../agent-markdown.js';
+import { bodyFromAgentMarkdown, pageFromAgentMarkdown, pageToAgentMarkdown } from '../../content/agent-markdown.js';
 import { componentSchema, objectSchema, operationParameters, requestBodySchema, specOperation, type InputPlacement, type JsonSchema } from './operation-schema.js';
 import type { RestAnswer, RestCaller } from './rest-caller.js';
 

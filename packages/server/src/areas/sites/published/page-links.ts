@@ -30,13 +30,16 @@ type LinkContext = {
   page: PageEntry;
   /** The page's Markdown (the other spaces it links to are looked up before resolving). */
   markdown: string;
+  /** Added to the addresses of pages: `.md` when the links lead to the pages' Markdown (endpoints/page-markdown.ts). */
+  pageSuffix?: string;
 };
 
 /** The resolver of `page`'s links, with what it needs loaded: the files of its space, the other spaces it names. */
 export async function pageLinks(c: LinkContext): Promise<PageLinks> {
   const { app, root, located, model, page } = c;
   const organizationId = c.site.organizationId;
-  const here = (pageId: string) => pageHref(root, located.section, located.siteSpace, model, pageId);
+  const suffix = c.pageSuffix ?? '';
+  const here = (pageId: string) => pageHref(root, located.section, located.siteSpace, model, pageId) + suffix;
 
   const visible = siteSpacesOf(c.structure);
   const otherModels = new Map<string, { model: SpaceModel; section: SectionEntry | null; siteSpace: SiteSpaceRow }>();
@@ -72,7 +75,7 @@ export async function pageLinks(c: LinkContext): Promise<PageLinks> {
         const other = otherModels.get(parts[1]);
         if (!other) return { broken: true };
         if (parts.length === 2) return { href: `${root}${siteSpacePath(other.section, other.siteSpace)}/` };
-        if (parts[2] === 'pages' && parts.length === 4 && other.model.pathById.has(parts[3]!)) return { href: pageHref(root, other.section, other.siteSpace, other.model, parts[3]!) + anchor };
+        if (parts[2] === 'pages' && parts.length === 4 && other.model.pathById.has(parts[3]!)) return { href: pageHref(root, other.section, other.siteSpace, other.model, parts[3]!) + suffix + anchor };
         return { broken: true };
       }
       // A path to a page: from the space's root, or relative to the page's folder — its parent's, or its

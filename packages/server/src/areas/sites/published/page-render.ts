@@ -72,6 +72,7 @@ export async function renderSitePage(visit: SiteVisit, structure: PublishedStruc
       emoji: page.emoji,
       cover,
       canonical: `${siteAddress(app.urls, site)}${siteSpacePath(located.section, located.siteSpace)}/${model.pathById.get(page.id)}`,
+      markdown: `${here(page.id)}.md`,
       breadcrumbs,
       switcher:
         located.siblings.length > 1

@@ -54,6 +54,7 @@ main{min-width:0;padding:1.5rem 0 3rem}
 .cover{width:100%;max-height:16rem;object-fit:cover;border-radius:var(--radius);margin-bottom:1rem}
 .page-title{font-size:clamp(1.8rem,4vw,2.4rem);line-height:1.2;margin:.2rem 0 .5rem}
 .page-description{font-size:1.12rem;color:var(--muted);margin:0 0 1.5rem}
+.page-actions{margin:-1rem 0 1.5rem;font-size:.9rem}
 .content h1,.content h2,.content h3,.content h4{line-height:1.3;margin:2rem 0 .7rem;scroll-margin-top:5rem}
 .heading-anchor{margin-left:.4rem;color:var(--muted);text-decoration:none;opacity:0}
 h1:hover .heading-anchor,h2:hover .heading-anchor,h3:hover .heading-anchor,h4:hover .heading-anchor,.heading-anchor:focus{opacity:1}
@@ -198,6 +199,17 @@ const SITE_JS = `
           })
           .catch(function () { status.textContent = 'Your feedback could not be sent: try again in a moment.'; buttons.forEach(function (b) { b.disabled = false; }); });
       });
+    });
+    var markdown = document.querySelector('a.copy-markdown');
+    if (markdown && navigator.clipboard) markdown.addEventListener('click', function (event) {
+      event.preventDefault();
+      fetch(markdown.href, { headers: { Accept: 'text/markdown' } })
+        .then(function (response) { if (!response.ok) throw new Error(String(response.status)); return response.text(); })
+        .then(function (text) { return navigator.clipboard.writeText(text); })
+        .then(function () {
+          markdown.textContent = 'Copied';
+          setTimeout(function () { markdown.textContent = 'Copy page as Markdown'; }, 2000);
+        }, function () { window.location.href = markdown.href; });
     });
     document.querySelectorAll('.tabs').forEach(function (tabs, n) {
       var panels = Array.prototype.filter.call(tabs.children, function (c) { return c.classList.contains('tab'); });

@@ -9,7 +9,10 @@
 import { faviconEndpoint } from './endpoints/favicon.js';
 import { feedbackEndpoint } from './endpoints/feedback.js';
 import { filesEndpoint } from './endpoints/files.js';
+import { llmsEndpoint, llmsFullEndpoint } from './endpoints/llms.js';
+import { mcpEndpoint } from './endpoints/mcp.js';
 import { pageEndpoint } from './endpoints/page.js';
+import { pageMarkdownEndpoint } from './endpoints/page-markdown.js';
 import { robotsEndpoint } from './endpoints/robots.js';
 import { searchEndpoint } from './endpoints/search.js';
 import { sitemapEndpoint } from './endpoints/sitemap.js';
@@ -26,6 +29,11 @@ export const SITE_ENDPOINTS: readonly SiteEndpoint[] = [
   faviconEndpoint,
   searchEndpoint,
   feedbackEndpoint,
+  // For agents: credentials per request (visitor.ts).
+  llmsEndpoint,
+  llmsFullEndpoint,
+  mcpEndpoint,
+  pageMarkdownEndpoint,
   pageEndpoint,
 ];
 

@@ -33,6 +33,8 @@ export type PageView = {
   emoji?: string | undefined;
   cover?: string | undefined;
   canonical: string;
+  /** The page's Markdown address: the head's alternate link and the "Copy page as Markdown" control. */
+  markdown: string;
   breadcrumbs: Link[];
   switcher?: { label: string; items: Link[] } | undefined;
   tree: TreeItem[];
@@ -58,7 +60,7 @@ function faviconLinks(chrome: Chrome): Element[] {
   ];
 }
 
-function document(chrome: Chrome, head: { title: string; description?: string | undefined; canonical?: string; noindex?: boolean; query?: string }, body: ElementContent[]): string {
+function document(chrome: Chrome, head: { title: string; description?: string | undefined; canonical?: string; markdown?: string; noindex?: boolean; query?: string }, body: ElementContent[]): string {
   const noindex = chrome.noindex || head.noindex;
   const tree = h('html', { lang: chrome.locale }, [
     h('head', [
@@ -67,6 +69,7 @@ function document(chrome: Chrome, head: { title: string; description?: string | 
       h('title', head.title === chrome.title ? chrome.title : `${head.title} · ${chrome.title}`),
       ...(head.description ? [h('meta', { name: 'description', content: head.description })] : []),
       ...(head.canonical ? [h('link', { rel: 'canonical', href: head.canonical })] : []),
+      ...(head.markdown ? [h('link', { rel: 'alternate', type: 'text/markdown', href: head.markdown })] : []),
       ...(noindex ? [h('meta', { name: 'robots', content: 'noindex' })] : []),
       ...faviconLinks(chrome),
       h('link', { rel: 'stylesheet', href: chrome.assets.css }),
@@ -144,6 +147,8 @@ export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: s
     ...(view.cover ? [h('img.cover', { src: view.cover, alt: '' })] : []),
     h('h1.page-title', [...(view.emoji ? [h('span', { ariaHidden: 'true' }, `${view.emoji} `)] : []), view.title]),
     ...(view.description ? [h('p.page-description', view.description)] : []),
+    // A link to the Markdown without a script; the site's script makes it copy the Markdown instead.
+    h('p.page-actions', [h('a.copy-markdown', { href: view.markdown, type: 'text/markdown' }, 'Copy page as Markdown')]),
     h('div.content', view.body as ElementContent[]),
     ...(view.feedback ? [feedbackForm(view.feedback)] : []),
     h('footer.page-meta', [
@@ -162,7 +167,7 @@ export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: s
     view.outline.length > 0
       ? [h('aside.outline', { ariaLabel: 'On this page' }, [h('div.outline-inner', [h('p', 'On this page'), h('ul', view.outline.map((entry) => h(`li.depth-${entry.depth}`, [h('a', { href: `#${entry.id}` }, entry.text)])))])])]
       : [];
-  return document(chrome, { title: view.title, description: view.description, canonical: view.canonical, noindex: options.noindex }, [h('div.layout', [sidebar(view, options.sidebar), main, ...outline])]);
+  return document(chrome, { title: view.title, description: view.description, canonical: view.canonical, markdown: view.markdown, noindex: options.noindex }, [h('div.layout', [sidebar(view, options.sidebar), main, ...outline])]);
 }
 
 /** A page of the site's chrome with a message: the 404 page, the sign-in page. */

@@ -3,6 +3,7 @@
 // allows (site-navigation.ts `locate`), and the first reading under which the page exists wins; a path
 // that a page had in a recent revision leads to where it is now, and a group's address to its first
 // document.
+import { createHash } from 'node:crypto';
 import type { PageEntry } from '../../../content/model.js';
 import type { SiteSpaceRow } from '../structure.repository.js';
 import type { SpaceHead } from './published.repository.js';
@@ -79,4 +80,26 @@ export async function findPage(visit: SiteVisit, visible: VisibleStructure, segm
     return target ? { kind: 'group', location: pageHref(root, located.section, located.siteSpace, model, target) } : { kind: 'empty' };
   }
   return { kind: 'page', found: { located, head, model, page } };
+}
+
+/**
+ * The key of a view of the site for one visitor (the `sitePages` cache's, and its ETag): over everything
+ * it shows — the form and its rendering's version, the site and its version, the root, the visitor's
+ * structure, the head revision of every space of the site (revisions are immutable) and, for a form of
+ * one page, the page. A cached view then costs the one query of the site's state.
+ */
+export function viewKey(visit: SiteVisit, visible: VisibleStructure, form: string, found?: SitePage): string {
+  return createHash('sha256')
+    .update(
+      JSON.stringify([
+        form,
+        visit.site.id,
+        visit.site.updatedAt.getTime(),
+        visit.root,
+        visible.fingerprint,
+        [...visit.state.heads.values()].map((item) => [item.spaceId, item.revisionId]).sort(),
+        ...(found ? [found.located.siteSpace.id, found.page.id] : []),
+      ]),
+    )
+    .digest('base64url');
 }

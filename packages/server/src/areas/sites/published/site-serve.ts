@@ -13,7 +13,7 @@ import { renderMessage } from './site-layout.js';
 import { securityHeaders, sendAbsent, sendHtml } from './site-responses.js';
 import type { SiteState } from './site-state.js';
 import type { SiteTarget } from './site-target.js';
-import { siteChrome, visitOf, type SiteRequest } from './site-visit.js';
+import { siteChrome, siteOrigin, visitOf, type SiteRequest } from './site-visit.js';
 import { admit, type SetCookie } from './visitor.js';
 
 const DEFAULT_METHODS: readonly string[] = ['GET', 'HEAD'];
@@ -31,9 +31,9 @@ export async function serveSite(app: AppContext, target: SiteTarget & { address:
   const url = new URL(req.originalUrl, 'http://site.invalid');
   const request: SiteRequest = { app, req, state, site, root: target.root, segments: target.segments, url, viaHost: target.via === 'host' };
   securityHeaders(res);
-  const admission = await admit(site, state.shareKeyHashes, req, url.searchParams);
-  if (admission.kind === 'absent') return sendAbsent(res);
   const endpoint = endpointFor(request);
+  const admission = await admit(site, state.shareKeyHashes, req, url.searchParams, endpoint.credentials);
+  if (admission.kind === 'absent') return sendAbsent(res);
   const methods = endpoint.methods ?? DEFAULT_METHODS;
   if (!methods.includes(req.method)) {
     res.status(405).set({ Allow: methods.join(', '), 'Content-Type': 'text/plain; charset=utf-8' }).send('Method not allowed');
@@ -51,7 +51,12 @@ export async function serveSite(app: AppContext, target: SiteTarget & { address:
 
   if (admission.kind === 'login') {
     res.set({ 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' });
-    const requested = `${request.viaHost ? `${new URL(app.urls.api('/')).protocol}//${site.hostname}` : app.config.publicUrl}${url.pathname}${url.search}`;
+    if (endpoint.credentials === 'request') {
+      res.status(401).set({ 'WWW-Authenticate': 'Bearer realm="site", error="invalid_token"', 'Content-Type': 'text/plain; charset=utf-8' });
+      res.send('This site is for signed-in visitors: send your visitor token as `Authorization: Bearer <token>`.\n');
+      return;
+    }
+    const requested = `${siteOrigin(request)}${url.pathname}${url.search}`;
     if (admission.fallbackUrl) {
       const fallback = new URL(admission.fallbackUrl);
       fallback.searchParams.set('location', requested);

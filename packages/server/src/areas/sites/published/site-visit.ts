@@ -49,6 +49,12 @@ export type SiteEndpoint = {
   matches(request: SiteRequest): boolean;
   /** The methods it answers; GET and HEAD when not given. */
   methods?: readonly string[];
+  /**
+   * `request`: an agent's endpoint — credentials count for the request that carries them (address,
+   * `X-Share-Key`, a bearer visitor token), no cookie is set, no reload; a visitor-auth site without a
+   * valid token answers 401 rather than a sign-in page (visitor.ts). `browser` when not given.
+   */
+  credentials?: 'browser' | 'request';
 } & (
   | {
       /** Answers any visitor the site is there for, before a visitor-auth site asks them to sign in (robots.txt, the theme). */
@@ -79,6 +85,13 @@ export function sendNotFound(visit: SiteRequest & { restricted: boolean }, res: 
     'X-Robots-Tag': 'noindex',
   });
 }
+
+/**
+ * The origin the visitor reached the site on, below which its addresses (`{root}/…`) are: the site's
+ * hostname, or the server's public address (`/s/{name}`).
+ */
+export const siteOrigin = (request: SiteRequest): string =>
+  request.viaHost ? `${new URL(request.app.urls.api('/')).protocol}//${request.site.hostname}` : request.app.config.publicUrl;
 
 /** Whether the request's `If-None-Match` names `etag` (then answered 304). */
 export function etagMatches(req: Request, etag: string): boolean {

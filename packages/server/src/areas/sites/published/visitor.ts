@@ -11,6 +11,10 @@
 //   are the visitor's signed claims (any site with a secret accepts one for adaptive content).
 // - unsigned claims from `visitor.<name>` query parameters (kept in a cookie of their own), under
 //   `visitor.claims.unsigned`: they choose adaptive content, never access.
+// - agents (`.md`, `llms.txt`, the site's MCP server: endpoints that take `credentials: 'request'`) keep
+//   no cookies and follow no reload: for them the key and the token count for the request that carries
+//   them, from the address as above, or from headers — the share key in `X-Share-Key`, the visitor's
+//   token as `Authorization: Bearer` — and nothing is set.
 import type { Request } from 'express';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import { shareKeyMatches } from '../audience.js';
@@ -18,6 +22,8 @@ import type { Visitor } from '../condition.js';
 import type { PublishedSiteRow } from './published.repository.js';
 
 export const COOKIES = { share: 'cw_site_share', visitor: 'cw_site_visitor', claims: 'cw_site_claims' } as const;
+/** The header an agent sends a share link's key in. */
+export const SHARE_KEY_HEADER = 'x-share-key';
 
 export type SetCookie = { name: string; value: string; maxAgeSeconds: number };
 
@@ -117,20 +123,22 @@ const withoutParameters = (query: URLSearchParams, drop: (key: string) => boolea
  * Whether the request may see the site, and the visitor it sees it as. `shareKeyHashes`: the site's
  * keys as stored now (read in the request's own statement, so a revoked key is refused at once).
  */
-export async function admit(site: PublishedSiteRow, shareKeyHashes: readonly Buffer[], req: Request, query: URLSearchParams): Promise<Admission> {
+export async function admit(site: PublishedSiteRow, shareKeyHashes: readonly Buffer[], req: Request, query: URLSearchParams, credentials: 'browser' | 'request' = 'browser'): Promise<Admission> {
   if (!site.published) return { kind: 'absent' };
   const cookies = readCookies(req);
   const set: SetCookie[] = [];
+  const perRequest = credentials === 'request';
   // A share-link site is absent to a visitor without one of its keys, whatever else the address carries
   // (issue 25, F8: `?visitor.x=` used to answer a 303 with cookies before the key was asked for).
   const keyParam = query.get('shareKey');
-  if (site.visibility === 'share-link' && !keyOpens(shareKeyHashes, keyParam ?? cookies.get(COOKIES.share) ?? '')) return { kind: 'absent' };
+  const keyHeader = perRequest ? singleHeader(req, SHARE_KEY_HEADER) : undefined;
+  if (site.visibility === 'share-link' && !keyOpens(shareKeyHashes, keyParam ?? keyHeader ?? cookies.get(COOKIES.share) ?? '')) return { kind: 'absent' };
 
   // Credentials and claims in the address are taken once, then the address is reloaded without them
-  // (they stay out of history, bookmarks and referrers).
+  // (they stay out of history, bookmarks and referrers); an agent's count for its request alone.
   const tokenParam = query.get('jwt_token');
   const unsignedParam = unsignedClaimsFrom(query, readUnsignedCookie(cookies.get(COOKIES.claims)));
-  if (keyParam !== null || tokenParam !== null || unsignedParam) {
+  if (!perRequest && (keyParam !== null || tokenParam !== null || unsignedParam)) {
     if (keyParam !== null && site.visibility === 'share-link') set.push({ name: COOKIES.share, value: keyParam, maxAgeSeconds: THIRTY_DAYS });
     if (tokenParam !== null && site.visitorAuthSecret) {
       const token = await verifySiteToken(site.visitorAuthSecret, tokenParam);
@@ -148,18 +156,30 @@ export async function admit(site: PublishedSiteRow, shareKeyHashes: readonly Buf
   }
 
   let signed: Record<string, unknown> = {};
-  const tokenCookie = cookies.get(COOKIES.visitor);
-  if (site.visitorAuthSecret && tokenCookie) {
-    const token = await verifySiteToken(site.visitorAuthSecret, tokenCookie);
+  const givenToken = perRequest ? (bearerOf(req) ?? tokenParam ?? cookies.get(COOKIES.visitor)) : cookies.get(COOKIES.visitor);
+  if (site.visitorAuthSecret && givenToken) {
+    const token = await verifySiteToken(site.visitorAuthSecret, givenToken);
     if (token.ok) signed = token.claims;
     else if (site.visibility === 'visitor-auth') return { kind: 'login', fallbackUrl: site.visitorAuthFallbackUrl };
   }
-  if (site.visibility === 'visitor-auth' && (!site.visitorAuthSecret || !tokenCookie)) return { kind: 'login', fallbackUrl: site.visitorAuthFallbackUrl };
+  if (site.visibility === 'visitor-auth' && (!site.visitorAuthSecret || !givenToken)) return { kind: 'login', fallbackUrl: site.visitorAuthFallbackUrl };
   return {
     kind: 'admit',
-    visitor: { claims: { ...signed, unsigned: readUnsignedCookie(cookies.get(COOKIES.claims)) } },
+    visitor: { claims: { ...signed, unsigned: (perRequest ? unsignedParam : undefined) ?? readUnsignedCookie(cookies.get(COOKIES.claims)) } },
     restricted: site.visibility === 'share-link' || site.visibility === 'visitor-auth',
   };
+}
+
+/** A header given once (a repeated one is no credential). */
+function singleHeader(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The token of `Authorization: Bearer …`. */
+function bearerOf(req: Request): string | undefined {
+  const match = /^Bearer +([^\s]+)\s*$/i.exec(req.headers.authorization ?? '');
+  return match?.[1];
 }
 
 /** Seconds until `exp` (epoch seconds), whole, between 1 and MAX_VISITOR_COOKIE_SECONDS. */

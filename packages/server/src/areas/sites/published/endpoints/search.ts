@@ -40,5 +40,5 @@ export const searchEndpoint: SiteEndpoint = {
   name: 'search',
   audience: 'visitor',
   matches: ({ segments }) => segments.length === 1 && segments[0] === 'search',
-  serve: (visit, res) => (visit.url.searchParams.has('q') ? serveSearch(visit, res) : servePage(visit, res, () => serveSearch(visit, res))),
+  serve: (visit, res) => (visit.url.searchParams.has('q') ? serveSearch(visit, res) : servePage(visit, res, { otherwise: () => serveSearch(visit, res) })),
 };

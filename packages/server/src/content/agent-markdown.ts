@@ -17,7 +17,7 @@
 // run on untrusted input before the content gate (content/markdown-check.ts) parses it off the event
 // loop. Fenced code is left alone in both directions: a tag shown in a code sample stays text.
 
-import { rewriteDestinations } from '../content/markdown-links.js';
+import { markdownDestinations, rewriteDestinations, type Destination } from './markdown-links.js';
 
 const TAG_LINE = /^\s*\{%-?\s*(end)?([a-z][a-z-]*)((?:\s+[a-zA-Z]+\s*=\s*"[^"]*")*)\s*-?%\}\s*$/;
 const TAG_ANYWHERE = /\{%-?\s*(?:end)?[a-z][a-z-]*(?:\s+[a-zA-Z]+\s*=\s*"[^"]*")*\s*-?%\}/g;
@@ -251,9 +251,12 @@ function trimBlankLines(lines: string[]): string[] {
 
 /** The whole page as an agent reads it: `# title`, the description as a quote, the body. */
 export function pageToAgentMarkdown(page: AgentPage, rewriteLink?: LinkRewriter): string {
+  return joinPage(page, bodyToAgentMarkdown(rewriteLink ? rewriteLinks(page.markdown, rewriteLink) : page.markdown));
+}
+
+function joinPage(page: Omit<AgentPage, 'markdown'>, body: string): string {
   const parts = [`# ${page.title}`];
   if (page.description) parts.push(page.description.split('\n').map((line) => `> ${line}`.trimEnd()).join('\n'));
-  const body = bodyToAgentMarkdown(rewriteLink ? rewriteLinks(page.markdown, rewriteLink) : page.markdown);
   if (body) parts.push(body);
   return `${parts.join('\n\n')}\n`;
 }
@@ -291,4 +294,31 @@ function rewriteLinks(markdown: string, rewriteLink: LinkRewriter): string {
     const rewritten = rewriteLink(url);
     return rewritten === undefined ? whole : `${before}${rewritten.replace(/"/g, '%22')}${after}`;
   });
+}
+
+/**
+ * A stored body in the agent form with the addresses it links to, found by the CommonMark parser in
+ * the agent form itself: what a reader that rewrites links needs, computed once. A parse, so a large
+ * body is read in the parse pool (parsing/tasks.ts `agent-markdown`); rewriting then only splices.
+ */
+export type AgentBody = { body: string; destinations: Destination[] };
+
+export function readAgentBody(markdown: string): AgentBody {
+  const body = bodyToAgentMarkdown(markdown);
+  return { body, destinations: markdownDestinations(body) };
+}
+
+/** Rewrites an address of a page read with readAgentBody: links and images, and content references' `url` (as links). */
+export type DestinationRewriter = (url: string, kind: Destination['kind']) => string | undefined;
+
+const CONTENT_REF_LINE = /^(<!-- content-ref url=")([^"]*)(")/gm;
+
+/** The page in the agent form from its body read by readAgentBody, its addresses rewritten: linear splices, no parse. */
+export function agentPageFromBody(page: Omit<AgentPage, 'markdown'>, read: AgentBody, rewrite: DestinationRewriter): string {
+  const linked = rewriteDestinations(read.body, ({ url, kind }) => rewrite(url, kind), read.destinations);
+  const body = linked.replace(CONTENT_REF_LINE, (whole, before: string, url: string, after: string) => {
+    const rewritten = rewrite(url, 'link');
+    return rewritten === undefined ? whole : `${before}${rewritten.replace(/"/g, '%22')}${after}`;
+  });
+  return joinPage(page, body);
 }

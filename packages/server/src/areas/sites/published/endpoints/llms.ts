@@ -1,0 +1,120 @@
+// `llms.txt` and `llms-full.txt` at the site's root (issue 31; the llmstxt.org format): the site as an
+// agent's visitor sees it (site-agent-pages.ts), in navigation order.
+//
+// - `llms.txt`: `# {site title}`, a `> ` summary, then a `## ` section per site section / variant
+//   listing `- [title](absolute .md address): description`. Small (a line per page): kept in the
+//   `sitePages` cache under a key of the site's version and the visitor's structure, which is its ETag.
+// - `llms-full.txt`: every listed page's Markdown, each preceded by its address. A site of 10,000 pages
+//   is megabytes, so it is never built in memory: it streams, a batch of pages at a time (their bodies
+//   loaded in one query per batch, each page's Markdown taken from or put in the cache the `.md`
+//   addresses use), waiting for the client to drain. Its ETag is the same key: a repeat answers 304.
+import type { Response } from 'express';
+import { loadDocuments } from '../../../../content/content-objects.repository.js';
+import { MARKDOWN_FORM_VERSION, renderPageMarkdown } from '../page-markdown.js';
+import { listedPages, listedSpaces, markdownHref, sitePageOf, type ListedSpace } from '../site-agent-pages.js';
+import { customizationOf } from '../site-chrome.js';
+import { viewKey } from '../site-page.js';
+import { etagMatches, siteOrigin, type SiteEndpoint, type SiteVisit } from '../site-visit.js';
+import { MARKDOWN_TYPE } from './page-markdown.js';
+
+/** Pages whose bodies llms-full.txt loads in one query. */
+const FULL_BATCH = 100;
+
+/** Text of a link's label: brackets escaped so a title cannot close it. */
+const label = (text: string) => text.replace(/[\\[\]]/g, '\\$&');
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+function summary(visit: SiteVisit, title: string, spaces: readonly ListedSpace[]): string {
+  const sections = spaces.map((space) => space.heading);
+  return `> ${oneLine(title)}: ${sections.length > 0 ? `documentation in ${sections.length === 1 ? 'one section' : `${sections.length} sections`} (${oneLine(sections.join(', '))})` : 'no pages published yet'}. Each link leads to a page as Markdown; ${siteOrigin(visit)}${visit.root}/llms-full.txt holds every page in one file.`;
+}
+
+/** Answers 304 when the client holds the view `key` names; otherwise sets its headers. */
+function validated(visit: SiteVisit, res: Response, key: string): boolean {
+  const etag = `"${key}"`;
+  res.set({ ETag: etag, 'Cache-Control': visit.restricted ? 'private, no-cache' : 'public, no-cache' });
+  if (!etagMatches(visit.req, etag)) return false;
+  res.status(304).end();
+  return true;
+}
+
+async function serveIndex(visit: SiteVisit, res: Response): Promise<void> {
+  const visible = await visit.visible();
+  const key = viewKey(visit, visible, 'llms-1');
+  if (validated(visit, res, key)) return;
+  let text = visit.app.caches.sitePages.get(key);
+  if (text === undefined) {
+    const spaces = await listedSpaces(visit, visible.structure);
+    const title = customizationOf(visit.site).title;
+    const origin = siteOrigin(visit);
+    const lines = [`# ${oneLine(title)}`, '', summary(visit, title, spaces)];
+    for (const space of spaces) {
+      const pages = listedPages(space);
+      if (pages.length === 0) continue;
+      lines.push('', `## ${oneLine(space.heading)}`, '');
+      for (const page of pages) {
+        const description = page.description ? `: ${oneLine(page.description)}` : '';
+        lines.push(`- [${label(oneLine(page.title))}](${markdownHref(origin, visit.root, space, page.id)})${description}`);
+      }
+    }
+    text = `${lines.join('\n')}\n`;
+    visit.app.caches.sitePages.set(key, text);
+  }
+  res.status(200).set('Content-Type', MARKDOWN_TYPE).send(text);
+}
+
+/** Writes `chunk`, waiting for the client to take what was written before; false once it has gone. */
+async function write(res: Response, chunk: string): Promise<boolean> {
+  if (res.destroyed) return false;
+  if (!res.write(chunk)) await new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+  return !res.destroyed;
+}
+
+async function serveFull(visit: SiteVisit, res: Response): Promise<void> {
+  const { app, site } = visit;
+  const visible = await visit.visible();
+  if (validated(visit, res, viewKey(visit, visible, 'llms-full-1'))) return;
+  res.status(200).set('Content-Type', MARKDOWN_TYPE);
+  if (visit.req.method === 'HEAD') return void res.end();
+  const spaces = await listedSpaces(visit, visible.structure);
+  const title = customizationOf(site).title;
+  const origin = siteOrigin(visit);
+  // The client leaving stops the work (and any page read in the parse pool).
+  const left = new AbortController();
+  res.on('close', () => left.abort());
+  if (!(await write(res, `# ${oneLine(title)}\n\n${summary(visit, title, spaces)}\n`))) return;
+  for (const space of spaces) {
+    const pages = listedPages(space);
+    for (let start = 0; start < pages.length; start += FULL_BATCH) {
+      const batch = pages.slice(start, start + FULL_BATCH).map((page) => {
+        const found = sitePageOf(space, page);
+        const key = viewKey(visit, visible, MARKDOWN_FORM_VERSION, found);
+        return { page, found, key, cached: app.caches.sitePages.get(key) };
+      });
+      const hashes = batch.flatMap(({ page, cached }) => (cached === undefined && page.documentHash ? [page.documentHash] : []));
+      const bodies = hashes.length > 0 ? await loadDocuments(app.db, app.caches, site.organizationId, hashes) : new Map<string, string>();
+      for (const { page, found, key, cached } of batch) {
+        let markdown = cached;
+        if (markdown === undefined) {
+          markdown = await renderPageMarkdown(visit, visible.structure, found, { body: (page.documentHash && bodies.get(page.documentHash)) || '', signal: left.signal });
+          app.caches.sitePages.set(key, markdown);
+        }
+        if (!(await write(res, `\n---\n\nSource: ${markdownHref(origin, visit.root, space, page.id)}\n\n${markdown}`))) return;
+      }
+    }
+  }
+  res.end();
+}
+
+const atRoot = (name: string) => ({ segments }: { segments: readonly string[] }) => segments.length === 1 && segments[0] === name;
+
+export const llmsEndpoint: SiteEndpoint = { name: 'llms.txt', audience: 'visitor', credentials: 'request', matches: atRoot('llms.txt'), serve: serveIndex };
+export const llmsFullEndpoint: SiteEndpoint = { name: 'llms-full.txt', audience: 'visitor', credentials: 'request', matches: atRoot('llms-full.txt'), serve: serveFull };
