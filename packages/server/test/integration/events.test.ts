@@ -439,7 +439,7 @@ describe('each change records its event in its own transaction', () => {
     expect(imported[1]).toEqual(expected('import.finished', org, admin, { source: 'zip', result }, space.id));
   });
 
-  it('teams: created, renamed, deleted, with the team as the API answers it', async () => {
+  it('teams: created, renamed, deleted, with the team as the API answers it', { timeout: 180_000 }, async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const org = organization.id;
@@ -461,7 +461,7 @@ describe('each change records its event in its own transaction', () => {
     expect(await recordedBy(admin, org, () => admin.client.DELETE('/v1/orgs/{organizationId}/teams/{teamId}', teamPath))).toEqual([]);
   });
 
-  it('grants on spaces and collections: created, updated, revoked, with the grant and what it is on', async () => {
+  it('grants on spaces and collections: created, updated, revoked, with the grant and what it is on', { timeout: 180_000 }, async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const org = organization.id;
@@ -494,7 +494,7 @@ describe('each change records its event in its own transaction', () => {
     expect((await recordedBy(admin, org, () => admin.client.DELETE('/v1/collections/{collectionId}/permissions/teams/{teamId}', teamPath))).map((event) => event.type)).toEqual(['grant.revoked']);
   });
 
-  it('custom fields, translation settings and SAML providers: created, updated, deleted, with the object as the API answers it', async () => {
+  it('custom fields, translation settings and SAML providers: created, updated, deleted, with the object as the API answers it', { timeout: 180_000 }, async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const org = organization.id;
