@@ -2,7 +2,7 @@
 import { inTransaction, type Executor } from '../../db/database.js';
 import type { Urls } from '../../urls.js';
 import { recordEvent } from '../events/index.js';
-import { toApiUser } from '../users/user.mapper.js';
+import { toApiUser } from '../users/index.js';
 import { toApiOrganization } from './organization.mapper.js';
 import { findUserByEmail, insertUser, type UserRow } from '../../auth/users.repository.js';
 import { insertToken } from '../../auth/tokens.repository.js';

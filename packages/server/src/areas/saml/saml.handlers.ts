@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { inTransaction, type Executor } from '../../db/database.js';
 import { actorOf, recordEvent } from '../events/index.js';
 import { deleteSamlProvider, findSamlProvider, listActiveSamlProviders, samlProvidersQuery, type SamlProviderRow } from './saml.repository.js';
-import { teamsQuery, type TeamRow } from '../teams/teams.repository.js';
+import { type TeamRow, teamsQuery } from '../teams/index.js';
 import { keysetPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
