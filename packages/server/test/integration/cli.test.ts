@@ -35,7 +35,12 @@ describe('content-workspace admin', { timeout: 120_000 }, () => {
     const organization = orgs!.items[0]!;
     const { data: events } = await t.client(token).GET('/v1/orgs/{organizationId}/events', { params: { path: { organizationId: organization.id } } });
     expect(events?.items.map((event) => [event.type, event.actor, event.data])).toEqual([
-      ['organization.created', { type: 'user', user: expect.objectContaining({ email: 'root@example.com' }) }, { object: (await t.client(token).GET('/v1/orgs/{organizationId}', { params: { path: { organizationId: organization.id } } })).data }],
+      // Addresses are the CLI's own configuration's (no PUBLIC_URL here), not the test server's.
+      [
+        'organization.created',
+        { type: 'user', user: expect.objectContaining({ email: 'root@example.com' }) },
+        { object: { ...(await t.client(token).GET('/v1/orgs/{organizationId}', { params: { path: { organizationId: organization.id } } })).data, urls: expect.objectContaining({ location: expect.stringMatching(`/v1/orgs/${organization.id}$`) }) } },
+      ],
     ]);
 
     const second = await cli('admin', 'bootstrap', '--email', 'root@example.com');
