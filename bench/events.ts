@@ -21,7 +21,7 @@ import { mergeChangeRequest, recordingMerges, type MergeRecorder } from '../pack
 import { applySpaceChanges, writeBatch } from '../packages/server/src/areas/content/space-content.service.js';
 import { recordingContentUpdates } from '../packages/server/src/areas/content/content-events.js';
 import { recordEvents, type NewEvent } from '../packages/server/src/areas/events/index.js';
-import { startDelivery } from '../packages/server/src/areas/webhooks/delivery-worker.js';
+import { DEFAULT_TUNING, startDelivery } from '../packages/server/src/areas/webhooks/delivery-worker.js';
 import { toApiSpace } from '../packages/server/src/areas/spaces/space.mapper.js';
 import { createWebhook } from '../packages/server/src/areas/webhooks/webhooks.service.js';
 import { loadConfig } from '../packages/server/src/config.js';
@@ -36,6 +36,8 @@ const ONLY = process.env.ONLY;
 const EDITS = Number(process.env.EDITS ?? 60);
 const MERGES = Number(process.env.MERGES ?? 8);
 const EVENTS = Number(process.env.EVENTS ?? 5000);
+/** The sender's deliveries in flight (default: the server's own setting). */
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? DEFAULT_TUNING.concurrency);
 const TOUCHED = 100;
 export const RECORDING_BUDGET = 0.1;
 export const THROUGHPUT_BUDGET = 500;
@@ -168,7 +170,7 @@ export async function runEventsBenchmark(options: { log?: (line: string) => void
     const before = await receiver.count();
     const started = performance.now();
     const cpu = process.cpuUsage();
-    const sender = startDelivery(context);
+    const sender = startDelivery(context, { ...DEFAULT_TUNING, concurrency: CONCURRENCY });
     let delivered = 0;
     while ((delivered = (await receiver.count()) - before) < EVENTS) {
       if (performance.now() - started > 120_000) throw new Error(`only ${delivered} of ${EVENTS} deliveries in 2 minutes`);

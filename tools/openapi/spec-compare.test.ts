@@ -124,6 +124,23 @@ describe('spec diff rules', () => {
     expect(diff(() => {})).toEqual([]);
   });
 
+  it('a oneOf variant added to a response is breaking, except to a schema already extensible (x-extensible)', () => {
+    const withMarks = (extensible: boolean, marks: string[]) =>
+      edited((f) => {
+        f['components/schemas/Thing.yaml'].properties.mark = { ...(extensible ? { 'x-extensible': true } : {}), oneOf: marks.map((title) => ({ title, type: 'object', properties: { [title]: { type: 'string' } } })) };
+      });
+    const added = (extensible: boolean) => brief(compareSpecs(load(withMarks(extensible, ['Dot', 'Line'])), load(withMarks(extensible, ['Dot', 'Line', 'Cross']))).changes);
+    expect(added(false)).toEqual([{ rule: 'variant-added', severity: 'breaking', at: '#/components/schemas/Thing/properties/mark/oneOf/Cross' }]);
+    expect(added(true)).toEqual([{ rule: 'variant-added-to-extensible', severity: 'non-breaking', at: '#/components/schemas/Thing/properties/mark/oneOf/Cross' }]);
+    // Declaring it is itself reported (breaking once, accepted on purpose); dropping it is not breaking.
+    expect(brief(compareSpecs(load(withMarks(false, ['Dot'])), load(withMarks(true, ['Dot']))).changes)).toEqual([
+      { rule: 'extensible-declared', severity: 'breaking', at: '#/components/schemas/Thing/properties/mark/x-extensible' },
+    ]);
+    expect(brief(compareSpecs(load(withMarks(true, ['Dot'])), load(withMarks(false, ['Dot']))).changes)).toEqual([
+      { rule: 'extensible-undeclared', severity: 'non-breaking', at: '#/components/schemas/Thing/properties/mark/x-extensible' },
+    ]);
+  });
+
   it.each<[string, (files: Files) => void, Array<{ rule: string; severity: string; at: string }>]>([
     ['a removed operation is breaking', (f) => delete f['paths/thing.yaml'].patch, [{ rule: 'operation-removed', severity: 'breaking', at: 'PATCH /things/{thingId}' }]],
     [
@@ -205,6 +222,17 @@ describe('spec diff rules', () => {
       'an enum value added to a response is breaking',
       (f) => f['components/schemas/Thing.yaml'].properties.kind.enum.push('crate'),
       [{ rule: 'enum-value-added', severity: 'breaking', at: '#/components/schemas/Thing/properties/kind/enum/crate' }],
+    ],
+    [
+      'an enum value added to a response is not breaking where the enum is extensible (x-extensible)',
+      (f) => {
+        f['components/schemas/Thing.yaml'].properties.kind['x-extensible'] = true;
+        f['components/schemas/Thing.yaml'].properties.kind.enum.push('crate');
+      },
+      [
+        { rule: 'extensible-declared', severity: 'breaking', at: '#/components/schemas/Thing/properties/kind/x-extensible' },
+        { rule: 'enum-value-added-to-extensible', severity: 'non-breaking', at: '#/components/schemas/Thing/properties/kind/enum/crate' },
+      ],
     ],
     [
       'a changed default of a request field is breaking',

@@ -170,6 +170,17 @@ class Comparison {
       });
     }
 
+    // Extensible: values and variants may be added (spec-rules.ts); judged by the head, where the
+    // declaration itself is reported when it is new.
+    const extensible = n['x-extensible'] === true;
+    if ((o['x-extensible'] === true) !== extensible) {
+      this.emit(subject, [...pointer, 'x-extensible'], extensible ? 'extensible-declared' : 'extensible-undeclared', `${name} is ${extensible ? 'now' : 'no longer'} extensible`, {
+        ...sides('x-extensible'),
+        before: o['x-extensible'] ?? null,
+        after: n['x-extensible'] ?? null,
+      });
+    }
+
     // enum and const
     const oldEnum = Array.isArray(o.enum) ? o.enum.filter((value: unknown) => value !== null) : undefined;
     const newEnum = Array.isArray(n.enum) ? n.enum.filter((value: unknown) => value !== null) : undefined;
@@ -181,7 +192,7 @@ class Comparison {
       }
       for (const value of newEnum) {
         if (!oldEnum.some((other: unknown) => equal(other, value))) {
-          this.emit(subject, [...pointer, 'enum', String(value)], 'enum-value-added', `${name} now allows ${JSON.stringify(value)}`, { ...sides('enum'), after: value });
+          this.emit(subject, [...pointer, 'enum', String(value)], extensible ? 'enum-value-added-to-extensible' : 'enum-value-added', `${name} now allows ${JSON.stringify(value)}`, { ...sides('enum'), after: value });
         }
       }
     } else if (oldEnum || newEnum) {
@@ -303,7 +314,7 @@ class Comparison {
       }
       for (const [label, side] of newBranches) {
         if (oldBranches.has(label)) continue;
-        const rule: RuleId = keyword === 'allOf' ? 'all-of-added' : 'variant-added';
+        const rule: RuleId = keyword === 'allOf' ? 'all-of-added' : extensible ? 'variant-added-to-extensible' : 'variant-added';
         this.emit(subject, [...pointer, keyword, label], rule, `${keyword} member ${label} added to ${name}`, { head: side });
       }
     }

@@ -72,6 +72,12 @@ export const RULES = {
   'nullable-removed': { breaks: REQUEST, title: 'no longer nullable' },
   'enum-value-removed': { breaks: 'always', title: 'enum value removed' },
   'enum-value-added': { breaks: RESPONSE, title: 'enum value added (clients may not handle it)' },
+  // `x-extensible: true` on a schema tells clients that values (enum) or variants (oneOf/anyOf) may be
+  // added and are to be ignored when unknown (the event catalogue: receivers skip types they do not
+  // know). Adding one there breaks no client; declaring it on a closed schema does, once.
+  'enum-value-added-to-extensible': { breaks: 'never', title: 'enum value added to an extensible enum (x-extensible: clients ignore unknown values)' },
+  'extensible-declared': { breaks: RESPONSE, title: 'declared extensible (x-extensible): values or variants may be added from now on' },
+  'extensible-undeclared': { breaks: 'never', title: 'no longer extensible (x-extensible removed)' },
   'enum-added': { breaks: REQUEST, title: 'values restricted to an enum' },
   'enum-removed': { breaks: RESPONSE, title: 'enum restriction removed' },
   'const-changed': { breaks: 'always', title: 'constant value changed' },
@@ -86,6 +92,7 @@ export const RULES = {
   'default-changed': { breaks: REQUEST, title: 'default changed (clients that omit the field get another value)' },
   'variant-removed': { breaks: REQUEST, title: 'oneOf/anyOf variant removed' },
   'variant-added': { breaks: RESPONSE, title: 'oneOf/anyOf variant added' },
+  'variant-added-to-extensible': { breaks: 'never', title: 'oneOf/anyOf variant added to an extensible schema (x-extensible: clients ignore unknown variants)' },
   'all-of-added': { breaks: REQUEST, title: 'allOf member added' },
   'all-of-removed': { breaks: RESPONSE, title: 'allOf member removed' },
   'discriminator-changed': { breaks: 'always', title: 'discriminator property changed' },

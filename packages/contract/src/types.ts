@@ -9974,7 +9974,7 @@ export interface components {
          *     it does not know.
          * @enum {string}
          */
-        EventType: "organization.created" | "organization.updated" | "collection.created" | "collection.updated" | "collection.deleted" | "collection.moved" | "collection.transferred" | "space.created" | "space.updated" | "space.deleted" | "space.restored" | "space.moved" | "space.transferred" | "space.content-updated" | "change-request.opened" | "change-request.updated" | "change-request.review-requested" | "change-request.merged" | "change-request.closed" | "change-request.reopened" | "comment.created" | "comment.edited" | "comment.resolved" | "comment.reopened" | "comment.deleted" | "comment-reply.created" | "comment-reply.edited" | "comment-reply.deleted" | "site.created" | "site.updated" | "site.published" | "site.unpublished" | "site.deleted" | "member.added" | "member.role-changed" | "member.removed" | "team.members-changed" | "openapi-spec.processed" | "import.finished" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.ping";
+        EventType: "organization.created" | "organization.updated" | "collection.created" | "collection.updated" | "collection.deleted" | "collection.moved" | "collection.transferred" | "space.created" | "space.updated" | "space.deleted" | "space.restored" | "space.moved" | "space.transferred" | "space.content-updated" | "change-request.opened" | "change-request.updated" | "change-request.review-requested" | "change-request.merged" | "change-request.closed" | "change-request.reopened" | "comment.created" | "comment.edited" | "comment.resolved" | "comment.reopened" | "comment.deleted" | "comment-reply.created" | "comment-reply.edited" | "comment-reply.deleted" | "site.created" | "site.updated" | "site.published" | "site.unpublished" | "site.deleted" | "member.added" | "member.role-changed" | "member.removed" | "team.members-changed" | "openapi-spec.processed" | "import.finished" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.ping" | "team.created" | "team.updated" | "team.deleted" | "grant.created" | "grant.updated" | "grant.revoked" | "custom-field.created" | "custom-field.updated" | "custom-field.deleted" | "translation-settings.created" | "translation-settings.updated" | "translation-settings.deleted" | "saml-provider.created" | "saml-provider.updated" | "saml-provider.deleted" | "space.purged";
         /**
          * EventUserActor
          * @description A user, acting through the API token `token` (absent when the request carried none, as a single sign-on does).
@@ -11165,6 +11165,349 @@ export interface components {
             actor: components["schemas"]["EventActor"];
             data: components["schemas"]["WebhookPingEventData"];
         };
+        /** TeamEventData */
+        TeamEventData: {
+            object: components["schemas"]["Team"];
+        };
+        /**
+         * TeamCreatedEvent
+         * @description A team was created (with its first members, if any). `data.object` is the new team.
+         */
+        TeamCreatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "team.created";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["TeamEventData"];
+        };
+        /**
+         * TeamUpdatedEvent
+         * @description A team was renamed. `data.object` is the team after the change.
+         */
+        TeamUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "team.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["TeamEventData"];
+        };
+        /**
+         * TeamDeletedEvent
+         * @description A team was deleted, with its grants on spaces and collections. `data.object` is the team as it was.
+         */
+        TeamDeletedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "team.deleted";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["TeamEventData"];
+        };
+        /** GrantEventData */
+        GrantEventData: {
+            object: components["schemas"]["Grant"];
+            /** @description The space or collection the grant is on. */
+            item: {
+                /** @enum {string} */
+                type: "space" | "collection";
+                id: components["schemas"]["Id"];
+            };
+        };
+        /**
+         * GrantCreatedEvent
+         * @description A user or a team was granted a role on a space or a collection. `data.object` is the new grant, `data.item` what it is on.
+         */
+        GrantCreatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "grant.created";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about, when it is about one (the `space` filter of the events list matches it). */
+            space?: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["GrantEventData"];
+        };
+        /**
+         * GrantUpdatedEvent
+         * @description The role of a grant on a space or a collection changed. `data.object` is the grant after the change.
+         */
+        GrantUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "grant.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about, when it is about one (the `space` filter of the events list matches it). */
+            space?: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["GrantEventData"];
+        };
+        /**
+         * GrantRevokedEvent
+         * @description A grant on a space or a collection was revoked. `data.object` is the grant as it was.
+         */
+        GrantRevokedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "grant.revoked";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about, when it is about one (the `space` filter of the events list matches it). */
+            space?: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["GrantEventData"];
+        };
+        /** CustomFieldEventData */
+        CustomFieldEventData: {
+            object: components["schemas"]["CustomFieldDefinition"];
+        };
+        /**
+         * CustomFieldCreatedEvent
+         * @description A custom field was defined for the organization's spaces. `data.object` is the new definition.
+         */
+        CustomFieldCreatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custom-field.created";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CustomFieldEventData"];
+        };
+        /**
+         * CustomFieldUpdatedEvent
+         * @description A custom field's definition changed (options removed also leave the spaces' values that used them). `data.object` is the definition after the change.
+         */
+        CustomFieldUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custom-field.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CustomFieldEventData"];
+        };
+        /**
+         * CustomFieldDeletedEvent
+         * @description A custom field was deleted, with every space's value of it. `data.object` is the definition as it was.
+         */
+        CustomFieldDeletedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custom-field.deleted";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["CustomFieldEventData"];
+        };
+        /** TranslationSettingsEventData */
+        TranslationSettingsEventData: {
+            object: components["schemas"]["TranslationSettings"];
+        };
+        /**
+         * TranslationSettingsCreatedEvent
+         * @description Translation settings were created. `data.object` is the new settings.
+         */
+        TranslationSettingsCreatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "translation-settings.created";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["TranslationSettingsEventData"];
+        };
+        /**
+         * TranslationSettingsUpdatedEvent
+         * @description Translation settings changed. `data.object` is the settings after the change.
+         */
+        TranslationSettingsUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "translation-settings.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["TranslationSettingsEventData"];
+        };
+        /**
+         * TranslationSettingsDeletedEvent
+         * @description Translation settings were deleted. `data.object` is the settings as they were.
+         */
+        TranslationSettingsDeletedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "translation-settings.deleted";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["TranslationSettingsEventData"];
+        };
+        /** SamlProviderEventData */
+        SamlProviderEventData: {
+            object: components["schemas"]["SamlProvider"];
+        };
+        /**
+         * SamlProviderCreatedEvent
+         * @description A SAML identity provider was configured for the organization's single sign-on. `data.object` is the new provider.
+         */
+        SamlProviderCreatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "saml-provider.created";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SamlProviderEventData"];
+        };
+        /**
+         * SamlProviderUpdatedEvent
+         * @description A SAML identity provider's settings changed. `data.object` is the provider after the change.
+         */
+        SamlProviderUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "saml-provider.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SamlProviderEventData"];
+        };
+        /**
+         * SamlProviderDeletedEvent
+         * @description A SAML identity provider was removed. `data.object` is the provider as it was.
+         */
+        SamlProviderDeletedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "saml-provider.deleted";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SamlProviderEventData"];
+        };
+        /** SpacePurgedEventData */
+        SpacePurgedEventData: {
+            /** @description Id of the space, gone for good with its content (it can no longer be restored or read). */
+            space: components["schemas"]["Id"];
+        };
+        /**
+         * SpacePurgedEvent
+         * @description A space deleted more than 7 days ago was removed for good by the server (actor `system`), with its content and history. `data.space` is its id: nothing else of it remains to show.
+         */
+        SpacePurgedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space.purged";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SpacePurgedEventData"];
+        };
         /**
          * Event
          * @description Something that changed in an organization, recorded in the same transaction as the change (a change
@@ -11221,7 +11564,7 @@ export interface components {
          *       }
          *     }
          */
-        Event: components["schemas"]["OrganizationCreatedEvent"] | components["schemas"]["OrganizationUpdatedEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionTransferredEvent"] | components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceTransferredEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestOpenedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestReviewRequestedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestClosedEvent"] | components["schemas"]["ChangeRequestReopenedEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentEditedEvent"] | components["schemas"]["CommentResolvedEvent"] | components["schemas"]["CommentReopenedEvent"] | components["schemas"]["CommentDeletedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["CommentReplyEditedEvent"] | components["schemas"]["CommentReplyDeletedEvent"] | components["schemas"]["SiteCreatedEvent"] | components["schemas"]["SiteUpdatedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteDeletedEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamMembersChangedEvent"] | components["schemas"]["OpenAPISpecProcessedEvent"] | components["schemas"]["ImportFinishedEvent"] | components["schemas"]["WebhookCreatedEvent"] | components["schemas"]["WebhookUpdatedEvent"] | components["schemas"]["WebhookDeletedEvent"] | components["schemas"]["WebhookDisabledEvent"] | components["schemas"]["WebhookPingEvent"];
+        Event: components["schemas"]["OrganizationCreatedEvent"] | components["schemas"]["OrganizationUpdatedEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionTransferredEvent"] | components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceTransferredEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestOpenedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestReviewRequestedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestClosedEvent"] | components["schemas"]["ChangeRequestReopenedEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentEditedEvent"] | components["schemas"]["CommentResolvedEvent"] | components["schemas"]["CommentReopenedEvent"] | components["schemas"]["CommentDeletedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["CommentReplyEditedEvent"] | components["schemas"]["CommentReplyDeletedEvent"] | components["schemas"]["SiteCreatedEvent"] | components["schemas"]["SiteUpdatedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteDeletedEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamMembersChangedEvent"] | components["schemas"]["OpenAPISpecProcessedEvent"] | components["schemas"]["ImportFinishedEvent"] | components["schemas"]["WebhookCreatedEvent"] | components["schemas"]["WebhookUpdatedEvent"] | components["schemas"]["WebhookDeletedEvent"] | components["schemas"]["WebhookDisabledEvent"] | components["schemas"]["WebhookPingEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamUpdatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["GrantCreatedEvent"] | components["schemas"]["GrantUpdatedEvent"] | components["schemas"]["GrantRevokedEvent"] | components["schemas"]["CustomFieldCreatedEvent"] | components["schemas"]["CustomFieldUpdatedEvent"] | components["schemas"]["CustomFieldDeletedEvent"] | components["schemas"]["TranslationSettingsCreatedEvent"] | components["schemas"]["TranslationSettingsUpdatedEvent"] | components["schemas"]["TranslationSettingsDeletedEvent"] | components["schemas"]["SamlProviderCreatedEvent"] | components["schemas"]["SamlProviderUpdatedEvent"] | components["schemas"]["SamlProviderDeletedEvent"] | components["schemas"]["SpacePurgedEvent"];
         /**
          * EventList
          * @example {

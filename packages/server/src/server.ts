@@ -28,7 +28,7 @@ import { ParsePool } from './parsing/parse-pool.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { checkListenAddress, listenFailure } from './start-failure.js';
-import { createUrls } from './urls.js';
+import { createUrls, type Urls } from './urls.js';
 import { bootstrap, hasAnyUser } from './areas/organizations/index.js';
 import { findUserByEmail } from './auth/users.repository.js';
 
@@ -122,7 +122,7 @@ export async function startServer(
     phase('jobs');
     const context: AppContext = { ...base, jobs };
 
-    const demo = embedded && config.bootstrapDemo ? await demoAccount(db, log) : undefined;
+    const demo = embedded && config.bootstrapDemo ? await demoAccount(db, log, createUrls(config)) : undefined;
 
     let http: DrainableServer | undefined = undefined;
     const { app, loop } = createApp(context, { ...options, isShuttingDown: () => http?.isDraining() ?? false });
@@ -187,12 +187,12 @@ export async function startServer(
  * The demo account of an embedded database: created with a token on an empty one (the banner shows the
  * token once); on a later start, the account alone (the banner says how to get a new token).
  */
-async function demoAccount(db: Database, log: Logger): Promise<DemoAccount | undefined> {
+async function demoAccount(db: Database, log: Logger, urls: Urls): Promise<DemoAccount | undefined> {
   if (await hasAnyUser(db)) {
     const user = await findUserByEmail(db, DEMO_EMAIL);
     return user && { email: user.email, organizationTitle: undefined, token: undefined };
   }
-  const created = await bootstrap(db, { email: DEMO_EMAIL, name: 'Demo User', organizationTitle: 'Demo organization' });
+  const created = await bootstrap(db, urls, { email: DEMO_EMAIL, name: 'Demo User', organizationTitle: 'Demo organization' });
   log.info({ email: created.user.email, organization: created.organization?.id }, 'bootstrapped a demo user and organization');
   return { email: created.user.email, organizationTitle: created.organization?.title, token: created.token };
 }

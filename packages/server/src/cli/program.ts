@@ -13,6 +13,7 @@ import { isKeyKind, rotateServerKeys, type KeyKind } from '../keys.js';
 import { createLogger, type Logger } from '../logger.js';
 import { bootstrap, ensureUser, issueToken } from '../areas/organizations/index.js';
 import { migrate } from '../server.js';
+import { createUrls } from '../urls.js';
 import { StartFailure } from '../start-failure.js';
 import { VERSION } from '../version.js';
 
@@ -42,7 +43,7 @@ async function openDatabase(config: Config, log: Logger): Promise<{ url: string;
 
 let mode: Mode = 'production';
 
-async function withDatabase<T>(action: (db: Database) => Promise<T>): Promise<T> {
+async function withDatabase<T>(action: (db: Database, config: Config) => Promise<T>): Promise<T> {
   // Said first: a misspelt DATABASE_URL is why the configuration then finds none.
   for (const { name, meant } of lookAlikeVariables(process.env)) process.stderr.write(`${lookAlikeWarning(name, meant)}\n`);
   const config = loadConfig(process.env, mode);
@@ -54,7 +55,7 @@ async function withDatabase<T>(action: (db: Database) => Promise<T>): Promise<T>
     const pool = createPool(database.url, 2, log);
     const db = createDatabase(pool);
     try {
-      return await action(db);
+      return await action(db, config);
     } finally {
       await db.destroy();
     }
@@ -86,8 +87,8 @@ admin
   .option('--name <name>', 'display name')
   .option('--org <title>', 'title of the organization')
   .action(async (options: { email: string; name?: string; org?: string }) => {
-    const result = await withDatabase((db) =>
-      bootstrap(db, { email: options.email, ...(options.name ? { name: options.name } : {}), ...(options.org ? { organizationTitle: options.org } : {}) }),
+    const result = await withDatabase((db, config) =>
+      bootstrap(db, createUrls(config), { email: options.email, ...(options.name ? { name: options.name } : {}), ...(options.org ? { organizationTitle: options.org } : {}) }),
     );
     console.log(`User ${result.user.email} (${result.user.id})`);
     if (result.organization) console.log(`Organization "${result.organization.title}" (${result.organization.id})`);

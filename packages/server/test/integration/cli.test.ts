@@ -31,6 +31,17 @@ describe('content-workspace admin', { timeout: 120_000 }, () => {
     expect(token).toMatch(/^cw_/);
     const { data: orgs } = await t.client(token).GET('/v1/orgs');
     expect(orgs?.items.map((o) => [o.title, o.permissions.admin])).toEqual([['Root org', true]]);
+    // The same services, so the same event as the API's creation: the organization, by the user (no token).
+    const organization = orgs!.items[0]!;
+    const { data: events } = await t.client(token).GET('/v1/orgs/{organizationId}/events', { params: { path: { organizationId: organization.id } } });
+    expect(events?.items.map((event) => [event.type, event.actor, event.data])).toEqual([
+      // Addresses are the CLI's own configuration's (no PUBLIC_URL here), not the test server's.
+      [
+        'organization.created',
+        { type: 'user', user: expect.objectContaining({ email: 'root@example.com' }) },
+        { object: { ...(await t.client(token).GET('/v1/orgs/{organizationId}', { params: { path: { organizationId: organization.id } } })).data, urls: expect.objectContaining({ location: expect.stringMatching(`/v1/orgs/${organization.id}$`) }) } },
+      ],
+    ]);
 
     const second = await cli('admin', 'bootstrap', '--email', 'root@example.com');
     expect(second.lines.at(-1)).not.toBe(token);

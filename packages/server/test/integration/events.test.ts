@@ -10,6 +10,7 @@ import { expectedUser } from '../support/people.js';
 import { createSite, sitePath } from '../support/sites.js';
 import { zip } from '../support/zip.js';
 import { processSpec } from '../../src/areas/openapi-specs/openapi-specs.service.js';
+import { purgeExpiredSpaces } from '../../src/areas/spaces/purge-spaces.job.js';
 import { writeResults } from '../../src/areas/webhooks/delivery-worker.js';
 
 type ApiEvent = components['schemas']['Event'];
@@ -436,6 +437,120 @@ describe('each change records its event in its own transaction', () => {
     });
     expect(imported.map((event) => event.type)).toEqual(['space.content-updated', 'import.finished']);
     expect(imported[1]).toEqual(expected('import.finished', org, admin, { source: 'zip', result }, space.id));
+  });
+
+  it('teams: created, renamed, deleted, with the team as the API answers it', { timeout: 180_000 }, async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const org = organization.id;
+    let team: components['schemas']['Team'] | undefined;
+    const created = await recordedBy(admin, org, async () => {
+      team = (await admin.client.PUT('/v1/orgs/{organizationId}/teams', { ...orgPath(org), body: { title: 'Writers', members: [admin.user.id] } })).data;
+    });
+    expect(created).toEqual([expected('team.created', org, admin, { object: team })]);
+    const teamPath = { params: { path: { organizationId: org, teamId: team!.id } } };
+    let renamed: unknown;
+    const updated = await recordedBy(admin, org, async () => {
+      renamed = (await admin.client.PATCH('/v1/orgs/{organizationId}/teams/{teamId}', { ...teamPath, body: { title: 'Editors' } })).data;
+    });
+    expect(updated).toEqual([expected('team.updated', org, admin, { object: renamed })]);
+    expect(renamed).toMatchObject({ title: 'Editors' });
+    const deleted = await recordedBy(admin, org, () => admin.client.DELETE('/v1/orgs/{organizationId}/teams/{teamId}', teamPath));
+    expect(deleted).toEqual([expected('team.deleted', org, admin, { object: renamed })]);
+    // A refused change records nothing.
+    expect(await recordedBy(admin, org, () => admin.client.DELETE('/v1/orgs/{organizationId}/teams/{teamId}', teamPath))).toEqual([]);
+  });
+
+  it('grants on spaces and collections: created, updated, revoked, with the grant and what it is on', { timeout: 180_000 }, async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const org = organization.id;
+    const space = await createSpace(t, admin, organization, { title: 'Granted' });
+    const collection = await createCollection(t, admin, organization, { title: 'Shelf' });
+    const member = await createMember(t, organization, 'read');
+    const team = await createTeam(t, organization, [member]);
+
+    let grant: unknown;
+    const created = await recordedBy(admin, org, async () => {
+      grant = (await admin.client.POST('/v1/spaces/{spaceId}/permissions', { ...spacePath(space.id), body: { user: member.user.id, role: 'edit' } })).data;
+    });
+    expect(created).toEqual([expected('grant.created', org, admin, { object: grant, item: { type: 'space', id: space.id } }, space.id)]);
+    const userPath = { params: { path: { spaceId: space.id, userId: member.user.id } } };
+    const updated = await recordedBy(admin, org, async () => {
+      grant = (await admin.client.PATCH('/v1/spaces/{spaceId}/permissions/users/{userId}', { ...userPath, body: { role: 'admin' } })).data;
+    });
+    expect(updated).toEqual([expected('grant.updated', org, admin, { object: grant, item: { type: 'space', id: space.id } }, space.id)]);
+    const revoked = await recordedBy(admin, org, () => admin.client.DELETE('/v1/spaces/{spaceId}/permissions/users/{userId}', userPath));
+    expect(revoked).toEqual([expected('grant.revoked', org, admin, { object: grant, item: { type: 'space', id: space.id } }, space.id)]);
+    expect(await recordedBy(admin, org, () => admin.client.DELETE('/v1/spaces/{spaceId}/permissions/users/{userId}', userPath))).toEqual([]);
+
+    const collectionPath = { params: { path: { collectionId: collection.id } } };
+    const onCollection = await recordedBy(admin, org, async () => {
+      grant = (await admin.client.POST('/v1/collections/{collectionId}/permissions', { ...collectionPath, body: { team: team.id, role: 'comment' } })).data;
+    });
+    expect(onCollection).toEqual([expected('grant.created', org, admin, { object: grant, item: { type: 'collection', id: collection.id } })]);
+    const teamPath = { params: { path: { collectionId: collection.id, teamId: team.id } } };
+    expect((await recordedBy(admin, org, () => admin.client.PATCH('/v1/collections/{collectionId}/permissions/teams/{teamId}', { ...teamPath, body: { role: 'edit' } }))).map((event) => event.type)).toEqual(['grant.updated']);
+    expect((await recordedBy(admin, org, () => admin.client.DELETE('/v1/collections/{collectionId}/permissions/teams/{teamId}', teamPath))).map((event) => event.type)).toEqual(['grant.revoked']);
+  });
+
+  it('custom fields, translation settings and SAML providers: created, updated, deleted, with the object as the API answers it', { timeout: 180_000 }, async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const org = organization.id;
+    // Each kind: create, update, delete through the API; each event holds the object as the create and
+    // update answered it, and the deletion the object as it was.
+    async function lifecycle<T>(kind: string, create: () => Promise<T>, update: () => Promise<T>, remove: () => Promise<unknown>) {
+      let object: T | undefined;
+      const created = await recordedBy(admin, org, async () => void (object = await create()));
+      expect(created).toEqual([expected(`${kind}.created` as EventType, org, admin, { object })]);
+      const updated = await recordedBy(admin, org, async () => void (object = await update()));
+      expect(updated).toEqual([expected(`${kind}.updated` as EventType, org, admin, { object })]);
+      expect(await recordedBy(admin, org, remove)).toEqual([expected(`${kind}.deleted` as EventType, org, admin, { object })]);
+      expect(await recordedBy(admin, org, remove)).toEqual([]);
+    }
+    const fieldPath = { params: { path: { organizationId: org, fieldName: 'audience' } } };
+    await lifecycle(
+      'custom-field',
+      async () => (await admin.client.POST('/v1/orgs/{organizationId}/custom-fields', { ...orgPath(org), body: { name: 'audience', type: 'select:single', options: ['public', 'internal'] } })).data,
+      async () => (await admin.client.PATCH('/v1/orgs/{organizationId}/custom-fields/{fieldName}', { ...fieldPath, body: { title: 'Audience' } })).data,
+      () => admin.client.DELETE('/v1/orgs/{organizationId}/custom-fields/{fieldName}', fieldPath),
+    );
+    let settingsId = '';
+    const settingsPath = () => ({ params: { path: { organizationId: org, translationSettingsId: settingsId } } });
+    await lifecycle(
+      'translation-settings',
+      async () => {
+        const { data } = await admin.client.POST('/v1/orgs/{organizationId}/translations', { ...orgPath(org), body: { title: 'Docs', languages: ['fr'] } });
+        settingsId = data!.id;
+        return data;
+      },
+      async () => (await admin.client.PUT('/v1/orgs/{organizationId}/translations/{translationSettingsId}', { ...settingsPath(), body: { title: 'Docs', languages: ['fr', 'de'] } })).data,
+      () => admin.client.DELETE('/v1/orgs/{organizationId}/translations/{translationSettingsId}', settingsPath()),
+    );
+    let providerId = '';
+    const providerPath = () => ({ params: { path: { organizationId: org, samlProviderId: providerId } } });
+    await lifecycle(
+      'saml-provider',
+      async () => {
+        const { data } = await admin.client.POST('/v1/orgs/{organizationId}/saml', { ...orgPath(org), body: { label: 'Okta' } });
+        providerId = data!.id;
+        return data;
+      },
+      async () => (await admin.client.PATCH('/v1/orgs/{organizationId}/saml/{samlProviderId}', { ...providerPath(), body: { label: 'Okta (staff)' } })).data,
+      () => admin.client.DELETE('/v1/orgs/{organizationId}/saml/{samlProviderId}', providerPath()),
+    );
+  });
+
+  it('space.purged: recorded by the server when a deleted space is removed for good', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const space = await createSpace(t, admin, organization, { title: 'Old' });
+    await admin.client.DELETE('/v1/spaces/{spaceId}', spacePath(space.id));
+    await sql`UPDATE spaces SET deleted_at = now() - interval '8 days' WHERE id = ${space.id}`.execute(t.db);
+    const purged = await recordedBy(admin, organization.id, () => purgeExpiredSpaces(t.db, t.context.lifecycle));
+    expect(purged).toEqual([expected('space.purged', organization.id, 'system', { space: space.id }, space.id)]);
+    expect(await t.db.selectFrom('spaces').select('id').where('id', '=', space.id).executeTakeFirst()).toBeUndefined();
   });
 
   it('webhooks: created, updated, pinged, disabled (by the server), deleted — never with the secret', async () => {

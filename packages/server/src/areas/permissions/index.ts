@@ -11,6 +11,7 @@ const grantToTargetMember = (s: TransferScope) =>
 export const permissionsArea = defineArea({
   name: 'permissions',
   handlers: grantHandlers,
+  events: ['grant.created', 'grant.updated', 'grant.revoked'],
   tables: {
     spaceGrants: {
       transfer: { moves: { why: MEMBERS_GRANTS_ONLY, only: grantToTargetMember } },

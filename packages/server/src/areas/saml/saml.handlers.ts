@@ -1,6 +1,9 @@
 import type { OrganizationAccess } from '../../access/organization.js';
 import type { Caller } from '../../auth/authenticate.js';
-import type { Executor } from '../../db/database.js';
+import type { OrganizationRole } from '../../access/permissions.js';
+import type { AppContext } from '../../context.js';
+import { inTransaction, type Executor } from '../../db/database.js';
+import { actorOf, recordEvent } from '../events/index.js';
 import { deleteSamlProvider, findSamlProvider, listActiveSamlProviders, samlProvidersQuery, type SamlProviderRow } from './saml.repository.js';
 import { type TeamRow, teamsQuery } from '../teams/index.js';
 import { keysetPage } from '../../db/pagination.js';
@@ -18,13 +21,32 @@ async function defaultTeams(db: Executor, organizationId: string, callerId: stri
   return new Map(teams.map((team) => [team.id, team]));
 }
 
-/** The provider as the API shows it, read back (after a write) with its default team. */
-async function readProvider(db: Executor, access: OrganizationAccess, caller: Caller, id: string, urls: Urls) {
-  const organizationId = access.organization.id;
+/** The provider as a caller with organization role `role` sees it, read back (after a write) with its default team. */
+async function readProvider(db: Executor, organizationId: string, role: OrganizationRole, callerId: string, id: string, urls: Urls) {
   const row = await findSamlProvider(db, organizationId, id);
   if (!row) throw notFound('SAML provider');
-  const teams = await defaultTeams(db, organizationId, caller.user.id, [row]);
-  return toApiSamlProvider(organizationId, row, row.defaultTeamId ? teams.get(row.defaultTeamId) : undefined, access.role, urls);
+  const teams = await defaultTeams(db, organizationId, callerId, [row]);
+  return toApiSamlProvider(organizationId, row, row.defaultTeamId ? teams.get(row.defaultTeamId) : undefined, role, urls);
+}
+
+/**
+ * Runs `change` (answering the provider's id) and records `type` with the provider after it, as an
+ * organization admin sees it, in one transaction; answers the provider as the caller sees it.
+ */
+async function changeRecorded(
+  app: AppContext,
+  access: OrganizationAccess,
+  caller: Caller,
+  type: 'saml-provider.created' | 'saml-provider.updated',
+  change: (trx: Executor) => Promise<string>,
+) {
+  const organizationId = access.organization.id;
+  return inTransaction(app.db, async (trx) => {
+    const id = await change(trx);
+    const read = (role: OrganizationRole) => readProvider(trx, organizationId, role, caller.user.id, id, app.urls);
+    await recordEvent(trx, { type, organizationId, actor: actorOf(caller, app.urls), data: { object: await read('admin') } });
+    return read(access.role);
+  });
 }
 
 export const samlHandlers = {
@@ -45,21 +67,29 @@ export const samlHandlers = {
   },
 
   async createSamlProvider({ caller, access, body, app }) {
-    const id = await createSamlProvider(app.db, access.organization.id, body);
-    return { status: 201, body: await readProvider(app.db, access, caller, id, app.urls) };
+    const provider = await changeRecorded(app, access, caller, 'saml-provider.created', (trx) => createSamlProvider(trx, access.organization.id, body));
+    return { status: 201, body: provider };
   },
 
   async getSamlProviderById({ caller, access, params, app }) {
-    return { status: 200, body: await readProvider(app.db, access, caller, params.samlProviderId, app.urls) };
+    return { status: 200, body: await readProvider(app.db, access.organization.id, access.role, caller.user.id, params.samlProviderId, app.urls) };
   },
 
   async updateSamlProviderById({ caller, access, params, body, app }) {
-    if (!(await changeSamlProvider(app.db, access.organization.id, params.samlProviderId, body))) throw notFound('SAML provider');
-    return { status: 200, body: await readProvider(app.db, access, caller, params.samlProviderId, app.urls) };
+    const provider = await changeRecorded(app, access, caller, 'saml-provider.updated', async (trx) => {
+      if (!(await changeSamlProvider(trx, access.organization.id, params.samlProviderId, body))) throw notFound('SAML provider');
+      return params.samlProviderId;
+    });
+    return { status: 200, body: provider };
   },
 
-  async deleteSamlProviderById({ access, params, app }) {
-    if (!(await deleteSamlProvider(app.db, access.organization.id, params.samlProviderId))) throw notFound('SAML provider');
+  async deleteSamlProviderById({ caller, access, params, app }) {
+    const organizationId = access.organization.id;
+    await inTransaction(app.db, async (trx) => {
+      const before = await readProvider(trx, organizationId, 'admin', caller.user.id, params.samlProviderId, app.urls);
+      if (!(await deleteSamlProvider(trx, organizationId, params.samlProviderId))) throw notFound('SAML provider');
+      await recordEvent(trx, { type: 'saml-provider.deleted', organizationId, actor: actorOf(caller, app.urls), data: { object: before } });
+    });
     return { status: 204 };
   },
 

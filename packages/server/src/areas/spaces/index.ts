@@ -25,7 +25,7 @@ export const spacesArea = defineArea({
     },
     spaceLocators: { stays: 'One row per space id, whatever its organization: a transfer points it at the target (removeTransferredSpaces)' },
   },
-  events: ['space.created', 'space.updated', 'space.deleted', 'space.restored', 'space.moved', 'space.transferred'],
+  events: ['space.created', 'space.updated', 'space.deleted', 'space.restored', 'space.moved', 'space.transferred', 'space.purged'],
   // The purge job deletes the space rows and their locators itself.
   jobs: (context) => [purgeSpacesWorker(context.db, context.lifecycle)],
   rules: placementRules,

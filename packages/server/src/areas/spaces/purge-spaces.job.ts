@@ -1,4 +1,5 @@
-// Spaces deleted more than 7 days ago are gone for good: remove them with everything they own. Rows
+// Spaces deleted more than 7 days ago are gone for good: remove them with everything they own, each
+// recording `space.purged` in the same transaction. Rows
 // that reference `spaces` go by cascade; each area's purge steps (areas/<area> descriptors) remove
 // what does not — the content area marks the organization, as content objects shared by content
 // address may still be reached by other spaces, and its garbage collection sweeps what nothing reaches.
@@ -7,6 +8,7 @@ import { DELETED_SPACE_RETENTION_DAYS } from '../../access/items.js';
 import type { Lifecycle } from '../lifecycle.js';
 import { inTransaction, type Executor } from '../../db/database.js';
 import type { JobWorker } from '../../jobs/queue.js';
+import { recordEvents, SYSTEM_ACTOR } from '../events/index.js';
 
 const BATCH = 200;
 
@@ -19,6 +21,10 @@ export async function purgeExpiredSpaces(db: Executor, lifecycle: Lifecycle): Pr
       if (spaces.length === 0) return 0;
       await lifecycle.purge(trx, { spaces });
       await deleteSpacesForGood(trx, spaces);
+      await recordEvents(
+        trx,
+        spaces.map(({ organizationId, id }) => ({ type: 'space.purged' as const, organizationId, spaceId: id, actor: SYSTEM_ACTOR, data: { space: id } })),
+      );
       return spaces.length;
     });
     total += purged;

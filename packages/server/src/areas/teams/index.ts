@@ -10,7 +10,7 @@ export const teamsArea = defineArea({
   name: 'teams',
   handlers: { ...teamHandlers, ...teamMemberHandlers },
   tables: { teams: { stays: OWN_TEAMS }, teamMembers: { stays: OWN_TEAMS } },
-  events: ['team.members-changed'],
+  events: ['team.created', 'team.updated', 'team.deleted', 'team.members-changed'],
   rules: teamRules,
   conflicts: {
     team_members_organization_id_user_id_fkey: 'The member was removed from the organization meanwhile',

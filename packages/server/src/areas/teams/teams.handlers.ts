@@ -4,6 +4,8 @@ import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiTeam } from './team.mapper.js';
 import { createTeam, deleteTeamWithGrants } from './teams.service.js';
+import { inTransaction } from '../../db/database.js';
+import { actorOf, recordEvent } from '../events/index.js';
 
 export const teamHandlers = {
   async listTeams({ caller, access, query, app }) {
@@ -22,8 +24,14 @@ export const teamHandlers = {
   },
 
   async createTeam({ caller, access, body, app }) {
-    const teamId = await createTeam(app.db, access.organization.id, body.title, body.members ?? []);
-    return { status: 201, body: toApiTeam((await findTeam(app.db, access.organization.id, teamId, caller.user.id))!, access.role) };
+    const organizationId = access.organization.id;
+    const team = await inTransaction(app.db, async (trx) => {
+      const teamId = await createTeam(trx, organizationId, body.title, body.members ?? []);
+      const row = (await findTeam(trx, organizationId, teamId, caller.user.id))!;
+      await recordEvent(trx, { type: 'team.created', organizationId, actor: actorOf(caller, app.urls), data: { object: toApiTeam(row, 'admin') } });
+      return row;
+    });
+    return { status: 201, body: toApiTeam(team, access.role) };
   },
 
   async getTeamById({ caller, access, params, app }) {
@@ -33,12 +41,24 @@ export const teamHandlers = {
   },
 
   async updateTeamById({ caller, access, params, body, app }) {
-    if (!(await updateTeamTitle(app.db, access.organization.id, params.teamId, body.title))) throw notFound('Team');
-    return { status: 200, body: toApiTeam((await findTeam(app.db, access.organization.id, params.teamId, caller.user.id))!, access.role) };
+    const organizationId = access.organization.id;
+    const team = await inTransaction(app.db, async (trx) => {
+      if (!(await updateTeamTitle(trx, organizationId, params.teamId, body.title))) throw notFound('Team');
+      const row = (await findTeam(trx, organizationId, params.teamId, caller.user.id))!;
+      await recordEvent(trx, { type: 'team.updated', organizationId, actor: actorOf(caller, app.urls), data: { object: toApiTeam(row, 'admin') } });
+      return row;
+    });
+    return { status: 200, body: toApiTeam(team, access.role) };
   },
 
-  async deleteTeamById({ access, params, app }) {
-    await deleteTeamWithGrants(app.db, access.organization.id, params.teamId);
+  async deleteTeamById({ caller, access, params, app }) {
+    const organizationId = access.organization.id;
+    await inTransaction(app.db, async (trx) => {
+      const row = await findTeam(trx, organizationId, params.teamId, caller.user.id);
+      if (!row) throw notFound('Team');
+      await deleteTeamWithGrants(trx, organizationId, params.teamId);
+      await recordEvent(trx, { type: 'team.deleted', organizationId, actor: actorOf(caller, app.urls), data: { object: toApiTeam(row, 'admin') } });
+    });
     return { status: 204 };
   },
 } satisfies AreaHandlers;

@@ -5,6 +5,7 @@ import { defineArea } from '../area.js';
 export const translationsArea = defineArea({
   name: 'translations',
   handlers: translationHandlers,
+  events: ['translation-settings.created', 'translation-settings.updated', 'translation-settings.deleted'],
   tables: {
     translationSettings: { stays: 'An organization’s own settings, never tied to spaces or collections' },
   },

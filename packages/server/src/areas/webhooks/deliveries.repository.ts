@@ -110,7 +110,16 @@ export async function commitAsynchronously(trx: Executor): Promise<void> {
 
 // ---- The dispatcher: committed events into deliveries -------------------------------------------
 
-export type UndispatchedEvent = { organizationId: string; id: string; type: EventType; spaceId: string | null; createdAt: Date };
+export type UndispatchedEvent = {
+  organizationId: string;
+  id: string;
+  type: EventType;
+  spaceId: string | null;
+  createdAt: Date;
+  /** The event's actor and data as JSON text, as stored (a delivery's body is made of them). */
+  actor: string;
+  data: string;
+};
 
 /** Takes up to `limit` events waiting to be dispatched (the oldest first), clearing their flag. */
 export async function takeUndispatchedEvents(trx: Executor, limit: number): Promise<UndispatchedEvent[]> {
@@ -118,11 +127,22 @@ export async function takeUndispatchedEvents(trx: Executor, limit: number): Prom
     UPDATE events e SET undispatched = false
     FROM (SELECT organization_id, id FROM events WHERE undispatched ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED) taken
     WHERE e.organization_id = taken.organization_id AND e.id = taken.id
-    RETURNING e.organization_id, e.id, e.type, e.space_id, e.created_at`.execute(trx);
+    RETURNING e.organization_id, e.id, e.type, e.space_id, e.created_at, e.actor::text AS actor, e.data::text AS data`.execute(trx);
   return rows;
 }
 
-export type Subscription = { organizationId: string; id: string; eventTypes: EventType[] | null; spaceIds: string[] | null; createdAt: Date };
+export type Subscription = {
+  organizationId: string;
+  id: string;
+  eventTypes: EventType[] | null;
+  spaceIds: string[] | null;
+  createdAt: Date;
+  /** What a delivery claimed at dispatch is sent with. */
+  url: string;
+  secret: Buffer;
+  previousSecret: Buffer | null;
+  previousSecretExpiresAt: Date | null;
+};
 
 /** The enabled webhooks of these organizations, with what they subscribe to. */
 export async function enabledSubscriptions(db: Executor, organizationIds: readonly string[]): Promise<Subscription[]> {
@@ -131,18 +151,32 @@ export async function enabledSubscriptions(db: Executor, organizationIds: readon
     .selectFrom('webhooks')
     .where('organizationId', 'in', organizationIds)
     .where('enabled', '=', true)
-    .select(['organizationId', 'id', 'eventTypes', 'spaceIds', 'createdAt'])
+    .select(['organizationId', 'id', 'eventTypes', 'spaceIds', 'createdAt', 'url', 'secret', 'previousSecret', 'previousSecretExpiresAt'])
     .execute();
 }
 
-/** New deliveries, due at once; an event already queued for a webhook is not queued twice. */
-export async function insertDeliveries(db: Executor, rows: ReadonlyArray<{ organizationId: string; id: string; webhookId: string; eventId: string }>): Promise<void> {
-  if (rows.length === 0) return;
-  await db
+export type NewDelivery = { organizationId: string; id: string; webhookId: string; eventId: string; /** Claimed by the dispatching instance, for this lease. */ claimLeaseMs?: number };
+
+/**
+ * New deliveries, due at once — or, with `claimLeaseMs`, already claimed (`sending`, its first attempt
+ * counted) by the instance that dispatches them, which sends them after the commit without claiming
+ * them again. An event already queued for a webhook is not queued twice. Returns the ids inserted.
+ */
+export async function insertDeliveries(db: Executor, rows: readonly NewDelivery[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const inserted = await db
     .insertInto('webhookDeliveries')
-    .values(rows.map((row) => ({ ...row, state: 'pending' as const, nextAttemptAt: sql<Date>`now()` })))
+    .values(
+      rows.map(({ claimLeaseMs, ...row }) =>
+        claimLeaseMs === undefined
+          ? { ...row, state: 'pending' as const, nextAttemptAt: sql<Date>`now()` }
+          : { ...row, state: 'sending' as const, nextAttemptAt: sql<Date>`now() + ${claimLeaseMs} * interval '1 millisecond'`, attempts: 1, scheduleStep: 1 },
+      ),
+    )
     .onConflict((oc) => oc.columns(['organizationId', 'webhookId', 'eventId']).doNothing())
+    .returning('id')
     .execute();
+  return new Set(inserted.map((row) => row.id));
 }
 
 // ---- The sender: claims, and what the attempts answered ------------------------------------------

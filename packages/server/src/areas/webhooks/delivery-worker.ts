@@ -1,6 +1,7 @@
 // The webhook sender, one per instance (docs/decisions.md, Events and webhooks). It loops: dispatch
-// committed events into deliveries, claim due deliveries up to its free sending slots, POST each one
-// signed (Standard Webhooks) through the outbound guard, and write the answers in batches. At least
+// committed events into deliveries (the first ones claimed at once for its free sending slots), claim
+// due deliveries up to the slots still free, POST each one signed (Standard Webhooks) through the
+// outbound guard, and write the answers in batches. At least
 // once: a delivery is claimed for a lease longer than an attempt can last, so a process killed between
 // the commit and the answer leaves it to be claimed again when the lease ends; a receiver that answers
 // after a retry was sent may see an event twice (the `webhook-id` header is the event's id, to dedupe).
@@ -187,7 +188,10 @@ export function startDelivery(
       let busy = false;
       try {
         if (Date.now() >= dispatchDue) {
-          busy = (await dispatchEvents(deps.db, tuning.dispatchBatch)) > 0;
+          // New deliveries fill the free slots straight from the dispatch (claimed in its transaction).
+          const { taken, claimed } = await dispatchEvents(deps.db, tuning.dispatchBatch, { slots: tuning.concurrency - inFlight.size, leaseMs: lease });
+          claimed.forEach(send);
+          busy = taken > 0;
           if (!busy) dispatchDue = Date.now() + tuning.idleMs;
         }
         const free = tuning.concurrency - inFlight.size;
