@@ -1,5 +1,6 @@
 // Handlers are typed by operationId: their params, query, body and replies all come from the
 // generated contract, and the map of every handler (areas/index.ts) must cover every operation.
+import type { Response } from 'express';
 import type { OperationAccess, operations } from '@content-workspace/contract';
 import type { RuleData } from '../access/rules.js';
 import type { ScopeAccess } from '../access/scopes.js';
@@ -53,6 +54,8 @@ export type HandlerInput<K extends OperationId> = {
   caller: K extends PublicOperationId ? Caller | undefined : Caller;
   access: AccessFor<K>;
   app: AppContext;
+  /** The response, for handlers that must notice a client that left (the import stops its fetches). */
+  res: Response;
 };
 
 export type Handler<K extends OperationId> = (input: HandlerInput<K>) => Promise<Reply<K>>;

@@ -84,6 +84,7 @@ export function createApiDispatcher(
         caller: req.caller as never,
         access: resolved as never,
         app,
+        res,
       })) as AnyReply;
       send(res, reply, reply.body === undefined ? JSON.stringify : serializerOf(operation, reply.status), validating);
     });
