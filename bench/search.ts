@@ -32,7 +32,7 @@ import { insertMember, insertOrganization } from '../packages/server/src/areas/o
 import { updateSpace } from '../packages/server/src/areas/spaces/spaces.repository.js';
 import { insertUser } from '../packages/server/src/auth/users.repository.js';
 import { memberViewer } from '../packages/server/src/access/items.js';
-import { readableSpacesOf } from '../packages/server/src/areas/search/search.scope.js';
+import { readableSpacesOf } from '../packages/server/src/areas/search/search-scope.js';
 import { newId } from '../packages/server/src/ids.js';
 import { createLogger } from '../packages/server/src/logger.js';
 import { ParsePool } from '../packages/server/src/parsing/parse-pool.js';

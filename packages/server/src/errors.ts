@@ -35,8 +35,6 @@ export const gone = (message: string) => new HttpError(410, message);
 
 export const preconditionFailed = (message: string) => new HttpError(412, message);
 
-export const payloadTooLarge = (message = 'Request body too large') => new HttpError(413, message);
-
 /** 422: the request was well-formed, but what it points at could not be used (an import source, a PDF too large). */
 export const unprocessable = (message: string) => new HttpError(422, message);
 

@@ -168,14 +168,3 @@ export async function memberViewer(app: AccessReader, organizationId: string, us
   if (!standing?.isMember) return undefined;
   return viewerFor(app, standing, userId);
 }
-
-/**
- * The caller's standing in an organization for listing its spaces and collections: 404 for a
- * non-member, 403 for a member blocked by SSO enforcement.
- */
-export async function requireViewer(app: AccessReader, caller: Caller, organizationId: string): Promise<Viewer> {
-  const viewer = outsideScope(caller, organizationId) ? undefined : await memberViewer(app, organizationId, caller.user.id);
-  if (!viewer) throw notFound('Organization');
-  if (viewer.ssoBlocked) throw forbidden(SSO_REQUIRED);
-  return viewer;
-}

@@ -74,25 +74,3 @@ export function isEnabledMember(access: Pick<OrganizationAccess, 'organization' 
 
 /** What a disabled member is told. */
 export const SSO_REQUIRED = 'This organization requires single sign-on: sign in through its SAML provider';
-
-/** 403 for a disabled member: the organization's content (its spaces and collections) is closed to them. */
-export function requireEnabledMember(access: OrganizationAccess): void {
-  if (!isEnabledMember(access)) throw forbidden(SSO_REQUIRED);
-}
-
-/** The organization when the caller is a member who may use its content: 404 for non-members, 403 when disabled. */
-export async function requireOrganizationContent(db: Executor, caller: Caller, organizationId: string): Promise<OrganizationAccess> {
-  const access = await requireOrganizationMember(db, caller, organizationId);
-  requireEnabledMember(access);
-  return access;
-}
-
-/** 403 unless the caller is `userId` themself or an organization admin (reading another member's details). */
-export function requireSelfOrAdmin(access: OrganizationAccess, caller: Caller, userId: string): void {
-  if (userId !== caller.user.id) requireOrganizationRole(access, 'admin');
-}
-
-/** 403 for guests. */
-export function requireNonGuest(access: OrganizationAccess): void {
-  if (access.role === null) throw forbidden('Guests may not do this');
-}

@@ -16,13 +16,6 @@ export function roleAtLeast(role: Role | null | undefined, minimum: Role): boole
   return role != null && RANK[role] >= RANK[minimum];
 }
 
-/** The highest of the given roles, or null when there is none. */
-export function highestRole(...roles: Array<Role | null | undefined>): Role | null {
-  let best: Role | null = null;
-  for (const role of roles) if (role != null && (best === null || RANK[role] > RANK[best])) best = role;
-  return best;
-}
-
 export function roleRank(role: Role | null | undefined): number {
   return role == null ? 0 : RANK[role];
 }

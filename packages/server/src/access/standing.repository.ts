@@ -197,7 +197,10 @@ export const ORGANIZATION_COLUMNS = [
   'organizations.logoUrl',
 ] as const satisfies ReadonlyArray<`organizations.${keyof OrganizationRow}`>;
 
-/** `tsc` fails here when the organizations table has a column the row type does not select. */
+/**
+ * `tsc` fails here when the organizations table has a column the row type does not select.
+ * @public (a check for tsc: nothing imports it)
+ */
 export const everyOrganizationColumnSelected: Exclude<`organizations.${keyof OrganizationRow}`, (typeof ORGANIZATION_COLUMNS)[number]> extends never ? true : never = true;
 
 /** An organization as the database has it, without its listing version (read with the standing). */

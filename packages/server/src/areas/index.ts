@@ -74,6 +74,7 @@ type DeclaredTables = KeysOfEach<(typeof areas)[number]['tables']> | keyof typeo
 /**
  * `tsc` fails here, naming the table, while a table of the database (src/db/types.generated.ts) belongs
  * to no area: add it to the `tables` of the area that owns it, with its fate (areas/area.ts TableFate).
+ * @public (a check for tsc: nothing imports it)
  */
 export const everyTableDeclared: [Exclude<TableName, DeclaredTables>] extends [never]
   ? true

@@ -17,9 +17,6 @@ export type NewNode = { hash: string; json: string };
 /** One chunk of a chunked list: its hash and the ids of its entries, in order. */
 export type ListChunk = { hash: string; ids: readonly string[] };
 
-/** A stored list node: an array of entries, or the hashes of its chunks. */
-export type ListNodeJson<E> = E[] | { chunks: string[] };
-
 export type EncodedList = {
   hash: string;
   /** The chunks when the list is chunked, else null. */

@@ -104,10 +104,6 @@ export function rootsOf(state: ContentState): ContentRoots {
   return { pages: state.pages.rootHash, files: state.files.rootHash, reusables: state.reusables.rootHash };
 }
 
-export function childIds(tree: PageTree, parent: ParentId): readonly string[] {
-  return tree.childrenOf.get(parent) ?? [];
-}
-
 /** The page's path: its ancestors' slugs and its own, joined by `/`. */
 export function pathOf(tree: Pick<PageTree, 'pages' | 'parentOf'>, id: string): string {
   const slugs: string[] = [];

@@ -1,6 +1,6 @@
 // Handlers are typed by operationId: their params, query, body and replies all come from the
 // generated contract, and the map of every handler (areas/index.ts) must cover every operation.
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { OperationAccess, operations } from '@content-workspace/contract';
 import type { RuleData } from '../access/rules.js';
 import type { ScopeAccess } from '../access/scopes.js';
@@ -54,7 +54,7 @@ export type HandlerInput<K extends OperationId> = {
   caller: K extends PublicOperationId ? Caller | undefined : Caller;
   access: AccessFor<K>;
   app: AppContext;
-  req: Request;
+  /** The response, for handlers that must notice a client that left (the import stops its fetches). */
   res: Response;
 };
 

@@ -43,7 +43,7 @@ import { matchedOperationKey } from './router.js';
 /** Name of the request header (as Node reads it) and of the answer's headers. */
 const KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
-export const KEY_STATUS_HEADER = 'Idempotency-Key-Status';
+const KEY_STATUS_HEADER = 'Idempotency-Key-Status';
 
 /** How long a key is kept, from its first request. */
 export const KEEP_SECONDS = 24 * 60 * 60;

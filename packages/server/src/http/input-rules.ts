@@ -18,11 +18,6 @@ const MAX_ISSUES = 20;
 /** The methods whose operations take a body. A GET or DELETE body has no meaning here: it is not read. */
 export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 
-/** `parser`, for requests of the methods that take a body only. */
-export function withBodyOnly(parser: RequestHandler): RequestHandler {
-  return (req, res, next) => (BODY_METHODS.has(req.method) ? parser(req, res, next) : next());
-}
-
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_BRACE = 0x7b;

@@ -84,7 +84,6 @@ export function createApiDispatcher(
         caller: req.caller as never,
         access: resolved as never,
         app,
-        req,
         res,
       })) as AnyReply;
       send(res, reply, reply.body === undefined ? JSON.stringify : serializerOf(operation, reply.status), validating);

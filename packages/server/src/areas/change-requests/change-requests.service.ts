@@ -6,7 +6,6 @@ import type { SpaceRow } from '../../access/standing.repository.js';
 import {
   adjustChangeRequestCounters,
   claimChangeRequestNumber,
-  findChangeRequest,
   findChangeRequestById,
   insertChangeRequest,
   lockChangeRequest,
@@ -36,13 +35,6 @@ const MOVES: Record<ChangeRequestStatus, readonly ChangeRequestStatus[]> = {
 
 /** Statuses whose content, subject and head may change (merge and update included). */
 export const isEditable = (status: ChangeRequestStatus) => status === 'draft' || status === 'open';
-
-/** The change request `ref` (its id or its number) of the space; 404 when there is none. */
-export async function requireChangeRequest(db: Executor, space: SpaceRow, ref: string): Promise<ChangeRequestRow> {
-  const found = await findChangeRequest(db, space.organizationId, space.id, ref);
-  if (!found) throw notFound('Change request');
-  return found;
-}
 
 /** Creates an `open` request at the space's head: no revision is written until its first change (D2). */
 export async function createChangeRequest(db: Executor, space: SpaceRow, creatorId: string, body: Schemas['CreateChangeRequestRequest'], events: ChangeRequestEvents): Promise<ChangeRequestRow> {

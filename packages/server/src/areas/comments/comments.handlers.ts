@@ -9,7 +9,7 @@ import { filteredCommentsQuery, listVersion, repliesQuery, type CommentContext, 
 import type { BodyFormat, Viewer } from './comments.mapper.js';
 import { commentContext } from './comments.rules.js';
 import { changeComment, changeReply, postComment, postReply, removeComment, removeReply, requireOpenDiscussion } from './comments.service.js';
-import { commentViews, replyViews } from './comments.views.js';
+import { commentViews, replyViews } from './comment-views.js';
 import { checkedMarkdown } from './reactions.js';
 import type { components } from '@content-workspace/contract';
 import { permissions } from '../permissions-objects.js';

@@ -1,5 +1,5 @@
 // Comments and replies as the API shows them. Everything a page of them needs (users, reactions,
-// targets) is loaded beforehand (comments.views.ts); this only shapes it.
+// targets) is loaded beforehand (comment-views.ts); this only shapes it.
 import { permissions } from '../permissions-objects.js';
 import type { Role } from '../../access/roles.js';
 import type { Schemas } from '../../schemas.js';
@@ -20,7 +20,7 @@ export function commentsPath(ctx: Pick<CommentContext, 'spaceId' | 'changeReques
   return ctx.changeRequestId === null ? `/v1/spaces/${ctx.spaceId}/comments` : `/v1/spaces/${ctx.spaceId}/change-requests/${ctx.changeRequestId}/comments`;
 }
 
-/** The body as the viewer asked: its markdown, or the tree stored with it (comments.views.ts loads it). */
+/** The body as the viewer asked: its markdown, or the tree stored with it (comment-views.ts loads it). */
 function toBody(markdown: string, document: unknown, format: BodyFormat): Schemas['CommentBody'] {
   return format === 'document' ? { document: document as Schemas['MdastRoot'] } : { markdown };
 }

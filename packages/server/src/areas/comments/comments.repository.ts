@@ -34,7 +34,7 @@ export type CommentRow = Pick<Selectable<CommentsTable>, 'id' | 'revisionId' | '
   /** As the viewer sees them (reactionsOf). */
   reactions: ReactionTuple[] | null;
 };
-/** A reply as lists read it: without its stored tree (loaded for `format=document` only, comments.views.ts). */
+/** A reply as lists read it: without its stored tree (loaded for `format=document` only, comment-views.ts). */
 export type ReplyRow = Omit<Selectable<CommentRepliesTable>, 'bodyDocument'> & { reactions: ReactionTuple[] | null };
 
 /**

@@ -5,8 +5,8 @@ import { defineArea } from '../area.js';
 import { eventHandlers } from './events.handlers.js';
 import { pruneEventsWorker } from './prune-events.job.js';
 
-export { actorOf, recordEvent, recordEvents, SYSTEM_ACTOR, type ApiEvent, type EventActor, type EventData, type EventType, type NewEvent } from './record.js';
-export { eventJson, toApiEvent } from './events.mapper.js';
+export { actorOf, recordEvent, recordEvents, SYSTEM_ACTOR, type EventActor, type EventType, type NewEvent } from './record.js';
+export { eventJson } from './events.mapper.js';
 
 export const eventsArea = defineArea({
   name: 'events',

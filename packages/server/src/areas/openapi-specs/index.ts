@@ -1,4 +1,4 @@
-import { processSpecWorker, refreshSpecsWorker } from './openapi-specs.jobs.js';
+import { processSpecWorker, refreshSpecsWorker } from './openapi-specs.job.js';
 import { openAPISpecHandlers } from './openapi-specs.handlers.js';
 import { defineArea } from '../area.js';
 

@@ -4,7 +4,7 @@ import type { OrganizationsTable, Role } from '../../db/schema.js';
 import { newId } from '../../ids.js';
 import { ORGANIZATION_COLUMNS, type OrganizationRow } from '../../access/standing.repository.js';
 
-export { ORGANIZATION_COLUMNS, type MembershipRow, type OrganizationRow } from '../../access/standing.repository.js';
+export { type MembershipRow, type OrganizationRow } from '../../access/standing.repository.js';
 
 /** Organizations the user is a member of, with their role (for listing); only `onlyOrganizationId` when set. */
 export function organizationsOfUserQuery(db: Executor, userId: string, onlyOrganizationId: string | null) {

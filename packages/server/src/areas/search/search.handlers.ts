@@ -6,7 +6,7 @@ import { DEFAULT_LIMIT } from '../../db/pagination.js';
 import type { CursorCodec } from '../../db/cursor.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiSearchPage, toApiSearchSpace } from './search.mapper.js';
-import { readableSpacesOf } from './search.scope.js';
+import { readableSpacesOf } from './search-scope.js';
 
 type Window = { offset: number; limit: number; mode: SearchMode | undefined };
 

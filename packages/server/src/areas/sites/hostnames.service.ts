@@ -2,7 +2,7 @@
 // its DNS shows one of the claim's records (hostname-dns.ts), and only then is served: the site takes its
 // `host:` address, from whichever site held it before (that site's claim is pending again — control of
 // a name's DNS is the only title to it). Claims are checked on demand (`verifySiteHostname`) and by a
-// job every minute (hostnames.jobs.ts); a check runs outside any transaction (it may take seconds) and
+// job every minute (hostnames.job.ts); a check runs outside any transaction (it may take seconds) and
 // is recorded only if the claim is still the one checked.
 //
 // Nobody may claim the server's own hostnames, and within an organization one site holds a hostname.

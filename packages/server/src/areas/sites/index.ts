@@ -3,9 +3,9 @@
 // (verified by their DNS, checked by a job); and the published sites, served outside the API (published/).
 import type { PurgeStep, TransferStep } from '../area.js';
 import { defineArea } from '../area.js';
-import { verifyHostnamesWorker } from './hostnames.jobs.js';
+import { verifyHostnamesWorker } from './hostnames.job.js';
 import { publishedSiteRoutes } from './published/site-routes.js';
-import { sitesRules } from './rules.js';
+import { sitesRules } from './sites.rules.js';
 import { insightsHandlers } from './insights.handlers.js';
 import { redirectHandlers } from './redirects.handlers.js';
 import { siteHandlers } from './sites.handlers.js';

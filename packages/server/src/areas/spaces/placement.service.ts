@@ -14,8 +14,6 @@ import { forbidden, invalidField, notFound, preconditionFailed } from '../../err
 type Position = components['schemas']['Position'];
 type PositionReference = components['schemas']['PositionReference'];
 
-export type Placement = { parentId: string | null; position: string };
-
 /** 404 unless `parentId` is a collection of the organization the caller can see; 403 below `create`. */
 export async function requireTargetParent(
   app: AccessReader,

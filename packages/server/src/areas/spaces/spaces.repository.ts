@@ -35,16 +35,6 @@ export async function updateSpace(db: Executor, organizationId: string, id: stri
     .executeTakeFirstOrThrow()) as SpaceRow;
 }
 
-/** Live spaces directly inside a collection (or at the top level), in their order. */
-export function spacesInParentQuery(db: Executor, organizationId: string, parentId: string | null) {
-  return db
-    .selectFrom('spaces')
-    .selectAll()
-    .where('organizationId', '=', organizationId)
-    .where('parentCollectionId', parentId === null ? 'is' : '=', parentId)
-    .where('deletedAt', 'is', null);
-}
-
 /** Soft-deletes the live spaces inside any of `collectionIds`; returns them as they are now. */
 export async function softDeleteSpacesInCollections(db: Executor, organizationId: string, collectionIds: string[]): Promise<SpaceRow[]> {
   if (collectionIds.length === 0) return [];
