@@ -55,8 +55,9 @@ const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
 const HINT_LABELS: Record<string, string> = { info: 'Note', success: 'Tip', warning: 'Warning', danger: 'Important' };
 
 /** A hole's place in the HTML while it is serialized (NUL never survives parsing: see `withoutNul`). */
-const marker = (index: number): ElementContent => ({ type: 'raw', value: `\u0000${index}\u0000` }) as unknown as ElementContent;
-const MARKER = /\u0000(\d+)\u0000/;
+const NUL = String.fromCharCode(0);
+const marker = (index: number): ElementContent => ({ type: 'raw', value: `${NUL}${index}${NUL}` }) as unknown as ElementContent;
+const MARKER = new RegExp(`${NUL}(\\d+)${NUL}`);
 
 /** The attributes of an element but those named, serialized (` title="…"`), for a hole to carry. */
 function attributesBut(node: Element, names: readonly string[]): string {
@@ -173,9 +174,9 @@ class Dresser {
 /** Replaces NUL in texts and attribute values (the parsers already do; the holes' markers rely on it). */
 function withoutNul(nodes: ElementContent[]): void {
   for (const node of nodes) {
-    if (node.type === 'text' || node.type === 'comment') node.value = node.value.replaceAll('\u0000', '\uFFFD');
+    if (node.type === 'text' || node.type === 'comment') node.value = node.value.replaceAll(NUL, '\uFFFD');
     else if (node.type === 'element') {
-      for (const [name, value] of Object.entries(node.properties)) if (typeof value === 'string') node.properties[name] = value.replaceAll('\u0000', '\uFFFD');
+      for (const [name, value] of Object.entries(node.properties)) if (typeof value === 'string') node.properties[name] = value.replaceAll(NUL, '\uFFFD');
       withoutNul(node.children);
     }
   }
