@@ -72,4 +72,11 @@ describe('renderBodyTemplate and fillBody', () => {
     expect(out).not.toMatch(/<script|<b>/);
     expect(out).toContain('&lt;b&gt;&amp;');
   });
+
+  it('numbers the lines of a code block that asks for it (highlighting spans cut at line ends) and marks wrapping', () => {
+    const out = html('{% code title="a.js" lineNumbers="true" overflow="wrap" %}\n```js\n/* one\ntwo */\nx\n```\n{% endcode %}\n\n```js\nplain\n```');
+    expect(out).toContain('<figure class="code-titled line-numbers code-wrap"><figcaption>a.js</figcaption>');
+    expect(out).toContain('<code class="hljs language-js"><span class="line"><span class="hljs-comment">/* one</span></span>\n<span class="line"><span class="hljs-comment">two */</span></span>\n<span class="line">x</span></code>');
+    expect(out).toContain('<code class="hljs language-js">plain\n</code>');
+  });
 });

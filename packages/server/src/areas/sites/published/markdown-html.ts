@@ -28,7 +28,7 @@ import { expandGitbookBlocks } from './gitbook-blocks.js';
 /** The GitBook wrappers' attributes are the only additions to GitHub's schema. */
 const SCHEMA: SanitizeSchema = {
   ...defaultSchema,
-  attributes: { ...defaultSchema.attributes, div: [...(defaultSchema.attributes?.div ?? []), 'dataGb', 'dataStyle', 'dataTitle', 'dataUrl'] },
+  attributes: { ...defaultSchema.attributes, div: [...(defaultSchema.attributes?.div ?? []), 'dataGb', 'dataStyle', 'dataTitle', 'dataUrl', 'dataLinenumbers', 'dataOverflow'] },
 };
 
 const processor = unified()
@@ -156,8 +156,12 @@ class Dresser {
         return [h('div.tabs', children)];
       case 'tab':
         return [h('section.tab', [h('p.tab-title', attribute('dataTitle') || 'Tab'), ...children])];
-      case 'code':
-        return [h('figure.code-titled', [...(attribute('dataTitle') ? [h('figcaption', attribute('dataTitle'))] : []), ...children])];
+      case 'code': {
+        const numbered = attribute('dataLinenumbers') === 'true';
+        if (numbered) for (const child of children) if (child.type === 'element' && child.tagName === 'pre') numberLines(child);
+        const classes = ['code-titled', ...(numbered ? ['line-numbers'] : []), ...(attribute('dataOverflow') === 'wrap' ? ['code-wrap'] : [])];
+        return [h('figure', { className: classes }, [...(attribute('dataTitle') ? [h('figcaption', attribute('dataTitle'))] : []), ...children])];
+      }
       case 'embed': {
         const url = attribute('dataUrl');
         if (!/^https?:\/\//i.test(url)) return children;
@@ -169,6 +173,31 @@ class Dresser {
         return children;
     }
   }
+}
+
+/** `nodes` cut at their newlines: each line's pieces, highlighting spans that cross a line cut in two. */
+function linesOf(nodes: ElementContent[]): ElementContent[][] {
+  const lines: ElementContent[][] = [[]];
+  for (const node of nodes) {
+    const pieces: ElementContent[][] =
+      node.type === 'text'
+        ? node.value.split('\n').map((value) => (value ? [{ type: 'text', value }] : []))
+        : node.type === 'element'
+          ? linesOf(node.children).map((line) => (line.length ? [{ ...node, children: line }] : []))
+          : [[node]];
+    lines[lines.length - 1]!.push(...pieces[0]!);
+    for (const piece of pieces.slice(1)) lines.push(piece);
+  }
+  return lines;
+}
+
+/** Each line of a code block in a `span.line` (numbered by the stylesheet's counter), newlines kept between them for copying. */
+function numberLines(pre: Element): void {
+  const code = pre.children.find((child): child is Element => child.type === 'element' && child.tagName === 'code');
+  if (!code) return;
+  const lines = linesOf(code.children);
+  if (lines.length > 1 && lines.at(-1)!.length === 0) lines.pop();
+  code.children = lines.flatMap((line, index) => [...(index > 0 ? [{ type: 'text' as const, value: '\n' }] : []), h('span.line', line)]);
 }
 
 /** Replaces NUL in texts and attribute values (the parsers already do; the holes' markers rely on it). */
