@@ -11,7 +11,11 @@
 //   site's one space, results linked to site addresses);
 // - recording a view (issue 28): what the page endpoint adds per view for the insights — SiteInsights'
 //   recordView over the 200 cached pages, 200,000 times, with the batched upserts it leads to written
-//   out — per view, as a share of one cached view (1 ÷ the cached view's req/s on its one core).
+//   out — per view, as a share of one cached view (1 ÷ the cached view's req/s on its one core);
+// - long page: the first render of a long documentation page (bench/lib/long-page.ts, like the
+//   longest page of issue 28's sample site), each time a new document, alone on the server; the same page
+//   cached (16 connections); and what one page edit renders again (the server's `siteBodies` misses:
+//   bodies are rendered once per document, body-template.ts) when every cached page is visited after it.
 // Rate limits are off on the main server (every request comes from one address).
 // Server under test on core 0; load generator and PostgreSQL on core 1 (where taskset exists).
 //
@@ -30,7 +34,9 @@ import { createSite, setPublished } from '../packages/server/src/areas/sites/sit
 import { createLogger } from '../packages/server/src/logger.js';
 import { canPin } from './lib/cpus.js';
 import { runScript, startScript, stop } from './lib/processes.js';
-import { seedTenThousandPages } from './lib/ten-thousand-pages.js';
+import { applySpaceChanges } from '../packages/server/src/areas/content/space-content.service.js';
+import { longPage } from './lib/long-page.js';
+import { body, seedTenThousandPages } from './lib/ten-thousand-pages.js';
 
 // Scripts started below are named relative to bench/.
 process.chdir(dirname(fileURLToPath(import.meta.url)));
@@ -156,6 +162,7 @@ async function main() {
       console.log(`  recording a view: ${(recordMs * 1000).toFixed(2)} µs = ${((recordMs * cachedResult.requestsPerSecond) / 10).toFixed(2)}% of a cached view`);
     }
     await insights.stop();
+    await measureLongPage(world, fullUrl, siteId, cached, load);
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.log(
       `\nPublished site, 10,000-page space, 16 connections, page of ~${(bytes / 1024).toFixed(0)} KB: ` +
@@ -170,6 +177,56 @@ async function main() {
     for (const server of servers) await stop(server.child);
     await world.stop();
   }
+}
+
+/** Bodies the server has rendered so far (its `siteBodies` cache's misses, from /metrics). */
+async function bodiesRendered(url: string): Promise<number> {
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^cache_misses_total\{cache="siteBodies"\} (\d+)/m.exec(metrics)?.[1] ?? NaN);
+}
+
+/** The long page (see the file's header): first renders, the cached view, and what one edit renders again. */
+async function measureLongPage(
+  world: Awaited<ReturnType<typeof seedTenThousandPages>>,
+  url: string,
+  siteId: string,
+  cachedPaths: string[],
+  load: (url: string, paths: string[], seconds?: number) => Promise<LoadResult>,
+) {
+  let space = world.space;
+  const { app, user, actor } = world;
+  const applied = await applySpaceChanges(app, space, user.id, [{ type: 'insert_page', ref: 'long', title: 'Long reference', slug: 'long-reference', markdown: longPage(0) }], { actor });
+  space = applied.space;
+  const longId = applied.refs.long!;
+  const path = `/s/${siteId}/long-reference`;
+  const timed = async () => {
+    const started = performance.now();
+    const response = await fetch(`${url}${path}`);
+    await response.text();
+    if (response.status !== 200) throw new Error(`the long page answered ${response.status}`);
+    return performance.now() - started;
+  };
+  // The first document rendered warms the renderer's modules in a worker: not a first render of a page.
+  await timed();
+  const firsts: number[] = [];
+  for (let seed = 1; seed <= 9; seed++) {
+    space = (await applySpaceChanges(app, space, user.id, [{ type: 'update_page', page: longId, markdown: longPage(seed) }], { actor })).space;
+    firsts.push(await timed());
+  }
+  const cachedView = await load(url, [path], SECONDS);
+  const sorted = [...firsts].sort((a, b) => a - b);
+  console.log(
+    `\nlong page (${(longPage(9).length / 1024).toFixed(0)} KB of Markdown): first render median ${sorted[4]!.toFixed(0)} ms (min ${sorted[0]!.toFixed(0)}, max ${sorted.at(-1)!.toFixed(0)}; 9 new documents, one request at a time); ` +
+      `cached ${cachedView.requestsPerSecond.toFixed(0)} req/s (p50 ${cachedView.p50} ms, p99 ${cachedView.p99} ms)`,
+  );
+  // One page edited, then every cached page and the long one visited: what is rendered again.
+  for (const visited of cachedPaths) await (await fetch(`${url}${visited}`)).arrayBuffer();
+  const before = await bodiesRendered(url);
+  const edited = world.children[0]!;
+  await applySpaceChanges(app, space, user.id, [{ type: 'update_page', page: edited.id, markdown: body(edited.seed, { 1: 'An edited paragraph.' }) }], { actor });
+  for (const visited of [...cachedPaths, path]) await (await fetch(`${url}${visited}`)).arrayBuffer();
+  const rendered = (await bodiesRendered(url)) - before;
+  console.log(`one page edited, then ${cachedPaths.length + 1} pages of the site visited: ${rendered} page bod${rendered === 1 ? 'y' : 'ies'} rendered again`);
 }
 
 /** The cached view under a CPU profile (see --profile above). */

@@ -13,7 +13,7 @@
 import { LRUCache } from 'lru-cache';
 import type { CacheStats as MetricsCacheStats } from './metrics.js';
 import type { ViewerEntry } from './access/viewer.js';
-import type { Chrome, FaviconEntry, SpaceModel, VisibleStructure } from './areas/sites/index.js';
+import type { BodyTemplate, Chrome, FaviconEntry, SpaceModel, VisibleStructure } from './areas/sites/index.js';
 import type { ResolvedTarget } from './areas/comments/index.js';
 import type { CachedToken } from './auth/token-cache.js';
 import type { DocumentLinks } from './content/links/extract.js';
@@ -131,8 +131,10 @@ export const CACHE_BUDGETS = {
   tokens: 16 * MiB,
   /** List counts per listing version (db/count-cache.ts). */
   counts: 2 * MiB,
-  /** Published sites: rendered pages by everything they show (areas/sites/published/site-page.ts). */
-  sitePages: 112 * MiB,
+  /** Published sites: rendered pages by everything they show (areas/sites/published/endpoints/page.ts). */
+  sitePages: 64 * MiB,
+  /** Published sites: page bodies rendered once per document, with holes for their links (body-template.ts). */
+  siteBodies: 48 * MiB,
   /** Published sites: a space's pages as the site shows them, by tree (space-model.ts). */
   siteModels: 64 * MiB,
   /** Published sites: paths pages had in recent revisions, by head (space-model.ts). */
@@ -192,6 +194,7 @@ export function createCaches(totalBytes = DEFAULT_CACHE_MEMORY_BYTES) {
     tokens: cache<CachedToken>('tokens', (_entry, key) => 1024 + text(key), 60_000),
     counts: cache<CountEntry>('counts', (_entry, key) => 96 + text(key)),
     sitePages: cache<string>('sitePages', (html, key) => 64 + text(key) + text(html)),
+    siteBodies: cache<BodyTemplate>('siteBodies', (template, key) => 256 + text(key) + template.parts.reduce((sum, part) => sum + 16 + text(part), 0) + template.holes.length * 160),
     // The model keeps its tree alive (also counted by `trees`, which may have let it go).
     siteModels: cache<SpaceModel>('siteModels', (model) => 512 + model.tree.pages.size * (PAGE_ENTRY_BYTES + 400)),
     siteFormerPaths: cache<ReadonlyMap<string, string>>('siteFormerPaths', (paths) => 128 + paths.size * 200),

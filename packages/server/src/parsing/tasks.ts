@@ -8,6 +8,7 @@ import type { BodyVerdict, ParsedBody } from '../content/body-parse.js';
 import type { readGitbookConfig, ReadHtml, ReadMarkdown } from '../areas/import/import-parse.js';
 import type { SummaryRead } from '../areas/import/summary-outline.js';
 import type { OpenAPISource, ProcessLimits, ProcessOutcome } from '../areas/openapi-specs/openapi-processing.js';
+import type { BodyTemplate } from '../areas/sites/published/body-template.js';
 import type { RenderInput } from '../areas/pdf/pdf-render.js';
 
 type GitbookConfig = ReturnType<typeof readGitbookConfig>;
@@ -51,6 +52,11 @@ export const TASKS = {
   'pdf-images': task<{ trees: string[] }, string[]>(async () => (await import('../areas/pdf/pdf-render.js')).imagesOfTrees),
   /** A change request's PDF, laid out and rendered. */
   'pdf-render': task<RenderInput, Uint8Array>(async () => (await import('../areas/pdf/pdf-render.js')).renderPdf),
+  /** A published page's body as HTML with holes for its links (areas/sites/published/markdown-html.ts). */
+  'site-body': task<{ markdown: string }, BodyTemplate>(async () => {
+    const { renderBodyTemplate } = await import('../areas/sites/published/markdown-html.js');
+    return ({ markdown }) => renderBodyTemplate(markdown);
+  }),
   /** Where comments' anchors now are in a changed body (areas/comments/anchoring.ts). */
   reanchor: task<{ blocks: string; anchors: Anchor[] }, Array<{ id: string; preview: string } | null>>(async () => (await import('../areas/comments/anchoring.js')).reanchorAll),
 };

@@ -59,6 +59,7 @@ export const sitesArea = defineArea({
 
 // What other areas use of this one: the only names they may import (eslint.config.js, boundaries).
 export type { FaviconEntry } from './published/site-favicon.js';
+export type { BodyTemplate } from './published/body-template.js';
 export type { Chrome } from './published/site-layout.js';
 export type { VisibleStructure } from './published/site-state.js';
 export type { SpaceModel } from './published/space-model.js';

@@ -11,7 +11,7 @@ const CONTAINERS: Record<string, readonly string[]> = {
   hint: ['style'],
   tabs: [],
   tab: ['title'],
-  code: ['title'],
+  code: ['title', 'lineNumbers', 'overflow'],
   'content-ref': ['url'],
   embed: ['url'],
 };

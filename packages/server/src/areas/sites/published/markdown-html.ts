@@ -1,11 +1,18 @@
-// A page body as safe HTML (a hast tree): Markdown with GFM (tables, task lists, footnotes, strikethrough,
+// A page body as safe HTML, rendered once per document in the parse pool (parsing/tasks.ts `site-body`)
+// and kept (body-template.ts): Markdown with GFM (tables, task lists, footnotes, strikethrough,
 // autolinks) and the GitBook blocks imported content carries (gitbook-blocks.ts), parsed by remark;
 // raw HTML parsed too, then everything passes rehype-sanitize (GitHub's schema: no script, no event
 // handlers, no `javascript:` addresses, no styles) BEFORE the renderer adds anything of its own —
 // heading ids (rehype-slug, the github-slugger anchors search uses), code highlighting
-// (rehype-highlight: highlight.js classes, no inline styles), heading anchor links, site addresses for
-// links and images (through the caller's resolver), and the GitBook blocks dressed as HTML.
+// (rehype-highlight: highlight.js classes, no inline styles), heading anchor links and the GitBook
+// blocks dressed as HTML.
+//
+// What depends on the rest of the site — where a link or an image leads, a content reference's target
+// title — is left as a hole in the serialized HTML (body-template.ts) and filled on each assembly of the
+// page: so the rendering is a function of the document alone (documents are content-addressed and
+// immutable) and an edit elsewhere in the site renders nothing again.
 import type { Element, ElementContent, Root, RootContent } from 'hast';
+import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeRaw from 'rehype-raw';
@@ -15,12 +22,13 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import type { BodyTemplate, Hole } from './body-template.js';
 import { expandGitbookBlocks } from './gitbook-blocks.js';
 
 /** The GitBook wrappers' attributes are the only additions to GitHub's schema. */
 const SCHEMA: SanitizeSchema = {
   ...defaultSchema,
-  attributes: { ...defaultSchema.attributes, div: [...(defaultSchema.attributes?.div ?? []), 'dataGb', 'dataStyle', 'dataTitle', 'dataUrl'] },
+  attributes: { ...defaultSchema.attributes, div: [...(defaultSchema.attributes?.div ?? []), 'dataGb', 'dataStyle', 'dataTitle', 'dataUrl', 'dataLinenumbers', 'dataOverflow'] },
 };
 
 const processor = unified()
@@ -34,16 +42,7 @@ const processor = unified()
   .use(rehypeHighlight, { detect: false })
   .freeze();
 
-/** Where links and images of a body lead on the site. */
-export type LinkResolver = {
-  /** A link's site address; `broken` for an internal target that does not resolve. */
-  link(href: string): { href: string; external?: boolean } | { broken: true };
-  /** An image's site address; `external` for an address on another origin (not loaded: shown as a link). */
-  image(src: string): { src: string } | { external: string } | { broken: true };
-};
-
 export type OutlineEntry = { id: string; text: string; depth: 2 | 3 };
-export type RenderedBody = { nodes: RootContent[]; outline: OutlineEntry[] };
 
 export function textOf(node: Root | RootContent): string {
   if (node.type === 'text') return node.value;
@@ -55,25 +54,51 @@ const CLOBBER = 'user-content-';
 const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
 const HINT_LABELS: Record<string, string> = { info: 'Note', success: 'Tip', warning: 'Warning', danger: 'Important' };
 
+/** A hole's place in the HTML while it is serialized (NUL never survives parsing: see `withoutNul`). */
+const NUL = String.fromCharCode(0);
+const marker = (index: number): ElementContent => ({ type: 'raw', value: `${NUL}${index}${NUL}` }) as unknown as ElementContent;
+const MARKER = new RegExp(`${NUL}(\\d+)${NUL}`);
+
+/** The attributes of an element but those named, serialized (` title="…"`), for a hole to carry. */
+function attributesBut(node: Element, names: readonly string[]): string {
+  const properties = Object.fromEntries(Object.entries(node.properties).filter(([name]) => !names.includes(name)));
+  const html = toHtml({ type: 'element', tagName: 'i', properties, children: [] });
+  return html.slice('<i'.length, -'></i>'.length);
+}
+
 class Dresser {
   readonly outline: OutlineEntry[] = [];
-  constructor(private readonly links: LinkResolver) {}
+  readonly holes: Hole[] = [];
+  /** Links open around the node being dressed (an image inside one must not become a link itself). */
+  private linkDepth = 0;
 
   children(nodes: ElementContent[]): ElementContent[] {
     return nodes.flatMap((node) => (node.type === 'element' ? this.element(node) : [node]));
   }
 
+  private hole(hole: Hole): ElementContent {
+    return marker(this.holes.push(hole) - 1);
+  }
+
   private element(node: Element): ElementContent[] {
     const gitbook = node.properties.dataGb;
     if (node.tagName === 'div' && typeof gitbook === 'string') return this.gitbook(node, gitbook);
+    const href = node.properties.href;
+    // Footnote references and back-references stay in the page: only other links are holes.
+    const siteLink = node.tagName === 'a' && typeof href === 'string' && !href.startsWith('#');
+    if (siteLink) this.linkDepth++;
     node.children = this.children(node.children);
+    if (siteLink) this.linkDepth--;
     // Footnote ids come prefixed from remark-rehype, then again from the sanitizer's clobbering: once is
     // what their links name.
     const id = node.properties.id;
     if (typeof id === 'string' && id.startsWith(`${CLOBBER}${CLOBBER}`)) node.properties.id = id.slice(CLOBBER.length);
     switch (node.tagName) {
-      case 'a':
-        return [this.anchor(node)];
+      case 'a': {
+        if (!siteLink) return [node];
+        const open = this.holes.length;
+        return [this.hole({ kind: 'link', href: href as string, attributes: attributesBut(node, ['href']) }), ...node.children, this.hole({ kind: 'end', of: open })];
+      }
       case 'img':
         return [this.image(node)];
       case 'h1':
@@ -94,30 +119,10 @@ class Dresser {
     }
   }
 
-  private anchor(node: Element): Element {
-    const href = node.properties.href;
-    if (typeof href !== 'string') return node;
-    // Footnote references and back-references stay in the page.
-    if (href.startsWith('#')) return node;
-    const resolved = this.links.link(href);
-    if ('broken' in resolved) return h('span.broken-link', { title: 'This link leads to nothing published' }, node.children);
-    node.properties.href = resolved.href;
-    if (resolved.external) node.properties.rel = ['noopener', 'noreferrer'];
-    return node;
-  }
-
   private image(node: Element): ElementContent {
     const src = node.properties.src;
     const alt = typeof node.properties.alt === 'string' ? node.properties.alt : '';
-    const resolved = typeof src === 'string' ? this.links.image(src) : ({ broken: true } as const);
-    if ('src' in resolved) {
-      node.properties.src = resolved.src;
-      node.properties.loading = 'lazy';
-      node.properties.decoding = 'async';
-      return node;
-    }
-    if ('external' in resolved) return h('a.external-image', { href: resolved.external, rel: ['noopener', 'noreferrer'] }, `Image: ${alt || resolved.external}`);
-    return h('span.broken-link', { title: 'This image is not published' }, `Image: ${alt || 'missing'}`);
+    return this.hole({ kind: 'image', src: typeof src === 'string' ? src : '', alt, attributes: attributesBut(node, ['src', 'loading', 'decoding']), inLink: this.linkDepth > 0 });
   }
 
   private heading(node: Element): Element {
@@ -132,11 +137,16 @@ class Dresser {
   }
 
   private gitbook(node: Element, kind: string): ElementContent[] {
-    const children = this.children(node.children);
     const attribute = (name: string) => {
       const value = node.properties[name];
       return typeof value === 'string' ? value : '';
     };
+    if (kind === 'content-ref' && attribute('dataUrl') !== '' && this.linkDepth === 0) {
+      // A card to the target, titled by it (filled with the page's title where it leads to one); the
+      // block's own content is the same link, written for readers of the Markdown.
+      return [this.hole({ kind: 'ref', href: attribute('dataUrl'), text: textOf(node).trim() })];
+    }
+    const children = this.children(node.children);
     switch (kind) {
       case 'hint': {
         const style = HINT_STYLES.has(attribute('dataStyle')) ? attribute('dataStyle') : 'info';
@@ -146,8 +156,12 @@ class Dresser {
         return [h('div.tabs', children)];
       case 'tab':
         return [h('section.tab', [h('p.tab-title', attribute('dataTitle') || 'Tab'), ...children])];
-      case 'code':
-        return [h('figure.code-titled', [...(attribute('dataTitle') ? [h('figcaption', attribute('dataTitle'))] : []), ...children])];
+      case 'code': {
+        const numbered = attribute('dataLinenumbers') === 'true';
+        if (numbered) for (const child of children) if (child.type === 'element' && child.tagName === 'pre') numberLines(child);
+        const classes = ['code-titled', ...(numbered ? ['line-numbers'] : []), ...(attribute('dataOverflow') === 'wrap' ? ['code-wrap'] : [])];
+        return [h('figure', { className: classes }, [...(attribute('dataTitle') ? [h('figcaption', attribute('dataTitle'))] : []), ...children])];
+      }
       case 'embed': {
         const url = attribute('dataUrl');
         if (!/^https?:\/\//i.test(url)) return children;
@@ -161,10 +175,58 @@ class Dresser {
   }
 }
 
-/** A page body rendered for the site: sanitized HTML nodes and the outline of its h2/h3 headings. */
-export function renderBody(markdown: string, links: LinkResolver): RenderedBody {
+/** `nodes` cut at their newlines: each line's pieces, highlighting spans that cross a line cut in two. */
+function linesOf(nodes: ElementContent[]): ElementContent[][] {
+  const lines: ElementContent[][] = [[]];
+  for (const node of nodes) {
+    const pieces: ElementContent[][] =
+      node.type === 'text'
+        ? node.value.split('\n').map((value) => (value ? [{ type: 'text', value }] : []))
+        : node.type === 'element'
+          ? linesOf(node.children).map((line) => (line.length ? [{ ...node, children: line }] : []))
+          : [[node]];
+    lines[lines.length - 1]!.push(...pieces[0]!);
+    for (const piece of pieces.slice(1)) lines.push(piece);
+  }
+  return lines;
+}
+
+/** Each line of a code block in a `span.line` (numbered by the stylesheet's counter), newlines kept between them for copying. */
+function numberLines(pre: Element): void {
+  const code = pre.children.find((child): child is Element => child.type === 'element' && child.tagName === 'code');
+  if (!code) return;
+  const lines = linesOf(code.children);
+  if (lines.length > 1 && lines.at(-1)!.length === 0) lines.pop();
+  code.children = lines.flatMap((line, index) => [...(index > 0 ? [{ type: 'text' as const, value: '\n' }] : []), h('span.line', line)]);
+}
+
+/** Replaces NUL in texts and attribute values (the parsers already do; the holes' markers rely on it). */
+function withoutNul(nodes: ElementContent[]): void {
+  for (const node of nodes) {
+    if (node.type === 'text' || node.type === 'comment') node.value = node.value.replaceAll(NUL, '\uFFFD');
+    else if (node.type === 'element') {
+      for (const [name, value] of Object.entries(node.properties)) if (typeof value === 'string') node.properties[name] = value.replaceAll(NUL, '\uFFFD');
+      withoutNul(node.children);
+    }
+  }
+}
+
+/**
+ * A page body rendered for the site, as a template (body-template.ts): sanitized, highlighted HTML with
+ * holes where links, images and content references go, and the outline of its h2/h3 headings. Runs in
+ * the parse pool (`site-body`): remark and highlight.js take seconds on a hostile body.
+ */
+export function renderBodyTemplate(markdown: string): BodyTemplate {
   const tree = processor.runSync(processor.parse(expandGitbookBlocks(markdown))) as Root;
-  const dresser = new Dresser(links);
-  const nodes = dresser.children(tree.children.filter((node): node is ElementContent => node.type !== 'doctype'));
-  return { nodes, outline: dresser.outline };
+  const content = tree.children.filter((node): node is ElementContent => node.type !== 'doctype');
+  withoutNul(content);
+  const dresser = new Dresser();
+  const html = toHtml({ type: 'root', children: dresser.children(content) }, { allowDangerousHtml: true });
+  const pieces = html.split(MARKER);
+  return {
+    parts: pieces.filter((_piece, index) => index % 2 === 0),
+    slots: pieces.filter((_piece, index) => index % 2 === 1).map(Number),
+    holes: dresser.holes,
+    outline: dresser.outline,
+  };
 }

@@ -7,7 +7,7 @@ import type { PageEntry } from '../../../content/model.js';
 import { loadFileTree } from '../../../content/tree-store.js';
 import type { PublishedStructure } from '../published-structure.js';
 import type { SiteSpaceRow } from '../structure.repository.js';
-import type { LinkResolver } from './markdown-html.js';
+import type { LinkResolver } from './body-template.js';
 import type { PublishedSiteRow, SpaceHead } from './published.repository.js';
 import { siteSpacePath, siteSpacesOf, type Located, type SectionEntry } from './site-navigation.js';
 import { pageHref } from './site-page.js';
@@ -33,6 +33,8 @@ type LinkContext = {
   /** Added to the addresses of pages: `.md` when the links lead to the pages' Markdown (endpoints/page-markdown.ts). */
   pageSuffix?: string;
 };
+
+const titleOf = (model: SpaceModel, pageId: string) => model.tree.pages.get(pageId)?.title;
 
 /** The resolver of `page`'s links, with what it needs loaded: the files of its space, the other spaces it names. */
 export async function pageLinks(c: LinkContext): Promise<PageLinks> {
@@ -65,7 +67,7 @@ export async function pageLinks(c: LinkContext): Promise<PageLinks> {
       const path = (hash >= 0 ? address.slice(0, hash) : address).replace(/\?.*$/, '');
       const parts = path.split('/').filter((part) => part !== '');
       if (path.startsWith('/') && parts[0] === 'pages' && parts.length === 2 && ID.test(parts[1]!)) {
-        return model.pathById.has(parts[1]!) ? { href: here(parts[1]!) + anchor } : { broken: true };
+        return model.pathById.has(parts[1]!) ? { href: here(parts[1]!) + anchor, title: titleOf(model, parts[1]!) } : { broken: true };
       }
       if (path.startsWith('/') && parts[0] === 'files' && parts.length === 2) {
         const target = file(parts[1]!);
@@ -75,7 +77,7 @@ export async function pageLinks(c: LinkContext): Promise<PageLinks> {
         const other = otherModels.get(parts[1]);
         if (!other) return { broken: true };
         if (parts.length === 2) return { href: `${root}${siteSpacePath(other.section, other.siteSpace)}/` };
-        if (parts[2] === 'pages' && parts.length === 4 && other.model.pathById.has(parts[3]!)) return { href: pageHref(root, other.section, other.siteSpace, other.model, parts[3]!) + suffix + anchor };
+        if (parts[2] === 'pages' && parts.length === 4 && other.model.pathById.has(parts[3]!)) return { href: pageHref(root, other.section, other.siteSpace, other.model, parts[3]!) + suffix + anchor, title: titleOf(other.model, parts[3]!) };
         return { broken: true };
       }
       // A path to a page: from the space's root, or relative to the page's folder — its parent's, or its
@@ -93,7 +95,7 @@ export async function pageLinks(c: LinkContext): Promise<PageLinks> {
         return model.idByPath.get(folder.join('/'));
       };
       const target = resolve(parentPath) ?? (model.tree.childrenOf.has(page.id) ? resolve([...parentPath, page.slug]) : undefined);
-      if (target) return { href: here(target) + anchor };
+      if (target) return { href: here(target) + anchor, title: titleOf(model, target) };
       return path === '' ? { href: anchor } : { broken: true };
     },
     image(src) {
@@ -101,7 +103,9 @@ export async function pageLinks(c: LinkContext): Promise<PageLinks> {
       if (/^https?:/i.test(address) || address.startsWith('//')) return { external: address };
       const id = /^\/files\/([A-Za-z0-9_-]{1,64})$/.exec(address)?.[1];
       const target = id ? file(id) : undefined;
-      return target ? { src: target } : { broken: true };
+      if (!target) return { broken: true };
+      const dimensions = files.items.get(id!)?.dimensions;
+      return dimensions ? { src: target, width: dimensions.width, height: dimensions.height } : { src: target };
     },
   };
 }

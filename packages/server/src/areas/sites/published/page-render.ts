@@ -3,7 +3,7 @@
 // breadcrumbs, the site-space switcher, previous/next and the outline.
 import { loadDocuments } from '../../../content/content-objects.repository.js';
 import { siteAddress } from '../addresses.js';
-import { renderBody } from './markdown-html.js';
+import { bodyTemplate, fillBody } from './body-template.js';
 import { pageLinks } from './page-links.js';
 import { customizationOf } from './site-chrome.js';
 import { renderPage, type Link, type TreeItem } from './site-layout.js';
@@ -23,7 +23,7 @@ export async function renderSitePage(visit: SiteVisit, structure: PublishedStruc
   const here = (pageId: string) => pageHref(root, located.section, located.siteSpace, model, pageId);
   const markdown = page.documentHash ? ((await loadDocuments(app.db, app.caches, site.organizationId, [page.documentHash])).get(page.documentHash) ?? '') : '';
   const links = await pageLinks({ app, site, root, structure, heads: visit.state.heads, located, model, page, markdown });
-  const body = renderBody(markdown, links);
+  const body = page.documentHash ? await bodyTemplate(app, site.organizationId, page.documentHash, markdown) : undefined;
 
   // Navigation: the tree with the current page's branch open; groups open while the tree is small.
   const ancestors = new Set<string>();
@@ -79,8 +79,8 @@ export async function renderSitePage(visit: SiteVisit, structure: PublishedStruc
           ? { label: 'Variants', items: located.siblings.map((row) => ({ title: row.spaceTitle, href: `${root}${siteSpacePath(located.section, row)}/`, current: row.id === located.siteSpace.id })) }
           : undefined,
       tree: tree.items,
-      body: body.nodes,
-      outline: layout.outline === false ? [] : body.outline,
+      body: body ? [{ type: 'raw', value: fillBody(body, links) }] : [],
+      outline: layout.outline === false || !body ? [] : body.outline,
       updatedAt: page.updatedAt,
       previous: layout.pagination === false ? undefined : neighbour(-1),
       next: layout.pagination === false ? undefined : neighbour(1),

@@ -85,8 +85,20 @@ h1:hover .heading-anchor,h2:hover .heading-anchor,h3:hover .heading-anchor,h4:ho
 .code-titled{margin:1rem 0}
 .code-titled figcaption{font-size:.85rem;font-weight:600;padding:.3rem .8rem;background:var(--code-bg);border:1px solid var(--border);border-bottom:0;border-radius:var(--radius) var(--radius) 0 0}
 .code-titled pre{margin-top:0;border-top-left-radius:0;border-top-right-radius:0}
-.embed,.content-ref{margin:1rem 0;padding:.8rem 1rem;border:1px solid var(--border);border-radius:var(--radius)}
-.content-ref p{margin:0}
+.embed{margin:1rem 0;padding:.8rem 1rem;border:1px solid var(--border);border-radius:var(--radius)}
+.content-ref{display:block;margin:1rem 0;padding:.8rem 1rem;border:1px solid var(--border);border-radius:var(--radius);color:var(--text);text-decoration:none}
+a.content-ref:hover{border-color:var(--link)}
+.content-ref-title{font-weight:600}.content-ref-title::after{content:" →";color:var(--muted)}
+.content-ref-address{display:block;font-size:.85rem;color:var(--muted);overflow-wrap:anywhere}
+.content pre.has-copy{padding-top:2.4rem}
+.line-numbers code{counter-reset:line}
+.line-numbers .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2.2em;margin-right:1em;text-align:right;color:var(--muted);user-select:none}
+.code-wrap pre{white-space:pre-wrap;overflow-wrap:anywhere}
+.hint-label::before{content:"";display:inline-block;width:1.1em;height:1.1em;margin-right:.4em;vertical-align:-.2em;background:var(--hint);-webkit-mask:var(--hint-icon) center/contain no-repeat;mask:var(--hint-icon) center/contain no-repeat}
+.hint-info{--hint-icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2.2' stroke-linecap='round' stroke-linejoin='round'%3E%3Ccircle cx='12' cy='12' r='10'/%3E%3Cpath d='M12 16v-5M12 8h.01'/%3E%3C/svg%3E")}
+.hint-success{--hint-icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2.2' stroke-linecap='round' stroke-linejoin='round'%3E%3Ccircle cx='12' cy='12' r='10'/%3E%3Cpath d='m8 12 3 3 5-6'/%3E%3C/svg%3E")}
+.hint-warning{--hint-icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2.2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0zM12 9v4M12 17h.01'/%3E%3C/svg%3E")}
+.hint-danger{--hint-icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2.2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M7.9 2h8.2L22 7.9v8.2L16.1 22H7.9L2 16.1V7.9z'/%3E%3Cpath d='M12 8v4M12 16h.01'/%3E%3C/svg%3E")}
 .broken-link{color:var(--danger-text);text-decoration:underline wavy;cursor:help}
 .page-meta{margin-top:3rem;font-size:.88rem;color:var(--muted)}
 .pagination{display:grid;grid-template-columns:1fr 1fr;gap:1rem;margin-top:1rem}
@@ -181,6 +193,7 @@ const SITE_JS = `
         navigator.clipboard.writeText(code.textContent || '').then(function () { copy.textContent = 'Copied'; setTimeout(function () { copy.textContent = 'Copy'; }, 1500); });
       });
       pre.appendChild(copy);
+      pre.classList.add('has-copy');
     });
     // Feedback sent in the background (the form posts by itself without the script).
     document.querySelectorAll('form[data-feedback]').forEach(function (form) {

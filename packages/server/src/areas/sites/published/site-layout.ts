@@ -38,6 +38,7 @@ export type PageView = {
   breadcrumbs: Link[];
   switcher?: { label: string; items: Link[] } | undefined;
   tree: TreeItem[];
+  /** The page body: one raw node of the renderer's HTML (body-template.ts), never built from input here. */
   body: RootContent[];
   outline: OutlineEntry[];
   updatedAt: string;
@@ -78,7 +79,8 @@ function document(chrome: Chrome, head: { title: string; description?: string | 
     ]),
     h('body', [h('a.skip-link', { href: '#content' }, 'Skip to content'), header(chrome, head.query), ...tabs(chrome), ...body, h('footer.site-footer', [h('p', `${chrome.title} · served by Content Workspace`)])]),
   ]);
-  return `<!doctype html>\n${toHtml(tree)}`;
+  // Raw HTML is only the page body, sanitized and serialized by the renderer (body-template.ts).
+  return `<!doctype html>\n${toHtml(tree, { allowDangerousHtml: true })}`;
 }
 
 function siteIcon(chrome: Chrome): Element[] {
