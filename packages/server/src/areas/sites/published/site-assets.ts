@@ -4,6 +4,7 @@
 // pages' policy allows only these files. Colours come from the stored customization, whose schema
 // allows `#rrggbb` only; they are checked again here before they reach CSS.
 import { createHash } from 'node:crypto';
+import { SEARCH_DIALOG_CSS, SEARCH_DIALOG_JS } from './search-dialog.js';
 
 const SITE_CSS = `
 *,*::before,*::after{box-sizing:border-box}
@@ -209,8 +210,11 @@ const SITE_JS = `
 
 const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
+const ALL_CSS = SITE_CSS + SEARCH_DIALOG_CSS;
+
 export const SITE_ASSETS = {
-  css: { name: `site-${hash(SITE_CSS)}.css`, body: SITE_CSS, type: 'text/css; charset=utf-8' },
+  css: { name: `site-${hash(ALL_CSS)}.css`, body: ALL_CSS, type: 'text/css; charset=utf-8' },
+  search: { name: `search-${hash(SEARCH_DIALOG_JS)}.js`, body: SEARCH_DIALOG_JS, type: 'text/javascript; charset=utf-8' },
   js: { name: `site-${hash(SITE_JS)}.js`, body: SITE_JS, type: 'text/javascript; charset=utf-8' },
 } as const;
 

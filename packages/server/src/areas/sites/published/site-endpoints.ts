@@ -10,6 +10,7 @@ import { faviconEndpoint } from './endpoints/favicon.js';
 import { filesEndpoint } from './endpoints/files.js';
 import { pageEndpoint } from './endpoints/page.js';
 import { robotsEndpoint } from './endpoints/robots.js';
+import { searchJsonEndpoint } from './endpoints/search-json.js';
 import { searchEndpoint } from './endpoints/search.js';
 import { sitemapEndpoint } from './endpoints/sitemap.js';
 import { themeEndpoint } from './endpoints/theme.js';
@@ -24,6 +25,7 @@ export const SITE_ENDPOINTS: readonly SiteEndpoint[] = [
   filesEndpoint,
   faviconEndpoint,
   searchEndpoint,
+  searchJsonEndpoint,
   pageEndpoint,
 ];
 

@@ -20,9 +20,13 @@ export type Chrome = {
   locale: string;
   /** An emoji, or the icons' addresses on the site itself (light and dark theme). */
   favicon?: { emoji: string } | { light: string; dark: string } | undefined;
-  assets: { css: string; theme: string; js: string };
+  assets: { css: string; theme: string; js: string; search: string };
   tabs: Tab[];
   searchAction?: string | undefined;
+  /** The JSON search of the search dialog (endpoints/search-json.ts). */
+  searchEndpoint?: string | undefined;
+  /** The part of the site the dialog searches first (the current variant or section), when there is one. */
+  searchScope?: { id: string; label: string } | undefined;
   noindex: boolean;
 };
 
@@ -69,6 +73,7 @@ function document(chrome: Chrome, head: { title: string; description?: string | 
       h('link', { rel: 'stylesheet', href: chrome.assets.css }),
       h('link', { rel: 'stylesheet', href: chrome.assets.theme }),
       h('script', { src: chrome.assets.js, defer: true }),
+      ...(chrome.searchAction ? [h('script', { src: chrome.assets.search, defer: true })] : []),
     ]),
     h('body', [h('a.skip-link', { href: '#content' }, 'Skip to content'), header(chrome, head.query), ...tabs(chrome), ...body, h('footer.site-footer', [h('p', `${chrome.title} · served by Content Workspace`)])]),
   ]);
@@ -86,11 +91,22 @@ function header(chrome: Chrome, query?: string): Element {
     h('a.site-title', { href: `${chrome.root}/` }, [...siteIcon(chrome), h('span', chrome.title)]),
     ...(chrome.searchAction
       ? [
-          h('form.search', { role: 'search', action: chrome.searchAction, method: 'get' }, [
-            h('label.sr-only', { for: 'site-search' }, 'Search this site'),
-            h('input#site-search', { type: 'search', name: 'q', placeholder: 'Search…', maxLength: MAX_QUERY_LENGTH, ...(query ? { value: query } : {}) }),
-            h('button', { type: 'submit' }, 'Search'),
-          ]),
+          h(
+            'form.search',
+            {
+              role: 'search',
+              action: chrome.searchAction,
+              method: 'get',
+              dataLabel: 'Search this site',
+              ...(chrome.searchEndpoint ? { dataEndpoint: chrome.searchEndpoint } : {}),
+              ...(chrome.searchScope ? { dataScope: chrome.searchScope.id, dataScopeLabel: chrome.searchScope.label } : {}),
+            },
+            [
+              h('label.sr-only', { for: 'site-search' }, 'Search this site'),
+              h('input#site-search', { type: 'search', name: 'q', placeholder: 'Search…', maxLength: MAX_QUERY_LENGTH, ...(query ? { value: query } : {}) }),
+              h('button', { type: 'submit' }, 'Search'),
+            ],
+          ),
         ]
       : []),
   ]);
