@@ -2,13 +2,14 @@
 // (which works without JavaScript: the results page, endpoints/search.ts) gives way to a button; the
 // button, ⌘K / Ctrl K, or `/` outside a text field open a modal <dialog> whose results come while the
 // visitor types (debounced, the previous request aborted) from the site's JSON search
-// (endpoints/search-json.ts). Results are a listbox driven by the arrow keys and Enter; Escape closes
-// (the <dialog>'s own cancel). The search keeps to the current variant or section when the page has one
-// (the form's `data-scope`), with a toggle to search the whole site. Every text is set as text nodes
+// (endpoints/search-json.ts). Results are a listbox driven by the arrow keys and Enter; Escape closes.
+// The search keeps to the current variant or section when the page has one (the form's `data-scope`),
+// with a toggle to search the whole site. Every text is set as text nodes
 // (matched words become <mark> elements from the answer's ranges): nothing the server sends is parsed
 // as HTML. Served as its own file (SITE_ASSETS), under the pages' strict policy.
 
 export const SEARCH_DIALOG_CSS = `
+[hidden]{display:none!important}
 .search-button{margin-left:auto;display:flex;align-items:center;gap:.5rem;min-width:0;padding:.4rem .6rem .4rem .7rem;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg);color:var(--muted);font:inherit;font-size:.9rem;cursor:pointer}
 .search-button:hover{border-color:var(--primary)}
 .search-button kbd{font:inherit;font-size:.75rem;padding:0 .35rem;border:1px solid var(--border);border-radius:4px}
@@ -130,9 +131,11 @@ export const SEARCH_DIALOG_JS = `
       })
       .catch(function (e) { if (e && e.name === 'AbortError') return; if (mine === serial) status.textContent = 'The search failed: try again.'; });
   }
-  function open(text) {
+  function open() {
     if (dialog.open) { input.focus(); return; }
-    if (typeof text === 'string') input.value = text;
+    // On the results page the header's box holds the query: the dialog goes on from it.
+    var kept = form.querySelector('input');
+    if (!input.value && kept && kept.value) input.value = kept.value;
     dialog.showModal();
     input.focus();
     input.select();
@@ -143,6 +146,8 @@ export const SEARCH_DIALOG_JS = `
     if (e.key === 'ArrowDown') { e.preventDefault(); setActive(active + 1); }
     else if (e.key === 'ArrowUp') { e.preventDefault(); setActive(active - 1); }
     else if (e.key === 'Enter' && active >= 0 && options[active]) { e.preventDefault(); window.location.assign(options[active].href); }
+    // A search field would take the first Escape to clear itself: Escape closes the dialog at once.
+    else if (e.key === 'Escape') { e.preventDefault(); dialog.close(); }
   });
   dialogForm.addEventListener('submit', function (e) { if (input.value.trim() === '') e.preventDefault(); });
   close.addEventListener('click', function () { dialog.close(); });
