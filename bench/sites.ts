@@ -8,7 +8,9 @@
 // - cached, rate limits on: the cached view on a second server that charges every view to the address
 //   (limit high enough never to refuse): the cost of the charge;
 // - search: the site's search page for a few words of the pages' text (the search service over the
-//   site's one space, results linked to site addresses).
+//   site's one space, results linked to site addresses);
+// - search as you type: the dialog's JSON search (`_search?q=`) for what a visitor types, a prefix at a
+//   time, one request after the other (latency p50 / p95, budget p95 < 30 ms), then at 16 connections.
 // Rate limits are off on the main server (every request comes from one address).
 // Server under test on core 0; load generator and PostgreSQL on core 1 (where taskset exists).
 //
@@ -20,12 +22,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync }
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import type { Caller } from '../packages/server/src/auth/authenticate.js';
 import type { AppContext } from '../packages/server/src/context.js';
 import { createSite, setPublished } from '../packages/server/src/areas/sites/sites.service.js';
 import { canPin } from './lib/cpus.js';
 import { runScript, startScript, stop } from './lib/processes.js';
-import { seedTenThousandPages } from './lib/ten-thousand-pages.js';
+import { quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
 
 // Scripts started below are named relative to bench/.
 process.chdir(dirname(fileURLToPath(import.meta.url)));
@@ -114,14 +117,18 @@ async function main() {
     const cached = allPaths.slice(0, 200);
     const barePaths = [`/bare/spaces/${space.id}`];
     const searchPaths = ['water', 'oil people', 'topic', 'section 4521'].map((q) => `/s/${siteId}/search?q=${encodeURIComponent(q)}`);
+    // What the dialog asks while a visitor types: each prefix of a few queries.
+    const typed = ['water', 'oil people', 'topic 45', 'section 4521', 'number', 'lo'].flatMap((q) => Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 2)));
+    const typingPaths = typed.map((q) => `/s/${siteId}/_search?q=${encodeURIComponent(q)}`);
 
     // Warm-up: the JIT, the page tree, and the 200 cached pages rendered once.
     await load(bareUrl, barePaths, 3);
     await load(fullUrl, cached, 5);
     await load(limitedUrl, cached, 5);
     await load(fullUrl, searchPaths, 3);
+    await load(fullUrl, typingPaths, 3);
     let unseen = allPaths.slice(200);
-    const rounds: Array<{ bare: LoadResult; cached: LoadResult; first: LoadResult; limited: LoadResult; search: LoadResult }> = [];
+    const rounds: Array<{ bare: LoadResult; cached: LoadResult; first: LoadResult; limited: LoadResult; search: LoadResult; typing: LoadResult; latency: { p50: number; p95: number } }> = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const bareResult = await load(bareUrl, barePaths);
       const cachedResult = await load(fullUrl, cached);
@@ -130,12 +137,16 @@ async function main() {
       unseen = unseen.slice(Math.min(unseen.length - 1, first.total));
       const limitedResult = await load(limitedUrl, cached);
       const search = await load(fullUrl, searchPaths);
-      rounds.push({ bare: bareResult, cached: cachedResult, first, limited: limitedResult, search });
+      const latency = await typingLatency(fullUrl, typingPaths);
+      const typing = await load(fullUrl, typingPaths);
+      rounds.push({ bare: bareResult, cached: cachedResult, first, limited: limitedResult, search, typing, latency });
       console.log(`round ${round}: bare ${bareResult.requestsPerSecond.toFixed(0)} req/s (p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms)`);
       console.log(`  ${line('cached page view', cachedResult, bareResult)}`);
       console.log(`  ${line('first render', first, bareResult)}`);
       console.log(`  ${line('cached, rate limits on', limitedResult, bareResult)}`);
       console.log(`  ${line('search', search, bareResult)}`);
+      console.log(`  search as you type, one at a time: p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms (${typingPaths.length} × 3 requests)`);
+      console.log(`  ${line('search as you type, 16 connections', typing, bareResult)}`);
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.log(
@@ -144,12 +155,29 @@ async function main() {
         `first render median ratio ${median(rounds.map((r) => r.first.requestsPerSecond / r.bare.requestsPerSecond)).toFixed(2)}, ` +
         `rate limits on ÷ off (cached) ${median(rounds.map((r) => r.limited.requestsPerSecond / r.cached.requestsPerSecond)).toFixed(2)}, ` +
         `search median ${median(rounds.map((r) => r.search.requestsPerSecond)).toFixed(0)} req/s, ` +
-        `worst p99 cached ${Math.max(...rounds.map((r) => r.cached.p99))} ms, first render ${Math.max(...rounds.map((r) => r.first.p99))} ms`,
+        `worst p99 cached ${Math.max(...rounds.map((r) => r.cached.p99))} ms, first render ${Math.max(...rounds.map((r) => r.first.p99))} ms, ` +
+        `search as you type p95 median ${median(rounds.map((r) => r.latency.p95)).toFixed(1)} ms (budget 30)`,
     );
   } finally {
     for (const server of servers) await stop(server.child);
     await world.stop();
   }
+}
+
+/** Each path requested in turn, three times over (one visitor typing): latency p50 and p95 in ms. */
+async function typingLatency(url: string, paths: string[]): Promise<{ p50: number; p95: number }> {
+  const times: number[] = [];
+  for (let pass = 0; pass < 3; pass++) {
+    for (const path of paths) {
+      const started = performance.now();
+      const answer = await fetch(`${url}${path}`);
+      await answer.arrayBuffer();
+      if (answer.status !== 200) throw new Error(`the site's JSON search answered ${answer.status} for ${path}`);
+      times.push(performance.now() - started);
+    }
+  }
+  times.sort((a, b) => a - b);
+  return { p50: quantile(times, 0.5), p95: quantile(times, 0.95) };
 }
 
 /** The cached view under a CPU profile (see --profile above). */
