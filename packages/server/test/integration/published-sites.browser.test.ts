@@ -259,6 +259,37 @@ describe('a published site in Chromium', () => {
     }
   });
 
+  it('a site that is not there (unpublished, share-link without its key) shows a styled page naming nothing, in both themes, with no axe violation', async () => {
+    const t = server();
+    const hidden = await publishedSite(t, [{ type: 'insert_page', title: 'Welcome', slug: 'welcome', markdown: 'Hello.' }] as never, { publish: false, title: 'Secret Plans' });
+    const shared = await publishedSite(t, [{ type: 'insert_page', title: 'Welcome', slug: 'welcome', markdown: 'Hello.' }] as never, { visibility: 'share-link', title: 'Partner Docs' });
+    for (const scheme of ['light', 'dark'] as const) {
+      const confined = await confinedPage(browser, origin());
+      const { page } = confined;
+      try {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const [name, site] of [['unpublished', hidden], ['share-link', shared]] as const) {
+          const answer = await page.goto(`${server().url}/s/${site.siteId}/welcome`);
+          expect(answer!.status()).toBe(404);
+          expect(await page.locator('h1').textContent()).toBe('Not found');
+          // Styled: the stylesheet applied (a card, the scheme's background), the icon drawn.
+          expect(await page.locator('main').evaluate((el) => getComputedStyle(el).borderRadius)).toBe('12px');
+          expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(scheme === 'light' ? 'rgb(246, 247, 249)' : 'rgb(17, 19, 24)');
+          expect(await page.locator('main svg').count()).toBe(1);
+          const text = await page.locator('body').textContent();
+          expect(text).not.toContain('Secret Plans');
+          expect(text).not.toContain('Partner Docs');
+          expect((await axe(confined)).filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'), `${name} ${scheme}`).toEqual([]);
+          if (scheme === 'light' && name === 'share-link') await shoot(confined, 'absent');
+        }
+        expect(confined.offOrigin).toEqual([]);
+        expect(confined.errors.filter((error) => !error.includes('404'))).toEqual([]);
+      } finally {
+        await confined.context.close();
+      }
+    }
+  });
+
   it('the 404 page in the site\'s style; adaptive sections appear with the claim', async () => {
     const world = await realSite();
     const confined = await confinedPage(browser, origin());
