@@ -39,6 +39,7 @@ function baseFiles(): Files {
       parameters: [ref('../components/parameters/ThingId.yaml')],
       get: {
         operationId: 'getThing',
+        'x-sdk-name': 'things.get',
         summary: 'Get a thing',
         description: 'Needs `read` on the thing.',
         'x-access': { scope: 'space', minimum: 'read' },
@@ -294,6 +295,21 @@ describe('spec diff rules', () => {
       'a changed operationId is breaking (the SDK is named after it)',
       (f) => (f['paths/thing.yaml'].get.operationId = 'getThingById'),
       [{ rule: 'operation-id-changed', severity: 'breaking', at: 'GET /things/{thingId}#/operationId' }],
+    ],
+    [
+      'a changed SDK name is breaking (calls by the old name stop compiling)',
+      (f) => (f['paths/thing.yaml'].get['x-sdk-name'] = 'things.getById'),
+      [{ rule: 'sdk-name-changed', severity: 'breaking', at: 'GET /things/{thingId}#/x-sdk-name' }],
+    ],
+    [
+      'a removed SDK name is breaking',
+      (f) => delete f['paths/thing.yaml'].get['x-sdk-name'],
+      [{ rule: 'sdk-name-changed', severity: 'breaking', at: 'GET /things/{thingId}#/x-sdk-name' }],
+    ],
+    [
+      'an SDK name declared where there was none is the baseline, not breaking',
+      (f) => (f['paths/things.yaml'].get['x-sdk-name'] = 'things.list'),
+      [{ rule: 'sdk-name-declared', severity: 'non-breaking', at: 'GET /things#/x-sdk-name' }],
     ],
     [
       'a changed schema of an error response component reaches the operations using it',

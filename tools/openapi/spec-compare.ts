@@ -418,6 +418,24 @@ function compareOperation(c: Comparison, baseOp: Operation, headOp: Operation) {
       after: n.operationId ?? null,
     });
   }
+  // The SDK's method names (tools/openapi/sdk-operations.ts) are part of the contract. An operation
+  // whose base declared none had no name a client could rely on through the contract: declaring one
+  // is the baseline, changing or removing it afterwards breaks every call by the old name.
+  if (o['x-sdk-name'] !== n['x-sdk-name']) {
+    const declared = o['x-sdk-name'] === undefined;
+    c.emit(
+      subject,
+      ['x-sdk-name'],
+      declared ? 'sdk-name-declared' : 'sdk-name-changed',
+      declared ? `SDK name ${n['x-sdk-name']} declared` : `SDK name changed from ${o['x-sdk-name']} to ${n['x-sdk-name'] ?? '(none)'}`,
+      {
+        base: declared ? undefined : child(base, 'x-sdk-name'),
+        head: n['x-sdk-name'] === undefined ? undefined : child(head, 'x-sdk-name'),
+        before: o['x-sdk-name'] ?? null,
+        after: n['x-sdk-name'] ?? null,
+      },
+    );
+  }
   if (!o.deprecated && n.deprecated) c.emit(subject, ['deprecated'], 'operation-deprecated', `${headOp.key} is deprecated`, { head: child(head, 'deprecated') });
   compareAccess(c, subject, base, head);
   compareSecurity(c, subject, base, head);

@@ -22,6 +22,8 @@ export const RULES = {
   'operation-removed': { breaks: 'always', title: 'operation removed' },
   'operation-added': { breaks: 'never', title: 'operation added' },
   'operation-id-changed': { breaks: 'always', title: 'operationId changed (the SDK names its types and calls after it)' },
+  'sdk-name-changed': { breaks: 'always', title: 'SDK name (x-sdk-name) changed or removed: SDK calls by the old name break' },
+  'sdk-name-declared': { breaks: 'never', title: 'SDK name (x-sdk-name) declared where the operation had none' },
   'operation-deprecated': { breaks: 'never', title: 'operation deprecated' },
   'security-added': { breaks: 'always', title: 'a bearer token is now required' },
   'security-removed': { breaks: 'never', title: 'a bearer token is no longer required' },

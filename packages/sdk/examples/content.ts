@@ -6,12 +6,12 @@ const cw = createContentWorkspace({
   throwOnError: true,
 });
 
-const spaceId = 's1'; // a space in `live` edit mode
+const spaceId = process.env.SPACE_ID!; // a space in `live` edit mode
 const diagram = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"/>'); // or: await readFile(…)
 
 // One batch is one new revision, all or nothing: here a file and a page that shows it as its
 // cover. A `ref` names an object inserted earlier in the same batch; the answer maps refs to ids.
-const { data } = await cw.content.applySpaceContentChanges({
+const { data } = await cw.spaces.content.apply({
   spaceId,
   body: {
     changes: [

@@ -16,7 +16,7 @@ const cw = createContentWorkspace({
 
 async function spaceTitle(spaceId: string): Promise<string | undefined> {
   try {
-    const { data } = await cw.spaces.getSpaceById({ spaceId });
+    const { data } = await cw.spaces.get({ spaceId });
     return data.title;
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
@@ -30,7 +30,7 @@ async function spaceTitle(spaceId: string): Promise<string | undefined> {
 console.log((await spaceTitle('missing-space')) ?? 'No such space');
 
 try {
-  await cw.users.createUserToken({ body: { label: '' } });
+  await cw.users.tokens.create({ body: { label: '' } });
 } catch (error) {
   if (!(error instanceof BadRequestError)) throw error;
   for (const issue of error.issues) console.log(`Invalid ${issue.path}: ${issue.message}`);

@@ -11,5 +11,6 @@ for await (const organization of paginate(cw.organizations.list, { query: { limi
 }
 
 // At most 10 items: no page beyond the one holding the 10th is requested.
-const spaces = await collect(paginate(cw.spaces.listSpacesInOrganization, { organizationId: 'o1' }), 10);
-console.log(`Spaces of o1: ${spaces.map((space) => space.title).join(', ')}`);
+const organizationId = process.env.ORGANIZATION_ID!; // one of the organizations above
+const spaces = await collect(paginate(cw.spaces.list, { organizationId }), 10);
+console.log(`Spaces of ${organizationId}: ${spaces.map((space) => space.title).join(', ')}`);

@@ -8,7 +8,7 @@ const client = createClient({
 });
 
 const { data: organization, error } = await client.GET('/v1/orgs/{organizationId}', {
-  params: { path: { organizationId: 'o1' } },
+  params: { path: { organizationId: process.env.ORGANIZATION_ID! } },
 });
 if (error) throw new Error(`Cannot read the organization: ${error.error.message}`);
 console.log(`${organization.title} is on the ${organization.plan} plan`);

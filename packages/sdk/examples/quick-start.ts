@@ -8,12 +8,12 @@ const cw = createContentWorkspace({
 });
 
 // Every operation of the API is a method of its group; arguments and answers are typed.
-const { data: me } = await cw.users.getAuthenticatedUser();
+const { data: me } = await cw.users.getCurrent();
 console.log(`Signed in as ${me.displayName}`);
 
 const { data: organization } = await cw.organizations.create({ body: { title: 'Docs team' } });
 const { data: space } = await cw.spaces.create({ organizationId: organization.id, body: { title: 'Handbook' } });
 console.log(`Created ${space.title} (${space.id}) in ${organization.title}`);
 
-const { data: read } = await cw.spaces.getSpaceById({ spaceId: space.id });
+const { data: read } = await cw.spaces.get({ spaceId: space.id });
 console.log(`Visibility: ${read.visibility}`);

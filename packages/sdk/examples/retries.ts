@@ -15,8 +15,8 @@ const cw = createContentWorkspace({
 });
 
 // Options of one call, after its arguments: its own time limit, retries and AbortSignal.
-const { data: token } = await cw.users.createUserToken({ body: { label: 'deploy' } }, { timeoutMs: 2_000 });
-await cw.users.deleteUserToken({ tokenId: token.id }, { maxRetries: 10, signal: AbortSignal.timeout(30_000) });
+const { data: token } = await cw.users.tokens.create({ body: { label: 'deploy' } }, { timeoutMs: 2_000 });
+await cw.users.tokens.delete({ tokenId: token.id }, { maxRetries: 10, signal: AbortSignal.timeout(30_000) });
 console.log(`Created and revoked token ${token.id}`);
 
 // Your own key makes a write safe to repeat beyond one call's retries (a job that may run twice, a
@@ -24,7 +24,7 @@ console.log(`Created and revoked token ${token.id}`);
 const jobId = 'nightly-2026-11-28';
 for (const run of [1, 2]) {
   const { data: space, response } = await cw.spaces.create(
-    { organizationId: 'o1', body: { title: 'Nightly report' } },
+    { organizationId: process.env.ORGANIZATION_ID!, body: { title: 'Nightly report' } },
     { idempotencyKey: `report-space-${jobId}` },
   );
   const replayed = response.headers.get('idempotent-replayed') === 'true';

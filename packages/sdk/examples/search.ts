@@ -8,7 +8,7 @@ const cw = createContentWorkspace({
 
 // One space: pages best first (a title match before the others), each with its best sections and a
 // snippet of their text around the match. `"phrases"`, `-word` and `or` work as in a web search.
-const { data: found } = await cw.search.searchSpaceContent({ spaceId: 's1', query: { query: 'install -docker' } });
+const { data: found } = await cw.spaces.search({ spaceId: process.env.SPACE_ID!, query: { query: 'install -docker' } });
 console.log(`${found.count} pages match`);
 for (const page of found.items) {
   console.log(`${page.title} (${page.urls.app})`);
@@ -17,5 +17,5 @@ for (const page of found.items) {
 
 // The whole organization: the spaces the token's user can read, best first, each with its five best
 // pages. A misspelt word still finds its pages; `collect` stops after the first three spaces.
-const spaces = await collect(paginate(cw.search.searchOrganizationContent, { organizationId: 'o1', query: { query: 'instal' } }), 3);
+const spaces = await collect(paginate(cw.organizations.search, { organizationId: process.env.ORGANIZATION_ID!, query: { query: 'instal' } }), 3);
 for (const space of spaces) console.log(`${space.title}: ${space.pages.map((page) => page.title).join(', ')}`);

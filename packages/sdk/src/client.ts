@@ -1,15 +1,22 @@
 import type { paths } from '@content-workspace/contract';
 import openapiFetch from 'openapi-fetch';
-import { ConnectionError, TimeoutError, createApiError } from './errors.js';
+import { ConnectionError, ContentWorkspaceError, TimeoutError, createApiError } from './errors.js';
 import { isIdempotent, isRetryable, newIdempotencyKey, retryDelay, sleep, takesIdempotencyKey, type RetryPolicy } from './retry.js';
-import type { ContentWorkspaceClient, ThrowingClient } from './types.js';
+import type { CallPromise, ContentWorkspaceClient, ThrowingClient } from './types.js';
 import { VERSION } from './version.js';
 
 /** Options of {@link createClient}. */
 export type ClientOptions = {
-  /** The server's address, without `/v1`: e.g. `https://content.example.com`. */
-  baseUrl: string;
-  /** A personal API token (`cw_…`), sent as `Authorization: Bearer …`. Without one, calls are anonymous. */
+  /**
+   * The server's address, without `/v1`: e.g. `https://content.example.com`. Default: the
+   * `CONTENT_WORKSPACE_URL` environment variable where there is a `process.env` (Node, Bun, Deno).
+   */
+  baseUrl?: string;
+  /**
+   * A personal API token (`cw_…`), sent as `Authorization: Bearer …`. Default: the
+   * `CONTENT_WORKSPACE_TOKEN` environment variable where there is a `process.env`; without either,
+   * calls are anonymous.
+   */
   token?: string;
   /** The `fetch` to send requests with (default: the global one, looked up at each call). */
   fetch?: (request: Request) => Promise<Response>;
@@ -84,15 +91,18 @@ function withIdempotencyKey(method: string, init: RawInit): RawInit {
  * to `{ data, response }` and rejects with an {@link ApiError} on a non-2xx answer.
  */
 export function createClient(options: ClientOptions & { throwOnError: true }): ThrowingClient;
-export function createClient(options: ClientOptions & { throwOnError?: false }): ContentWorkspaceClient;
+export function createClient(options?: ClientOptions & { throwOnError?: false }): ContentWorkspaceClient;
 export function createClient(options: ClientOptions): ContentWorkspaceClient | ThrowingClient;
-export function createClient(options: ClientOptions): ContentWorkspaceClient | ThrowingClient {
+export function createClient(options: ClientOptions = {}): ContentWorkspaceClient | ThrowingClient {
   const userAgent = `content-workspace-sdk/${VERSION}${options.userAgent ? ` ${options.userAgent}` : ''}`;
+  const baseUrl = options.baseUrl ?? fromEnvironment('CONTENT_WORKSPACE_URL');
+  if (!baseUrl) throw new ContentWorkspaceError('No server address: pass `baseUrl` or set CONTENT_WORKSPACE_URL');
+  const token = 'token' in options ? options.token : fromEnvironment('CONTENT_WORKSPACE_TOKEN');
   const base = createFetchClient<paths>({
-    baseUrl: options.baseUrl,
+    baseUrl,
     headers: {
       'User-Agent': userAgent,
-      ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
     },
   });
   const request = base.request as unknown as RawRequest;
@@ -122,7 +132,7 @@ export function createClient(options: ClientOptions): ContentWorkspaceClient | T
         if (!(mayRetry && error instanceof ConnectionError)) throw error;
       }
       if (result && !(mayRetry && isRetryable(result.response))) {
-        if (options.throwOnError && !result.response.ok) throw createApiError(result.response, result.error);
+        if (options.throwOnError && !result.response.ok) throw createApiError(result.response, result.error, { method });
         return result;
       }
       await sleep(retryDelay(attempt, result?.response, policy), signal);
@@ -130,8 +140,24 @@ export function createClient(options: ClientOptions): ContentWorkspaceClient | T
   }
 
   const client: Record<string, unknown> = { use: base.use, eject: base.eject };
-  for (const method of METHODS) client[method] = (path: string, init?: RawInit) => call(method, path, init);
+  for (const method of METHODS) client[method] = (path: string, init?: RawInit) => withResponse(call(method, path, init));
   return client as unknown as ContentWorkspaceClient | ThrowingClient;
+}
+
+/**
+ * An environment variable, where the runtime has a `process.env` (Node, Bun, Deno's Node
+ * compatibility); browsers and edge runtimes have none, and there the options are the only source.
+ */
+function fromEnvironment(name: string): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return env?.[name] || undefined;
+}
+
+/** Gives a call's promise its {@link CallPromise.withResponse}. */
+function withResponse<R extends { response: Response }>(promise: Promise<R>): CallPromise<R> {
+  return Object.assign(promise, {
+    withResponse: () => promise.then((result) => ({ ...result, requestId: result.response.headers.get('x-request-id') ?? undefined })),
+  });
 }
 
 /**

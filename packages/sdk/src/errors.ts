@@ -16,7 +16,9 @@ export class ContentWorkspaceError extends Error {
  * The API answered with a non-2xx status. Thrown by a client created with `throwOnError: true`,
  * by {@link paginate}, and made from a `{ error, response }` result by {@link createApiError}.
  *
- * `message` is the API's `error.message`. The subclasses ({@link NotFoundError}, …) narrow `status`.
+ * `message` says which call failed, how, and the request id to quote:
+ * `GET /v1/spaces/s1: 404 Not Found: Space not found (request req_…)`; the API's own message alone is
+ * `body.error.message`. The subclasses ({@link NotFoundError}, …) narrow `status`.
  */
 export class ApiError extends ContentWorkspaceError {
   override name = 'ApiError';
@@ -34,15 +36,28 @@ export class ApiError extends ContentWorkspaceError {
    */
   readonly body: unknown;
 
+  /** The HTTP method of the call, e.g. `'GET'` (undefined when made without its request). */
+  readonly method: string | undefined;
+  /** The path the call was sent to, with its parameters filled in, e.g. `/v1/spaces/s1`. */
+  readonly path: string;
+
   /** Prefer {@link createApiError}, which picks the subclass that matches the status. */
-  constructor(response: Response, body: unknown) {
+  constructor(response: Response, body: unknown, request?: { method: string }) {
     const error = isErrorBody(body) ? body.error : undefined;
-    super(error?.message ?? `HTTP ${response.status} ${response.statusText}`.trim());
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    const path = response.url ? new URL(response.url).pathname : '';
+    const status = `${response.status} ${response.statusText}`.trim();
+    const call = [request?.method, path].filter(Boolean).join(' ');
+    super(
+      `${call ? `${call}: ` : ''}${status}${error ? `: ${error.message}` : ''}${requestId ? ` (request ${requestId})` : ''}`,
+    );
     this.status = response.status;
     this.issues = error?.issues ?? [];
-    this.requestId = response.headers.get('x-request-id') ?? undefined;
+    this.requestId = requestId;
     this.response = response;
     this.body = body;
+    this.method = request?.method;
+    this.path = path;
   }
 }
 
@@ -90,8 +105,8 @@ export class RateLimitError extends ApiError {
   readonly retryAfterMs: number | undefined;
 
   /** Prefer {@link createApiError}. */
-  constructor(response: Response, body: unknown) {
-    super(response, body);
+  constructor(response: Response, body: unknown, request?: { method: string }) {
+    super(response, body, request);
     this.retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
   }
 }
@@ -133,10 +148,11 @@ const errorClasses: Record<number, typeof ApiError> = {
  *
  * @param response the non-2xx answer
  * @param body its parsed body (the result's `error`)
+ * @param request the call's method, for the message
  */
-export function createApiError(response: Response, body: unknown): ApiError {
+export function createApiError(response: Response, body: unknown, request?: { method: string }): ApiError {
   const ErrorClass = errorClasses[response.status] ?? ApiError;
-  return new ErrorClass(response, body);
+  return new ErrorClass(response, body, request);
 }
 
 function isErrorBody(body: unknown): body is ErrorBody {

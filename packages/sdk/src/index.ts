@@ -37,6 +37,7 @@ export {
 export type {
   CallInit,
   CallOptions,
+  CallPromise,
   CallResult,
   ClientBase,
   ClientMethod,

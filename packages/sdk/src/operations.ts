@@ -1,4 +1,4 @@
-// Named operations: `cw.spaces.getSpaceById({ spaceId })` on top of the path-based client. The
+// Named operations: `cw.spaces.get({ spaceId })` on top of the path-based client. The
 // list of operations is generated from the spec (./generated/operations.ts); this module only
 // binds them. Nothing here is reachable from `createClient`, so bundlers leave it out of
 // applications that only use the path-based client.
@@ -6,7 +6,7 @@ import type { paths } from '@content-workspace/contract';
 import type { HeadersOptions, ParseAs, RequestBodyOption } from 'openapi-fetch';
 import { createClient, type ClientOptions } from './client.js';
 import { operationRoutes, type Operations } from './generated/operations.js';
-import type { CallOptions, ContentWorkspaceClient, HttpMethod, ResultOf, ThrowingClient } from './types.js';
+import type { CallOptions, CallPromise, ContentWorkspaceClient, HttpMethod, ResultOf, ThrowingClient } from './types.js';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type RequiredKeysOf<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
@@ -56,11 +56,11 @@ export type OperationParameters<Path extends keyof paths, Method extends HttpMet
       : [args: OperationArgs<Path, Method>, options?: OperationOptions<As>];
 
 /**
- * One named operation, e.g. `cw.spaces.getSpaceById`: called with `(args, options?)`, it sends
+ * One named operation, e.g. `cw.spaces.get`: called with `(args, options?)`, it sends
  * `METHOD path` through the path-based client and resolves to the same result.
  */
 export interface Operation<Path extends keyof paths, Method extends HttpMethod, Throwing extends boolean> {
-  <As extends ParseAs = 'json'>(...parameters: OperationParameters<Path, Method, As>): Promise<ResultOf<Path, Method, As, Throwing>>;
+  <As extends ParseAs = 'json'>(...parameters: OperationParameters<Path, Method, As>): CallPromise<ResultOf<Path, Method, As, Throwing>>;
   /** The operation's HTTP method, e.g. `'GET'`. */
   readonly method: Uppercase<Method>;
   /** The operation's path in the contract, e.g. `'/v1/spaces/{spaceId}'`. */
@@ -69,7 +69,7 @@ export interface Operation<Path extends keyof paths, Method extends HttpMethod, 
 
 /**
  * The client of {@link createContentWorkspace}: every operation of the API as a method of its group
- * (`cw.spaces.getSpaceById({ spaceId })`), and the path-based client as `cw.client`.
+ * (`cw.spaces.get({ spaceId })`), and the path-based client as `cw.client`.
  */
 export type ContentWorkspace<Throwing extends boolean = false> = Operations<Throwing> & {
   /** The path-based client the operations are sent through: `cw.client.GET('/v1/user')`. */
@@ -77,25 +77,27 @@ export type ContentWorkspace<Throwing extends boolean = false> = Operations<Thro
 };
 
 /**
- * Creates a client with every operation of the API as a named method, grouped by the operation's
- * tag: `cw.spaces.getSpaceById({ spaceId })`, `cw.changeRequests.merge({ spaceId, changeRequestId })`.
- * Options, results, errors and retries are those of {@link createClient}, whose client is `cw.client`.
- *
- * A method is named after its operationId; one that is just a verb and the group's noun is
- * shortened to the verb (`mergeChangeRequest` → `cw.changeRequests.merge`).
+ * Creates a client with every operation of the API as a method named in the contract
+ * (`x-sdk-name`): `cw.spaces.get({ spaceId })`, `cw.changeRequests.merge({ spaceId, changeRequestId })`,
+ * `cw.changeRequests.comments.list({ spaceId, changeRequestId })`. Options, results, errors and
+ * retries are those of {@link createClient}, whose client is `cw.client`.
  */
 export function createContentWorkspace(options: ClientOptions & { throwOnError: true }): ContentWorkspace<true>;
-export function createContentWorkspace(options: ClientOptions & { throwOnError?: false }): ContentWorkspace<false>;
+export function createContentWorkspace(options?: ClientOptions & { throwOnError?: false }): ContentWorkspace<false>;
 export function createContentWorkspace(options: ClientOptions): ContentWorkspace<true> | ContentWorkspace<false>;
-export function createContentWorkspace(options: ClientOptions): ContentWorkspace<true> | ContentWorkspace<false> {
+export function createContentWorkspace(options: ClientOptions = {}): ContentWorkspace<true> | ContentWorkspace<false> {
   const client = createClient(options);
-  const workspace: Record<string, unknown> = { client };
-  for (const [group, routes] of Object.entries(operationRoutes)) {
-    const methods: Record<string, unknown> = {};
-    for (const [name, route] of Object.entries(routes)) methods[name] = bindOperation(client, route);
-    workspace[group] = methods;
-  }
+  const workspace = { client, ...bindGroup(client, operationRoutes) };
   return workspace as unknown as ContentWorkspace<true> | ContentWorkspace<false>;
+}
+
+type Routes = { readonly [name: string]: string | Routes };
+
+/** Binds a group of routes (`{ list: 'GET …', comments: { list: 'GET …' } }`) to methods, nested groups included. */
+function bindGroup(client: ContentWorkspaceClient | ThrowingClient, routes: Routes): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(routes).map(([name, route]) => [name, typeof route === 'string' ? bindOperation(client, route) : bindGroup(client, route)]),
+  );
 }
 
 type RawArgs = Record<string, unknown> & { query?: unknown; header?: unknown; body?: unknown };

@@ -21,7 +21,7 @@ export type ListItem<Path extends ListPath> = OkBody<Path> extends { items: read
 /** The `params` of the list operation at `Path` (`path` and `query`; `query.page` is managed for you). */
 export type ListParams<Path extends ListPath> = paths[Path] extends { get: { parameters: infer Params } } ? Params : never;
 
-/** A named list operation, e.g. `cw.spaces.listSpacesInOrganization`, of either kind of client. */
+/** A named list operation, e.g. `cw.spaces.list`, of either kind of client. */
 export type ListOperation<Path extends ListPath> = Operation<Path, 'get', boolean>;
 
 /** Options of {@link paginate}: those of each page's call. */
@@ -51,7 +51,7 @@ type RawQuery = { query?: Record<string, unknown> };
  *
  * @example
  * ```ts
- * for await (const space of paginate(cw.spaces.listSpacesInOrganization, { organizationId, query: { limit: 100 } })) {
+ * for await (const space of paginate(cw.spaces.list, { organizationId, query: { limit: 100 } })) {
  *   console.log(space.title);
  * }
  * for await (const organization of paginate(client, '/v1/orgs', { query: { limit: 100 } })) {
@@ -86,7 +86,7 @@ export async function* paginate(source: object, ...rest: unknown[]): AsyncGenera
   let page = firstPage;
   do {
     const { data, error, response } = await fetchPage(page);
-    if (!data || !response.ok) throw createApiError(response, error);
+    if (!data || !response.ok) throw createApiError(response, error, { method: 'GET' });
     yield* data.items;
     page = data.next?.page;
   } while (page);
@@ -98,7 +98,7 @@ export async function* paginate(source: object, ...rest: unknown[]): AsyncGenera
  *
  * @example
  * ```ts
- * const newest = await collect(paginate(cw.users.listUserTokens), 10);
+ * const newest = await collect(paginate(cw.users.tokens.list), 10);
  * ```
  */
 export async function collect<Item>(items: AsyncIterable<Item>, max = Infinity): Promise<Item[]> {

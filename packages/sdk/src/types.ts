@@ -100,6 +100,16 @@ export type ResultOf<
 > = Throwing extends true ? SuccessResult<Path, Method, As> : CallResult<Path, Method, As>;
 
 /**
+ * What every call returns: a promise of its result, whose `withResponse()` resolves to the same
+ * result with the answer's request id (`X-Request-Id`, to quote to the server's operators) beside
+ * `data` and the raw `response`.
+ */
+export type CallPromise<Result> = Promise<Result> & {
+  /** The result with the answer's `requestId` (`X-Request-Id`), next to `data` and `response`. */
+  withResponse(): Promise<Result & { requestId: string | undefined }>;
+};
+
+/**
  * One HTTP method of a client: `(path, { params, body, ...CallOptions })`. The path, its
  * parameters, the body and the result are all typed by the contract.
  */
@@ -109,7 +119,7 @@ export type ClientMethod<Method extends HttpMethod, Throwing extends boolean> = 
 >(
   path: Path,
   ...init: InitArgs<Path, Method, As>
-) => Promise<ResultOf<Path, Method, As, Throwing>>;
+) => CallPromise<ResultOf<Path, Method, As, Throwing>>;
 
 /** The methods shared by both kinds of client. */
 export interface ClientBase<Throwing extends boolean> {

@@ -146,7 +146,7 @@ describe('connection resets, injected fetch', () => {
     const { fetch, calls } = flakyFetch(1, socketHangUp);
     const cw = createContentWorkspace({ baseUrl: 'http://api.test', fetch, ...fast, throwOnError: true });
 
-    const { data } = await cw.organizations.getOrganizationById({ organizationId: 'o1' });
+    const { data } = await cw.organizations.get({ organizationId: 'o1' });
     const { data: created } = await cw.organizations.create({ body: { title: 'x' } });
 
     expect(data.id).toBe('o1');

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -46,7 +47,9 @@ describe('throwOnError', () => {
     const error = failure as ApiError;
     expect(error.name).toBe(name);
     expect(error.status).toBe(status);
-    expect(error.message).toBe(`Failed with ${status}`);
+    expect(error.message).toBe(`GET /v1/orgs/o1: ${status} ${STATUS_CODES[status]}: Failed with ${status} (request req-${status})`);
+    expect(error.method).toBe('GET');
+    expect(error.path).toBe('/v1/orgs/o1');
     expect(error.requestId).toBe(`req-${status}`);
     expect(error.response.status).toBe(status);
     expect(error.body).toEqual({ error: { code: status, message: `Failed with ${status}` } });
@@ -83,7 +86,7 @@ describe('throwOnError', () => {
     const failure = await client.GET('/v1/user').catch((error: unknown) => error);
 
     expect(failure).toBeInstanceOf(ApiError);
-    expect((failure as ApiError).message).toBe('HTTP 502 Bad Gateway');
+    expect((failure as ApiError).message).toBe('GET /v1/user: 502 Bad Gateway');
     expect((failure as ApiError).body).toBe('<h1>Bad gateway</h1>');
     expect((failure as ApiError).requestId).toBeUndefined();
   });
@@ -107,9 +110,10 @@ describe('createApiError', () => {
     const client = createClient({ baseUrl: server.url, token: 'cw_x' });
 
     const { error, response } = await client.POST('/v1/orgs', { body: { title: 'Acme', hostname: 'acme' } });
-    const thrown = createApiError(response, error);
+    const thrown = createApiError(response, error, { method: 'POST' });
 
     expect(thrown).toBeInstanceOf(ConflictError);
-    expect(thrown).toMatchObject({ status: 409, message: 'Hostname taken', requestId: 'req-409' });
+    expect(thrown).toMatchObject({ status: 409, message: 'POST /v1/orgs: 409 Conflict: Hostname taken (request req-409)', requestId: 'req-409' });
+    expect(createApiError(response, error).message).toBe('/v1/orgs: 409 Conflict: Hostname taken (request req-409)');
   });
 });

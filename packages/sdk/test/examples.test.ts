@@ -2,6 +2,7 @@
 // one must run, against a stand-in API over real HTTP, and print what the README promises.
 import { readFileSync, readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { contractProblems } from './support/contract.js';
 import { startFakeApi } from './support/fake-api.js';
 import type { TestServer } from './support/server.js';
 
@@ -9,16 +10,35 @@ const examplesDir = new URL('../examples/', import.meta.url);
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const examples = readdirSync(examplesDir).filter((name) => name.endsWith('.ts'));
 
-// A fresh stand-in API for each example, so none depends on what another one created.
+// A fresh stand-in API for each example, so none depends on what another one created. Each of its
+// answers is checked against the contract: it may only say what the real server may say.
 let api: TestServer & { token: string };
+let answers: Promise<string[]>[] = [];
 beforeEach(async () => {
+  answers = [];
+  const fetch = globalThis.fetch;
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    const response = await fetch(request);
+    const copy = response.clone();
+    answers.push(
+      copy.text().then((text) => contractProblems(request.method, request.url, copy.status, text === '' ? undefined : JSON.parse(text))),
+    );
+    return response;
+  });
   api = await startFakeApi();
   vi.stubEnv('CONTENT_WORKSPACE_URL', api.url);
   vi.stubEnv('CONTENT_WORKSPACE_TOKEN', api.token);
+  // The ids of the stand-in's organization and space; packages/server/test/integration/sdk-readme.test.ts
+  // runs the same examples against the real server with ids it made.
+  vi.stubEnv('ORGANIZATION_ID', 'o1');
+  vi.stubEnv('SPACE_ID', 's1');
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   vi.unstubAllEnvs();
   await api.close();
+  expect((await Promise.all(answers)).flat()).toEqual([]);
 });
 
 /** Runs an example module and returns what it printed. */

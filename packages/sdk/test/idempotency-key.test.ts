@@ -68,7 +68,7 @@ describe('Idempotency-Key', () => {
     await client.POST('/v1/orgs', { body: { title: 'A' }, idempotencyKey: 'order-1042' });
     await client.PATCH('/v1/orgs/{organizationId}', { ...org, body: { title: 'B' }, headers: { 'idempotency-key': 'from-headers' } });
     await cw.organizations.create({ body: { title: 'C' } }, { idempotencyKey: 'named-1' });
-    await cw.organizations.updateOrganizationById({ organizationId: 'o1', body: { title: 'D' }, header: { 'Idempotency-Key': 'named-2' } });
+    await cw.organizations.update({ organizationId: 'o1', body: { title: 'D' }, header: { 'Idempotency-Key': 'named-2' } });
 
     // The first call was answered 503 once: its retry sent the same key.
     expect(keys()).toEqual(['order-1042', 'order-1042', 'from-headers', 'named-1', 'named-2']);

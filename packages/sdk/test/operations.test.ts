@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, NotFoundError, collect, createContentWorkspace, paginate } from '../src/index.js';
 import { operationRoutes } from '../src/generated/operations.js';
-import { groupName, methodName, namedOperations } from '../../../tools/openapi/sdk-operations.js';
 import { apiError, json, organization, space, startServer, type TestServer } from './support/server.js';
 
 let server: TestServer | undefined;
@@ -22,7 +21,7 @@ describe('named operations', () => {
     const { url, requests } = await answering(space('s 1', 'Guides', 'o1'));
     const cw = createContentWorkspace({ baseUrl: url, token: 'cw_x' });
 
-    const { data } = await cw.spaces.getSpaceById({ spaceId: 's 1', query: { shareKey: 'k/1' } });
+    const { data } = await cw.spaces.get({ spaceId: 's 1', query: { shareKey: 'k/1' } });
 
     expect(data?.title).toBe('Guides');
     expect(requests[0]).toMatchObject({ method: 'GET', url: '/v1/spaces/s%201?shareKey=k%2F1', body: '' });
@@ -33,7 +32,7 @@ describe('named operations', () => {
     const { url, requests } = await answering({ revision: 'r2', result: 'merge', conflicts: [] });
     const cw = createContentWorkspace({ baseUrl: url });
 
-    await cw.changeRequests.updateChangeRequestById({ spaceId: 's1', changeRequestId: '7', body: { subject: 'New subject' } });
+    await cw.changeRequests.update({ spaceId: 's1', changeRequestId: '7', body: { subject: 'New subject' } });
     const { data } = await cw.changeRequests.merge({ spaceId: 's1', changeRequestId: '7' });
 
     expect(data?.result).toBe('merge');
@@ -49,8 +48,8 @@ describe('named operations', () => {
     server = await startServer((_request, response) => (++calls === 1 ? apiError(response, 503, 'Starting') : json(response, 200, { ok: 1 })));
     const cw = createContentWorkspace({ baseUrl: server.url, retryDelayMs: 1, maxRetries: 0 });
 
-    const { data } = await cw.users.getAuthenticatedUser({}, { headers: { 'x-trace': 't1' }, parseAs: 'text', maxRetries: 1 });
-    const aborted = await cw.users.getAuthenticatedUser({}, { signal: AbortSignal.abort(new Error('stop')) }).catch((error: Error) => error.message);
+    const { data } = await cw.users.getCurrent({}, { headers: { 'x-trace': 't1' }, parseAs: 'text', maxRetries: 1 });
+    const aborted = await cw.users.getCurrent({}, { signal: AbortSignal.abort(new Error('stop')) }).catch((error: Error) => error.message);
 
     expect(data).toBe('{"ok":1}');
     expect(server.requests).toHaveLength(2);
@@ -61,9 +60,9 @@ describe('named operations', () => {
   it('resolve to { error } by default and reject with the ApiError subclass with throwOnError', async () => {
     server = await startServer((_request, response) => apiError(response, 404, 'Space not found'));
 
-    const quiet = await createContentWorkspace({ baseUrl: server.url }).spaces.getSpaceById({ spaceId: 'x' });
+    const quiet = await createContentWorkspace({ baseUrl: server.url }).spaces.get({ spaceId: 'x' });
     const thrown = await createContentWorkspace({ baseUrl: server.url, throwOnError: true })
-      .spaces.getSpaceById({ spaceId: 'x' })
+      .spaces.get({ spaceId: 'x' })
       .catch((error: unknown) => error);
 
     expect(quiet.error).toEqual({ error: { code: 404, message: 'Space not found' } });
@@ -75,7 +74,7 @@ describe('named operations', () => {
     const cw = createContentWorkspace({ baseUrl: url });
     cw.client.use({ onRequest: ({ request }) => (request.headers.set('x-from', 'middleware'), request) });
 
-    await cw.organizations.getOrganizationById({ organizationId: 'o1' });
+    await cw.organizations.get({ organizationId: 'o1' });
     await cw.client.GET('/v1/orgs/{organizationId}', { params: { path: { organizationId: 'o1' } } });
 
     expect(requests.map((request) => [request.url, request.headers['x-from']])).toEqual([
@@ -87,7 +86,7 @@ describe('named operations', () => {
   it('name their method and path', () => {
     const cw = createContentWorkspace({ baseUrl: 'http://api.test' });
     expect([cw.changeRequests.merge.method, cw.changeRequests.merge.path]).toEqual(['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge']);
-    expect([cw.spaces.getSpaceById.method, cw.spaces.getSpaceById.path]).toEqual(['GET', '/v1/spaces/{spaceId}']);
+    expect([cw.spaces.get.method, cw.spaces.get.path]).toEqual(['GET', '/v1/spaces/{spaceId}']);
   });
 });
 
@@ -107,7 +106,7 @@ describe('paginate over a named operation', () => {
     const { url, requests } = await pagedSpaces();
     const cw = createContentWorkspace({ baseUrl: url });
 
-    const ids = (await collect(paginate(cw.spaces.listSpacesInOrganization, { organizationId: 'o1', query: { limit: 2 } }))).map((s) => s.id);
+    const ids = (await collect(paginate(cw.spaces.list, { organizationId: 'o1', query: { limit: 2 } }))).map((s) => s.id);
 
     expect(ids).toEqual(['s1', 's2', 's3', 's4', 's5']);
     expect(requests.map((request) => request.url)).toEqual([
@@ -121,7 +120,7 @@ describe('paginate over a named operation', () => {
     const { url, requests } = await pagedSpaces();
     const cw = createContentWorkspace({ baseUrl: url, throwOnError: true });
 
-    const first = await collect(paginate(cw.spaces.listSpacesInOrganization, { organizationId: 'o1', query: { page: '2' } }, { timeoutMs: 5_000 }), 1);
+    const first = await collect(paginate(cw.spaces.list, { organizationId: 'o1', query: { page: '2' } }, { timeoutMs: 5_000 }), 1);
 
     expect(first.map((s) => s.id)).toEqual(['s3']);
     expect(requests.map((request) => request.url)).toEqual(['/v1/orgs/o1/spaces?page=2']);
@@ -131,7 +130,7 @@ describe('paginate over a named operation', () => {
     server = await startServer((_request, response) => apiError(response, 404, 'Organization not found'));
     const cw = createContentWorkspace({ baseUrl: server.url });
 
-    const failure = await collect(paginate(cw.spaces.listSpacesInOrganization, { organizationId: 'x' })).catch((error: unknown) => error);
+    const failure = await collect(paginate(cw.spaces.list, { organizationId: 'x' })).catch((error: unknown) => error);
 
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).status).toBe(404);
@@ -149,32 +148,14 @@ describe('the generated operations', () => {
           .map(([method]) => `${method.toUpperCase()} ${path}`),
       )
       .sort();
-    const generated = Object.values(operationRoutes).flatMap((routes) => Object.values(routes)).sort();
+    const routes = (group: object): string[] => Object.values(group).flatMap((value) => (typeof value === 'string' ? [value] : routes(value)));
+    const generated = routes(operationRoutes).sort();
     expect(generated).toEqual(fromSpec);
   });
 
-  it('group by the first tag in camelCase and keep the operationId unless it is a verb and the group', () => {
-    expect(groupName('Change requests')).toBe('changeRequests');
-    expect(groupName('SSO')).toBe('sso');
-    expect(groupName('OpenAPI specs')).toBe('openapiSpecs');
-    expect(methodName('mergeChangeRequest', 'changeRequests')).toBe('merge');
-    expect(methodName('listChangeRequests', 'changeRequests')).toBe('list');
-    expect(methodName('createSpace', 'spaces')).toBe('create');
-    expect(methodName('getSpaceById', 'spaces')).toBe('getSpaceById');
-    expect(methodName('getAuthenticatedUser', 'users')).toBe('getAuthenticatedUser');
-    expect(methodName('listOrganizationMembers', 'members')).toBe('listOrganizationMembers');
+  it('are named as the contract declares (x-sdk-name), nested groups included', () => {
     expect(operationRoutes.changeRequests.merge).toBe('POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge');
-  });
-
-  it('refuse a spec that would make the SDK ambiguous', () => {
-    const document = (paths: Record<string, unknown>) => ({ openapi: '3.1.0', paths });
-    const op = (operationId: string, tags?: string[]) => ({ get: { operationId, ...(tags ? { tags } : {}) } });
-
-    expect(() => namedOperations(document({ '/a': op('getA') }))).toThrow('getA (GET /a) has no tag');
-    expect(() => namedOperations(document({ '/a': op('listTeam', ['Teams']), '/b': op('listTeams', ['Teams']) }))).toThrow(
-      'listTeam and listTeams would both be the SDK method teams.list',
-    );
-    expect(() => namedOperations(document({ '/a/{body}': op('getA', ['Things']) }))).toThrow('the path parameter {body} clashes');
-    expect(() => namedOperations(document({ '/a': op('getA', ['Client']) }))).toThrow('`client`, which is not usable');
+    expect(operationRoutes.changeRequests.comments.list).toBe('GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments');
+    expect(operationRoutes.spaces.comments.replies.create).toBe('POST /v1/spaces/{spaceId}/comments/{commentId}/replies');
   });
 });

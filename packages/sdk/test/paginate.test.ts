@@ -85,7 +85,7 @@ describe('paginate', () => {
 
     expect(seen).toEqual(['o0']);
     expect(failure).toBeInstanceOf(UnauthorizedError);
-    expect(failure).toMatchObject({ status: 401, message: 'Token expired', requestId: 'req-401' });
+    expect(failure).toMatchObject({ status: 401, message: 'GET /v1/orgs: 401 Unauthorized: Token expired (request req-401)', requestId: 'req-401' });
   });
 
   it('passes call options (timeout, retries, signal) to each page', async () => {

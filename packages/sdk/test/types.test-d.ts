@@ -109,7 +109,7 @@ describe('named operations', () => {
     expectTypeOf(cwThrowing).toEqualTypeOf<ContentWorkspace<true>>();
     expectTypeOf(cw.client).toEqualTypeOf<ContentWorkspaceClient>();
     expectTypeOf(cwThrowing.client).toEqualTypeOf<ThrowingClient>();
-    expectTypeOf(cw.spaces.getSpaceById.path).toEqualTypeOf<'/v1/spaces/{spaceId}'>();
+    expectTypeOf(cw.spaces.get.path).toEqualTypeOf<'/v1/spaces/{spaceId}'>();
     expectTypeOf(cw.changeRequests.merge.method).toEqualTypeOf<'POST'>();
   });
 
@@ -123,49 +123,49 @@ describe('named operations', () => {
   });
 
   it('types data like the path-based client, throwing or not', async () => {
-    const { data, error } = await cw.spaces.getSpaceById({ spaceId: 's1' });
+    const { data, error } = await cw.spaces.get({ spaceId: 's1' });
     expectTypeOf(data).toEqualTypeOf<Schema<'Space'> | undefined>();
     expectTypeOf(error).toEqualTypeOf<Schema<'Error'> | undefined>();
-    expectTypeOf((await cwThrowing.spaces.getSpaceById({ spaceId: 's1' })).data).toEqualTypeOf<Schema<'Space'>>();
+    expectTypeOf((await cwThrowing.spaces.get({ spaceId: 's1' })).data).toEqualTypeOf<Schema<'Space'>>();
     expectTypeOf((await cwThrowing.changeRequests.merge({ spaceId: 's1', changeRequestId: '1' })).data.result).toEqualTypeOf<
       'merge' | 'update' | 'conflicts'
     >();
-    expectTypeOf((await cwThrowing.users.deleteUserToken({ tokenId: 't1' })).data).toEqualTypeOf<undefined>();
-    expectTypeOf((await cwThrowing.content.downloadFile({ signature: 's' }, { parseAs: 'blob' })).data).toEqualTypeOf<Blob>();
+    expectTypeOf((await cwThrowing.users.tokens.delete({ tokenId: 't1' })).data).toEqualTypeOf<undefined>();
+    expectTypeOf((await cwThrowing.files.download({ signature: 's' }, { parseAs: 'blob' })).data).toEqualTypeOf<Blob>();
   });
 
   it('rejects misspelt keys', () => {
     // @ts-expect-error: titel is not a field of the space
-    void cw.spaces.updateSpaceById({ spaceId: 's1', body: { titel: 'Guides' } });
+    void cw.spaces.update({ spaceId: 's1', body: { titel: 'Guides' } });
     // @ts-expect-error: the path parameter is spaceId
-    void cw.spaces.getSpaceById({ spaceID: 's1' });
+    void cw.spaces.get({ spaceID: 's1' });
     // @ts-expect-error: the query parameter is limit
     void cw.organizations.list({ query: { limt: 10 } });
     // @ts-expect-error: a misspelt key inside an element of a batch
-    void cw.content.applySpaceContentChanges({ spaceId: 's1', body: { changes: [{ type: 'insert_page', titel: 'New' }] } });
+    void cw.spaces.content.apply({ spaceId: 's1', body: { changes: [{ type: 'insert_page', titel: 'New' }] } });
     // @ts-expect-error: the option is timeoutMs
-    void cw.users.getAuthenticatedUser({}, { timeout: 1_000 });
+    void cw.users.getCurrent({}, { timeout: 1_000 });
     // @ts-expect-error: call options come second, after the (here empty) arguments
-    void cw.users.getAuthenticatedUser({ signal: AbortSignal.timeout(1_000) });
+    void cw.users.getCurrent({ signal: AbortSignal.timeout(1_000) });
   });
 
   it('rejects wrong and missing parameters and bodies', () => {
     // @ts-expect-error: spaceId is a string
-    void cw.spaces.getSpaceById({ spaceId: 1 });
+    void cw.spaces.get({ spaceId: 1 });
     // @ts-expect-error: spaceId is required
-    void cw.spaces.getSpaceById({});
+    void cw.spaces.get({});
     // @ts-expect-error: the arguments are required
-    void cw.spaces.getSpaceById();
+    void cw.spaces.get();
     // @ts-expect-error: limit is a number
     void cw.organizations.list({ query: { limit: '10' } });
     // @ts-expect-error: status is one of draft, open, archived
-    void cw.changeRequests.updateChangeRequestById({ spaceId: 's1', changeRequestId: '1', body: { status: 'closed' } });
+    void cw.changeRequests.update({ spaceId: 's1', changeRequestId: '1', body: { status: 'closed' } });
     // @ts-expect-error: the body is required
-    void cw.users.createUserToken({});
+    void cw.users.tokens.create({});
     // @ts-expect-error: label is required
-    void cw.users.createUserToken({ body: {} });
+    void cw.users.tokens.create({ body: {} });
     // @ts-expect-error: a GET takes no body
-    void cw.spaces.getSpaceById({ spaceId: 's1', body: { title: 'x' } });
+    void cw.spaces.get({ spaceId: 's1', body: { title: 'x' } });
   });
 });
 
@@ -184,14 +184,14 @@ describe('paginate', () => {
 
   it('accepts the named list operations and only them', () => {
     // @ts-expect-error: a single space is not a list
-    void paginate(cw.spaces.getSpaceById, { spaceId: 's1' });
+    void paginate(cw.spaces.get, { spaceId: 's1' });
     // @ts-expect-error: creating is not listing
     void paginate(cw.spaces.create, { organizationId: 'o1' });
     // @ts-expect-error: the organization is required
-    void paginate(cw.spaces.listSpacesInOrganization);
+    void paginate(cw.spaces.list);
     // @ts-expect-error: the query parameter is limit
-    void paginate(cw.spaces.listSpacesInOrganization, { organizationId: 'o1', query: { limt: 10 } });
-    expectTypeOf(paginate(cwThrowing.spaces.listSpacesInOrganization, { organizationId: 'o1' })).toEqualTypeOf<
+    void paginate(cw.spaces.list, { organizationId: 'o1', query: { limt: 10 } });
+    expectTypeOf(paginate(cwThrowing.spaces.list, { organizationId: 'o1' })).toEqualTypeOf<
       AsyncGenerator<Schema<'Space'>, void, undefined>
     >();
     expectTypeOf(paginate(cw.organizations.list)).toEqualTypeOf<AsyncGenerator<Schema<'Organization'>, void, undefined>>();

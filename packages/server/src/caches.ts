@@ -13,11 +13,8 @@
 import { LRUCache } from 'lru-cache';
 import type { CacheStats as MetricsCacheStats } from './metrics.js';
 import type { ViewerEntry } from './access/viewer.js';
-import type { VisibleStructure } from './areas/sites/published/site-state.js';
-import type { Chrome } from './areas/sites/published/site-layout.js';
-import type { FaviconEntry } from './areas/sites/published/site-favicon.js';
-import type { SpaceModel } from './areas/sites/published/space-model.js';
-import type { ResolvedTarget } from './areas/comments/targets.js';
+import type { Chrome, FaviconEntry, SpaceModel, VisibleStructure } from './areas/sites/index.js';
+import type { ResolvedTarget } from './areas/comments/index.js';
 import type { CachedToken } from './auth/token-cache.js';
 import type { DocumentLinks } from './content/links/extract.js';
 import type { CountEntry } from './db/count-cache.js';

@@ -28,7 +28,7 @@ import type { Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { checkListenAddress, listenFailure } from './start-failure.js';
 import { createUrls } from './urls.js';
-import { bootstrap, hasAnyUser } from './areas/organizations/bootstrap.js';
+import { bootstrap, hasAnyUser } from './areas/organizations/index.js';
 import { findUserByEmail } from './auth/users.repository.js';
 
 export type RunningServer = {

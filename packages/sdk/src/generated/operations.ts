@@ -2,8 +2,9 @@
 import type { Operation } from '../operations.js';
 
 /**
- * The API's operations as methods, grouped by their first tag: `cw.spaces.getSpaceById({ spaceId })`.
- * Each takes its path parameters, `query` and `body` in one object, and call options second.
+ * The API's operations as methods, named in the contract (`x-sdk-name`): `cw.spaces.get({ spaceId })`,
+ * `cw.changeRequests.comments.list({ spaceId, changeRequestId })`. Each takes its path parameters,
+ * `query` and `body` in one object, and call options second.
  */
 export interface Operations<Throwing extends boolean> {
   /**
@@ -15,36 +16,38 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/user` (operation `getAuthenticatedUser`)
      */
-    getAuthenticatedUser: Operation<'/v1/user', 'get', Throwing>;
-    /**
-     * List the caller's API tokens
-     *
-     * Newest first. Secrets are never listed. A token issued through an organization's single sign-on
-     * may not list tokens: 403.
-     *
-     * `GET /v1/user/tokens` (operation `listUserTokens`)
-     */
-    listUserTokens: Operation<'/v1/user/tokens', 'get', Throwing>;
-    /**
-     * Create an API token
-     *
-     * Returns the secret once; only its SHA-256 hash is stored. A token never makes one that reaches
-     * further or lives longer than itself: the new token expires no later than the calling token (see
-     * `expiresAt`), and a token issued through an organization's single sign-on may not create tokens
-     * at all: 403.
-     *
-     * `POST /v1/user/tokens` (operation `createUserToken`)
-     */
-    createUserToken: Operation<'/v1/user/tokens', 'post', Throwing>;
-    /**
-     * Revoke an API token
-     *
-     * The token stops working at once. A token may revoke itself. A token issued through an
-     * organization's single sign-on may not revoke tokens: 403.
-     *
-     * `DELETE /v1/user/tokens/{tokenId}` (operation `deleteUserToken`)
-     */
-    deleteUserToken: Operation<'/v1/user/tokens/{tokenId}', 'delete', Throwing>;
+    getCurrent: Operation<'/v1/user', 'get', Throwing>;
+    tokens: {
+      /**
+       * List the caller's API tokens
+       *
+       * Newest first. Secrets are never listed. A token issued through an organization's single sign-on
+       * may not list tokens: 403.
+       *
+       * `GET /v1/user/tokens` (operation `listUserTokens`)
+       */
+      list: Operation<'/v1/user/tokens', 'get', Throwing>;
+      /**
+       * Create an API token
+       *
+       * Returns the secret once; only its SHA-256 hash is stored. A token never makes one that reaches
+       * further or lives longer than itself: the new token expires no later than the calling token (see
+       * `expiresAt`), and a token issued through an organization's single sign-on may not create tokens
+       * at all: 403.
+       *
+       * `POST /v1/user/tokens` (operation `createUserToken`)
+       */
+      create: Operation<'/v1/user/tokens', 'post', Throwing>;
+      /**
+       * Revoke an API token
+       *
+       * The token stops working at once. A token may revoke itself. A token issued through an
+       * organization's single sign-on may not revoke tokens: 403.
+       *
+       * `DELETE /v1/user/tokens/{tokenId}` (operation `deleteUserToken`)
+       */
+      delete: Operation<'/v1/user/tokens/{tokenId}', 'delete', Throwing>;
+    };
     /**
      * Get a user
      *
@@ -53,7 +56,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/users/{userId}` (operation `getUserById`)
      */
-    getUserById: Operation<'/v1/users/{userId}', 'get', Throwing>;
+    get: Operation<'/v1/users/{userId}', 'get', Throwing>;
   };
   /**
    * Organizations own everything else.
@@ -84,7 +87,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}` (operation `getOrganizationById`)
      */
-    getOrganizationById: Operation<'/v1/orgs/{organizationId}', 'get', Throwing>;
+    get: Operation<'/v1/orgs/{organizationId}', 'get', Throwing>;
     /**
      * Update an organization
      *
@@ -92,7 +95,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `PATCH /v1/orgs/{organizationId}` (operation `updateOrganizationById`)
      */
-    updateOrganizationById: Operation<'/v1/orgs/{organizationId}', 'patch', Throwing>;
+    update: Operation<'/v1/orgs/{organizationId}', 'patch', Throwing>;
     /**
      * List organizations for an e-mail domain
      *
@@ -103,7 +106,98 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/email-domains/{emailDomain}/orgs` (operation `listOrganizationsForEmailDomain`)
      */
-    listOrganizationsForEmailDomain: Operation<'/v1/email-domains/{emailDomain}/orgs', 'get', Throwing>;
+    listForEmailDomain: Operation<'/v1/email-domains/{emailDomain}/orgs', 'get', Throwing>;
+    members: {
+      /**
+       * List an organization's members
+       *
+       * Needs a non-guest organization role. Sorted by `joinedAt` (default) or `lastSeenAt`, newest first
+       * unless `order` says otherwise; sorting by `lastSeenAt` lists only members seen at least once (by `ping`).
+       *
+       * `GET /v1/orgs/{organizationId}/members` (operation `listOrganizationMembers`)
+       */
+      list: Operation<'/v1/orgs/{organizationId}/members', 'get', Throwing>;
+      /**
+       * Get a member
+       *
+       * Needs a non-guest organization role; any member may read their own membership.
+       *
+       * `GET /v1/orgs/{organizationId}/members/{userId}` (operation `getOrganizationMember`)
+       */
+      get: Operation<'/v1/orgs/{organizationId}/members/{userId}', 'get', Throwing>;
+      /**
+       * Remove a member, or leave
+       *
+       * Organization admins may remove any member; any member may remove themselves (leave). The member's
+       * grants and team memberships in the organization go with them. Removing the last admin is a 409.
+       *
+       * `DELETE /v1/orgs/{organizationId}/members/{userId}` (operation `removeOrganizationMember`)
+       */
+      remove: Operation<'/v1/orgs/{organizationId}/members/{userId}', 'delete', Throwing>;
+      /**
+       * Change a member's role
+       *
+       * Organization admins only. A `null` role makes the member a guest. Demoting the last admin is a 409.
+       *
+       * `PATCH /v1/orgs/{organizationId}/members/{userId}` (operation `updateOrganizationMember`)
+       */
+      update: Operation<'/v1/orgs/{organizationId}/members/{userId}', 'patch', Throwing>;
+      /**
+       * Make a member an SSO member
+       *
+       * Organization admins only. An SSO member is not `disabled` when the organization enforces SSO.
+       *
+       * `POST /v1/orgs/{organizationId}/members/{userId}/sso` (operation `setOrganizationMemberSso`)
+       */
+      setSso: Operation<'/v1/orgs/{organizationId}/members/{userId}/sso', 'post', Throwing>;
+      /**
+       * List the spaces a member can access
+       *
+       * Every live space of the organization on which the member has an effective role, with that role
+       * (`permission`), ordered by the space's creation time (`order`, newest first by default). Organization
+       * admins may read any member's; a member may read their own (403 for a disabled member).
+       *
+       * `GET /v1/orgs/{organizationId}/members/{userId}/spaces` (operation `listOrganizationMemberSpaces`)
+       */
+      listSpaces: Operation<'/v1/orgs/{organizationId}/members/{userId}/spaces', 'get', Throwing>;
+      /**
+       * List a member's teams
+       *
+       * Newest team first. Organization admins may read any member's; a member may read their own.
+       *
+       * `GET /v1/orgs/{organizationId}/members/{userId}/teams` (operation `listOrganizationMemberTeams`)
+       */
+      listTeams: Operation<'/v1/orgs/{organizationId}/members/{userId}/teams', 'get', Throwing>;
+    };
+    /**
+     * Record the caller's presence
+     *
+     * Any member (guests included). Sets the caller's `lastSeenAt` to now and returns their claims as a signed JWT.
+     *
+     * `POST /v1/orgs/{organizationId}/ping` (operation `pingOrganization`)
+     */
+    ping: Operation<'/v1/orgs/{organizationId}/ping', 'post', Throwing>;
+    /**
+     * Join an organization by e-mail domain
+     *
+     * Any authenticated user whose e-mail domain is among the organization's `emailDomains` becomes a
+     * member with its `defaultRole`: 201. A caller who is already a member keeps their membership
+     * unchanged: 200. For anyone else the organization reads as absent: 404, as it does for a token
+     * issued through another organization's single sign-on.
+     *
+     * `POST /v1/orgs/{organizationId}/join` (operation `joinOrganizationByEmailDomain`)
+     */
+    joinByEmailDomain: Operation<'/v1/orgs/{organizationId}/join', 'post', Throwing>;
+    /**
+     * Search the organization's content
+     *
+     * The spaces of the organization the caller can read (guests: the ones granted to them) whose head
+     * revision has pages matching `query`, grouped by space. Any member may search; each sees only what
+     * they can read.
+     *
+     * `GET /v1/orgs/{organizationId}/search` (operation `searchOrganizationContent`)
+     */
+    search: Operation<'/v1/orgs/{organizationId}/search', 'get', Throwing>;
   };
   /**
    * Collections group spaces and nest under other collections.
@@ -117,7 +211,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/collections` (operation `listCollectionsInOrganization`)
      */
-    listCollectionsInOrganization: Operation<'/v1/orgs/{organizationId}/collections', 'get', Throwing>;
+    list: Operation<'/v1/orgs/{organizationId}/collections', 'get', Throwing>;
     /**
      * Create a collection
      *
@@ -134,7 +228,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/collections/{collectionId}` (operation `getCollectionById`)
      */
-    getCollectionById: Operation<'/v1/collections/{collectionId}', 'get', Throwing>;
+    get: Operation<'/v1/collections/{collectionId}', 'get', Throwing>;
     /**
      * Delete a collection
      *
@@ -144,7 +238,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `DELETE /v1/collections/{collectionId}` (operation `deleteCollectionById`)
      */
-    deleteCollectionById: Operation<'/v1/collections/{collectionId}', 'delete', Throwing>;
+    delete: Operation<'/v1/collections/{collectionId}', 'delete', Throwing>;
     /**
      * Update a collection
      *
@@ -152,7 +246,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `PATCH /v1/collections/{collectionId}` (operation `updateCollectionById`)
      */
-    updateCollectionById: Operation<'/v1/collections/{collectionId}', 'patch', Throwing>;
+    update: Operation<'/v1/collections/{collectionId}', 'patch', Throwing>;
     /**
      * List the spaces of a collection
      *
@@ -161,7 +255,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/collections/{collectionId}/spaces` (operation `listSpacesInCollection`)
      */
-    listSpacesInCollection: Operation<'/v1/collections/{collectionId}/spaces', 'get', Throwing>;
+    listSpaces: Operation<'/v1/collections/{collectionId}/spaces', 'get', Throwing>;
     /**
      * Move a collection
      *
@@ -183,6 +277,59 @@ export interface Operations<Throwing extends boolean> {
      * `POST /v1/collections/{collectionId}/transfer` (operation `transferCollection`)
      */
     transfer: Operation<'/v1/collections/{collectionId}/transfer', 'post', Throwing>;
+    permissions: {
+      /**
+       * List the grants on a collection
+       *
+       * Needs `admin` on the collection. Roles granted on it to users and teams, newest first. Grants on
+       * collections above it also apply but are listed there.
+       *
+       * `GET /v1/collections/{collectionId}/permissions` (operation `listCollectionPermissions`)
+       */
+      list: Operation<'/v1/collections/{collectionId}/permissions', 'get', Throwing>;
+      /**
+       * Grant a role on a collection
+       *
+       * Needs `admin` on the collection. The user must be a member of the collection's organization (guests
+       * included) and the team one of its teams, else 400 naming the field. A principal that already holds
+       * a grant here is a 409: change it with PATCH.
+       *
+       * `POST /v1/collections/{collectionId}/permissions` (operation `grantCollectionPermission`)
+       */
+      grant: Operation<'/v1/collections/{collectionId}/permissions', 'post', Throwing>;
+      /**
+       * Revoke a user's role on a collection
+       *
+       * Needs `admin` on the collection. 404 when the user holds no grant on it.
+       *
+       * `DELETE /v1/collections/{collectionId}/permissions/users/{userId}` (operation `revokeCollectionUserPermission`)
+       */
+      revokeUser: Operation<'/v1/collections/{collectionId}/permissions/users/{userId}', 'delete', Throwing>;
+      /**
+       * Change a user's role on a collection
+       *
+       * Needs `admin` on the collection. 404 when the user holds no grant on it.
+       *
+       * `PATCH /v1/collections/{collectionId}/permissions/users/{userId}` (operation `updateCollectionUserPermission`)
+       */
+      updateUser: Operation<'/v1/collections/{collectionId}/permissions/users/{userId}', 'patch', Throwing>;
+      /**
+       * Revoke a team's role on a collection
+       *
+       * Needs `admin` on the collection. 404 when the team holds no grant on it.
+       *
+       * `DELETE /v1/collections/{collectionId}/permissions/teams/{teamId}` (operation `revokeCollectionTeamPermission`)
+       */
+      revokeTeam: Operation<'/v1/collections/{collectionId}/permissions/teams/{teamId}', 'delete', Throwing>;
+      /**
+       * Change a team's role on a collection
+       *
+       * Needs `admin` on the collection. 404 when the team holds no grant on it.
+       *
+       * `PATCH /v1/collections/{collectionId}/permissions/teams/{teamId}` (operation `updateCollectionTeamPermission`)
+       */
+      updateTeam: Operation<'/v1/collections/{collectionId}/permissions/teams/{teamId}', 'patch', Throwing>;
+    };
   };
   /**
    * Spaces hold content as revisions.
@@ -195,7 +342,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/spaces` (operation `listSpacesInOrganization`)
      */
-    listSpacesInOrganization: Operation<'/v1/orgs/{organizationId}/spaces', 'get', Throwing>;
+    list: Operation<'/v1/orgs/{organizationId}/spaces', 'get', Throwing>;
     /**
      * Create a space
      *
@@ -212,7 +359,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/spaces/{spaceId}` (operation `getSpaceById`)
      */
-    getSpaceById: Operation<'/v1/spaces/{spaceId}', 'get', Throwing>;
+    get: Operation<'/v1/spaces/{spaceId}', 'get', Throwing>;
     /**
      * Delete a space
      *
@@ -220,7 +367,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `DELETE /v1/spaces/{spaceId}` (operation `deleteSpaceById`)
      */
-    deleteSpaceById: Operation<'/v1/spaces/{spaceId}', 'delete', Throwing>;
+    delete: Operation<'/v1/spaces/{spaceId}', 'delete', Throwing>;
     /**
      * Update a space
      *
@@ -228,7 +375,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `PATCH /v1/spaces/{spaceId}` (operation `updateSpaceById`)
      */
-    updateSpaceById: Operation<'/v1/spaces/{spaceId}', 'patch', Throwing>;
+    update: Operation<'/v1/spaces/{spaceId}', 'patch', Throwing>;
     /**
      * Restore a deleted space
      *
@@ -260,6 +407,59 @@ export interface Operations<Throwing extends boolean> {
      * `POST /v1/spaces/{spaceId}/transfer` (operation `transferSpace`)
      */
     transfer: Operation<'/v1/spaces/{spaceId}/transfer', 'post', Throwing>;
+    permissions: {
+      /**
+       * List the grants on a space
+       *
+       * Needs `admin` on the space. Roles granted on it to users and teams, newest first. Grants on
+       * collections above it also apply but are listed there.
+       *
+       * `GET /v1/spaces/{spaceId}/permissions` (operation `listSpacePermissions`)
+       */
+      list: Operation<'/v1/spaces/{spaceId}/permissions', 'get', Throwing>;
+      /**
+       * Grant a role on a space
+       *
+       * Needs `admin` on the space. The user must be a member of the space's organization (guests
+       * included) and the team one of its teams, else 400 naming the field. A principal that already holds
+       * a grant here is a 409: change it with PATCH.
+       *
+       * `POST /v1/spaces/{spaceId}/permissions` (operation `grantSpacePermission`)
+       */
+      grant: Operation<'/v1/spaces/{spaceId}/permissions', 'post', Throwing>;
+      /**
+       * Revoke a user's role on a space
+       *
+       * Needs `admin` on the space. 404 when the user holds no grant on it.
+       *
+       * `DELETE /v1/spaces/{spaceId}/permissions/users/{userId}` (operation `revokeSpaceUserPermission`)
+       */
+      revokeUser: Operation<'/v1/spaces/{spaceId}/permissions/users/{userId}', 'delete', Throwing>;
+      /**
+       * Change a user's role on a space
+       *
+       * Needs `admin` on the space. 404 when the user holds no grant on it.
+       *
+       * `PATCH /v1/spaces/{spaceId}/permissions/users/{userId}` (operation `updateSpaceUserPermission`)
+       */
+      updateUser: Operation<'/v1/spaces/{spaceId}/permissions/users/{userId}', 'patch', Throwing>;
+      /**
+       * Revoke a team's role on a space
+       *
+       * Needs `admin` on the space. 404 when the team holds no grant on it.
+       *
+       * `DELETE /v1/spaces/{spaceId}/permissions/teams/{teamId}` (operation `revokeSpaceTeamPermission`)
+       */
+      revokeTeam: Operation<'/v1/spaces/{spaceId}/permissions/teams/{teamId}', 'delete', Throwing>;
+      /**
+       * Change a team's role on a space
+       *
+       * Needs `admin` on the space. 404 when the team holds no grant on it.
+       *
+       * `PATCH /v1/spaces/{spaceId}/permissions/teams/{teamId}` (operation `updateSpaceTeamPermission`)
+       */
+      updateTeam: Operation<'/v1/spaces/{spaceId}/permissions/teams/{teamId}', 'patch', Throwing>;
+    };
     /**
      * Duplicate a space
      *
@@ -272,79 +472,259 @@ export interface Operations<Throwing extends boolean> {
      * `POST /v1/spaces/{spaceId}/duplicate` (operation `duplicateSpace`)
      */
     duplicate: Operation<'/v1/spaces/{spaceId}/duplicate', 'post', Throwing>;
-  };
-  /**
-   * An organization's members, their roles and presence.
-   */
-  members: {
+    content: {
+      /**
+       * Get the space's current revision
+       *
+       * The space's head revision: its pages as a tree (without bodies, at most 64 levels deep), files and
+       * reusable contents. Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/content` (operation `getSpaceContent`)
+       */
+      get: Operation<'/v1/spaces/{spaceId}/content', 'get', Throwing>;
+      /**
+       * Edit the space's content directly
+       *
+       * Applies a batch of up to 50 changes atomically as one new `edits` revision, which becomes the
+       * space's head (never losing a concurrent write: a batch racing another is re-applied on top of it,
+       * and answers 409 only if it keeps losing). Needs `edit` on the space, and the space in `live` mode
+       * (`locked`: 403). A malformed change, an unknown page, file or reusable content, or a page moved
+       * under itself or its own descendant: 400. Pages nest at most 64 levels (a top-level page is level 1)
+       * and a page's path is at most 2,048 characters: an insert, move or slug change that would put the page,
+       * or any page below it, beyond either limit is a 400 naming the change (pages stored deeper before the
+       * limits existed stay editable where they are). A slug its siblings already use, or deleting a file that
+       * is still a page's cover: 409. Request bodies may be up to 20 MB.
+       *
+       * `POST /v1/spaces/{spaceId}/content` (operation `applySpaceContentChanges`)
+       */
+      apply: Operation<'/v1/spaces/{spaceId}/content', 'post', Throwing>;
+      /**
+       * Import content into the space
+       *
+       * Imports a website, a page, a Markdown document or a GitBook/docs archive (see `source`) as new
+       * pages appended at the top level of the space, written as ONE new `edits` revision that becomes the
+       * space's head. Pages keep the outside tree (a website's URL paths, an archive's `SUMMARY.md` or
+       * folders); links between imported pages point at them (`/pages/{pageId}`), images and linked
+       * archive files become files of the space (`/files/{fileId}`), other links keep their address.
+       *
+       * The import runs within the request, bounded by the server's limits on pages, link depth, bytes
+       * and time: reaching one stops it, imports what was read, and says so (`truncated`, `limit`). A page
+       * or file that fails on its own (a broken link, a type that is not a page) is left out and listed in
+       * `skipped`. Anything that stops the import as a whole writes nothing: a malformed request or an
+       * address that may not be fetched (private, loopback, not http(s)): 400; an archive too large: 413;
+       * a source that cannot be fetched, is not of its kind, holds no page, or an archive refused as unsafe
+       * (more entries or bytes than allowed, a suspicious compression ratio, paths leaving the archive):
+       * 422, naming what failed.
+       *
+       * Needs `edit` on the space, and the space in `live` mode (`locked`: 403).
+       *
+       * `POST /v1/spaces/{spaceId}/content/import` (operation `importSpaceContent`)
+       */
+      import: Operation<'/v1/spaces/{spaceId}/content/import', 'post', Throwing>;
+    };
+    pages: {
+      /**
+       * List the space's pages
+       *
+       * Every page of the head revision as a tree, without bodies. Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/content/pages` (operation `listSpacePages`)
+       */
+      list: Operation<'/v1/spaces/{spaceId}/content/pages', 'get', Throwing>;
+      /**
+       * Get a page
+       *
+       * A page of the head revision with its body and its descendants (without bodies). Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/content/page/{pageId}` (operation `getSpacePageById`)
+       */
+      get: Operation<'/v1/spaces/{spaceId}/content/page/{pageId}', 'get', Throwing>;
+      /**
+       * Get a page by its path
+       *
+       * Like reading a page by id, addressed by its path (one URL-encoded segment: `guides%2Finstall`). Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/content/path/{pagePath}` (operation `getSpacePageByPath`)
+       */
+      getByPath: Operation<'/v1/spaces/{spaceId}/content/path/{pagePath}', 'get', Throwing>;
+      /**
+       * List the links of a page
+       *
+       * The links of one page of the space's head revision, as `listSpaceLinks` shows them. Needs `read` on
+       * the space.
+       *
+       * `GET /v1/spaces/{spaceId}/content/page/{pageId}/links` (operation `listSpacePageLinks`)
+       */
+      listLinks: Operation<'/v1/spaces/{spaceId}/content/page/{pageId}/links', 'get', Throwing>;
+    };
+    files: {
+      /**
+       * List the space's files
+       *
+       * The files of the head revision, by name (then id). Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/content/files` (operation `listSpaceFiles`)
+       */
+      list: Operation<'/v1/spaces/{spaceId}/content/files', 'get', Throwing>;
+      /**
+       * Get a file
+       *
+       * A file of the head revision, with a fresh signed `downloadURL`. Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/content/files/{fileId}` (operation `getSpaceFileById`)
+       */
+      get: Operation<'/v1/spaces/{spaceId}/content/files/{fileId}', 'get', Throwing>;
+      /**
+       * List the pages that refer to a file
+       *
+       * The pages of the space's head revision that link to the file, show it as an image or use it as their
+       * cover. Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks` (operation `listSpaceFileBacklinks`)
+       */
+      listBacklinks: Operation<'/v1/spaces/{spaceId}/content/files/{fileId}/backlinks', 'get', Throwing>;
+    };
+    revisions: {
+      /**
+       * Get a revision of the space
+       *
+       * Any revision of the space, current or past, as `GET …/content` shows the head. Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/revisions/{revisionId}` (operation `getSpaceRevisionById`)
+       */
+      get: Operation<'/v1/spaces/{spaceId}/revisions/{revisionId}', 'get', Throwing>;
+    };
+    comments: {
+      /**
+       * List the comments of a space
+       *
+       * Comments of the space (not those of its change requests), newest first unless `order=asc`, with the filters below (combined with AND).
+       * Each item's `target` reflects the current head (re-anchored as described in CommentTarget). Needs
+       * `comment` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/comments` (operation `listCommentsInSpace`)
+       */
+      list: Operation<'/v1/spaces/{spaceId}/comments', 'get', Throwing>;
+      /**
+       * Post a comment on a space
+       *
+       * A new `open` comment, on the space as a whole, on a `page` of the space's head, or on one
+       * block (`node`) of that page's body. `target.revision` is the space's head at posting. Needs `comment` on the
+       * space; the open-comment counter (`comments`) of the space grows by one.
+       *
+       * `POST /v1/spaces/{spaceId}/comments` (operation `postCommentInSpace`)
+       */
+      create: Operation<'/v1/spaces/{spaceId}/comments', 'post', Throwing>;
+      /**
+       * Get a comment
+       *
+       * Needs `comment` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/comments/{commentId}` (operation `getCommentInSpace`)
+       */
+      get: Operation<'/v1/spaces/{spaceId}/comments/{commentId}', 'get', Throwing>;
+      /**
+       * Resolve, reopen, edit or react to a comment
+       *
+       * Anyone with `comment` on the space may resolve or reopen it (`resolved`) and add or remove their
+       * own reactions; only its author may change its body. Resolving and reopening move the open-comment
+       * counter.
+       *
+       * `PUT /v1/spaces/{spaceId}/comments/{commentId}` (operation `updateCommentInSpace`)
+       */
+      update: Operation<'/v1/spaces/{spaceId}/comments/{commentId}', 'put', Throwing>;
+      /**
+       * Delete a comment
+       *
+       * Its author, or an `admin` of the space. Its replies and reactions go with it.
+       *
+       * `DELETE /v1/spaces/{spaceId}/comments/{commentId}` (operation `deleteCommentInSpace`)
+       */
+      delete: Operation<'/v1/spaces/{spaceId}/comments/{commentId}', 'delete', Throwing>;
+      replies: {
+        /**
+         * List a comment's replies
+         *
+         * Oldest first. Needs `comment` on the space.
+         *
+         * `GET /v1/spaces/{spaceId}/comments/{commentId}/replies` (operation `listCommentRepliesInSpace`)
+         */
+        list: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies', 'get', Throwing>;
+        /**
+         * Reply to a comment
+         *
+         * Needs `comment` on the space. The comment keeps its status.
+         *
+         * `POST /v1/spaces/{spaceId}/comments/{commentId}/replies` (operation `postCommentReplyInSpace`)
+         */
+        create: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies', 'post', Throwing>;
+        /**
+         * Get a reply
+         *
+         * Needs `comment` on the space.
+         *
+         * `GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}` (operation `getCommentReplyInSpace`)
+         */
+        get: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', 'get', Throwing>;
+        /**
+         * Edit or react to a reply
+         *
+         * Anyone with `comment` on the space may add or remove their own reactions; only its author may change its body.
+         *
+         * `PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}` (operation `updateCommentReplyInSpace`)
+         */
+        update: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', 'put', Throwing>;
+        /**
+         * Delete a reply
+         *
+         * Its author, or an `admin` of the space.
+         *
+         * `DELETE /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}` (operation `deleteCommentReplyInSpace`)
+         */
+        delete: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', 'delete', Throwing>;
+      };
+    };
+    customFields: {
+      /**
+       * Get a space's custom field values
+       *
+       * Anyone who can read the space (a member disabled by the organization's SSO enforcement gets 403).
+       * Only the fields that have a value, by field name.
+       *
+       * `GET /v1/spaces/{spaceId}/custom-fields` (operation `getSpaceCustomFields`)
+       */
+      get: Operation<'/v1/spaces/{spaceId}/custom-fields', 'get', Throwing>;
+      /**
+       * Set a space's custom field values
+       *
+       * The `edit` role on the space. Sets or removes (`null`) the values named, all or none: a name that
+       * is not a field of the space's organization, or a value that does not fit its field's type or
+       * options, is a 400 naming `/body/values/{name}/value`.
+       *
+       * `PATCH /v1/spaces/{spaceId}/custom-fields` (operation `updateSpaceCustomFields`)
+       */
+      update: Operation<'/v1/spaces/{spaceId}/custom-fields', 'patch', Throwing>;
+    };
     /**
-     * List an organization's members
+     * Search the space's content
      *
-     * Needs a non-guest organization role. Sorted by `joinedAt` (default) or `lastSeenAt`, newest first
-     * unless `order` says otherwise; sorting by `lastSeenAt` lists only members seen at least once (by `ping`).
+     * Pages of the space's head revision (hidden pages included) whose title, section headings, description
+     * or body match `query`, best first, each with its matching sections. Needs `read` on the space.
      *
-     * `GET /v1/orgs/{organizationId}/members` (operation `listOrganizationMembers`)
+     * `GET /v1/spaces/{spaceId}/search` (operation `searchSpaceContent`)
      */
-    listOrganizationMembers: Operation<'/v1/orgs/{organizationId}/members', 'get', Throwing>;
-    /**
-     * Get a member
-     *
-     * Needs a non-guest organization role; any member may read their own membership.
-     *
-     * `GET /v1/orgs/{organizationId}/members/{userId}` (operation `getOrganizationMember`)
-     */
-    getOrganizationMember: Operation<'/v1/orgs/{organizationId}/members/{userId}', 'get', Throwing>;
-    /**
-     * Remove a member, or leave
-     *
-     * Organization admins may remove any member; any member may remove themselves (leave). The member's
-     * grants and team memberships in the organization go with them. Removing the last admin is a 409.
-     *
-     * `DELETE /v1/orgs/{organizationId}/members/{userId}` (operation `removeOrganizationMember`)
-     */
-    removeOrganizationMember: Operation<'/v1/orgs/{organizationId}/members/{userId}', 'delete', Throwing>;
-    /**
-     * Change a member's role
-     *
-     * Organization admins only. A `null` role makes the member a guest. Demoting the last admin is a 409.
-     *
-     * `PATCH /v1/orgs/{organizationId}/members/{userId}` (operation `updateOrganizationMember`)
-     */
-    updateOrganizationMember: Operation<'/v1/orgs/{organizationId}/members/{userId}', 'patch', Throwing>;
-    /**
-     * Make a member an SSO member
-     *
-     * Organization admins only. An SSO member is not `disabled` when the organization enforces SSO.
-     *
-     * `POST /v1/orgs/{organizationId}/members/{userId}/sso` (operation `setOrganizationMemberSso`)
-     */
-    setOrganizationMemberSso: Operation<'/v1/orgs/{organizationId}/members/{userId}/sso', 'post', Throwing>;
-    /**
-     * List the spaces a member can access
-     *
-     * Every live space of the organization on which the member has an effective role, with that role
-     * (`permission`), ordered by the space's creation time (`order`, newest first by default). Organization
-     * admins may read any member's; a member may read their own (403 for a disabled member).
-     *
-     * `GET /v1/orgs/{organizationId}/members/{userId}/spaces` (operation `listOrganizationMemberSpaces`)
-     */
-    listOrganizationMemberSpaces: Operation<'/v1/orgs/{organizationId}/members/{userId}/spaces', 'get', Throwing>;
-    /**
-     * List a member's teams
-     *
-     * Newest team first. Organization admins may read any member's; a member may read their own.
-     *
-     * `GET /v1/orgs/{organizationId}/members/{userId}/teams` (operation `listOrganizationMemberTeams`)
-     */
-    listOrganizationMemberTeams: Operation<'/v1/orgs/{organizationId}/members/{userId}/teams', 'get', Throwing>;
-    /**
-     * Record the caller's presence
-     *
-     * Any member (guests included). Sets the caller's `lastSeenAt` to now and returns their claims as a signed JWT.
-     *
-     * `POST /v1/orgs/{organizationId}/ping` (operation `pingOrganization`)
-     */
-    pingOrganization: Operation<'/v1/orgs/{organizationId}/ping', 'post', Throwing>;
+    search: Operation<'/v1/spaces/{spaceId}/search', 'get', Throwing>;
+    links: {
+      /**
+       * List the links of the space's content
+       *
+       * Every link of the space's head revision, grouped by target, with its status (`ok`, `broken`,
+       * `in-app`) and where it appears; `stats` counts them. Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/links` (operation `listSpaceLinks`)
+       */
+      list: Operation<'/v1/spaces/{spaceId}/links', 'get', Throwing>;
+    };
   };
   /**
    * Teams of members, which can be granted roles together.
@@ -373,7 +753,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/teams/{teamId}` (operation `getTeamById`)
      */
-    getTeamById: Operation<'/v1/orgs/{organizationId}/teams/{teamId}', 'get', Throwing>;
+    get: Operation<'/v1/orgs/{organizationId}/teams/{teamId}', 'get', Throwing>;
     /**
      * Delete a team
      *
@@ -381,7 +761,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `DELETE /v1/orgs/{organizationId}/teams/{teamId}` (operation `deleteTeamById`)
      */
-    deleteTeamById: Operation<'/v1/orgs/{organizationId}/teams/{teamId}', 'delete', Throwing>;
+    delete: Operation<'/v1/orgs/{organizationId}/teams/{teamId}', 'delete', Throwing>;
     /**
      * Rename a team
      *
@@ -389,39 +769,41 @@ export interface Operations<Throwing extends boolean> {
      *
      * `PATCH /v1/orgs/{organizationId}/teams/{teamId}` (operation `updateTeamById`)
      */
-    updateTeamById: Operation<'/v1/orgs/{organizationId}/teams/{teamId}', 'patch', Throwing>;
-    /**
-     * List a team's members
-     *
-     * Needs a non-guest organization role. Most recently added first.
-     *
-     * `GET /v1/orgs/{organizationId}/teams/{teamId}/members` (operation `listTeamMembers`)
-     */
-    listTeamMembers: Operation<'/v1/orgs/{organizationId}/teams/{teamId}/members', 'get', Throwing>;
-    /**
-     * Add, remove and change a team's members
-     *
-     * Organization admins and the team's owners. Applied all at once, or not at all.
-     *
-     * `PUT /v1/orgs/{organizationId}/teams/{teamId}/members` (operation `updateTeamMembers`)
-     */
-    updateTeamMembers: Operation<'/v1/orgs/{organizationId}/teams/{teamId}/members', 'put', Throwing>;
-    /**
-     * Add a member to a team, or change their role
-     *
-     * Organization admins and the team's owners. The user must be a member of the organization (404 otherwise).
-     *
-     * `PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}` (operation `putTeamMember`)
-     */
-    putTeamMember: Operation<'/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', 'put', Throwing>;
-    /**
-     * Remove a member from a team
-     *
-     * Organization admins and the team's owners. 404 when the user is not in the team.
-     *
-     * `DELETE /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}` (operation `removeTeamMember`)
-     */
-    removeTeamMember: Operation<'/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', 'delete', Throwing>;
+    update: Operation<'/v1/orgs/{organizationId}/teams/{teamId}', 'patch', Throwing>;
+    members: {
+      /**
+       * List a team's members
+       *
+       * Needs a non-guest organization role. Most recently added first.
+       *
+       * `GET /v1/orgs/{organizationId}/teams/{teamId}/members` (operation `listTeamMembers`)
+       */
+      list: Operation<'/v1/orgs/{organizationId}/teams/{teamId}/members', 'get', Throwing>;
+      /**
+       * Add, remove and change a team's members
+       *
+       * Organization admins and the team's owners. Applied all at once, or not at all.
+       *
+       * `PUT /v1/orgs/{organizationId}/teams/{teamId}/members` (operation `updateTeamMembers`)
+       */
+      update: Operation<'/v1/orgs/{organizationId}/teams/{teamId}/members', 'put', Throwing>;
+      /**
+       * Add a member to a team, or change their role
+       *
+       * Organization admins and the team's owners. The user must be a member of the organization (404 otherwise).
+       *
+       * `PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}` (operation `putTeamMember`)
+       */
+      add: Operation<'/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', 'put', Throwing>;
+      /**
+       * Remove a member from a team
+       *
+       * Organization admins and the team's owners. 404 when the user is not in the team.
+       *
+       * `DELETE /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}` (operation `removeTeamMember`)
+       */
+      remove: Operation<'/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}', 'delete', Throwing>;
+    };
   };
   /**
    * Link invites and joining an organization.
@@ -434,7 +816,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/link-invites` (operation `listLinkInvites`)
      */
-    listLinkInvites: Operation<'/v1/orgs/{organizationId}/link-invites', 'get', Throwing>;
+    list: Operation<'/v1/orgs/{organizationId}/link-invites', 'get', Throwing>;
     /**
      * Create a link invite
      *
@@ -442,7 +824,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `POST /v1/orgs/{organizationId}/link-invites` (operation `createLinkInvite`)
      */
-    createLinkInvite: Operation<'/v1/orgs/{organizationId}/link-invites', 'post', Throwing>;
+    create: Operation<'/v1/orgs/{organizationId}/link-invites', 'post', Throwing>;
     /**
      * Get a link invite
      *
@@ -450,7 +832,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/link-invites/{inviteId}` (operation `getLinkInviteById`)
      */
-    getLinkInviteById: Operation<'/v1/orgs/{organizationId}/link-invites/{inviteId}', 'get', Throwing>;
+    get: Operation<'/v1/orgs/{organizationId}/link-invites/{inviteId}', 'get', Throwing>;
     /**
      * Delete a link invite
      *
@@ -458,7 +840,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}` (operation `deleteLinkInviteById`)
      */
-    deleteLinkInviteById: Operation<'/v1/orgs/{organizationId}/link-invites/{inviteId}', 'delete', Throwing>;
+    delete: Operation<'/v1/orgs/{organizationId}/link-invites/{inviteId}', 'delete', Throwing>;
     /**
      * Change a link invite's role
      *
@@ -466,7 +848,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `PATCH /v1/orgs/{organizationId}/link-invites/{inviteId}` (operation `updateLinkInviteById`)
      */
-    updateLinkInviteById: Operation<'/v1/orgs/{organizationId}/link-invites/{inviteId}', 'patch', Throwing>;
+    update: Operation<'/v1/orgs/{organizationId}/link-invites/{inviteId}', 'patch', Throwing>;
     /**
      * Join an organization with a link invite
      *
@@ -478,203 +860,293 @@ export interface Operations<Throwing extends boolean> {
      *
      * `POST /v1/orgs/{organizationId}/link-invites/{inviteId}/join` (operation `joinWithLinkInvite`)
      */
-    joinWithLinkInvite: Operation<'/v1/orgs/{organizationId}/link-invites/{inviteId}/join', 'post', Throwing>;
-    /**
-     * Join an organization by e-mail domain
-     *
-     * Any authenticated user whose e-mail domain is among the organization's `emailDomains` becomes a
-     * member with its `defaultRole`: 201. A caller who is already a member keeps their membership
-     * unchanged: 200. For anyone else the organization reads as absent: 404, as it does for a token
-     * issued through another organization's single sign-on.
-     *
-     * `POST /v1/orgs/{organizationId}/join` (operation `joinOrganizationByEmailDomain`)
-     */
-    joinOrganizationByEmailDomain: Operation<'/v1/orgs/{organizationId}/join', 'post', Throwing>;
+    join: Operation<'/v1/orgs/{organizationId}/link-invites/{inviteId}/join', 'post', Throwing>;
   };
   /**
-   * Roles granted to users and teams on spaces and collections.
+   * Proposed changes to a space's content, on a line of revisions of their own, updated from and merged into the space 3-way.
    */
-  permissions: {
+  changeRequests: {
     /**
-     * List the grants on a space
+     * List the space's change requests
      *
-     * Needs `admin` on the space. Roles granted on it to users and teams, newest first. Grants on
-     * collections above it also apply but are listed there.
+     * Newest first. Needs `read` on the space.
      *
-     * `GET /v1/spaces/{spaceId}/permissions` (operation `listSpacePermissions`)
+     * `GET /v1/spaces/{spaceId}/change-requests` (operation `listChangeRequests`)
      */
-    listSpacePermissions: Operation<'/v1/spaces/{spaceId}/permissions', 'get', Throwing>;
+    list: Operation<'/v1/spaces/{spaceId}/change-requests', 'get', Throwing>;
     /**
-     * Grant a role on a space
+     * Create a change request
      *
-     * Needs `admin` on the space. The user must be a member of the space's organization (guests
-     * included) and the team one of its teams, else 400 naming the field. A principal that already holds
-     * a grant here is a 409: change it with PATCH.
+     * A new `open` change request on the space's current revision (`revision` = `revisionInitial`
+     * until its first write), numbered after the space's last one. Needs `edit` on the space.
      *
-     * `POST /v1/spaces/{spaceId}/permissions` (operation `grantSpacePermission`)
+     * `POST /v1/spaces/{spaceId}/change-requests` (operation `createChangeRequest`)
      */
-    grantSpacePermission: Operation<'/v1/spaces/{spaceId}/permissions', 'post', Throwing>;
+    create: Operation<'/v1/spaces/{spaceId}/change-requests', 'post', Throwing>;
     /**
-     * Revoke a user's role on a space
+     * Get a change request
      *
-     * Needs `admin` on the space. 404 when the user holds no grant on it.
+     * By id or by number. Needs `read` on the space.
      *
-     * `DELETE /v1/spaces/{spaceId}/permissions/users/{userId}` (operation `revokeSpaceUserPermission`)
+     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}` (operation `getChangeRequestById`)
      */
-    revokeSpaceUserPermission: Operation<'/v1/spaces/{spaceId}/permissions/users/{userId}', 'delete', Throwing>;
+    get: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}', 'get', Throwing>;
     /**
-     * Change a user's role on a space
+     * Change a change request's subject or status
      *
-     * Needs `admin` on the space. 404 when the user holds no grant on it.
+     * Its author, or `review` on the space. Status moves: draft ↔ open, draft/open → archived,
+     * archived → open; the current status is a no-op; any other move (`merged` included: only the merge
+     * sets it) is a 409. The subject of an `archived` or `merged` change request cannot change (409).
      *
-     * `PATCH /v1/spaces/{spaceId}/permissions/users/{userId}` (operation `updateSpaceUserPermission`)
+     * `PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}` (operation `updateChangeRequestById`)
      */
-    updateSpaceUserPermission: Operation<'/v1/spaces/{spaceId}/permissions/users/{userId}', 'patch', Throwing>;
+    update: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}', 'patch', Throwing>;
     /**
-     * Revoke a team's role on a space
+     * Merge a change request into the space
      *
-     * Needs `admin` on the space. 404 when the team holds no grant on it.
+     * Merges the change request's content into the space's content from their common base (the revision it
+     * was created or last updated from), 3-way: edits on both sides combine, and a conflict (the same
+     * line, field or order changed differently, a page edited on one side and deleted on the other, a move
+     * cycle, a slug collision) resolves in favour of the change request and is recorded. Always writes a
+     * `merge` revision (fast-forwards included) that becomes the space's head; the change request becomes
+     * `merged`. Needs `review` on the space; 403 while the space is `locked`; 409 for an `archived` or
+     * `merged` change request, and when the two sides' moves or slug changes, each within the limits on
+     * its side, would together nest a page deeper than 64 levels or give it a path longer than 2,048
+     * characters (nothing is written: move pages in the change request, then merge again).
      *
-     * `DELETE /v1/spaces/{spaceId}/permissions/teams/{teamId}` (operation `revokeSpaceTeamPermission`)
+     * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge` (operation `mergeChangeRequest`)
      */
-    revokeSpaceTeamPermission: Operation<'/v1/spaces/{spaceId}/permissions/teams/{teamId}', 'delete', Throwing>;
+    merge: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge', 'post', Throwing>;
     /**
-     * Change a team's role on a space
+     * Update a change request with the space's content
      *
-     * Needs `admin` on the space. 404 when the team holds no grant on it.
+     * Pulls the space's current content into the change request, 3-way like a merge (conflicts resolve in
+     * favour of the change request and are recorded), as an `update` revision that becomes the change
+     * request's head; the space's head becomes its `revisionMergedAncestor`. When the space did not move
+     * since, nothing is written. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
+     * `archived` or `merged` change request, and, as for a merge, when the combined content would nest a
+     * page deeper than 64 levels or give it a path longer than 2,048 characters.
      *
-     * `PATCH /v1/spaces/{spaceId}/permissions/teams/{teamId}` (operation `updateSpaceTeamPermission`)
+     * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update` (operation `updateChangeRequestFromSpace`)
      */
-    updateSpaceTeamPermission: Operation<'/v1/spaces/{spaceId}/permissions/teams/{teamId}', 'patch', Throwing>;
+    updateFromSpace: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update', 'post', Throwing>;
+    content: {
+      /**
+       * Get the change request's current revision
+       *
+       * Like the space's content, at the change request's head. Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content` (operation `getChangeRequestContent`)
+       */
+      get: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content', 'get', Throwing>;
+      /**
+       * Edit the change request's content
+       *
+       * The content batch of `POST /v1/spaces/{spaceId}/content`, applied to the change request's head as
+       * one new `edits` revision (same rules, limits and errors, the nesting and path limits of pages
+       * included). The caller becomes one of its
+       * contributors. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
+       * `archived` or `merged` change request.
+       *
+       * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content` (operation `applyChangeRequestContentChanges`)
+       */
+      apply: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content', 'post', Throwing>;
+      /**
+       * Import content into the change request
+       *
+       * The import of `POST /v1/spaces/{spaceId}/content/import`, written as one new `edits` revision on
+       * the change request's head (same sources, limits, answers and errors). The caller becomes one of
+       * its contributors. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
+       * `archived` or `merged` change request.
+       *
+       * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import` (operation `importChangeRequestContent`)
+       */
+      import: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import', 'post', Throwing>;
+    };
+    pages: {
+      /**
+       * List the change request's pages
+       *
+       * Every page of the change request's head as a tree, without bodies. Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages` (operation `listChangeRequestPages`)
+       */
+      list: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', 'get', Throwing>;
+      /**
+       * Get a page of the change request
+       *
+       * A page of the change request's head with its body and its descendants (without bodies). Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}` (operation `getChangeRequestPageById`)
+       */
+      get: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', 'get', Throwing>;
+      /**
+       * List the links of a page in a change request
+       *
+       * The links of one page of the change request's head revision. Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links` (operation `listChangeRequestPageLinks`)
+       */
+      listLinks: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', 'get', Throwing>;
+    };
+    files: {
+      /**
+       * List the change request's files
+       *
+       * The files of the change request's head, by name (then id). Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files` (operation `listChangeRequestFiles`)
+       */
+      list: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', 'get', Throwing>;
+      /**
+       * Get a file of the change request
+       *
+       * A file of the change request's head, with a fresh signed `downloadURL`. Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}` (operation `getChangeRequestFileById`)
+       */
+      get: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', 'get', Throwing>;
+      /**
+       * List the pages that refer to a file in a change request
+       *
+       * The pages of the change request's head revision that refer to the file. Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks` (operation `listChangeRequestFileBacklinks`)
+       */
+      listBacklinks: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks', 'get', Throwing>;
+    };
+    comments: {
+      /**
+       * List the comments of a change request
+       *
+       * Comments of the change request, newest first unless `order=asc`, with the filters below (combined with AND).
+       * Each item's `target` reflects the current head (re-anchored as described in CommentTarget). Needs
+       * `comment` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments` (operation `listCommentsInChangeRequest`)
+       */
+      list: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments', 'get', Throwing>;
+      /**
+       * Post a comment on a change request
+       *
+       * A new `open` comment, on the change request as a whole, on a `page` of the change request's head, or on one
+       * block (`node`) of that page's body. `target.revision` is the change request's head at posting. Needs `comment` on the
+       * space; the open-comment counter (`comments`) of the change request grows by one.
+       * In a `merged` or `archived` change request the discussion is closed to new comments and
+       * replies (409); reading, resolving, reacting, editing and deleting stay open.
+       *
+       * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments` (operation `postCommentInChangeRequest`)
+       */
+      create: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments', 'post', Throwing>;
+      /**
+       * Get a comment
+       *
+       * Needs `comment` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}` (operation `getCommentInChangeRequest`)
+       */
+      get: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}', 'get', Throwing>;
+      /**
+       * Resolve, reopen, edit or react to a comment
+       *
+       * Anyone with `comment` on the space may resolve or reopen it (`resolved`) and add or remove their
+       * own reactions; only its author may change its body. Resolving and reopening move the open-comment
+       * counter.
+       *
+       * `PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}` (operation `updateCommentInChangeRequest`)
+       */
+      update: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}', 'put', Throwing>;
+      /**
+       * Delete a comment
+       *
+       * Its author, or an `admin` of the space. Its replies and reactions go with it.
+       *
+       * `DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}` (operation `deleteCommentInChangeRequest`)
+       */
+      delete: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}', 'delete', Throwing>;
+      replies: {
+        /**
+         * List a comment's replies
+         *
+         * Oldest first. Needs `comment` on the space.
+         *
+         * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies` (operation `listCommentRepliesInChangeRequest`)
+         */
+        list: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies', 'get', Throwing>;
+        /**
+         * Reply to a comment
+         *
+         * Needs `comment` on the space. The comment keeps its status.
+         * In a `merged` or `archived` change request the discussion is closed to new comments and
+         * replies (409); reading, resolving, reacting, editing and deleting stay open.
+         *
+         * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies` (operation `postCommentReplyInChangeRequest`)
+         */
+        create: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies', 'post', Throwing>;
+        /**
+         * Get a reply
+         *
+         * Needs `comment` on the space.
+         *
+         * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}` (operation `getCommentReplyInChangeRequest`)
+         */
+        get: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', 'get', Throwing>;
+        /**
+         * Edit or react to a reply
+         *
+         * Anyone with `comment` on the space may add or remove their own reactions; only its author may change its body.
+         *
+         * `PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}` (operation `updateCommentReplyInChangeRequest`)
+         */
+        update: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', 'put', Throwing>;
+        /**
+         * Delete a reply
+         *
+         * Its author, or an `admin` of the space.
+         *
+         * `DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}` (operation `deleteCommentReplyInChangeRequest`)
+         */
+        delete: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', 'delete', Throwing>;
+      };
+    };
     /**
-     * List the grants on a collection
+     * Get a PDF of the change request's content
      *
-     * Needs `admin` on the collection. Roles granted on it to users and teams, newest first. Grants on
-     * collections above it also apply but are listed there.
+     * Renders the change request's content at its current head as a PDF (a title page, a table of
+     * contents with page numbers, then the pages in tree order with their headings, lists, tables, code
+     * blocks, images from the space's files and links) and answers a signed address serving it. The
+     * PDF of a revision is rendered once and kept (the address of a later call for the same revision and
+     * options serves the same bytes); the address pins the revision, so the PDF never changes under it.
+     * `page` limits the PDF to that page and its subpages, `only=true` to the page alone (`only` without
+     * `page`: 400; a page the change request does not have: 400). More pages than the server renders in
+     * one PDF, or a rendering over its time limit: 422. Needs `read` on the space.
      *
-     * `GET /v1/collections/{collectionId}/permissions` (operation `listCollectionPermissions`)
+     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf` (operation `getChangeRequestPdf`)
      */
-    listCollectionPermissions: Operation<'/v1/collections/{collectionId}/permissions', 'get', Throwing>;
+    getPdf: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', 'get', Throwing>;
     /**
-     * Grant a role on a collection
+     * Download a change request's PDF
      *
-     * Needs `admin` on the collection. The user must be a member of the collection's organization (guests
-     * included) and the team one of its teams, else 400 naming the field. A principal that already holds
-     * a grant here is a 409: change it with PATCH.
+     * Serves the PDF an address from `GET .../change-requests/{changeRequestId}/pdf` names. The signature
+     * is the credential, so no token is needed. A forged or altered signature, or a space that is gone:
+     * 404. A genuine address past its expiry: 410 (ask for a fresh one).
      *
-     * `POST /v1/collections/{collectionId}/permissions` (operation `grantCollectionPermission`)
+     * `GET /pdf/{signature}` (operation `downloadChangeRequestPdf`)
      */
-    grantCollectionPermission: Operation<'/v1/collections/{collectionId}/permissions', 'post', Throwing>;
-    /**
-     * Revoke a user's role on a collection
-     *
-     * Needs `admin` on the collection. 404 when the user holds no grant on it.
-     *
-     * `DELETE /v1/collections/{collectionId}/permissions/users/{userId}` (operation `revokeCollectionUserPermission`)
-     */
-    revokeCollectionUserPermission: Operation<'/v1/collections/{collectionId}/permissions/users/{userId}', 'delete', Throwing>;
-    /**
-     * Change a user's role on a collection
-     *
-     * Needs `admin` on the collection. 404 when the user holds no grant on it.
-     *
-     * `PATCH /v1/collections/{collectionId}/permissions/users/{userId}` (operation `updateCollectionUserPermission`)
-     */
-    updateCollectionUserPermission: Operation<'/v1/collections/{collectionId}/permissions/users/{userId}', 'patch', Throwing>;
-    /**
-     * Revoke a team's role on a collection
-     *
-     * Needs `admin` on the collection. 404 when the team holds no grant on it.
-     *
-     * `DELETE /v1/collections/{collectionId}/permissions/teams/{teamId}` (operation `revokeCollectionTeamPermission`)
-     */
-    revokeCollectionTeamPermission: Operation<'/v1/collections/{collectionId}/permissions/teams/{teamId}', 'delete', Throwing>;
-    /**
-     * Change a team's role on a collection
-     *
-     * Needs `admin` on the collection. 404 when the team holds no grant on it.
-     *
-     * `PATCH /v1/collections/{collectionId}/permissions/teams/{teamId}` (operation `updateCollectionTeamPermission`)
-     */
-    updateCollectionTeamPermission: Operation<'/v1/collections/{collectionId}/permissions/teams/{teamId}', 'patch', Throwing>;
+    downloadPdf: Operation<'/pdf/{signature}', 'get', Throwing>;
+    links: {
+      /**
+       * List the links of a change request's content
+       *
+       * Every link of the change request's head revision, checked against that revision, as
+       * `listSpaceLinks` shows them. Needs `read` on the space.
+       *
+       * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/links` (operation `listChangeRequestLinks`)
+       */
+      list: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/links', 'get', Throwing>;
+    };
   };
-  /**
-   * A space's content (pages, files, reusable contents) as immutable revisions, and direct edits.
-   */
-  content: {
-    /**
-     * Get the space's current revision
-     *
-     * The space's head revision: its pages as a tree (without bodies, at most 64 levels deep), files and
-     * reusable contents. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/content` (operation `getSpaceContent`)
-     */
-    getSpaceContent: Operation<'/v1/spaces/{spaceId}/content', 'get', Throwing>;
-    /**
-     * Edit the space's content directly
-     *
-     * Applies a batch of up to 50 changes atomically as one new `edits` revision, which becomes the
-     * space's head (never losing a concurrent write: a batch racing another is re-applied on top of it,
-     * and answers 409 only if it keeps losing). Needs `edit` on the space, and the space in `live` mode
-     * (`locked`: 403). A malformed change, an unknown page, file or reusable content, or a page moved
-     * under itself or its own descendant: 400. Pages nest at most 64 levels (a top-level page is level 1)
-     * and a page's path is at most 2,048 characters: an insert, move or slug change that would put the page,
-     * or any page below it, beyond either limit is a 400 naming the change (pages stored deeper before the
-     * limits existed stay editable where they are). A slug its siblings already use, or deleting a file that
-     * is still a page's cover: 409. Request bodies may be up to 20 MB.
-     *
-     * `POST /v1/spaces/{spaceId}/content` (operation `applySpaceContentChanges`)
-     */
-    applySpaceContentChanges: Operation<'/v1/spaces/{spaceId}/content', 'post', Throwing>;
-    /**
-     * List the space's pages
-     *
-     * Every page of the head revision as a tree, without bodies. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/content/pages` (operation `listSpacePages`)
-     */
-    listSpacePages: Operation<'/v1/spaces/{spaceId}/content/pages', 'get', Throwing>;
-    /**
-     * Get a page
-     *
-     * A page of the head revision with its body and its descendants (without bodies). Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/content/page/{pageId}` (operation `getSpacePageById`)
-     */
-    getSpacePageById: Operation<'/v1/spaces/{spaceId}/content/page/{pageId}', 'get', Throwing>;
-    /**
-     * Get a page by its path
-     *
-     * Like reading a page by id, addressed by its path (one URL-encoded segment: `guides%2Finstall`). Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/content/path/{pagePath}` (operation `getSpacePageByPath`)
-     */
-    getSpacePageByPath: Operation<'/v1/spaces/{spaceId}/content/path/{pagePath}', 'get', Throwing>;
-    /**
-     * List the space's files
-     *
-     * The files of the head revision, by name (then id). Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/content/files` (operation `listSpaceFiles`)
-     */
-    listSpaceFiles: Operation<'/v1/spaces/{spaceId}/content/files', 'get', Throwing>;
-    /**
-     * Get a file
-     *
-     * A file of the head revision, with a fresh signed `downloadURL`. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/content/files/{fileId}` (operation `getSpaceFileById`)
-     */
-    getSpaceFileById: Operation<'/v1/spaces/{spaceId}/content/files/{fileId}', 'get', Throwing>;
-    /**
-     * Get a revision of the space
-     *
-     * Any revision of the space, current or past, as `GET …/content` shows the head. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/revisions/{revisionId}` (operation `getSpaceRevisionById`)
-     */
-    getSpaceRevisionById: Operation<'/v1/spaces/{spaceId}/revisions/{revisionId}', 'get', Throwing>;
+  files: {
     /**
      * Download a file
      *
@@ -684,57 +1156,59 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /files/{signature}` (operation `downloadFile`)
      */
-    downloadFile: Operation<'/files/{signature}', 'get', Throwing>;
+    download: Operation<'/files/{signature}', 'get', Throwing>;
   };
   /**
    * SAML identity providers of an organization, and signing in through them.
    */
   sso: {
-    /**
-     * List an organization's SAML providers
-     *
-     * Organization admins only. Newest first.
-     *
-     * `GET /v1/orgs/{organizationId}/saml` (operation `listSamlProviders`)
-     */
-    listSamlProviders: Operation<'/v1/orgs/{organizationId}/saml', 'get', Throwing>;
-    /**
-     * Create a SAML provider
-     *
-     * Organization admins only. Only `label` is required: the provider is `pending` until `entityID`,
-     * `ssoURL` and `certificate` are all set. A certificate that is not an X.509 PEM certificate, or a
-     * `defaultTeam` that is not a team of the organization, is a 400 naming the field.
-     *
-     * `POST /v1/orgs/{organizationId}/saml` (operation `createSamlProvider`)
-     */
-    createSamlProvider: Operation<'/v1/orgs/{organizationId}/saml', 'post', Throwing>;
-    /**
-     * Get a SAML provider
-     *
-     * Organization admins only.
-     *
-     * `GET /v1/orgs/{organizationId}/saml/{samlProviderId}` (operation `getSamlProviderById`)
-     */
-    getSamlProviderById: Operation<'/v1/orgs/{organizationId}/saml/{samlProviderId}', 'get', Throwing>;
-    /**
-     * Delete a SAML provider
-     *
-     * Organization admins only. Nobody can sign in through it any more; members keep their
-     * memberships (and their `sso` flag).
-     *
-     * `DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}` (operation `deleteSamlProviderById`)
-     */
-    deleteSamlProviderById: Operation<'/v1/orgs/{organizationId}/saml/{samlProviderId}', 'delete', Throwing>;
-    /**
-     * Change a SAML provider
-     *
-     * Organization admins only. Sets the fields given; `null` removes `entityID`, `certificate`, `ssoURL`
-     * or `defaultTeam` (removing one of the first three makes the provider `pending`). Members who
-     * already signed in through the provider keep their membership, role and teams.
-     *
-     * `PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}` (operation `updateSamlProviderById`)
-     */
-    updateSamlProviderById: Operation<'/v1/orgs/{organizationId}/saml/{samlProviderId}', 'patch', Throwing>;
+    samlProviders: {
+      /**
+       * List an organization's SAML providers
+       *
+       * Organization admins only. Newest first.
+       *
+       * `GET /v1/orgs/{organizationId}/saml` (operation `listSamlProviders`)
+       */
+      list: Operation<'/v1/orgs/{organizationId}/saml', 'get', Throwing>;
+      /**
+       * Create a SAML provider
+       *
+       * Organization admins only. Only `label` is required: the provider is `pending` until `entityID`,
+       * `ssoURL` and `certificate` are all set. A certificate that is not an X.509 PEM certificate, or a
+       * `defaultTeam` that is not a team of the organization, is a 400 naming the field.
+       *
+       * `POST /v1/orgs/{organizationId}/saml` (operation `createSamlProvider`)
+       */
+      create: Operation<'/v1/orgs/{organizationId}/saml', 'post', Throwing>;
+      /**
+       * Get a SAML provider
+       *
+       * Organization admins only.
+       *
+       * `GET /v1/orgs/{organizationId}/saml/{samlProviderId}` (operation `getSamlProviderById`)
+       */
+      get: Operation<'/v1/orgs/{organizationId}/saml/{samlProviderId}', 'get', Throwing>;
+      /**
+       * Delete a SAML provider
+       *
+       * Organization admins only. Nobody can sign in through it any more; members keep their
+       * memberships (and their `sso` flag).
+       *
+       * `DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}` (operation `deleteSamlProviderById`)
+       */
+      delete: Operation<'/v1/orgs/{organizationId}/saml/{samlProviderId}', 'delete', Throwing>;
+      /**
+       * Change a SAML provider
+       *
+       * Organization admins only. Sets the fields given; `null` removes `entityID`, `certificate`, `ssoURL`
+       * or `defaultTeam` (removing one of the first three makes the provider `pending`). Members who
+       * already signed in through the provider keep their membership, role and teams.
+       *
+       * `PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}` (operation `updateSamlProviderById`)
+       */
+      update: Operation<'/v1/orgs/{organizationId}/saml/{samlProviderId}', 'patch', Throwing>;
+    };
     /**
      * How to sign in to an organization with SSO
      *
@@ -746,7 +1220,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/sso` (operation `listSsoLoginOptions`)
      */
-    listSsoLoginOptions: Operation<'/v1/orgs/{organizationId}/sso', 'get', Throwing>;
+    listLoginOptions: Operation<'/v1/orgs/{organizationId}/sso', 'get', Throwing>;
     /**
      * Start signing in through a SAML provider
      *
@@ -784,378 +1258,6 @@ export interface Operations<Throwing extends boolean> {
     consumeSamlResponse: Operation<'/sso/orgs/{organizationId}/saml/{samlProviderId}/acs', 'post', Throwing>;
   };
   /**
-   * Proposed changes to a space's content, on a line of revisions of their own, updated from and merged into the space 3-way.
-   */
-  changeRequests: {
-    /**
-     * List the space's change requests
-     *
-     * Newest first. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests` (operation `listChangeRequests`)
-     */
-    list: Operation<'/v1/spaces/{spaceId}/change-requests', 'get', Throwing>;
-    /**
-     * Create a change request
-     *
-     * A new `open` change request on the space's current revision (`revision` = `revisionInitial`
-     * until its first write), numbered after the space's last one. Needs `edit` on the space.
-     *
-     * `POST /v1/spaces/{spaceId}/change-requests` (operation `createChangeRequest`)
-     */
-    create: Operation<'/v1/spaces/{spaceId}/change-requests', 'post', Throwing>;
-    /**
-     * Get a change request
-     *
-     * By id or by number. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}` (operation `getChangeRequestById`)
-     */
-    getChangeRequestById: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}', 'get', Throwing>;
-    /**
-     * Change a change request's subject or status
-     *
-     * Its author, or `review` on the space. Status moves: draft ↔ open, draft/open → archived,
-     * archived → open; the current status is a no-op; any other move (`merged` included: only the merge
-     * sets it) is a 409. The subject of an `archived` or `merged` change request cannot change (409).
-     *
-     * `PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}` (operation `updateChangeRequestById`)
-     */
-    updateChangeRequestById: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}', 'patch', Throwing>;
-    /**
-     * Merge a change request into the space
-     *
-     * Merges the change request's content into the space's content from their common base (the revision it
-     * was created or last updated from), 3-way: edits on both sides combine, and a conflict (the same
-     * line, field or order changed differently, a page edited on one side and deleted on the other, a move
-     * cycle, a slug collision) resolves in favour of the change request and is recorded. Always writes a
-     * `merge` revision (fast-forwards included) that becomes the space's head; the change request becomes
-     * `merged`. Needs `review` on the space; 403 while the space is `locked`; 409 for an `archived` or
-     * `merged` change request, and when the two sides' moves or slug changes, each within the limits on
-     * its side, would together nest a page deeper than 64 levels or give it a path longer than 2,048
-     * characters (nothing is written: move pages in the change request, then merge again).
-     *
-     * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge` (operation `mergeChangeRequest`)
-     */
-    merge: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge', 'post', Throwing>;
-    /**
-     * Update a change request with the space's content
-     *
-     * Pulls the space's current content into the change request, 3-way like a merge (conflicts resolve in
-     * favour of the change request and are recorded), as an `update` revision that becomes the change
-     * request's head; the space's head becomes its `revisionMergedAncestor`. When the space did not move
-     * since, nothing is written. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
-     * `archived` or `merged` change request, and, as for a merge, when the combined content would nest a
-     * page deeper than 64 levels or give it a path longer than 2,048 characters.
-     *
-     * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update` (operation `updateChangeRequestFromSpace`)
-     */
-    updateChangeRequestFromSpace: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update', 'post', Throwing>;
-    /**
-     * Get the change request's current revision
-     *
-     * Like the space's content, at the change request's head. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content` (operation `getChangeRequestContent`)
-     */
-    getChangeRequestContent: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content', 'get', Throwing>;
-    /**
-     * Edit the change request's content
-     *
-     * The content batch of `POST /v1/spaces/{spaceId}/content`, applied to the change request's head as
-     * one new `edits` revision (same rules, limits and errors, the nesting and path limits of pages
-     * included). The caller becomes one of its
-     * contributors. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
-     * `archived` or `merged` change request.
-     *
-     * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content` (operation `applyChangeRequestContentChanges`)
-     */
-    applyChangeRequestContentChanges: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content', 'post', Throwing>;
-    /**
-     * List the change request's pages
-     *
-     * Every page of the change request's head as a tree, without bodies. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages` (operation `listChangeRequestPages`)
-     */
-    listChangeRequestPages: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', 'get', Throwing>;
-    /**
-     * Get a page of the change request
-     *
-     * A page of the change request's head with its body and its descendants (without bodies). Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}` (operation `getChangeRequestPageById`)
-     */
-    getChangeRequestPageById: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', 'get', Throwing>;
-    /**
-     * List the change request's files
-     *
-     * The files of the change request's head, by name (then id). Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files` (operation `listChangeRequestFiles`)
-     */
-    listChangeRequestFiles: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', 'get', Throwing>;
-    /**
-     * Get a file of the change request
-     *
-     * A file of the change request's head, with a fresh signed `downloadURL`. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}` (operation `getChangeRequestFileById`)
-     */
-    getChangeRequestFileById: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', 'get', Throwing>;
-  };
-  /**
-   * Content brought in from outside (a website, a page, a Markdown document, a GitBook or docs archive) as one revision of a space or a change request.
-   */
-  import: {
-    /**
-     * Import content into the space
-     *
-     * Imports a website, a page, a Markdown document or a GitBook/docs archive (see `source`) as new
-     * pages appended at the top level of the space, written as ONE new `edits` revision that becomes the
-     * space's head. Pages keep the outside tree (a website's URL paths, an archive's `SUMMARY.md` or
-     * folders); links between imported pages point at them (`/pages/{pageId}`), images and linked
-     * archive files become files of the space (`/files/{fileId}`), other links keep their address.
-     *
-     * The import runs within the request, bounded by the server's limits on pages, link depth, bytes
-     * and time: reaching one stops it, imports what was read, and says so (`truncated`, `limit`). A page
-     * or file that fails on its own (a broken link, a type that is not a page) is left out and listed in
-     * `skipped`. Anything that stops the import as a whole writes nothing: a malformed request or an
-     * address that may not be fetched (private, loopback, not http(s)): 400; an archive too large: 413;
-     * a source that cannot be fetched, is not of its kind, holds no page, or an archive refused as unsafe
-     * (more entries or bytes than allowed, a suspicious compression ratio, paths leaving the archive):
-     * 422, naming what failed.
-     *
-     * Needs `edit` on the space, and the space in `live` mode (`locked`: 403).
-     *
-     * `POST /v1/spaces/{spaceId}/content/import` (operation `importSpaceContent`)
-     */
-    importSpaceContent: Operation<'/v1/spaces/{spaceId}/content/import', 'post', Throwing>;
-    /**
-     * Import content into the change request
-     *
-     * The import of `POST /v1/spaces/{spaceId}/content/import`, written as one new `edits` revision on
-     * the change request's head (same sources, limits, answers and errors). The caller becomes one of
-     * its contributors. Needs `edit` on the space; 403 while the space is `locked`; 409 for an
-     * `archived` or `merged` change request.
-     *
-     * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import` (operation `importChangeRequestContent`)
-     */
-    importChangeRequestContent: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import', 'post', Throwing>;
-  };
-  /**
-   * A change request's content as a PDF, served from a signed, expiring address.
-   */
-  pdf: {
-    /**
-     * Get a PDF of the change request's content
-     *
-     * Renders the change request's content at its current head as a PDF (a title page, a table of
-     * contents with page numbers, then the pages in tree order with their headings, lists, tables, code
-     * blocks, images from the space's files and links) and answers a signed address serving it. The
-     * PDF of a revision is rendered once and kept (the address of a later call for the same revision and
-     * options serves the same bytes); the address pins the revision, so the PDF never changes under it.
-     * `page` limits the PDF to that page and its subpages, `only=true` to the page alone (`only` without
-     * `page`: 400; a page the change request does not have: 400). More pages than the server renders in
-     * one PDF, or a rendering over its time limit: 422. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf` (operation `getChangeRequestPdf`)
-     */
-    getChangeRequestPdf: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', 'get', Throwing>;
-    /**
-     * Download a change request's PDF
-     *
-     * Serves the PDF an address from `GET .../change-requests/{changeRequestId}/pdf` names. The signature
-     * is the credential, so no token is needed. A forged or altered signature, or a space that is gone:
-     * 404. A genuine address past its expiry: 410 (ask for a fresh one).
-     *
-     * `GET /pdf/{signature}` (operation `downloadChangeRequestPdf`)
-     */
-    downloadChangeRequestPdf: Operation<'/pdf/{signature}', 'get', Throwing>;
-  };
-  /**
-   * Discussions on a space or on a change request: comments (on the whole, on a page, or on one block
-   * of a page's body, followed across later edits), their replies and reactions.
-   */
-  comments: {
-    /**
-     * List the comments of a space
-     *
-     * Comments of the space (not those of its change requests), newest first unless `order=asc`, with the filters below (combined with AND).
-     * Each item's `target` reflects the current head (re-anchored as described in CommentTarget). Needs
-     * `comment` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/comments` (operation `listCommentsInSpace`)
-     */
-    listCommentsInSpace: Operation<'/v1/spaces/{spaceId}/comments', 'get', Throwing>;
-    /**
-     * Post a comment on a space
-     *
-     * A new `open` comment, on the space as a whole, on a `page` of the space's head, or on one
-     * block (`node`) of that page's body. `target.revision` is the space's head at posting. Needs `comment` on the
-     * space; the open-comment counter (`comments`) of the space grows by one.
-     *
-     * `POST /v1/spaces/{spaceId}/comments` (operation `postCommentInSpace`)
-     */
-    postCommentInSpace: Operation<'/v1/spaces/{spaceId}/comments', 'post', Throwing>;
-    /**
-     * Get a comment
-     *
-     * Needs `comment` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/comments/{commentId}` (operation `getCommentInSpace`)
-     */
-    getCommentInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}', 'get', Throwing>;
-    /**
-     * Resolve, reopen, edit or react to a comment
-     *
-     * Anyone with `comment` on the space may resolve or reopen it (`resolved`) and add or remove their
-     * own reactions; only its author may change its body. Resolving and reopening move the open-comment
-     * counter.
-     *
-     * `PUT /v1/spaces/{spaceId}/comments/{commentId}` (operation `updateCommentInSpace`)
-     */
-    updateCommentInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}', 'put', Throwing>;
-    /**
-     * Delete a comment
-     *
-     * Its author, or an `admin` of the space. Its replies and reactions go with it.
-     *
-     * `DELETE /v1/spaces/{spaceId}/comments/{commentId}` (operation `deleteCommentInSpace`)
-     */
-    deleteCommentInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}', 'delete', Throwing>;
-    /**
-     * List a comment's replies
-     *
-     * Oldest first. Needs `comment` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/comments/{commentId}/replies` (operation `listCommentRepliesInSpace`)
-     */
-    listCommentRepliesInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies', 'get', Throwing>;
-    /**
-     * Reply to a comment
-     *
-     * Needs `comment` on the space. The comment keeps its status.
-     *
-     * `POST /v1/spaces/{spaceId}/comments/{commentId}/replies` (operation `postCommentReplyInSpace`)
-     */
-    postCommentReplyInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies', 'post', Throwing>;
-    /**
-     * Get a reply
-     *
-     * Needs `comment` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}` (operation `getCommentReplyInSpace`)
-     */
-    getCommentReplyInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', 'get', Throwing>;
-    /**
-     * Edit or react to a reply
-     *
-     * Anyone with `comment` on the space may add or remove their own reactions; only its author may change its body.
-     *
-     * `PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}` (operation `updateCommentReplyInSpace`)
-     */
-    updateCommentReplyInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', 'put', Throwing>;
-    /**
-     * Delete a reply
-     *
-     * Its author, or an `admin` of the space.
-     *
-     * `DELETE /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}` (operation `deleteCommentReplyInSpace`)
-     */
-    deleteCommentReplyInSpace: Operation<'/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', 'delete', Throwing>;
-    /**
-     * List the comments of a change request
-     *
-     * Comments of the change request, newest first unless `order=asc`, with the filters below (combined with AND).
-     * Each item's `target` reflects the current head (re-anchored as described in CommentTarget). Needs
-     * `comment` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments` (operation `listCommentsInChangeRequest`)
-     */
-    listCommentsInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments', 'get', Throwing>;
-    /**
-     * Post a comment on a change request
-     *
-     * A new `open` comment, on the change request as a whole, on a `page` of the change request's head, or on one
-     * block (`node`) of that page's body. `target.revision` is the change request's head at posting. Needs `comment` on the
-     * space; the open-comment counter (`comments`) of the change request grows by one.
-     * In a `merged` or `archived` change request the discussion is closed to new comments and
-     * replies (409); reading, resolving, reacting, editing and deleting stay open.
-     *
-     * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments` (operation `postCommentInChangeRequest`)
-     */
-    postCommentInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments', 'post', Throwing>;
-    /**
-     * Get a comment
-     *
-     * Needs `comment` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}` (operation `getCommentInChangeRequest`)
-     */
-    getCommentInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}', 'get', Throwing>;
-    /**
-     * Resolve, reopen, edit or react to a comment
-     *
-     * Anyone with `comment` on the space may resolve or reopen it (`resolved`) and add or remove their
-     * own reactions; only its author may change its body. Resolving and reopening move the open-comment
-     * counter.
-     *
-     * `PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}` (operation `updateCommentInChangeRequest`)
-     */
-    updateCommentInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}', 'put', Throwing>;
-    /**
-     * Delete a comment
-     *
-     * Its author, or an `admin` of the space. Its replies and reactions go with it.
-     *
-     * `DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}` (operation `deleteCommentInChangeRequest`)
-     */
-    deleteCommentInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}', 'delete', Throwing>;
-    /**
-     * List a comment's replies
-     *
-     * Oldest first. Needs `comment` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies` (operation `listCommentRepliesInChangeRequest`)
-     */
-    listCommentRepliesInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies', 'get', Throwing>;
-    /**
-     * Reply to a comment
-     *
-     * Needs `comment` on the space. The comment keeps its status.
-     * In a `merged` or `archived` change request the discussion is closed to new comments and
-     * replies (409); reading, resolving, reacting, editing and deleting stay open.
-     *
-     * `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies` (operation `postCommentReplyInChangeRequest`)
-     */
-    postCommentReplyInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies', 'post', Throwing>;
-    /**
-     * Get a reply
-     *
-     * Needs `comment` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}` (operation `getCommentReplyInChangeRequest`)
-     */
-    getCommentReplyInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', 'get', Throwing>;
-    /**
-     * Edit or react to a reply
-     *
-     * Anyone with `comment` on the space may add or remove their own reactions; only its author may change its body.
-     *
-     * `PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}` (operation `updateCommentReplyInChangeRequest`)
-     */
-    updateCommentReplyInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', 'put', Throwing>;
-    /**
-     * Delete a reply
-     *
-     * Its author, or an `admin` of the space.
-     *
-     * `DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}` (operation `deleteCommentReplyInChangeRequest`)
-     */
-    deleteCommentReplyInChangeRequest: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}', 'delete', Throwing>;
-  };
-  /**
    * Sites publish spaces: a structure of sections (optionally in groups) or of site spaces at the
    * root, an audience (`visibility`, share links, visitor authentication), conditions over visitor
    * claims declared by an adaptive schema, and a customization. Members with the organization role
@@ -1188,7 +1290,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/sites/{siteId}` (operation `getSiteById`)
      */
-    getSiteById: Operation<'/v1/orgs/{organizationId}/sites/{siteId}', 'get', Throwing>;
+    get: Operation<'/v1/orgs/{organizationId}/sites/{siteId}', 'get', Throwing>;
     /**
      * Delete a site
      *
@@ -1197,7 +1299,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `DELETE /v1/orgs/{organizationId}/sites/{siteId}` (operation `deleteSiteById`)
      */
-    deleteSiteById: Operation<'/v1/orgs/{organizationId}/sites/{siteId}', 'delete', Throwing>;
+    delete: Operation<'/v1/orgs/{organizationId}/sites/{siteId}', 'delete', Throwing>;
     /**
      * Update a site
      *
@@ -1209,25 +1311,27 @@ export interface Operations<Throwing extends boolean> {
      *
      * `PATCH /v1/orgs/{organizationId}/sites/{siteId}` (operation `updateSiteById`)
      */
-    updateSiteById: Operation<'/v1/orgs/{organizationId}/sites/{siteId}', 'patch', Throwing>;
-    /**
-     * Get a site's adaptive schema
-     *
-     * Needs the organization role `read`. Before any `PUT`, the empty schema.
-     *
-     * `GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema` (operation `getSiteAdaptiveSchema`)
-     */
-    getSiteAdaptiveSchema: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema', 'get', Throwing>;
-    /**
-     * Replace a site's adaptive schema
-     *
-     * Organization admins only. The document is checked against the draft-07 meta-schema and the
-     * shape rules (400 naming the failing path). While adaptive content is enabled, dropping a claim that
-     * a condition uses is a 409.
-     *
-     * `PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema` (operation `updateSiteAdaptiveSchema`)
-     */
-    updateSiteAdaptiveSchema: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema', 'put', Throwing>;
+    update: Operation<'/v1/orgs/{organizationId}/sites/{siteId}', 'patch', Throwing>;
+    adaptiveSchema: {
+      /**
+       * Get a site's adaptive schema
+       *
+       * Needs the organization role `read`. Before any `PUT`, the empty schema.
+       *
+       * `GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema` (operation `getSiteAdaptiveSchema`)
+       */
+      get: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema', 'get', Throwing>;
+      /**
+       * Replace a site's adaptive schema
+       *
+       * Organization admins only. The document is checked against the draft-07 meta-schema and the
+       * shape rules (400 naming the failing path). While adaptive content is enabled, dropping a claim that
+       * a condition uses is a 409.
+       *
+       * `PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema` (operation `updateSiteAdaptiveSchema`)
+       */
+      update: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema', 'put', Throwing>;
+    };
     /**
      * Get a site as published
      *
@@ -1237,7 +1341,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/sites/{siteId}/published` (operation `getPublishedContentSite`)
      */
-    getPublishedContentSite: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/published', 'get', Throwing>;
+    getPublished: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/published', 'get', Throwing>;
     /**
      * Publish a site
      *
@@ -1265,219 +1369,228 @@ export interface Operations<Throwing extends boolean> {
      *
      * `POST /v1/orgs/{organizationId}/sites/{siteId}/hostname/verify` (operation `verifySiteHostname`)
      */
-    verifySiteHostname: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/hostname/verify', 'post', Throwing>;
-    /**
-     * Get a site's customization
-     *
-     * Needs the organization role `read`. Every default filled in.
-     *
-     * `GET /v1/orgs/{organizationId}/sites/{siteId}/customization` (operation `getSiteCustomization`)
-     */
-    getSiteCustomization: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/customization', 'get', Throwing>;
-    /**
-     * Replace a site's customization
-     *
-     * Organization admins only. What is omitted takes its default.
-     *
-     * `PUT /v1/orgs/{organizationId}/sites/{siteId}/customization` (operation `updateSiteCustomization`)
-     */
-    updateSiteCustomization: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/customization', 'put', Throwing>;
-    /**
-     * List a site's share links
-     *
-     * Organization admins only. Newest first; keys are never shown again.
-     *
-     * `GET /v1/orgs/{organizationId}/sites/{siteId}/share-links` (operation `listSiteShareLinks`)
-     */
-    listSiteShareLinks: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/share-links', 'get', Throwing>;
-    /**
-     * Create a share link
-     *
-     * Organization admins only. The answer carries the key, once (the server keeps its SHA-256). A
-     * site holds at most 100 share links (409 beyond).
-     *
-     * `POST /v1/orgs/{organizationId}/sites/{siteId}/share-links` (operation `createSiteShareLink`)
-     */
-    createSiteShareLink: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/share-links', 'post', Throwing>;
-    /**
-     * Revoke a share link
-     *
-     * Organization admins only. Its key stops opening the site at once.
-     *
-     * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}` (operation `deleteSiteShareLink`)
-     */
-    deleteSiteShareLink: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}', 'delete', Throwing>;
-    /**
-     * Get a site's visitor authentication
-     *
-     * Organization admins only. Never shows the secret.
-     *
-     * `GET /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth` (operation `getSiteVisitorAuth`)
-     */
-    getSiteVisitorAuth: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', 'get', Throwing>;
-    /**
-     * Set a site's visitor authentication
-     *
-     * Organization admins only. Sets the fallback address; the first call generates the signing
-     * secret and shows it in its answer (only there).
-     *
-     * `PUT /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth` (operation `updateSiteVisitorAuth`)
-     */
-    updateSiteVisitorAuth: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', 'put', Throwing>;
-    /**
-     * Rotate a site's visitor-auth secret
-     *
-     * Organization admins only. A new secret, shown in this answer only; tokens signed with the previous one stop working.
-     *
-     * `POST /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth/secret` (operation `rotateSiteVisitorAuthSecret`)
-     */
-    rotateSiteVisitorAuthSecret: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth/secret', 'post', Throwing>;
-    /**
-     * List a site's sections
-     *
-     * Needs the organization role `read`. In the site's order: top-level sections and groups in theirs, a group's sections in its place.
-     *
-     * `GET /v1/orgs/{organizationId}/sites/{siteId}/sections` (operation `listSiteSections`)
-     */
-    listSiteSections: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections', 'get', Throwing>;
-    /**
-     * Add a section
-     *
-     * Organization admins only, with `read` on the space. A site holds at most 100 sections (409
-     * beyond).
-     *
-     * `POST /v1/orgs/{organizationId}/sites/{siteId}/sections` (operation `addSiteSection`)
-     */
-    addSiteSection: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections', 'post', Throwing>;
-    /**
-     * Delete a section
-     *
-     * Organization admins only. Its site spaces go with it; deleting the default section makes the
-     * first remaining one the default.
-     *
-     * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}` (operation `deleteSiteSection`)
-     */
-    deleteSiteSection: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', 'delete', Throwing>;
-    /**
-     * Update a section
-     *
-     * Organization admins only. A path taken by another section of the site is a 409.
-     *
-     * `PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}` (operation `updateSiteSection`)
-     */
-    updateSiteSection: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', 'patch', Throwing>;
-    /**
-     * Move a section
-     *
-     * Organization admins only. Before or after a sibling (the group's sections, or the top level's sections and groups).
-     *
-     * `POST /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move` (operation `moveSiteSection`)
-     */
-    moveSiteSection: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move', 'post', Throwing>;
-    /**
-     * List a site's section groups
-     *
-     * Needs the organization role `read`. In the site's order.
-     *
-     * `GET /v1/orgs/{organizationId}/sites/{siteId}/section-groups` (operation `listSiteSectionGroups`)
-     */
-    listSiteSectionGroups: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups', 'get', Throwing>;
-    /**
-     * Create a section group
-     *
-     * Organization admins only. A site holds at most 50 groups (409 beyond).
-     *
-     * `POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups` (operation `createSiteSectionGroup`)
-     */
-    createSiteSectionGroup: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups', 'post', Throwing>;
-    /**
-     * Delete a section group
-     *
-     * Organization admins only. Its sections stay, at the top level where the group was.
-     *
-     * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}` (operation `deleteSiteSectionGroup`)
-     */
-    deleteSiteSectionGroup: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', 'delete', Throwing>;
-    /**
-     * Update a section group
-     *
-     * Organization admins only.
-     *
-     * `PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}` (operation `updateSiteSectionGroup`)
-     */
-    updateSiteSectionGroup: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', 'patch', Throwing>;
-    /**
-     * Add a section to a group
-     *
-     * Organization admins only. The section moves, last, into the group.
-     *
-     * `POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections` (operation `addSiteSectionToGroup`)
-     */
-    addSiteSectionToGroup: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections', 'post', Throwing>;
-    /**
-     * Remove a section from a group
-     *
-     * Organization admins only. The section stays, at the top level right after the group.
-     *
-     * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}` (operation `removeSiteSectionFromGroup`)
-     */
-    removeSiteSectionFromGroup: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}', 'delete', Throwing>;
-    /**
-     * Move a section group
-     *
-     * Organization admins only. Before or after a top-level section or group.
-     *
-     * `POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move` (operation `moveSiteSectionGroup`)
-     */
-    moveSiteSectionGroup: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move', 'post', Throwing>;
-    /**
-     * List a site's site spaces
-     *
-     * Needs the organization role `read`. In the site's order (by section, then in each). `default`:
-     * true keeps each section's (or the root's) default site space, false the others. Site spaces of
-     * deleted spaces are left out while the space can be restored.
-     *
-     * `GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces` (operation `listSiteSpaces`)
-     */
-    listSiteSpaces: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces', 'get', Throwing>;
-    /**
-     * Add a site space
-     *
-     * Organization admins only, with `read` on the space. A site holds at most 500 site spaces, and a
-     * space is in a section at most once (409).
-     *
-     * `POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces` (operation `addSiteSpace`)
-     */
-    addSiteSpace: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces', 'post', Throwing>;
-    /**
-     * Delete a site space
-     *
-     * Organization admins only. The space stays; deleting a default site space makes the first remaining sibling the default.
-     *
-     * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}` (operation `deleteSiteSpace`)
-     */
-    deleteSiteSpace: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', 'delete', Throwing>;
-    /**
-     * Update a site space
-     *
-     * Organization admins only. A path taken by a sibling is a 409.
-     *
-     * `PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}` (operation `updateSiteSpace`)
-     */
-    updateSiteSpace: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', 'patch', Throwing>;
-    /**
-     * Move a site space
-     *
-     * Organization admins only. Before or after a sibling site space.
-     *
-     * `POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move` (operation `moveSiteSpace`)
-     */
-    moveSiteSpace: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move', 'post', Throwing>;
+    verifyHostname: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/hostname/verify', 'post', Throwing>;
+    customization: {
+      /**
+       * Get a site's customization
+       *
+       * Needs the organization role `read`. Every default filled in.
+       *
+       * `GET /v1/orgs/{organizationId}/sites/{siteId}/customization` (operation `getSiteCustomization`)
+       */
+      get: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/customization', 'get', Throwing>;
+      /**
+       * Replace a site's customization
+       *
+       * Organization admins only. What is omitted takes its default.
+       *
+       * `PUT /v1/orgs/{organizationId}/sites/{siteId}/customization` (operation `updateSiteCustomization`)
+       */
+      update: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/customization', 'put', Throwing>;
+    };
+    shareLinks: {
+      /**
+       * List a site's share links
+       *
+       * Organization admins only. Newest first; keys are never shown again.
+       *
+       * `GET /v1/orgs/{organizationId}/sites/{siteId}/share-links` (operation `listSiteShareLinks`)
+       */
+      list: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/share-links', 'get', Throwing>;
+      /**
+       * Create a share link
+       *
+       * Organization admins only. The answer carries the key, once (the server keeps its SHA-256). A
+       * site holds at most 100 share links (409 beyond).
+       *
+       * `POST /v1/orgs/{organizationId}/sites/{siteId}/share-links` (operation `createSiteShareLink`)
+       */
+      create: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/share-links', 'post', Throwing>;
+      /**
+       * Revoke a share link
+       *
+       * Organization admins only. Its key stops opening the site at once.
+       *
+       * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}` (operation `deleteSiteShareLink`)
+       */
+      delete: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}', 'delete', Throwing>;
+    };
+    visitorAuth: {
+      /**
+       * Get a site's visitor authentication
+       *
+       * Organization admins only. Never shows the secret.
+       *
+       * `GET /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth` (operation `getSiteVisitorAuth`)
+       */
+      get: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', 'get', Throwing>;
+      /**
+       * Set a site's visitor authentication
+       *
+       * Organization admins only. Sets the fallback address; the first call generates the signing
+       * secret and shows it in its answer (only there).
+       *
+       * `PUT /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth` (operation `updateSiteVisitorAuth`)
+       */
+      update: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', 'put', Throwing>;
+      /**
+       * Rotate a site's visitor-auth secret
+       *
+       * Organization admins only. A new secret, shown in this answer only; tokens signed with the previous one stop working.
+       *
+       * `POST /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth/secret` (operation `rotateSiteVisitorAuthSecret`)
+       */
+      rotateSecret: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth/secret', 'post', Throwing>;
+    };
+    sections: {
+      /**
+       * List a site's sections
+       *
+       * Needs the organization role `read`. In the site's order: top-level sections and groups in theirs, a group's sections in its place.
+       *
+       * `GET /v1/orgs/{organizationId}/sites/{siteId}/sections` (operation `listSiteSections`)
+       */
+      list: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections', 'get', Throwing>;
+      /**
+       * Add a section
+       *
+       * Organization admins only, with `read` on the space. A site holds at most 100 sections (409
+       * beyond).
+       *
+       * `POST /v1/orgs/{organizationId}/sites/{siteId}/sections` (operation `addSiteSection`)
+       */
+      add: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections', 'post', Throwing>;
+      /**
+       * Delete a section
+       *
+       * Organization admins only. Its site spaces go with it; deleting the default section makes the
+       * first remaining one the default.
+       *
+       * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}` (operation `deleteSiteSection`)
+       */
+      remove: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', 'delete', Throwing>;
+      /**
+       * Update a section
+       *
+       * Organization admins only. A path taken by another section of the site is a 409.
+       *
+       * `PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}` (operation `updateSiteSection`)
+       */
+      update: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', 'patch', Throwing>;
+      /**
+       * Move a section
+       *
+       * Organization admins only. Before or after a sibling (the group's sections, or the top level's sections and groups).
+       *
+       * `POST /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move` (operation `moveSiteSection`)
+       */
+      move: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move', 'post', Throwing>;
+    };
+    sectionGroups: {
+      /**
+       * List a site's section groups
+       *
+       * Needs the organization role `read`. In the site's order.
+       *
+       * `GET /v1/orgs/{organizationId}/sites/{siteId}/section-groups` (operation `listSiteSectionGroups`)
+       */
+      list: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups', 'get', Throwing>;
+      /**
+       * Create a section group
+       *
+       * Organization admins only. A site holds at most 50 groups (409 beyond).
+       *
+       * `POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups` (operation `createSiteSectionGroup`)
+       */
+      create: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups', 'post', Throwing>;
+      /**
+       * Delete a section group
+       *
+       * Organization admins only. Its sections stay, at the top level where the group was.
+       *
+       * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}` (operation `deleteSiteSectionGroup`)
+       */
+      delete: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', 'delete', Throwing>;
+      /**
+       * Update a section group
+       *
+       * Organization admins only.
+       *
+       * `PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}` (operation `updateSiteSectionGroup`)
+       */
+      update: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', 'patch', Throwing>;
+      /**
+       * Add a section to a group
+       *
+       * Organization admins only. The section moves, last, into the group.
+       *
+       * `POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections` (operation `addSiteSectionToGroup`)
+       */
+      addSection: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections', 'post', Throwing>;
+      /**
+       * Remove a section from a group
+       *
+       * Organization admins only. The section stays, at the top level right after the group.
+       *
+       * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}` (operation `removeSiteSectionFromGroup`)
+       */
+      removeSection: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}', 'delete', Throwing>;
+      /**
+       * Move a section group
+       *
+       * Organization admins only. Before or after a top-level section or group.
+       *
+       * `POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move` (operation `moveSiteSectionGroup`)
+       */
+      move: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move', 'post', Throwing>;
+    };
+    spaces: {
+      /**
+       * List a site's site spaces
+       *
+       * Needs the organization role `read`. In the site's order (by section, then in each). `default`:
+       * true keeps each section's (or the root's) default site space, false the others. Site spaces of
+       * deleted spaces are left out while the space can be restored.
+       *
+       * `GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces` (operation `listSiteSpaces`)
+       */
+      list: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces', 'get', Throwing>;
+      /**
+       * Add a site space
+       *
+       * Organization admins only, with `read` on the space. A site holds at most 500 site spaces, and a
+       * space is in a section at most once (409).
+       *
+       * `POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces` (operation `addSiteSpace`)
+       */
+      add: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces', 'post', Throwing>;
+      /**
+       * Delete a site space
+       *
+       * Organization admins only. The space stays; deleting a default site space makes the first remaining sibling the default.
+       *
+       * `DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}` (operation `deleteSiteSpace`)
+       */
+      remove: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', 'delete', Throwing>;
+      /**
+       * Update a site space
+       *
+       * Organization admins only. A path taken by a sibling is a 409.
+       *
+       * `PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}` (operation `updateSiteSpace`)
+       */
+      update: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', 'patch', Throwing>;
+      /**
+       * Move a site space
+       *
+       * Organization admins only. Before or after a sibling site space.
+       *
+       * `POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move` (operation `moveSiteSpace`)
+       */
+      move: Operation<'/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move', 'post', Throwing>;
+    };
   };
-  /**
-   * OpenAPI documents of an organization, processed in the background (fetched, validated, bundled) into versions.
-   */
-  openapi: {
+  openapiSpecs: {
     /**
      * List an organization's OpenAPI specs
      *
@@ -1485,7 +1598,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/openapi` (operation `listOpenAPISpecs`)
      */
-    listOpenAPISpecs: Operation<'/v1/orgs/{organizationId}/openapi', 'get', Throwing>;
+    list: Operation<'/v1/orgs/{organizationId}/openapi', 'get', Throwing>;
     /**
      * Create an OpenAPI spec
      *
@@ -1496,7 +1609,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `POST /v1/orgs/{organizationId}/openapi` (operation `createOpenAPISpec`)
      */
-    createOpenAPISpec: Operation<'/v1/orgs/{organizationId}/openapi', 'post', Throwing>;
+    create: Operation<'/v1/orgs/{organizationId}/openapi', 'post', Throwing>;
     /**
      * Get an OpenAPI spec
      *
@@ -1504,7 +1617,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/openapi/{specSlug}` (operation `getOpenAPISpecBySlug`)
      */
-    getOpenAPISpecBySlug: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}', 'get', Throwing>;
+    get: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}', 'get', Throwing>;
     /**
      * Create or update an OpenAPI spec
      *
@@ -1515,7 +1628,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `PUT /v1/orgs/{organizationId}/openapi/{specSlug}` (operation `createOrUpdateOpenAPISpecBySlug`)
      */
-    createOrUpdateOpenAPISpecBySlug: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}', 'put', Throwing>;
+    upsert: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}', 'put', Throwing>;
     /**
      * Delete an OpenAPI spec
      *
@@ -1523,58 +1636,60 @@ export interface Operations<Throwing extends boolean> {
      *
      * `DELETE /v1/orgs/{organizationId}/openapi/{specSlug}` (operation `deleteOpenAPISpecBySlug`)
      */
-    deleteOpenAPISpecBySlug: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}', 'delete', Throwing>;
-    /**
-     * List a spec's versions
-     *
-     * Members (not guests). Newest first.
-     *
-     * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions` (operation `listOpenAPISpecVersions`)
-     */
-    listOpenAPISpecVersions: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions', 'get', Throwing>;
-    /**
-     * Get a spec's latest version
-     *
-     * Members (not guests). 404 while the spec has no version yet.
-     *
-     * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest` (operation `getLatestOpenAPISpecVersion`)
-     */
-    getLatestOpenAPISpecVersion: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest', 'get', Throwing>;
-    /**
-     * Get the content of a spec's latest version
-     *
-     * Members (not guests). Its files as parsed, and the address of the bundled document; 404 while the spec has no version yet.
-     *
-     * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content` (operation `getLatestOpenAPISpecVersionContent`)
-     */
-    getLatestOpenAPISpecVersionContent: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content', 'get', Throwing>;
-    /**
-     * Get a version of a spec
-     *
-     * Members (not guests).
-     *
-     * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}` (operation `getOpenAPISpecVersionById`)
-     */
-    getOpenAPISpecVersionById: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}', 'get', Throwing>;
-    /**
-     * Get the content of a version
-     *
-     * Members (not guests). Its files as parsed, and the address of the bundled document.
-     *
-     * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content` (operation `getOpenAPISpecVersionContentById`)
-     */
-    getOpenAPISpecVersionContentById: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content', 'get', Throwing>;
-    /**
-     * Download a version's bundled document
-     *
-     * Serves a version's bundled document (JSON, every external `$ref` inlined). The address comes from a
-     * version's `url`: its signature is the credential, so no token is needed. A forged or altered
-     * signature, or a version whose spec was deleted: 404. A genuine address past its expiry: 410 (read the
-     * version again for a fresh one).
-     *
-     * `GET /openapi/{signature}` (operation `downloadOpenAPISpecVersion`)
-     */
-    downloadOpenAPISpecVersion: Operation<'/openapi/{signature}', 'get', Throwing>;
+    delete: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}', 'delete', Throwing>;
+    versions: {
+      /**
+       * List a spec's versions
+       *
+       * Members (not guests). Newest first.
+       *
+       * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions` (operation `listOpenAPISpecVersions`)
+       */
+      list: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions', 'get', Throwing>;
+      /**
+       * Get a spec's latest version
+       *
+       * Members (not guests). 404 while the spec has no version yet.
+       *
+       * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest` (operation `getLatestOpenAPISpecVersion`)
+       */
+      getLatest: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest', 'get', Throwing>;
+      /**
+       * Get the content of a spec's latest version
+       *
+       * Members (not guests). Its files as parsed, and the address of the bundled document; 404 while the spec has no version yet.
+       *
+       * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content` (operation `getLatestOpenAPISpecVersionContent`)
+       */
+      getLatestContent: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content', 'get', Throwing>;
+      /**
+       * Get a version of a spec
+       *
+       * Members (not guests).
+       *
+       * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}` (operation `getOpenAPISpecVersionById`)
+       */
+      get: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}', 'get', Throwing>;
+      /**
+       * Get the content of a version
+       *
+       * Members (not guests). Its files as parsed, and the address of the bundled document.
+       *
+       * `GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content` (operation `getOpenAPISpecVersionContentById`)
+       */
+      getContent: Operation<'/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content', 'get', Throwing>;
+      /**
+       * Download a version's bundled document
+       *
+       * Serves a version's bundled document (JSON, every external `$ref` inlined). The address comes from a
+       * version's `url`: its signature is the credential, so no token is needed. A forged or altered
+       * signature, or a version whose spec was deleted: 404. A genuine address past its expiry: 410 (read the
+       * version again for a fresh one).
+       *
+       * `GET /openapi/{signature}` (operation `downloadOpenAPISpecVersion`)
+       */
+      download: Operation<'/openapi/{signature}', 'get', Throwing>;
+    };
   };
   /**
    * The languages an organization translates its content into.
@@ -1587,7 +1702,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/translations` (operation `listTranslationSettings`)
      */
-    listTranslationSettings: Operation<'/v1/orgs/{organizationId}/translations', 'get', Throwing>;
+    list: Operation<'/v1/orgs/{organizationId}/translations', 'get', Throwing>;
     /**
      * Create translation settings
      *
@@ -1595,7 +1710,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `POST /v1/orgs/{organizationId}/translations` (operation `createTranslationSettings`)
      */
-    createTranslationSettings: Operation<'/v1/orgs/{organizationId}/translations', 'post', Throwing>;
+    create: Operation<'/v1/orgs/{organizationId}/translations', 'post', Throwing>;
     /**
      * Get translation settings
      *
@@ -1603,7 +1718,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/translations/{translationSettingsId}` (operation `getTranslationSettings`)
      */
-    getTranslationSettings: Operation<'/v1/orgs/{organizationId}/translations/{translationSettingsId}', 'get', Throwing>;
+    get: Operation<'/v1/orgs/{organizationId}/translations/{translationSettingsId}', 'get', Throwing>;
     /**
      * Change translation settings
      *
@@ -1611,7 +1726,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `PUT /v1/orgs/{organizationId}/translations/{translationSettingsId}` (operation `updateTranslationSettings`)
      */
-    updateTranslationSettings: Operation<'/v1/orgs/{organizationId}/translations/{translationSettingsId}', 'put', Throwing>;
+    update: Operation<'/v1/orgs/{organizationId}/translations/{translationSettingsId}', 'put', Throwing>;
     /**
      * Delete translation settings
      *
@@ -1619,31 +1734,12 @@ export interface Operations<Throwing extends boolean> {
      *
      * `DELETE /v1/orgs/{organizationId}/translations/{translationSettingsId}` (operation `deleteTranslationSettings`)
      */
-    deleteTranslationSettings: Operation<'/v1/orgs/{organizationId}/translations/{translationSettingsId}', 'delete', Throwing>;
+    delete: Operation<'/v1/orgs/{organizationId}/translations/{translationSettingsId}', 'delete', Throwing>;
   };
   /**
    * Metadata fields an organization defines, and the values its spaces carry.
    */
   customFields: {
-    /**
-     * Get a space's custom field values
-     *
-     * Anyone who can read the space (a member disabled by the organization's SSO enforcement gets 403).
-     * Only the fields that have a value, by field name.
-     *
-     * `GET /v1/spaces/{spaceId}/custom-fields` (operation `getSpaceCustomFields`)
-     */
-    getSpaceCustomFields: Operation<'/v1/spaces/{spaceId}/custom-fields', 'get', Throwing>;
-    /**
-     * Set a space's custom field values
-     *
-     * The `edit` role on the space. Sets or removes (`null`) the values named, all or none: a name that
-     * is not a field of the space's organization, or a value that does not fit its field's type or
-     * options, is a 400 naming `/body/values/{name}/value`.
-     *
-     * `PATCH /v1/spaces/{spaceId}/custom-fields` (operation `updateSpaceCustomFields`)
-     */
-    updateSpaceCustomFields: Operation<'/v1/spaces/{spaceId}/custom-fields', 'patch', Throwing>;
     /**
      * List an organization's custom fields
      *
@@ -1651,7 +1747,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/custom-fields` (operation `listOrganizationCustomFields`)
      */
-    listOrganizationCustomFields: Operation<'/v1/orgs/{organizationId}/custom-fields', 'get', Throwing>;
+    list: Operation<'/v1/orgs/{organizationId}/custom-fields', 'get', Throwing>;
     /**
      * Create a custom field
      *
@@ -1660,7 +1756,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `POST /v1/orgs/{organizationId}/custom-fields` (operation `createOrganizationCustomField`)
      */
-    createOrganizationCustomField: Operation<'/v1/orgs/{organizationId}/custom-fields', 'post', Throwing>;
+    create: Operation<'/v1/orgs/{organizationId}/custom-fields', 'post', Throwing>;
     /**
      * Get a custom field
      *
@@ -1668,7 +1764,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/custom-fields/{fieldName}` (operation `getOrganizationCustomFieldByName`)
      */
-    getOrganizationCustomFieldByName: Operation<'/v1/orgs/{organizationId}/custom-fields/{fieldName}', 'get', Throwing>;
+    get: Operation<'/v1/orgs/{organizationId}/custom-fields/{fieldName}', 'get', Throwing>;
     /**
      * Delete a custom field
      *
@@ -1676,7 +1772,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `DELETE /v1/orgs/{organizationId}/custom-fields/{fieldName}` (operation `deleteOrganizationCustomField`)
      */
-    deleteOrganizationCustomField: Operation<'/v1/orgs/{organizationId}/custom-fields/{fieldName}', 'delete', Throwing>;
+    delete: Operation<'/v1/orgs/{organizationId}/custom-fields/{fieldName}', 'delete', Throwing>;
     /**
      * Change a custom field
      *
@@ -1685,88 +1781,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `PATCH /v1/orgs/{organizationId}/custom-fields/{fieldName}` (operation `updateOrganizationCustomField`)
      */
-    updateOrganizationCustomField: Operation<'/v1/orgs/{organizationId}/custom-fields/{fieldName}', 'patch', Throwing>;
-  };
-  /**
-   * Full-text search of the pages at the head of a space, or of every space of an organization the caller can read.
-   */
-  search: {
-    /**
-     * Search the space's content
-     *
-     * Pages of the space's head revision (hidden pages included) whose title, section headings, description
-     * or body match `query`, best first, each with its matching sections. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/search` (operation `searchSpaceContent`)
-     */
-    searchSpaceContent: Operation<'/v1/spaces/{spaceId}/search', 'get', Throwing>;
-    /**
-     * Search the organization's content
-     *
-     * The spaces of the organization the caller can read (guests: the ones granted to them) whose head
-     * revision has pages matching `query`, grouped by space. Any member may search; each sees only what
-     * they can read.
-     *
-     * `GET /v1/orgs/{organizationId}/search` (operation `searchOrganizationContent`)
-     */
-    searchOrganizationContent: Operation<'/v1/orgs/{organizationId}/search', 'get', Throwing>;
-  };
-  /**
-   * What the content links to, each link's status (ok, broken, in another space), and the pages that refer to a file — at a space's head or in a change request.
-   */
-  links: {
-    /**
-     * List the links of the space's content
-     *
-     * Every link of the space's head revision, grouped by target, with its status (`ok`, `broken`,
-     * `in-app`) and where it appears; `stats` counts them. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/links` (operation `listSpaceLinks`)
-     */
-    listSpaceLinks: Operation<'/v1/spaces/{spaceId}/links', 'get', Throwing>;
-    /**
-     * List the links of a page
-     *
-     * The links of one page of the space's head revision, as `listSpaceLinks` shows them. Needs `read` on
-     * the space.
-     *
-     * `GET /v1/spaces/{spaceId}/content/page/{pageId}/links` (operation `listSpacePageLinks`)
-     */
-    listSpacePageLinks: Operation<'/v1/spaces/{spaceId}/content/page/{pageId}/links', 'get', Throwing>;
-    /**
-     * List the pages that refer to a file
-     *
-     * The pages of the space's head revision that link to the file, show it as an image or use it as their
-     * cover. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks` (operation `listSpaceFileBacklinks`)
-     */
-    listSpaceFileBacklinks: Operation<'/v1/spaces/{spaceId}/content/files/{fileId}/backlinks', 'get', Throwing>;
-    /**
-     * List the links of a change request's content
-     *
-     * Every link of the change request's head revision, checked against that revision, as
-     * `listSpaceLinks` shows them. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/links` (operation `listChangeRequestLinks`)
-     */
-    listChangeRequestLinks: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/links', 'get', Throwing>;
-    /**
-     * List the links of a page in a change request
-     *
-     * The links of one page of the change request's head revision. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links` (operation `listChangeRequestPageLinks`)
-     */
-    listChangeRequestPageLinks: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', 'get', Throwing>;
-    /**
-     * List the pages that refer to a file in a change request
-     *
-     * The pages of the change request's head revision that refer to the file. Needs `read` on the space.
-     *
-     * `GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks` (operation `listChangeRequestFileBacklinks`)
-     */
-    listChangeRequestFileBacklinks: Operation<'/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks', 'get', Throwing>;
+    update: Operation<'/v1/orgs/{organizationId}/custom-fields/{fieldName}', 'patch', Throwing>;
   };
   /**
    * Every change in an organization, recorded in the same transaction as the change (a change that is
@@ -1789,7 +1804,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/events/{eventId}` (operation `getEventById`)
      */
-    getEventById: Operation<'/v1/orgs/{organizationId}/events/{eventId}', 'get', Throwing>;
+    get: Operation<'/v1/orgs/{organizationId}/events/{eventId}', 'get', Throwing>;
   };
   /**
    * Addresses that receive an organization's events as they happen, signed as the Standard Webhooks
@@ -1823,7 +1838,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `GET /v1/orgs/{organizationId}/webhooks/{webhookId}` (operation `getWebhookById`)
      */
-    getWebhookById: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}', 'get', Throwing>;
+    get: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}', 'get', Throwing>;
     /**
      * Delete a webhook
      *
@@ -1831,7 +1846,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `DELETE /v1/orgs/{organizationId}/webhooks/{webhookId}` (operation `deleteWebhookById`)
      */
-    deleteWebhookById: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}', 'delete', Throwing>;
+    delete: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}', 'delete', Throwing>;
     /**
      * Change a webhook
      *
@@ -1840,7 +1855,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `PATCH /v1/orgs/{organizationId}/webhooks/{webhookId}` (operation `updateWebhookById`)
      */
-    updateWebhookById: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}', 'patch', Throwing>;
+    update: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}', 'patch', Throwing>;
     /**
      * Rotate a webhook's signing secret
      *
@@ -1849,7 +1864,7 @@ export interface Operations<Throwing extends boolean> {
      *
      * `POST /v1/orgs/{organizationId}/webhooks/{webhookId}/secret` (operation `rotateWebhookSecret`)
      */
-    rotateWebhookSecret: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/secret', 'post', Throwing>;
+    rotateSecret: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/secret', 'post', Throwing>;
     /**
      * Send a test event to a webhook
      *
@@ -1859,273 +1874,319 @@ export interface Operations<Throwing extends boolean> {
      * `POST /v1/orgs/{organizationId}/webhooks/{webhookId}/ping` (operation `pingWebhook`)
      */
     ping: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/ping', 'post', Throwing>;
-    /**
-     * List a webhook's deliveries
-     *
-     * Organization admins only. Newest first, each with its attempts. Kept as long as their event.
-     *
-     * `GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries` (operation `listWebhookDeliveries`)
-     */
-    listWebhookDeliveries: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries', 'get', Throwing>;
-    /**
-     * Get a delivery
-     *
-     * Organization admins only. With its attempts.
-     *
-     * `GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}` (operation `getWebhookDeliveryById`)
-     */
-    getWebhookDeliveryById: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}', 'get', Throwing>;
-    /**
-     * Send a delivery again
-     *
-     * Organization admins only. The delivery becomes `pending` and is attempted at once, with the retry schedule
-     * starting over (whatever its status, and whether or not the webhook is enabled).
-     *
-     * `POST /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}/redeliver` (operation `redeliverWebhookDelivery`)
-     */
-    redeliverWebhookDelivery: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}/redeliver', 'post', Throwing>;
+    deliveries: {
+      /**
+       * List a webhook's deliveries
+       *
+       * Organization admins only. Newest first, each with its attempts. Kept as long as their event.
+       *
+       * `GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries` (operation `listWebhookDeliveries`)
+       */
+      list: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries', 'get', Throwing>;
+      /**
+       * Get a delivery
+       *
+       * Organization admins only. With its attempts.
+       *
+       * `GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}` (operation `getWebhookDeliveryById`)
+       */
+      get: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}', 'get', Throwing>;
+      /**
+       * Send a delivery again
+       *
+       * Organization admins only. The delivery becomes `pending` and is attempted at once, with the retry schedule
+       * starting over (whatever its status, and whether or not the webhook is enabled).
+       *
+       * `POST /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}/redeliver` (operation `redeliverWebhookDelivery`)
+       */
+      redeliver: Operation<'/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}/redeliver', 'post', Throwing>;
+    };
   };
 }
 
-/** Each operation's `METHOD /path`, by group and method name: what {@link Operations} calls. */
+/** Each operation's `METHOD /path`, by its SDK name: what {@link Operations} calls. */
 export const operationRoutes = {
   users: {
-    getAuthenticatedUser: 'GET /v1/user',
-    listUserTokens: 'GET /v1/user/tokens',
-    createUserToken: 'POST /v1/user/tokens',
-    deleteUserToken: 'DELETE /v1/user/tokens/{tokenId}',
-    getUserById: 'GET /v1/users/{userId}',
+    getCurrent: 'GET /v1/user',
+    tokens: {
+      list: 'GET /v1/user/tokens',
+      create: 'POST /v1/user/tokens',
+      delete: 'DELETE /v1/user/tokens/{tokenId}',
+    },
+    get: 'GET /v1/users/{userId}',
   },
   organizations: {
     list: 'GET /v1/orgs',
     create: 'POST /v1/orgs',
-    getOrganizationById: 'GET /v1/orgs/{organizationId}',
-    updateOrganizationById: 'PATCH /v1/orgs/{organizationId}',
-    listOrganizationsForEmailDomain: 'GET /v1/email-domains/{emailDomain}/orgs',
+    get: 'GET /v1/orgs/{organizationId}',
+    update: 'PATCH /v1/orgs/{organizationId}',
+    listForEmailDomain: 'GET /v1/email-domains/{emailDomain}/orgs',
+    members: {
+      list: 'GET /v1/orgs/{organizationId}/members',
+      get: 'GET /v1/orgs/{organizationId}/members/{userId}',
+      remove: 'DELETE /v1/orgs/{organizationId}/members/{userId}',
+      update: 'PATCH /v1/orgs/{organizationId}/members/{userId}',
+      setSso: 'POST /v1/orgs/{organizationId}/members/{userId}/sso',
+      listSpaces: 'GET /v1/orgs/{organizationId}/members/{userId}/spaces',
+      listTeams: 'GET /v1/orgs/{organizationId}/members/{userId}/teams',
+    },
+    ping: 'POST /v1/orgs/{organizationId}/ping',
+    joinByEmailDomain: 'POST /v1/orgs/{organizationId}/join',
+    search: 'GET /v1/orgs/{organizationId}/search',
   },
   collections: {
-    listCollectionsInOrganization: 'GET /v1/orgs/{organizationId}/collections',
+    list: 'GET /v1/orgs/{organizationId}/collections',
     create: 'POST /v1/orgs/{organizationId}/collections',
-    getCollectionById: 'GET /v1/collections/{collectionId}',
-    deleteCollectionById: 'DELETE /v1/collections/{collectionId}',
-    updateCollectionById: 'PATCH /v1/collections/{collectionId}',
-    listSpacesInCollection: 'GET /v1/collections/{collectionId}/spaces',
+    get: 'GET /v1/collections/{collectionId}',
+    delete: 'DELETE /v1/collections/{collectionId}',
+    update: 'PATCH /v1/collections/{collectionId}',
+    listSpaces: 'GET /v1/collections/{collectionId}/spaces',
     move: 'POST /v1/collections/{collectionId}/move',
     transfer: 'POST /v1/collections/{collectionId}/transfer',
+    permissions: {
+      list: 'GET /v1/collections/{collectionId}/permissions',
+      grant: 'POST /v1/collections/{collectionId}/permissions',
+      revokeUser: 'DELETE /v1/collections/{collectionId}/permissions/users/{userId}',
+      updateUser: 'PATCH /v1/collections/{collectionId}/permissions/users/{userId}',
+      revokeTeam: 'DELETE /v1/collections/{collectionId}/permissions/teams/{teamId}',
+      updateTeam: 'PATCH /v1/collections/{collectionId}/permissions/teams/{teamId}',
+    },
   },
   spaces: {
-    listSpacesInOrganization: 'GET /v1/orgs/{organizationId}/spaces',
+    list: 'GET /v1/orgs/{organizationId}/spaces',
     create: 'POST /v1/orgs/{organizationId}/spaces',
-    getSpaceById: 'GET /v1/spaces/{spaceId}',
-    deleteSpaceById: 'DELETE /v1/spaces/{spaceId}',
-    updateSpaceById: 'PATCH /v1/spaces/{spaceId}',
+    get: 'GET /v1/spaces/{spaceId}',
+    delete: 'DELETE /v1/spaces/{spaceId}',
+    update: 'PATCH /v1/spaces/{spaceId}',
     restore: 'POST /v1/spaces/{spaceId}/restore',
     move: 'POST /v1/spaces/{spaceId}/move',
     transfer: 'POST /v1/spaces/{spaceId}/transfer',
+    permissions: {
+      list: 'GET /v1/spaces/{spaceId}/permissions',
+      grant: 'POST /v1/spaces/{spaceId}/permissions',
+      revokeUser: 'DELETE /v1/spaces/{spaceId}/permissions/users/{userId}',
+      updateUser: 'PATCH /v1/spaces/{spaceId}/permissions/users/{userId}',
+      revokeTeam: 'DELETE /v1/spaces/{spaceId}/permissions/teams/{teamId}',
+      updateTeam: 'PATCH /v1/spaces/{spaceId}/permissions/teams/{teamId}',
+    },
     duplicate: 'POST /v1/spaces/{spaceId}/duplicate',
-  },
-  members: {
-    listOrganizationMembers: 'GET /v1/orgs/{organizationId}/members',
-    getOrganizationMember: 'GET /v1/orgs/{organizationId}/members/{userId}',
-    removeOrganizationMember: 'DELETE /v1/orgs/{organizationId}/members/{userId}',
-    updateOrganizationMember: 'PATCH /v1/orgs/{organizationId}/members/{userId}',
-    setOrganizationMemberSso: 'POST /v1/orgs/{organizationId}/members/{userId}/sso',
-    listOrganizationMemberSpaces: 'GET /v1/orgs/{organizationId}/members/{userId}/spaces',
-    listOrganizationMemberTeams: 'GET /v1/orgs/{organizationId}/members/{userId}/teams',
-    pingOrganization: 'POST /v1/orgs/{organizationId}/ping',
+    content: {
+      get: 'GET /v1/spaces/{spaceId}/content',
+      apply: 'POST /v1/spaces/{spaceId}/content',
+      import: 'POST /v1/spaces/{spaceId}/content/import',
+    },
+    pages: {
+      list: 'GET /v1/spaces/{spaceId}/content/pages',
+      get: 'GET /v1/spaces/{spaceId}/content/page/{pageId}',
+      getByPath: 'GET /v1/spaces/{spaceId}/content/path/{pagePath}',
+      listLinks: 'GET /v1/spaces/{spaceId}/content/page/{pageId}/links',
+    },
+    files: {
+      list: 'GET /v1/spaces/{spaceId}/content/files',
+      get: 'GET /v1/spaces/{spaceId}/content/files/{fileId}',
+      listBacklinks: 'GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks',
+    },
+    revisions: {
+      get: 'GET /v1/spaces/{spaceId}/revisions/{revisionId}',
+    },
+    comments: {
+      list: 'GET /v1/spaces/{spaceId}/comments',
+      create: 'POST /v1/spaces/{spaceId}/comments',
+      get: 'GET /v1/spaces/{spaceId}/comments/{commentId}',
+      update: 'PUT /v1/spaces/{spaceId}/comments/{commentId}',
+      delete: 'DELETE /v1/spaces/{spaceId}/comments/{commentId}',
+      replies: {
+        list: 'GET /v1/spaces/{spaceId}/comments/{commentId}/replies',
+        create: 'POST /v1/spaces/{spaceId}/comments/{commentId}/replies',
+        get: 'GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
+        update: 'PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
+        delete: 'DELETE /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
+      },
+    },
+    customFields: {
+      get: 'GET /v1/spaces/{spaceId}/custom-fields',
+      update: 'PATCH /v1/spaces/{spaceId}/custom-fields',
+    },
+    search: 'GET /v1/spaces/{spaceId}/search',
+    links: {
+      list: 'GET /v1/spaces/{spaceId}/links',
+    },
   },
   teams: {
     list: 'GET /v1/orgs/{organizationId}/teams',
     create: 'PUT /v1/orgs/{organizationId}/teams',
-    getTeamById: 'GET /v1/orgs/{organizationId}/teams/{teamId}',
-    deleteTeamById: 'DELETE /v1/orgs/{organizationId}/teams/{teamId}',
-    updateTeamById: 'PATCH /v1/orgs/{organizationId}/teams/{teamId}',
-    listTeamMembers: 'GET /v1/orgs/{organizationId}/teams/{teamId}/members',
-    updateTeamMembers: 'PUT /v1/orgs/{organizationId}/teams/{teamId}/members',
-    putTeamMember: 'PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}',
-    removeTeamMember: 'DELETE /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}',
+    get: 'GET /v1/orgs/{organizationId}/teams/{teamId}',
+    delete: 'DELETE /v1/orgs/{organizationId}/teams/{teamId}',
+    update: 'PATCH /v1/orgs/{organizationId}/teams/{teamId}',
+    members: {
+      list: 'GET /v1/orgs/{organizationId}/teams/{teamId}/members',
+      update: 'PUT /v1/orgs/{organizationId}/teams/{teamId}/members',
+      add: 'PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}',
+      remove: 'DELETE /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}',
+    },
   },
   invites: {
-    listLinkInvites: 'GET /v1/orgs/{organizationId}/link-invites',
-    createLinkInvite: 'POST /v1/orgs/{organizationId}/link-invites',
-    getLinkInviteById: 'GET /v1/orgs/{organizationId}/link-invites/{inviteId}',
-    deleteLinkInviteById: 'DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}',
-    updateLinkInviteById: 'PATCH /v1/orgs/{organizationId}/link-invites/{inviteId}',
-    joinWithLinkInvite: 'POST /v1/orgs/{organizationId}/link-invites/{inviteId}/join',
-    joinOrganizationByEmailDomain: 'POST /v1/orgs/{organizationId}/join',
-  },
-  permissions: {
-    listSpacePermissions: 'GET /v1/spaces/{spaceId}/permissions',
-    grantSpacePermission: 'POST /v1/spaces/{spaceId}/permissions',
-    revokeSpaceUserPermission: 'DELETE /v1/spaces/{spaceId}/permissions/users/{userId}',
-    updateSpaceUserPermission: 'PATCH /v1/spaces/{spaceId}/permissions/users/{userId}',
-    revokeSpaceTeamPermission: 'DELETE /v1/spaces/{spaceId}/permissions/teams/{teamId}',
-    updateSpaceTeamPermission: 'PATCH /v1/spaces/{spaceId}/permissions/teams/{teamId}',
-    listCollectionPermissions: 'GET /v1/collections/{collectionId}/permissions',
-    grantCollectionPermission: 'POST /v1/collections/{collectionId}/permissions',
-    revokeCollectionUserPermission: 'DELETE /v1/collections/{collectionId}/permissions/users/{userId}',
-    updateCollectionUserPermission: 'PATCH /v1/collections/{collectionId}/permissions/users/{userId}',
-    revokeCollectionTeamPermission: 'DELETE /v1/collections/{collectionId}/permissions/teams/{teamId}',
-    updateCollectionTeamPermission: 'PATCH /v1/collections/{collectionId}/permissions/teams/{teamId}',
-  },
-  content: {
-    getSpaceContent: 'GET /v1/spaces/{spaceId}/content',
-    applySpaceContentChanges: 'POST /v1/spaces/{spaceId}/content',
-    listSpacePages: 'GET /v1/spaces/{spaceId}/content/pages',
-    getSpacePageById: 'GET /v1/spaces/{spaceId}/content/page/{pageId}',
-    getSpacePageByPath: 'GET /v1/spaces/{spaceId}/content/path/{pagePath}',
-    listSpaceFiles: 'GET /v1/spaces/{spaceId}/content/files',
-    getSpaceFileById: 'GET /v1/spaces/{spaceId}/content/files/{fileId}',
-    getSpaceRevisionById: 'GET /v1/spaces/{spaceId}/revisions/{revisionId}',
-    downloadFile: 'GET /files/{signature}',
-  },
-  sso: {
-    listSamlProviders: 'GET /v1/orgs/{organizationId}/saml',
-    createSamlProvider: 'POST /v1/orgs/{organizationId}/saml',
-    getSamlProviderById: 'GET /v1/orgs/{organizationId}/saml/{samlProviderId}',
-    deleteSamlProviderById: 'DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}',
-    updateSamlProviderById: 'PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}',
-    listSsoLoginOptions: 'GET /v1/orgs/{organizationId}/sso',
-    startSamlLogin: 'GET /sso/orgs/{organizationId}/saml/{samlProviderId}/start',
-    consumeSamlResponse: 'POST /sso/orgs/{organizationId}/saml/{samlProviderId}/acs',
+    list: 'GET /v1/orgs/{organizationId}/link-invites',
+    create: 'POST /v1/orgs/{organizationId}/link-invites',
+    get: 'GET /v1/orgs/{organizationId}/link-invites/{inviteId}',
+    delete: 'DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}',
+    update: 'PATCH /v1/orgs/{organizationId}/link-invites/{inviteId}',
+    join: 'POST /v1/orgs/{organizationId}/link-invites/{inviteId}/join',
   },
   changeRequests: {
     list: 'GET /v1/spaces/{spaceId}/change-requests',
     create: 'POST /v1/spaces/{spaceId}/change-requests',
-    getChangeRequestById: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}',
-    updateChangeRequestById: 'PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}',
+    get: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}',
+    update: 'PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}',
     merge: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge',
-    updateChangeRequestFromSpace: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update',
-    getChangeRequestContent: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content',
-    applyChangeRequestContentChanges: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content',
-    listChangeRequestPages: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages',
-    getChangeRequestPageById: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}',
-    listChangeRequestFiles: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files',
-    getChangeRequestFileById: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}',
+    updateFromSpace: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update',
+    content: {
+      get: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content',
+      apply: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content',
+      import: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import',
+    },
+    pages: {
+      list: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages',
+      get: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}',
+      listLinks: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links',
+    },
+    files: {
+      list: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files',
+      get: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}',
+      listBacklinks: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks',
+    },
+    comments: {
+      list: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments',
+      create: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments',
+      get: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}',
+      update: 'PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}',
+      delete: 'DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}',
+      replies: {
+        list: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies',
+        create: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies',
+        get: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
+        update: 'PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
+        delete: 'DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
+      },
+    },
+    getPdf: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf',
+    downloadPdf: 'GET /pdf/{signature}',
+    links: {
+      list: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/links',
+    },
   },
-  import: {
-    importSpaceContent: 'POST /v1/spaces/{spaceId}/content/import',
-    importChangeRequestContent: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import',
+  files: {
+    download: 'GET /files/{signature}',
   },
-  pdf: {
-    getChangeRequestPdf: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf',
-    downloadChangeRequestPdf: 'GET /pdf/{signature}',
-  },
-  comments: {
-    listCommentsInSpace: 'GET /v1/spaces/{spaceId}/comments',
-    postCommentInSpace: 'POST /v1/spaces/{spaceId}/comments',
-    getCommentInSpace: 'GET /v1/spaces/{spaceId}/comments/{commentId}',
-    updateCommentInSpace: 'PUT /v1/spaces/{spaceId}/comments/{commentId}',
-    deleteCommentInSpace: 'DELETE /v1/spaces/{spaceId}/comments/{commentId}',
-    listCommentRepliesInSpace: 'GET /v1/spaces/{spaceId}/comments/{commentId}/replies',
-    postCommentReplyInSpace: 'POST /v1/spaces/{spaceId}/comments/{commentId}/replies',
-    getCommentReplyInSpace: 'GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
-    updateCommentReplyInSpace: 'PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
-    deleteCommentReplyInSpace: 'DELETE /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
-    listCommentsInChangeRequest: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments',
-    postCommentInChangeRequest: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments',
-    getCommentInChangeRequest: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}',
-    updateCommentInChangeRequest: 'PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}',
-    deleteCommentInChangeRequest: 'DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}',
-    listCommentRepliesInChangeRequest: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies',
-    postCommentReplyInChangeRequest: 'POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies',
-    getCommentReplyInChangeRequest: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
-    updateCommentReplyInChangeRequest: 'PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
-    deleteCommentReplyInChangeRequest: 'DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
+  sso: {
+    samlProviders: {
+      list: 'GET /v1/orgs/{organizationId}/saml',
+      create: 'POST /v1/orgs/{organizationId}/saml',
+      get: 'GET /v1/orgs/{organizationId}/saml/{samlProviderId}',
+      delete: 'DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}',
+      update: 'PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}',
+    },
+    listLoginOptions: 'GET /v1/orgs/{organizationId}/sso',
+    startSamlLogin: 'GET /sso/orgs/{organizationId}/saml/{samlProviderId}/start',
+    consumeSamlResponse: 'POST /sso/orgs/{organizationId}/saml/{samlProviderId}/acs',
   },
   sites: {
     list: 'GET /v1/orgs/{organizationId}/sites',
     create: 'POST /v1/orgs/{organizationId}/sites',
-    getSiteById: 'GET /v1/orgs/{organizationId}/sites/{siteId}',
-    deleteSiteById: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}',
-    updateSiteById: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}',
-    getSiteAdaptiveSchema: 'GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema',
-    updateSiteAdaptiveSchema: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema',
-    getPublishedContentSite: 'GET /v1/orgs/{organizationId}/sites/{siteId}/published',
+    get: 'GET /v1/orgs/{organizationId}/sites/{siteId}',
+    delete: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}',
+    update: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}',
+    adaptiveSchema: {
+      get: 'GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema',
+      update: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema',
+    },
+    getPublished: 'GET /v1/orgs/{organizationId}/sites/{siteId}/published',
     publish: 'POST /v1/orgs/{organizationId}/sites/{siteId}/publish',
     unpublish: 'POST /v1/orgs/{organizationId}/sites/{siteId}/unpublish',
-    verifySiteHostname: 'POST /v1/orgs/{organizationId}/sites/{siteId}/hostname/verify',
-    getSiteCustomization: 'GET /v1/orgs/{organizationId}/sites/{siteId}/customization',
-    updateSiteCustomization: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/customization',
-    listSiteShareLinks: 'GET /v1/orgs/{organizationId}/sites/{siteId}/share-links',
-    createSiteShareLink: 'POST /v1/orgs/{organizationId}/sites/{siteId}/share-links',
-    deleteSiteShareLink: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}',
-    getSiteVisitorAuth: 'GET /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth',
-    updateSiteVisitorAuth: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth',
-    rotateSiteVisitorAuthSecret: 'POST /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth/secret',
-    listSiteSections: 'GET /v1/orgs/{organizationId}/sites/{siteId}/sections',
-    addSiteSection: 'POST /v1/orgs/{organizationId}/sites/{siteId}/sections',
-    deleteSiteSection: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}',
-    updateSiteSection: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}',
-    moveSiteSection: 'POST /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move',
-    listSiteSectionGroups: 'GET /v1/orgs/{organizationId}/sites/{siteId}/section-groups',
-    createSiteSectionGroup: 'POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups',
-    deleteSiteSectionGroup: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}',
-    updateSiteSectionGroup: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}',
-    addSiteSectionToGroup: 'POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections',
-    removeSiteSectionFromGroup: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}',
-    moveSiteSectionGroup: 'POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move',
-    listSiteSpaces: 'GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces',
-    addSiteSpace: 'POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces',
-    deleteSiteSpace: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
-    updateSiteSpace: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
-    moveSiteSpace: 'POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move',
+    verifyHostname: 'POST /v1/orgs/{organizationId}/sites/{siteId}/hostname/verify',
+    customization: {
+      get: 'GET /v1/orgs/{organizationId}/sites/{siteId}/customization',
+      update: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/customization',
+    },
+    shareLinks: {
+      list: 'GET /v1/orgs/{organizationId}/sites/{siteId}/share-links',
+      create: 'POST /v1/orgs/{organizationId}/sites/{siteId}/share-links',
+      delete: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}',
+    },
+    visitorAuth: {
+      get: 'GET /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth',
+      update: 'PUT /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth',
+      rotateSecret: 'POST /v1/orgs/{organizationId}/sites/{siteId}/visitor-auth/secret',
+    },
+    sections: {
+      list: 'GET /v1/orgs/{organizationId}/sites/{siteId}/sections',
+      add: 'POST /v1/orgs/{organizationId}/sites/{siteId}/sections',
+      remove: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}',
+      update: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}',
+      move: 'POST /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move',
+    },
+    sectionGroups: {
+      list: 'GET /v1/orgs/{organizationId}/sites/{siteId}/section-groups',
+      create: 'POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups',
+      delete: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}',
+      update: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}',
+      addSection: 'POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections',
+      removeSection: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}',
+      move: 'POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move',
+    },
+    spaces: {
+      list: 'GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces',
+      add: 'POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces',
+      remove: 'DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
+      update: 'PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
+      move: 'POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move',
+    },
   },
-  openapi: {
-    listOpenAPISpecs: 'GET /v1/orgs/{organizationId}/openapi',
-    createOpenAPISpec: 'POST /v1/orgs/{organizationId}/openapi',
-    getOpenAPISpecBySlug: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}',
-    createOrUpdateOpenAPISpecBySlug: 'PUT /v1/orgs/{organizationId}/openapi/{specSlug}',
-    deleteOpenAPISpecBySlug: 'DELETE /v1/orgs/{organizationId}/openapi/{specSlug}',
-    listOpenAPISpecVersions: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions',
-    getLatestOpenAPISpecVersion: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest',
-    getLatestOpenAPISpecVersionContent: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content',
-    getOpenAPISpecVersionById: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}',
-    getOpenAPISpecVersionContentById: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content',
-    downloadOpenAPISpecVersion: 'GET /openapi/{signature}',
+  openapiSpecs: {
+    list: 'GET /v1/orgs/{organizationId}/openapi',
+    create: 'POST /v1/orgs/{organizationId}/openapi',
+    get: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}',
+    upsert: 'PUT /v1/orgs/{organizationId}/openapi/{specSlug}',
+    delete: 'DELETE /v1/orgs/{organizationId}/openapi/{specSlug}',
+    versions: {
+      list: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions',
+      getLatest: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest',
+      getLatestContent: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content',
+      get: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}',
+      getContent: 'GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content',
+      download: 'GET /openapi/{signature}',
+    },
   },
   translations: {
-    listTranslationSettings: 'GET /v1/orgs/{organizationId}/translations',
-    createTranslationSettings: 'POST /v1/orgs/{organizationId}/translations',
-    getTranslationSettings: 'GET /v1/orgs/{organizationId}/translations/{translationSettingsId}',
-    updateTranslationSettings: 'PUT /v1/orgs/{organizationId}/translations/{translationSettingsId}',
-    deleteTranslationSettings: 'DELETE /v1/orgs/{organizationId}/translations/{translationSettingsId}',
+    list: 'GET /v1/orgs/{organizationId}/translations',
+    create: 'POST /v1/orgs/{organizationId}/translations',
+    get: 'GET /v1/orgs/{organizationId}/translations/{translationSettingsId}',
+    update: 'PUT /v1/orgs/{organizationId}/translations/{translationSettingsId}',
+    delete: 'DELETE /v1/orgs/{organizationId}/translations/{translationSettingsId}',
   },
   customFields: {
-    getSpaceCustomFields: 'GET /v1/spaces/{spaceId}/custom-fields',
-    updateSpaceCustomFields: 'PATCH /v1/spaces/{spaceId}/custom-fields',
-    listOrganizationCustomFields: 'GET /v1/orgs/{organizationId}/custom-fields',
-    createOrganizationCustomField: 'POST /v1/orgs/{organizationId}/custom-fields',
-    getOrganizationCustomFieldByName: 'GET /v1/orgs/{organizationId}/custom-fields/{fieldName}',
-    deleteOrganizationCustomField: 'DELETE /v1/orgs/{organizationId}/custom-fields/{fieldName}',
-    updateOrganizationCustomField: 'PATCH /v1/orgs/{organizationId}/custom-fields/{fieldName}',
-  },
-  search: {
-    searchSpaceContent: 'GET /v1/spaces/{spaceId}/search',
-    searchOrganizationContent: 'GET /v1/orgs/{organizationId}/search',
-  },
-  links: {
-    listSpaceLinks: 'GET /v1/spaces/{spaceId}/links',
-    listSpacePageLinks: 'GET /v1/spaces/{spaceId}/content/page/{pageId}/links',
-    listSpaceFileBacklinks: 'GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks',
-    listChangeRequestLinks: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/links',
-    listChangeRequestPageLinks: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links',
-    listChangeRequestFileBacklinks: 'GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks',
+    list: 'GET /v1/orgs/{organizationId}/custom-fields',
+    create: 'POST /v1/orgs/{organizationId}/custom-fields',
+    get: 'GET /v1/orgs/{organizationId}/custom-fields/{fieldName}',
+    delete: 'DELETE /v1/orgs/{organizationId}/custom-fields/{fieldName}',
+    update: 'PATCH /v1/orgs/{organizationId}/custom-fields/{fieldName}',
   },
   events: {
     list: 'GET /v1/orgs/{organizationId}/events',
-    getEventById: 'GET /v1/orgs/{organizationId}/events/{eventId}',
+    get: 'GET /v1/orgs/{organizationId}/events/{eventId}',
   },
   webhooks: {
     list: 'GET /v1/orgs/{organizationId}/webhooks',
     create: 'POST /v1/orgs/{organizationId}/webhooks',
-    getWebhookById: 'GET /v1/orgs/{organizationId}/webhooks/{webhookId}',
-    deleteWebhookById: 'DELETE /v1/orgs/{organizationId}/webhooks/{webhookId}',
-    updateWebhookById: 'PATCH /v1/orgs/{organizationId}/webhooks/{webhookId}',
-    rotateWebhookSecret: 'POST /v1/orgs/{organizationId}/webhooks/{webhookId}/secret',
+    get: 'GET /v1/orgs/{organizationId}/webhooks/{webhookId}',
+    delete: 'DELETE /v1/orgs/{organizationId}/webhooks/{webhookId}',
+    update: 'PATCH /v1/orgs/{organizationId}/webhooks/{webhookId}',
+    rotateSecret: 'POST /v1/orgs/{organizationId}/webhooks/{webhookId}/secret',
     ping: 'POST /v1/orgs/{organizationId}/webhooks/{webhookId}/ping',
-    listWebhookDeliveries: 'GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries',
-    getWebhookDeliveryById: 'GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}',
-    redeliverWebhookDelivery: 'POST /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}/redeliver',
+    deliveries: {
+      list: 'GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries',
+      get: 'GET /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}',
+      redeliver: 'POST /v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{webhookDeliveryId}/redeliver',
+    },
   },
 } as const;

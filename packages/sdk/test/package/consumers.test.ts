@@ -28,7 +28,7 @@ declare const process: { argv: string[] };
 async function main(): Promise<void> {
   const cw = createContentWorkspace({ baseUrl: process.argv[2]!, token: 'cw_consumer', throwOnError: true, userAgent: 'consumer' });
   const organizations = await collect(paginate(cw.organizations.list, { query: { limit: 1 } }));
-  const { data: space } = await cw.spaces.getSpaceById({ spaceId: 's1' });
+  const { data: space } = await cw.spaces.get({ spaceId: 's1' });
   const missing = await cw.client
     .GET('/v1/orgs/{organizationId}', { params: { path: { organizationId: 'gone' } } })
     .catch((error: unknown) => error);
@@ -39,11 +39,11 @@ async function main(): Promise<void> {
 // Never called: the published types must reject these.
 export function mistakes(cw: ContentWorkspace<true>): void {
   // @ts-expect-error: misspelt body key
-  void cw.spaces.updateSpaceById({ spaceId: 's1', body: { titel: 'x' } });
+  void cw.spaces.update({ spaceId: 's1', body: { titel: 'x' } });
   // @ts-expect-error: wrong path
   void cw.client.GET('/v1/organizations');
   // @ts-expect-error: a path parameter is a string
-  void cw.spaces.getSpaceById({ spaceId: 1 });
+  void cw.spaces.get({ spaceId: 1 });
 }
 
 void main();

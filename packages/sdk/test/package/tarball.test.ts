@@ -48,8 +48,8 @@ describe('package.json as published', () => {
     expect(manifest.exports['.'].require.types).toBe('./dist/index.d.cts');
   });
 
-  it('depends on openapi-fetch only, at an exact version', () => {
-    expect(manifest.dependencies).toEqual({ 'openapi-fetch': expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+  it('depends on openapi-fetch only, as a caret range (no duplicate copy forced on applications)', () => {
+    expect(manifest.dependencies).toEqual({ 'openapi-fetch': expect.stringMatching(/^\^\d+\.\d+\.\d+$/) });
     expect(JSON.stringify(manifest)).not.toContain('workspace:');
   });
 

@@ -25,7 +25,7 @@ export async function startFakeApi(): Promise<TestServer & { token: string }> {
     updatedAt: '2026-01-01T00:00:00.000Z',
     urls: { app: 'http://app.test/s/s1/getting-started' },
     pages: [],
-    layout: {},
+    layout: { cover: true, coverSize: 'hero', title: true, description: true, tableOfContents: true, outline: true, pagination: true },
     hidden: false,
     noIndex: false,
     noRobotsIndex: false,

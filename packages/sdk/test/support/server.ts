@@ -142,6 +142,16 @@ export function space(id: string, title: string, organizationId: string) {
     changeRequestsOpen: 0,
     changeRequestsDraft: 0,
     urls: { location: `http://api.test/v1/spaces/${id}`, app: `http://app.test/s/${id}` },
-    permissions: {},
+    permissions: {
+      view: true,
+      access: true,
+      admin: true,
+      viewInviteLinks: true,
+      edit: true,
+      triggerGitSync: true,
+      comment: true,
+      merge: true,
+      review: true,
+    },
   };
 }

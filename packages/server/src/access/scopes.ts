@@ -8,7 +8,7 @@ import type { Role } from './roles.js';
 import type { Executor } from '../db/database.js';
 import { notFound } from '../errors.js';
 import type { AccessReader } from './viewer.js';
-import type { ChangeRequestRow } from '../areas/change-requests/change-requests.repository.js';
+import type { ChangeRequestRow } from '../areas/change-requests/index.js';
 import type { AttachedRow } from './standing.repository.js';
 
 export type { CollectionAccess, OrganizationAccess, SpaceAccess };

@@ -17,7 +17,7 @@
 // run on untrusted input before the content gate (content/markdown-check.ts) parses it off the event
 // loop. Fenced code is left alone in both directions: a tag shown in a code sample stays text.
 
-import { rewriteDestinations } from '../areas/import/markdown-links.js';
+import { rewriteDestinations } from '../content/markdown-links.js';
 
 const TAG_LINE = /^\s*\{%-?\s*(end)?([a-z][a-z-]*)((?:\s+[a-zA-Z]+\s*=\s*"[^"]*")*)\s*-?%\}\s*$/;
 const TAG_ANYWHERE = /\{%-?\s*(?:end)?[a-z][a-z-]*(?:\s+[a-zA-Z]+\s*=\s*"[^"]*")*\s*-?%\}/g;

@@ -11,7 +11,7 @@ import { startEmbeddedPostgres } from '../db/embedded.js';
 import { findUserByEmail } from '../auth/users.repository.js';
 import { isKeyKind, rotateServerKeys, type KeyKind } from '../keys.js';
 import { createLogger, type Logger } from '../logger.js';
-import { bootstrap, ensureUser, issueToken } from '../areas/organizations/bootstrap.js';
+import { bootstrap, ensureUser, issueToken } from '../areas/organizations/index.js';
 import { migrate } from '../server.js';
 import { StartFailure } from '../start-failure.js';
 import { VERSION } from '../version.js';

@@ -135,7 +135,7 @@ describe('POST /v1/orgs/{organizationId}/custom-fields', () => {
       placeholder: 'Pick the readers',
       options: ['developers', 'administrators', 'end-users'],
     };
-    const { data } = await cw.customFields.createOrganizationCustomField({ organizationId: organization.id, body: full });
+    const { data } = await cw.customFields.create({ organizationId: organization.id, body: full });
     expect(data).toEqual(expectedDefinition(organization.id, full));
     for (const field of [
       { name: 'owner', type: 'text', title: 'Owner' },
@@ -146,7 +146,7 @@ describe('POST /v1/orgs/{organizationId}/custom-fields', () => {
     ] as Definition[]) {
       expect(await define(admin, organization.id, field)).toEqual(expectedDefinition(organization.id, field));
     }
-    const read = await cw.customFields.getOrganizationCustomFieldByName({ organizationId: organization.id, fieldName: 'audience' });
+    const read = await cw.customFields.get({ organizationId: organization.id, fieldName: 'audience' });
     expect(read.data).toEqual(data);
   });
 });
@@ -328,7 +328,7 @@ describe('GET /v1/spaces/{spaceId}/custom-fields', () => {
     await patchValues(admin, publicSpace.id, { priority: { value: 1.5 } });
     const outsider = (await createOrganizationWithAdmin(t)).admin;
     const cw = createContentWorkspace({ baseUrl: t.url, token: outsider.token, throwOnError: true, maxRetries: 0 });
-    expect((await cw.customFields.getSpaceCustomFields({ spaceId: publicSpace.id })).data).toEqual([
+    expect((await cw.spaces.customFields.get({ spaceId: publicSpace.id })).data).toEqual([
       { customField: expectedDefinition(organization.id, { name: 'priority', type: 'number' }, { view: false, edit: false }), value: 1.5 },
     ]);
   });

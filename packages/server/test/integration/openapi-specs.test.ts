@@ -143,10 +143,10 @@ describe('POST /v1/orgs/{organizationId}/openapi', () => {
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const cw = createContentWorkspace({ baseUrl: t.url, token: admin.token, throwOnError: true, maxRetries: 0 });
     const url = fixtures.url('/multi/openapi.yaml');
-    const { data } = await cw.openapi.createOpenAPISpec({ organizationId: organization.id, body: { slug: 'petstore', source: { url } } });
+    const { data } = await cw.openapiSpecs.create({ organizationId: organization.id, body: { slug: 'petstore', source: { url } } });
     expect(data).toEqual(expectedSpec(organization.id, 'petstore', { sourceURL: url }));
     expect(await createSpec(admin, organization.id, 'inline', { text: MINIMAL })).toEqual(expectedSpec(organization.id, 'inline'));
-    expect((await cw.openapi.getOpenAPISpecBySlug({ organizationId: organization.id, specSlug: 'petstore' })).data).toEqual(data);
+    expect((await cw.openapiSpecs.get({ organizationId: organization.id, specSlug: 'petstore' })).data).toEqual(data);
   });
 });
 
@@ -482,18 +482,18 @@ describe('PUT /v1/orgs/{organizationId}/openapi/{specSlug}', () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const cw = createContentWorkspace({ baseUrl: t.url, token: admin.token, throwOnError: true, maxRetries: 0 });
-    const created = await cw.openapi.createOrUpdateOpenAPISpecBySlug({ organizationId: organization.id, specSlug: 'pets', body: { source: { text: MINIMAL } } });
+    const created = await cw.openapiSpecs.upsert({ organizationId: organization.id, specSlug: 'pets', body: { source: { text: MINIMAL } } });
     expect(created.response.status).toBe(200);
     expect(created.data).toEqual(expectedSpec(organization.id, 'pets'));
     await processSpec(deps(t), organization.id, created.data.id);
 
     const url = fixtures.url('/multi/openapi.yaml');
-    const replaced = await cw.openapi.createOrUpdateOpenAPISpecBySlug({ organizationId: organization.id, specSlug: 'pets', body: { source: { url } } });
+    const replaced = await cw.openapiSpecs.upsert({ organizationId: organization.id, specSlug: 'pets', body: { source: { url } } });
     expect(replaced.data).toEqual(
       expectedSpec(organization.id, 'pets', { id: created.data.id, sourceURL: url, lastVersion: expect.any(String), lastProcessedAt: expect.any(String), createdAt: created.data.createdAt }),
     );
     expect(await processSpec(deps(t), organization.id, created.data.id)).toBe('version');
-    expect((await cw.openapi.listOpenAPISpecVersions({ organizationId: organization.id, specSlug: 'pets' })).data.count).toBe(2);
+    expect((await cw.openapiSpecs.versions.list({ organizationId: organization.id, specSlug: 'pets' })).data.count).toBe(2);
   });
 });
 

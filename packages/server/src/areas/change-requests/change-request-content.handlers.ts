@@ -5,10 +5,9 @@ import { memoryPage } from '../../db/pagination.js';
 import { conflict, notFound } from '../../errors.js';
 import type { AreaHandlers, HandlerInput } from '../../http/handler.js';
 import { changeRequestAppPath, toApiChangeRequest } from './change-request.mapper.js';
-import { byName, toApiFile, toApiPage, toApiPages, toApiRevision, type ContentContext } from '../content/content.mapper.js';
+import { byName, type ContentContext, loadRevisionContent, loadRevisionState, readPageBody, toApiFile, toApiPage, toApiPages, toApiRevision } from '../content/index.js';
 import { isEditable } from './change-requests.service.js';
 import { applyChangeRequestChanges } from './change-request-content.service.js';
-import { loadRevisionContent, loadRevisionState, readPageBody } from '../content/space-content.service.js';
 import { actorOf } from '../events/index.js';
 
 type App = HandlerInput<'getChangeRequestContent'>['app'];

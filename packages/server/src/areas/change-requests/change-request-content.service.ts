@@ -7,7 +7,7 @@ import type { ContentChange } from '../../content/apply-changes.js';
 import { changeRequestHeadPointer } from './change-request-head.js';
 import { prepareFiles } from '../../content/file-inputs.js';
 import { changeBodies, parseMarkdownBodies } from '../../content/markdown-check.js';
-import { writeBatch, type BatchOptions, type ContentEvents, type InternalBatch } from '../content/space-content.service.js';
+import { type BatchOptions, type ContentEvents, type InternalBatch, writeBatch } from '../content/index.js';
 import type { ContentWriter, HeadRevisions, Trx } from '../../content/revision-writer.js';
 import { recordEvents, type NewEvent } from '../events/index.js';
 import { toApiChangeRequest } from './change-request.mapper.js';

@@ -31,7 +31,7 @@ import { loadContentState, rememberContentState } from '../../content/tree-store
 import type { ParsePool } from '../../parsing/parse-pool.js';
 import type { Urls } from '../../urls.js';
 import { recordEvent, type EventActor } from '../events/index.js';
-import { recordingContentUpdates } from '../content/content-events.js';
+import { recordingContentUpdates } from '../content/index.js';
 import { findChangeRequestById } from './change-requests.repository.js';
 import { toApiChangeRequest } from './change-request.mapper.js';
 

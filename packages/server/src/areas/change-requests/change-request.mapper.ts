@@ -2,7 +2,7 @@
 import type { ChangeRequestRow } from './change-requests.repository.js';
 import type { MergeConflict } from '../../content/merge3-tree.js';
 import type { Schemas } from '../../schemas.js';
-import { toApiUser } from '../users/user.mapper.js';
+import { toApiUser } from '../users/index.js';
 import type { Urls } from '../../urls.js';
 
 export type ApiChangeRequest = Schemas['ChangeRequest'];

@@ -19,3 +19,8 @@ export const changeRequestsArea = defineArea({
     changeRequest: changeRequestOfSpace,
   },
 });
+
+// What other areas use of this one: the only names they may import (eslint.config.js, boundaries).
+export { applyChangeRequestBatch } from './change-request-content.service.js';
+export type { ChangeRequestRow } from './change-requests.repository.js';
+export { isEditable } from './change-requests.service.js';

@@ -2,19 +2,17 @@ import { rankToRole, requireCollection } from '../../access/items.js';
 import { viewerFor } from '../../access/viewer.js';
 import { visibilityProfile, visibleCollections, visibleSpaces } from '../../access/listing.repository.js';
 import { keysetPage } from '../../db/pagination.js';
-import { positionOrder, siblingOrder } from '../spaces/sibling-order.js';
+import { findSpaceRows, positionOrder, siblingOrder, spaceIdsInCollections, toApiSpace } from '../spaces/index.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiCollection } from './collection.mapper.js';
-import { toApiSpace } from '../spaces/space.mapper.js';
 import { createCollection, deleteCollectionTree, moveCollection, patchCollection } from './collections.service.js';
-import { transferCollection } from '../spaces/transfer.service.js';
-import { publishedSpaceAddresses } from '../sites/space-addresses.js';
+import { transferCollection } from './transfer.service.js';
+import { publishedSpaceAddresses } from '../sites/index.js';
 import type { CollectionRow, SpaceRow } from '../../access/standing.repository.js';
 import { inTransaction } from '../../db/database.js';
 import type { Urls } from '../../urls.js';
 import { actorOf, recordEvent, recordEvents, type EventActor, type NewEvent } from '../events/index.js';
 import { collectionSubtreeIds, findCollectionRow } from './collections.repository.js';
-import { findSpaceRows, spaceIdsInCollections } from '../spaces/spaces.repository.js';
 
 /** Events show collections and spaces as an organization admin sees them (their audience). */
 const collectionData = (row: CollectionRow, urls: Urls) => ({ object: toApiCollection(row, 'admin', urls) });

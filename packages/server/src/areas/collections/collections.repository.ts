@@ -47,12 +47,6 @@ export async function collectionSubtreeIds(db: Executor, organizationId: string,
   return rows.map((row) => row.id);
 }
 
-/** The ids of `collectionId` and every collection above it. */
-export async function collectionAncestry(db: Executor, organizationId: string, collectionId: string): Promise<string[]> {
-  const rows = await ancestryQuery.rows(db, organizationId, collectionId);
-  return rows.map((row) => row.id);
-}
-
 const subtreeQuery = rawQuery({
   name: 'collectionSubtree',
   columns: { id: value('text') },
@@ -64,20 +58,6 @@ const subtreeQuery = rawQuery({
       WHERE c.organization_id = ${organizationId}
     )
     SELECT id FROM subtree`,
-  shapes: [['', '']],
-});
-
-const ancestryQuery = rawQuery({
-  name: 'collectionAncestry',
-  columns: { id: value('text') },
-  statement: (organizationId: string, collectionId: string) => sql`
-    WITH RECURSIVE chain AS (
-      SELECT id, parent_collection_id FROM collections WHERE organization_id = ${organizationId} AND id = ${collectionId}
-      UNION ALL
-      SELECT c.id, c.parent_collection_id FROM collections c JOIN chain ON c.id = chain.parent_collection_id
-      WHERE c.organization_id = ${organizationId}
-    )
-    SELECT id FROM chain`,
   shapes: [['', '']],
 });
 

@@ -4,12 +4,10 @@ import type { Updateable } from 'kysely';
 import { inTransaction, type Executor } from '../../db/database.js';
 import type { CollectionRow, SpaceRow } from '../../access/standing.repository.js';
 import { collectionSubtreeIds, deleteCollections, insertCollection, updateCollection } from './collections.repository.js';
-import { upsertGrant } from '../permissions/grants.repository.js';
-import { softDeleteSpacesInCollections } from '../spaces/spaces.repository.js';
+import { upsertGrant } from '../permissions/index.js';
+import { placeIn, refuseCycle, softDeleteSpacesInCollections, UNTITLED } from '../spaces/index.js';
 import type { CollectionsTable } from '../../db/schema.js';
 import { newId } from '../../ids.js';
-import { placeIn, refuseCycle } from '../spaces/placement.service.js';
-import { UNTITLED } from '../spaces/spaces.service.js';
 
 type Schemas = components['schemas'];
 

@@ -3,7 +3,7 @@
 import { permissions } from '../permissions-objects.js';
 import type { Role } from '../../access/roles.js';
 import type { Schemas } from '../../schemas.js';
-import { toApiUser } from '../users/user.mapper.js';
+import { toApiUser } from '../users/index.js';
 import type { Urls } from '../../urls.js';
 import type { CommentContext, CommentRow, ReactionTuple, ReplyRow, UserSummary } from './comments.repository.js';
 import type { ResolvedTarget } from './targets.js';

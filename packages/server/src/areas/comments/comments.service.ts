@@ -6,7 +6,7 @@ import { conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { components } from '@content-workspace/contract';
 import type { ParsePool } from '../../parsing/parse-pool.js';
-import { isEditable } from '../change-requests/change-requests.service.js';
+import { isEditable } from '../change-requests/index.js';
 import { anchorOf, previewOf } from './anchoring.js';
 import {
   bumpListVersion,

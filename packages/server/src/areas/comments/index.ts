@@ -22,3 +22,6 @@ export const commentsArea = defineArea({
   events: ['comment.created', 'comment.edited', 'comment.resolved', 'comment.reopened', 'comment.deleted', 'comment-reply.created', 'comment-reply.edited', 'comment-reply.deleted'],
   rules: commentRules,
 });
+
+// What other areas use of this one: the only names they may import (eslint.config.js, boundaries).
+export type { ResolvedTarget } from './targets.js';

@@ -7,10 +7,10 @@ import { keysetPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers, HandlerInput } from '../../http/handler.js';
 import { toApiFile, toApiPage, toApiPages, toApiRevision, type ContentContext } from './content.mapper.js';
-import { toApiSpace } from '../spaces/space.mapper.js';
+import { toApiSpace } from '../spaces/index.js';
 import type { FileEntry } from '../../content/model.js';
 import { applySpaceChanges, loadHeadPages, loadRevisionContent, readPageBody } from './space-content.service.js';
-import { publishedSpaceAddress } from '../sites/space-addresses.js';
+import { publishedSpaceAddress } from '../sites/index.js';
 import { actorOf } from '../events/index.js';
 
 type App = HandlerInput<'getSpaceContent'>['app'];

@@ -1,6 +1,6 @@
 // The signed file download (`GET /files/{signature}`, outside /v1): no bearer token, the signature is
 // the credential. Forged or altered: 404, as for any absent file; genuine but expired: 410.
-import { findLiveSpaceOrganization } from '../spaces/spaces.repository.js';
+import { findLiveSpaceOrganization } from '../spaces/index.js';
 import { gone, notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { verifyDownload } from '../../content/download-signature.js';

@@ -37,3 +37,8 @@ export const contentArea = defineArea({
   jobs: (context) => [collectContentGarbageWorker(context.db, context.blobs)],
   conflicts: { revisions_organization_id_space_id_fkey: 'The space was removed meanwhile' },
 });
+
+// What other areas use of this one: the only names they may import (eslint.config.js, boundaries).
+export { recordingContentUpdates } from './content-events.js';
+export { byName, toApiFile, toApiPage, toApiPages, toApiRevision, type ContentContext } from './content.mapper.js';
+export { applySpaceBatch, applySpaceChanges, loadRevisionContent, loadRevisionState, readPageBody, requireRevision, revisionRoots, writeBatch, type BatchOptions, type ContentEvents, type ContentReader, type InternalBatch } from './space-content.service.js';

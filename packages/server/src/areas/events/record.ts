@@ -11,7 +11,7 @@ import type { Executor } from '../../db/database.js';
 import { newId } from '../../ids.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
-import { toApiUser } from '../users/user.mapper.js';
+import { toApiUser } from '../users/index.js';
 import { insertEvents } from './events.repository.js';
 
 export type ApiEvent = Schemas['Event'];

@@ -14,7 +14,7 @@ import type { ImportBudget } from './import-budget.js';
 import { withoutNul } from './import-fetch.js';
 import type { ImportParser } from './import-parser.js';
 import { cut, fileNameOf, MAX_BODY, MAX_DESCRIPTION, MAX_TITLE, type ImportedFile, type ImportedPage, type ImportPlan } from './import-plan.js';
-import type { Destination } from './markdown-links.js';
+import type { Destination } from '../../content/markdown-links.js';
 import type { OutlineItem } from './summary-outline.js';
 import { bodyOf, type SourceRead } from './web-sources.js';
 import type { ZipArchive } from './zip-archive.js';

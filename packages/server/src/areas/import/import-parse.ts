@@ -5,7 +5,7 @@
 // then rewrites them by splicing, and the write's markdown gate reads the final bodies.
 import { parse as parseYaml } from 'yaml';
 import { readHtmlPage, PageTooDeep } from './html-page.js';
-import { readDestinations, type Destination } from './markdown-links.js';
+import { readDestinations, type Destination } from '../../content/markdown-links.js';
 import { readMarkdownFile } from './markdown-file.js';
 
 /** A body as read: its markdown and destinations, or why it is left out (`refused`). */

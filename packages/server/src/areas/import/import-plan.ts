@@ -6,10 +6,10 @@ import { createHash } from 'node:crypto';
 import type { ContentChange, PreparedFile } from '../../content/apply-changes.js';
 import { readImageInfo } from '../../content/image-info.js';
 import type { PageType } from '../../content/model.js';
-import type { InternalBatch } from '../content/space-content.service.js';
+import type { InternalBatch } from '../content/index.js';
 import { freeSlug, slugify } from '../../content/slugs.js';
 import { newId } from '../../ids.js';
-import { rewriteDestinations, type Destination } from './markdown-links.js';
+import { rewriteDestinations, type Destination } from '../../content/markdown-links.js';
 
 export type ImportedPage = {
   /** The page in its source: its address, or its path inside the archive. */

@@ -2,7 +2,7 @@
 import type { Response } from 'express';
 import { conflict } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
-import { isEditable } from '../change-requests/change-requests.service.js';
+import { isEditable } from '../change-requests/index.js';
 import { importContent, type ImportRequestState } from './import.service.js';
 import { actorOf } from '../events/index.js';
 

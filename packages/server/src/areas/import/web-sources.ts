@@ -10,7 +10,7 @@ import { BudgetExhausted, fetchFailure, fetchForImport, textOf, type Fetched } f
 import { cut, fileNameOf, MAX_DESCRIPTION, MAX_TITLE, type ImportedFile, type ImportedPage, type ImportPlan } from './import-plan.js';
 import type { ReadBody } from './import-parse.js';
 import type { ImportParser } from './import-parser.js';
-import type { Destination } from './markdown-links.js';
+import type { Destination } from '../../content/markdown-links.js';
 
 export type SourceRead = { plan: ImportPlan; totalResources: number };
 type Limits = { outbound: Config['outbound']; maxFileBytes: number };

@@ -1,13 +1,11 @@
 import { findVisibleOrganization } from '../../access/organization.js';
 import { deleteInvite, findInvite, insertInvite, invitesQuery, updateInviteRole } from './invites.repository.js';
-import { findMember } from '../members/members.repository.js';
+import { findMember, joinOrganization, toApiMember } from '../members/index.js';
 import { keysetPage } from '../../db/pagination.js';
 import { forbidden, notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiInvite } from './invite.mapper.js';
-import { toApiMember } from '../members/member.mapper.js';
-import { joinOrganization } from '../members/members.service.js';
-import { emailDomainOf } from '../organizations/organizations.service.js';
+import { emailDomainOf } from '../organizations/index.js';
 import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/database.js';

@@ -8,7 +8,7 @@ import { introducedBroken, linkItems, linkOccurrences, linkStats, type LinkItem,
 import { readingOrder, type LinkStatus, type Occurrence } from '../../content/links/status.js';
 import { notFound } from '../../errors.js';
 import type { ContentState } from '../../content/model.js';
-import { loadRevisionState, type ContentReader } from '../content/space-content.service.js';
+import { type ContentReader, loadRevisionState } from '../content/index.js';
 import { openChangeRequestRevisions } from './links.repository.js';
 
 /** Open change requests whose links count in a space's `stats.broken.changeRequest`. */

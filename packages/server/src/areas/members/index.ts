@@ -10,3 +10,8 @@ export const membersArea = defineArea({
   },
   events: ['member.added', 'member.role-changed', 'member.removed'],
 });
+
+// What other areas use of this one: the only names they may import (eslint.config.js, boundaries).
+export { toApiMember } from './member.mapper.js';
+export { findMember, insertMemberIfAbsent, lockMembers, lockMembership, memberRole, updateMember } from './members.repository.js';
+export { joinOrganization } from './members.service.js';

@@ -1,6 +1,6 @@
-import type { MemberRow } from './members.repository.js';
+import type { MemberRow } from '../../access/principals.repository.js';
 import { isMemberDisabled } from '../../access/organization.js';
-import { toApiUser } from '../users/user.mapper.js';
+import { toApiUser } from '../users/index.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 

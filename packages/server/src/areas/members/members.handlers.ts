@@ -1,16 +1,14 @@
 import { memberViewer, rankToRole } from '../../access/items.js';
 import { signMemberClaims } from './member-claims.js';
 import { visibilityProfile, visibleSpaces } from '../../access/listing.repository.js';
-import { filteredMembersQuery, findMember, memberRole, touchLastSeen, updateMember } from './members.repository.js';
-import { teamsOfMemberQuery } from '../teams/teams.repository.js';
+import { filteredMembersQuery, findMember, touchLastSeen, updateMember } from './members.repository.js';
 import { keysetPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiMember } from './member.mapper.js';
-import { toApiSpace } from '../spaces/space.mapper.js';
-import { toApiMemberTeam } from '../teams/team.mapper.js';
+import { toApiSpace } from '../spaces/index.js';
 import { changeMemberRole, removeMember } from './members.service.js';
-import { publishedSpaceAddresses } from '../sites/space-addresses.js';
+import { publishedSpaceAddresses } from '../sites/index.js';
 import { inTransaction } from '../../db/database.js';
 import { actorOf, recordEvent } from '../events/index.js';
 
@@ -105,20 +103,5 @@ export const memberHandlers = {
       return { permission, space: toApiSpace(row, access.role === 'admin' ? 'admin' : permission, app.urls, published.get(row.id)) };
     });
     return { status: 200, body: { ...page, items } };
-  },
-
-  async listOrganizationMemberTeams({ caller, access, params, query, app }) {
-    const organizationId = access.organization.id;
-    if (!(await memberRole(app.db, organizationId, params.userId))) throw notFound('Member');
-    const page = await keysetPage(app.db, teamsOfMemberQuery(app.db, organizationId, params.userId, caller.user.id, query.title), {
-      keys: [
-        { column: 't.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 't.id', direction: 'desc', value: (row) => row.id },
-      ],
-      request: query,
-      list: { operation: 'listOrganizationMemberTeams', within: `${organizationId}:${params.userId}`, filters: [query.title] },
-      cursors: app.cursors,
-    });
-    return { status: 200, body: { ...page, items: page.items.map((row) => toApiMemberTeam(row, access.role)) } };
   },
 } satisfies AreaHandlers;

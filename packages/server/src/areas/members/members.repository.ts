@@ -3,68 +3,10 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { Role } from '../../db/schema.js';
-
-export type MemberRow = {
-  userId: string;
-  role: Role | null;
-  sso: boolean;
-  joinedAt: Date;
-  lastSeenAt: Date | null;
-  email: string;
-  displayName: string;
-  photoUrl: string | null;
-  /** The organization enforces SSO. */
-  organizationSso: boolean;
-  teamsCount: number;
-  spacesCount: number;
-};
-
-const teamsCount = sql<number>`(
-  SELECT count(*)::int FROM team_members tm WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id
-)`;
-
-// Live spaces with a grant to the member or to one of their teams (collection grants are not counted:
-// they are on collections).
-const spacesCount = sql<number>`(
-  SELECT count(DISTINCT g.space_id)::int FROM space_grants g
-  JOIN spaces s ON s.organization_id = g.organization_id AND s.id = g.space_id AND s.deleted_at IS NULL
-  WHERE g.organization_id = m.organization_id
-    AND ((g.principal_kind = 'user' AND g.principal_id = m.user_id)
-      OR (g.principal_kind = 'team' AND g.principal_id IN (
-        SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id)))
-)`;
-
-/**
- * Every member of the organization as `m` (membership), `u` (user) and `o` (organization), with the
- * member columns selected; callers add filters, joins and order.
- */
-export function membersQuery(db: Executor, organizationId: string) {
-  return db
-    .selectFrom('organizationMembers as m')
-    .innerJoin('users as u', 'u.id', 'm.userId')
-    .innerJoin('organizations as o', 'o.id', 'm.organizationId')
-    .where('m.organizationId', '=', organizationId)
-    .select([
-      'm.userId',
-      'm.role',
-      'm.sso',
-      'm.joinedAt',
-      'm.lastSeenAt',
-      'u.email',
-      'u.displayName',
-      'u.photoUrl',
-      'o.sso as organizationSso',
-      teamsCount.as('teamsCount'),
-      spacesCount.as('spacesCount'),
-    ]);
-}
+import { membersQuery, type MemberRow } from '../../access/principals.repository.js';
+import { containsPattern } from '../../db/contains-pattern.js';
 
 export type MemberFilters = { role?: Role | 'guest' | undefined; search?: string | undefined; seenOnly?: boolean };
-
-/** `%text%` for ILIKE, with the pattern characters of `text` taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 export function filteredMembersQuery(db: Executor, organizationId: string, filters: MemberFilters) {
   let query = membersQuery(db, organizationId);

@@ -8,3 +8,7 @@ export const organizationsArea = defineArea({
   events: ['organization.created', 'organization.updated'],
   conflicts: { organizations_hostname_key: 'This hostname was taken meanwhile' },
 });
+
+// What other areas use of this one: the only names they may import (eslint.config.js, boundaries).
+export { bootstrap, ensureUser, hasAnyUser, issueToken } from './bootstrap.js';
+export { emailDomainOf } from './organizations.service.js';

@@ -13,7 +13,7 @@ import { invalidField, notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiOrganization } from './organization.mapper.js';
 import { createOrganization, emailDomainOf, hostnameTaken } from './organizations.service.js';
-import { findSite } from '../sites/sites.repository.js';
+import { findSite } from '../sites/index.js';
 import { actorOf, recordEvent } from '../events/index.js';
 
 export const organizationHandlers = {

@@ -14,7 +14,7 @@ import { invalidField, notFound, serviceUnavailable, unprocessable } from '../..
 import { readImageInfo } from '../../content/image-info.js';
 import type { ContentState, PageEntry } from '../../content/model.js';
 import { ParseLimitError } from '../../parsing/parse-pool.js';
-import { revisionRoots } from '../content/space-content.service.js';
+import { revisionRoots } from '../content/index.js';
 import { loadContentState } from '../../content/tree-store.js';
 import { signTicket, verifyTicket } from '../../content/download-signature.js';
 import type { ImageToRender, PageToRender } from './pdf-render.js';

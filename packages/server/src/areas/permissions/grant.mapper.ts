@@ -1,7 +1,7 @@
 import type { GrantViewRow } from './grants.repository.js';
 import type { OrganizationRole } from '../../access/permissions.js';
-import { toApiTeam } from '../teams/team.mapper.js';
-import { toApiUser } from '../users/user.mapper.js';
+import { toApiTeam } from '../teams/index.js';
+import { toApiUser } from '../users/index.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { PrincipalKind, Role } from '../../db/schema.js';
-import { teamExtraColumns } from '../teams/teams.repository.js';
+import { teamExtraColumns } from '../../access/principals.repository.js';
 
 export type GrantTarget = { kind: 'space' | 'collection'; organizationId: string; id: string };
 export type Principal = { kind: PrincipalKind; id: string };

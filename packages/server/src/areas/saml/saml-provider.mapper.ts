@@ -1,8 +1,7 @@
 import type { OrganizationRole } from '../../access/permissions.js';
 import { samlServiceUrls } from './saml.js';
 import type { SamlProviderRow } from './saml.repository.js';
-import type { TeamRow } from '../teams/teams.repository.js';
-import { toApiTeam } from '../teams/team.mapper.js';
+import { type TeamRow, toApiTeam } from '../teams/index.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 

@@ -4,7 +4,7 @@
 import type { components } from '@content-workspace/contract';
 import { isX509CertificatePem } from './saml.js';
 import { inTransaction, type Executor } from '../../db/database.js';
-import { lockPrincipal } from '../permissions/grants.repository.js';
+import { lockPrincipal } from '../permissions/index.js';
 import { findSamlProvider, insertSamlProvider, updateSamlProvider, type SamlProviderValues } from './saml.repository.js';
 import { invalidField } from '../../errors.js';
 

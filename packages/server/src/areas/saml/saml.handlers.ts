@@ -2,7 +2,7 @@ import type { OrganizationAccess } from '../../access/organization.js';
 import type { Caller } from '../../auth/authenticate.js';
 import type { Executor } from '../../db/database.js';
 import { deleteSamlProvider, findSamlProvider, listActiveSamlProviders, samlProvidersQuery, type SamlProviderRow } from './saml.repository.js';
-import { teamsQuery, type TeamRow } from '../teams/teams.repository.js';
+import { type TeamRow, teamsQuery } from '../teams/index.js';
 import { keysetPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';

@@ -4,16 +4,13 @@
 // of the assertion.
 import type { VerifiedAssertion } from './saml.js';
 import { inTransaction, type Executor } from '../../db/database.js';
-import { lockPrincipal } from '../permissions/grants.repository.js';
-import { insertMemberIfAbsent, lockMembership, updateMember } from '../members/members.repository.js';
+import { lockPrincipal } from '../permissions/index.js';
+import { findMember, insertMemberIfAbsent, lockMembership, toApiMember, updateMember } from '../members/index.js';
 import { recordConsumedAssertion, type ActiveSamlProviderRow } from './saml.repository.js';
-import { upsertTeamMembers } from '../teams/teams.repository.js';
+import { upsertTeamMembers } from '../teams/index.js';
 import { ensureUserByEmail, findAccountOrigin, findUserByEmail } from '../../auth/users.repository.js';
 import { badRequest, forbidden } from '../../errors.js';
-import { issueToken } from '../organizations/bootstrap.js';
-import { emailDomainOf } from '../organizations/organizations.service.js';
-import { findMember } from '../members/members.repository.js';
-import { toApiMember } from '../members/member.mapper.js';
+import { emailDomainOf, issueToken } from '../organizations/index.js';
 import type { Urls } from '../../urls.js';
 import { recordEvent } from '../events/index.js';
 

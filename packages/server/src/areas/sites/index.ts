@@ -44,3 +44,11 @@ export const sitesArea = defineArea({
   // A space purged or transferred between the access check and the insert of its site space.
   conflicts: { site_spaces_organization_id_space_id_fkey: 'The space was removed meanwhile' },
 });
+
+// What other areas use of this one: the only names they may import (eslint.config.js, boundaries).
+export type { FaviconEntry } from './published/site-favicon.js';
+export type { Chrome } from './published/site-layout.js';
+export type { VisibleStructure } from './published/site-state.js';
+export type { SpaceModel } from './published/space-model.js';
+export { findSite } from './sites.repository.js';
+export { publishedSpaceAddress, publishedSpaceAddresses } from './space-addresses.js';

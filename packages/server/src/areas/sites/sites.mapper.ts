@@ -5,7 +5,7 @@ import { permissions } from '../permissions-objects.js';
 import type { Role } from '../../access/roles.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import type { SiteSectionGroupsTable, SiteSectionsTable, SiteSpacesTable } from '../../db/schema.js';
-import { toApiSpace } from '../spaces/space.mapper.js';
+import { toApiSpace } from '../spaces/index.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 import { emptyAdaptiveSchema, type AdaptiveSchemaDocument } from './adaptive-schema.js';

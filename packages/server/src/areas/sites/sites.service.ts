@@ -12,8 +12,8 @@ import type { SpaceRow } from '../../access/standing.repository.js';
 import type { SitesTable } from '../../db/schema.js';
 import { conflict, invalidField, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { applySpaceChanges } from '../content/space-content.service.js';
-import { createSpace } from '../spaces/spaces.service.js';
+import { applySpaceChanges } from '../content/index.js';
+import { createSpace, toApiSpace } from '../spaces/index.js';
 import { checkAdaptiveSchema } from './adaptive-schema.js';
 import { changeHostname } from './hostnames.service.js';
 import { hashShareKey, newShareKey, newVisitorAuthSecret } from './audience.js';
@@ -36,7 +36,6 @@ import {
 import * as structure from './structure.repository.js';
 import { changeSite, placeSiteSpace, requireDeclaredClaims } from './structure.service.js';
 import { actorOf, recordEvent } from '../events/index.js';
-import { toApiSpace } from '../spaces/space.mapper.js';
 import { siteData } from './site-events.js';
 
 type Schemas = components['schemas'];

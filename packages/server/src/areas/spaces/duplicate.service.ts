@@ -6,11 +6,11 @@ import type { Lifecycle } from '../lifecycle.js';
 import type { Caches } from '../../caches.js';
 import { inTransaction, type Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
-import { upsertGrant } from '../permissions/grants.repository.js';
+import { upsertGrant } from '../permissions/index.js';
 import { insertRevision } from '../../content/revisions.repository.js';
 import { insertSpace, lockSpaceHeadRevision } from './spaces.repository.js';
 import { newId } from '../../ids.js';
-import { requireRevision } from '../content/space-content.service.js';
+import { requireRevision } from '../content/index.js';
 import { placeIn } from './placement.service.js';
 
 const TITLE_MAX = 50;

@@ -31,3 +31,11 @@ export const spacesArea = defineArea({
   rules: placementRules,
   conflicts: { spaces_organization_id_parent_collection_id_fkey: 'The collection was deleted meanwhile' },
 });
+
+// What other areas use of this one: the only names they may import (eslint.config.js, boundaries).
+export { placeIn, refuseCycle } from './placement.service.js';
+export { runTransfer, type TransferTarget, type Transferring } from './transfer.service.js';
+export { positionOrder, siblingOrder } from './sibling-order.js';
+export { toApiSpace } from './space.mapper.js';
+export { findLiveSpaceOrganization, findSpaceRows, softDeleteSpacesInCollections, spaceIdsInCollections } from './spaces.repository.js';
+export { UNTITLED, createSpace } from './spaces.service.js';

@@ -8,8 +8,7 @@ import { createInParentRole } from '../../access/permissions.js';
 import { roleAtLeast, type Role } from '../../access/roles.js';
 import type { AccessReader } from '../../access/viewer.js';
 import type { Executor } from '../../db/database.js';
-import { collectionAncestry } from '../collections/collections.repository.js';
-import { positionAtEnd, positionNextTo, type SiblingRef } from './positions.repository.js';
+import { collectionAncestry, positionAtEnd, positionNextTo, type SiblingRef } from './positions.repository.js';
 import { forbidden, invalidField, notFound, preconditionFailed } from '../../errors.js';
 
 type Position = components['schemas']['Position'];

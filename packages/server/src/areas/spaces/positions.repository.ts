@@ -68,3 +68,25 @@ const positionNextToQuery = rawQuery({
     ['', '', { type: 'collection', id: '' }, 'after', ''],
   ],
 });
+
+// Placement refuses cycles in the collection tree (placement.service.ts): it lives here, with the
+// positions, so that spaces never import the collections area (collections build on spaces).
+/** The ids of `collectionId` and every collection above it. */
+export async function collectionAncestry(db: Executor, organizationId: string, collectionId: string): Promise<string[]> {
+  const rows = await ancestryQuery.rows(db, organizationId, collectionId);
+  return rows.map((row) => row.id);
+}
+
+const ancestryQuery = rawQuery({
+  name: 'collectionAncestry',
+  columns: { id: value('text') },
+  statement: (organizationId: string, collectionId: string) => sql`
+    WITH RECURSIVE chain AS (
+      SELECT id, parent_collection_id FROM collections WHERE organization_id = ${organizationId} AND id = ${collectionId}
+      UNION ALL
+      SELECT c.id, c.parent_collection_id FROM collections c JOIN chain ON c.id = chain.parent_collection_id
+      WHERE c.organization_id = ${organizationId}
+    )
+    SELECT id FROM chain`,
+  shapes: [['', '']],
+});

@@ -3,7 +3,7 @@ import type { components } from '@content-workspace/contract';
 import type { Updateable } from 'kysely';
 import { inTransaction, type Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
-import { upsertGrant } from '../permissions/grants.repository.js';
+import { upsertGrant } from '../permissions/index.js';
 import { insertRevision } from '../../content/revisions.repository.js';
 import { insertSpace, updateSpace } from './spaces.repository.js';
 import type { SpacesTable, Visibility } from '../../db/schema.js';

@@ -10,15 +10,12 @@ import type { Caller } from '../../auth/authenticate.js';
 import { requireOrganizationMember, requireOrganizationRole } from '../../access/organization.js';
 import { roleAtLeast } from '../../access/roles.js';
 import { inTransaction, type Executor } from '../../db/database.js';
-import type { CollectionRow, SpaceRow } from '../../access/standing.repository.js';
-import { collectionSubtreeIds, removeTransferredCollections } from '../collections/collections.repository.js';
-import { removeTransferredSpaces, spaceIdsInCollections } from './spaces.repository.js';
+import type { SpaceRow } from '../../access/standing.repository.js';
+import { removeTransferredSpaces } from './spaces.repository.js';
 import { positionAtEnd } from './positions.repository.js';
 import { conflict, forbidden, preconditionFailed } from '../../errors.js';
 import type { AppContext } from '../../context.js';
 import type { TransferScope, TransferServices } from '../area.js';
-import { moveCollection } from '../collections/collections.service.js';
-import { refuseCycle } from './placement.service.js';
 import { moveSpace } from './spaces.service.js';
 
 type TransferRequest = components['schemas']['TransferRequest'];
@@ -26,20 +23,25 @@ type TransferRequest = components['schemas']['TransferRequest'];
 type ScopeBase = Omit<TransferScope, 'rootPosition' | 'collectionIds' | 'spaceIds'>;
 
 /** What a transfer uses: the database, every area's steps, and what the steps use (area.ts TransferServices). */
-type Transferring = Pick<AppContext, 'db' | 'lifecycle'> & TransferServices;
+export type Transferring = Pick<AppContext, 'db' | 'lifecycle'> & TransferServices;
 
-/** Runs every step and removes the originals in one transaction; `contents` lists what moves, read inside it. */
-async function runTransfer(
+/**
+ * Runs every step and removes the originals in one transaction; `contents` lists what moves, read
+ * inside it, and `removeCollections` removes the moved collections after their spaces (the collections
+ * area passes it: spaces know nothing of the collections area, which builds on them).
+ */
+export async function runTransfer(
   app: Transferring,
   scope: ScopeBase,
   contents: (trx: Executor) => Promise<Pick<TransferScope, 'collectionIds' | 'spaceIds'>>,
+  removeCollections?: (trx: Executor, scope: TransferScope) => Promise<void>,
 ): Promise<void> {
   await inTransaction(app.db, async (trx) => {
     const rootPosition = await positionAtEnd(trx, scope.to, scope.targetParentId);
     const full = { ...scope, ...(await contents(trx)), rootPosition };
     await app.lifecycle.transfer(trx, full, app);
     await removeTransferredSpaces(trx, full);
-    await removeTransferredCollections(trx, full);
+    await removeCollections?.(trx, full);
   });
 }
 
@@ -72,25 +74,6 @@ export async function transferSpace(app: Transferring, space: SpaceRow, target: 
       app,
       { from: space.organizationId, to: target.organizationId, rootId: space.id, targetParentId: target.parentId },
       async () => ({ collectionIds: [], spaceIds: [space.id] }),
-    );
-  }
-  return { organizationId: target.organizationId };
-}
-
-/** Transfers the collection and everything inside it to `target` (checked by the `transfer-target` access rule). */
-export async function transferCollection(app: Transferring, collection: CollectionRow, target: TransferTarget): Promise<{ organizationId: string }> {
-  if (target.organizationId === collection.organizationId) {
-    if (target.parentId === collection.parentCollectionId) throw conflict('The collection is already there');
-    await refuseCycle(app.db, collection.organizationId, collection.id, target.parentId);
-    await moveCollection(app.db, collection, target.parentId, undefined);
-  } else {
-    await runTransfer(
-      app,
-      { from: collection.organizationId, to: target.organizationId, rootId: collection.id, targetParentId: target.parentId },
-      async (trx) => {
-        const collectionIds = await collectionSubtreeIds(trx, collection.organizationId, collection.id);
-        return { collectionIds, spaceIds: await spaceIdsInCollections(trx, collection.organizationId, collectionIds) };
-      },
     );
   }
   return { organizationId: target.organizationId };

@@ -1,5 +1,5 @@
-import { memberRole } from '../members/members.repository.js';
-import { findTeam, removeTeamMembers, teamMemberRoles, teamMembersQuery, upsertTeamMembers } from './teams.repository.js';
+import { memberRole } from '../members/index.js';
+import { findTeam, removeTeamMembers, teamMemberRoles, teamMembersQuery, teamsOfMemberQuery, upsertTeamMembers } from './teams.repository.js';
 import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { inTransaction, type Executor } from '../../db/database.js';
@@ -26,7 +26,7 @@ async function changeMembers(app: AppContext, caller: Caller, organizationId: st
 import { keysetPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
-import { toApiTeamMemberEntry } from './team.mapper.js';
+import { toApiMemberTeam, toApiTeamMemberEntry } from './team.mapper.js';
 import { updateTeamMembers } from './teams.service.js';
 
 export const teamMemberHandlers = {
@@ -61,5 +61,20 @@ export const teamMemberHandlers = {
       if ((await removeTeamMembers(trx, organization.id, team.id, [params.userId])) === 0) throw notFound('Team member');
     });
     return { status: 204 };
+  },
+  // The teams of one member: served by the teams area (members know nothing of teams; teams build on members).
+  async listOrganizationMemberTeams({ caller, access, params, query, app }) {
+    const organizationId = access.organization.id;
+    if (!(await memberRole(app.db, organizationId, params.userId))) throw notFound('Member');
+    const page = await keysetPage(app.db, teamsOfMemberQuery(app.db, organizationId, params.userId, caller.user.id, query.title), {
+      keys: [
+        { column: 't.createdAt', direction: 'desc', value: (row) => row.createdAt },
+        { column: 't.id', direction: 'desc', value: (row) => row.id },
+      ],
+      request: query,
+      list: { operation: 'listOrganizationMemberTeams', within: `${organizationId}:${params.userId}`, filters: [query.title] },
+      cursors: app.cursors,
+    });
+    return { status: 200, body: { ...page, items: page.items.map((row) => toApiMemberTeam(row, access.role)) } };
   },
 } satisfies AreaHandlers;

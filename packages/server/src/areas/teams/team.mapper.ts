@@ -1,9 +1,9 @@
 import type { TeamRow } from './teams.repository.js';
-import type { MemberRow } from '../members/members.repository.js';
+import type { MemberRow } from '../../access/principals.repository.js';
+import { toApiMember } from '../members/index.js';
 import type { TeamMemberRole } from '../../db/schema.js';
 import type { OrganizationRole } from '../../access/permissions.js';
 import { permissions } from '../permissions-objects.js';
-import { toApiMember } from '../members/member.mapper.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 

@@ -1,35 +1,14 @@
 // Teams and their members. A team row carries its exact counters and the caller's role in it (for
 // `permissions.admin`), computed in the same query for a whole page.
-import { sql, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { TeamMemberRole, TeamMembersTable } from '../../db/schema.js';
+import type { TeamMemberRole } from '../../db/schema.js';
 import { newId } from '../../ids.js';
-import { containsPattern, membersQuery } from '../members/members.repository.js';
+import { membersQuery, teamExtraColumns } from '../../access/principals.repository.js';
+import { containsPattern } from '../../db/contains-pattern.js';
 
 /** A team with its counters and the caller's role in it (null when they are not in it). */
 export type TeamRow = Awaited<ReturnType<ReturnType<typeof teamsQuery>['executeTakeFirstOrThrow']>>;
-
-/**
- * The counters of the team aliased `t` and `callerId`'s role in it, for any query that joins `teams as t`
- * (team lists, and teams named in grants).
- */
-export function teamExtraColumns(callerId: string) {
-  return [
-    sql<number>`(SELECT count(*)::int FROM team_members tm WHERE tm.organization_id = t.organization_id AND tm.team_id = t.id)`.as(
-      'membersCount',
-    ),
-    // Live spaces the team holds a grant on.
-    sql<number>`(
-      SELECT count(DISTINCT g.space_id)::int FROM space_grants g
-      JOIN spaces s ON s.organization_id = g.organization_id AND s.id = g.space_id AND s.deleted_at IS NULL
-      WHERE g.organization_id = t.organization_id AND g.principal_kind = 'team' AND g.principal_id = t.id
-    )`.as('spacesCount'),
-    // The caller's role in the team: null when they are not in it (no row).
-    sql<Selectable<TeamMembersTable>['role'] | null>`(
-      SELECT tm.role FROM team_members tm WHERE tm.organization_id = t.organization_id AND tm.team_id = t.id AND tm.user_id = ${callerId}
-    )`.as('callerTeamRole'),
-  ] as const;
-}
 
 /** Every team of the organization as `t`, with counters and `callerId`'s role in each. */
 export function teamsQuery(db: Executor, organizationId: string, callerId: string) {

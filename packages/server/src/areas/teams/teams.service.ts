@@ -2,7 +2,7 @@
 // grants, and the bulk change of a team's members. One transaction each.
 import type { components } from '@content-workspace/contract';
 import { inTransaction, type Executor } from '../../db/database.js';
-import { lockMembers } from '../members/members.repository.js';
+import { lockMembers } from '../members/index.js';
 import { deleteTeam, insertTeam, removeTeamMembers, upsertTeamMembers } from './teams.repository.js';
 import type { TeamMemberRole } from '../../db/schema.js';
 import { invalidField, notFound } from '../../errors.js';

@@ -14,3 +14,6 @@ export const usersArea = defineArea({
   // The job removes the idempotency keys over 24 hours old.
   jobs: (context) => [purgeIdempotencyKeysWorker(context.db)],
 });
+
+// What other areas use of this one: the only names they may import (eslint.config.js, boundaries).
+export { toApiUser } from './user.mapper.js';

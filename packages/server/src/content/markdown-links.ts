@@ -4,7 +4,7 @@
 // src="…">`). Each destination comes with its offsets in the source, so rewriting one changes those
 // characters only and keeps the rest of the document exactly as it was. Bodies are read in the parse
 // pool (import-parse.ts): their destinations are found once, there, and rewriting only splices.
-import { MAX_MARKDOWN_DEPTH } from '../../content/body-parse.js';
+import { MAX_MARKDOWN_DEPTH } from './body-parse.js';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
