@@ -1,4 +1,4 @@
-// The search dialog's JSON search of published sites (endpoints/search-json.ts), through real HTTP:
+// The search dialog's JSON search of published sites (areas/sites/published/endpoints/search-json.ts), through real HTTP:
 // the same visibility as the pages (hidden pages, adaptive sections, share links), kept to the current
 // variant or section with a way to widen, snippets that read as text, the visitor's words marked, and
 // bad input answered 400 in the documented error shape.

@@ -1,5 +1,5 @@
 // How a search result reads in the site's search dialog and results page: the index's section text
-// made readable (search/snippet.ts cuts it around the first match, but the text is the section's plain
+// made readable (content/search/snippet.ts cuts it around the first match, but the text is the section's plain
 // text, code blocks included: a JSON example shows as `{"a": "b\n"}` with its escapes) and the places
 // where the visitor's words occur, as ranges the dialog marks (it builds the <mark>s itself, with
 // text nodes: no HTML travels in the answer). Pure.
