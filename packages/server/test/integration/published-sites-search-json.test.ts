@@ -114,7 +114,8 @@ describe('the search dialog\'s JSON search', () => {
   it('refuses bad input with a 400 in the documented shape; an empty query finds nothing', async () => {
     const world = await docs();
     const visitor = new Visitor(world.t.url);
-    for (const params of [{ q: 'a'.repeat(201) }, { q: 'a\u0000b' }, { q: 'lighthouse', page: '2' }, { q: 'lighthouse', scope: '../../etc' }, { q: 'lighthouse', scope: 'x'.repeat(65) }]) {
+    const bad: Array<Record<string, string>> = [{ q: 'a'.repeat(201) }, { q: 'a\u0000b' }, { q: 'lighthouse', page: '2' }, { q: 'lighthouse', scope: '../../etc' }, { q: 'lighthouse', scope: 'x'.repeat(65) }];
+    for (const params of bad) {
       const answer = await search(visitor, world.root, params);
       expect(answer.status, JSON.stringify(params)).toBe(400);
       expect(answer.json.error?.code).toBe('invalid_search');

@@ -59,7 +59,7 @@ function faviconLinks(chrome: Chrome): Element[] {
   ];
 }
 
-function document(chrome: Chrome, head: { title: string; description?: string | undefined; canonical?: string; noindex?: boolean; query?: string }, body: ElementContent[]): string {
+function document(chrome: Chrome, head: { title: string; description?: string | undefined; canonical?: string; noindex?: boolean; query?: string; sharing?: Element[] }, body: ElementContent[]): string {
   const noindex = chrome.noindex || head.noindex;
   const tree = h('html', { lang: chrome.locale }, [
     h('head', [
@@ -69,6 +69,7 @@ function document(chrome: Chrome, head: { title: string; description?: string | 
       ...(head.description ? [h('meta', { name: 'description', content: head.description })] : []),
       ...(head.canonical ? [h('link', { rel: 'canonical', href: head.canonical })] : []),
       ...(noindex ? [h('meta', { name: 'robots', content: 'noindex' })] : []),
+      ...(head.sharing ?? []),
       ...faviconLinks(chrome),
       h('link', { rel: 'stylesheet', href: chrome.assets.css }),
       h('link', { rel: 'stylesheet', href: chrome.assets.theme }),
@@ -150,6 +151,53 @@ function sidebar(view: Pick<PageView, 'switcher' | 'tree'>, sidebarClass: string
   return h(`nav.sidebar.${sidebarClass}`, { ariaLabel: 'Pages' }, [h('div.sidebar-inner', [h('details', { open: true }, [h('summary', 'Menu'), ...switcher, tree])])]);
 }
 
+/**
+ * What link previews and search engines read of a page: Open Graph and Twitter tags, and JSON-LD (the
+ * breadcrumbs, the article). Addresses are made absolute from the canonical address. The JSON-LD is a
+ * data block, which the pages' script policy does not run; `<` is written `\u003c` so that no text of
+ * the page can close the element.
+ */
+function sharingOf(chrome: Chrome, view: PageView): Element[] {
+  const absolute = (href: string) => new URL(href, view.canonical).href;
+  const image = view.cover ? absolute(view.cover) : undefined;
+  const property = (name: string, content: string) => h('meta', { property: name, content });
+  const named = (name: string, content: string) => h('meta', { name, content });
+  const trail = [...view.breadcrumbs, { title: view.title, href: view.canonical }];
+  const data = [
+    {
+      '@context': 'https://schema.org',
+      '@type': 'BreadcrumbList',
+      itemListElement: trail.map((crumb, i) => ({ '@type': 'ListItem', position: i + 1, name: crumb.title, item: absolute(crumb.href) })),
+    },
+    {
+      '@context': 'https://schema.org',
+      '@type': 'TechArticle',
+      headline: view.title,
+      ...(view.description ? { description: view.description } : {}),
+      dateModified: new Date(view.updatedAt).toISOString(),
+      url: view.canonical,
+      mainEntityOfPage: view.canonical,
+      ...(image ? { image } : {}),
+      isPartOf: { '@type': 'WebSite', name: chrome.title, url: absolute(`${chrome.root}/`) },
+    },
+  ];
+  return [
+    property('og:type', 'article'),
+    property('og:site_name', chrome.title),
+    property('og:title', view.title),
+    ...(view.description ? [property('og:description', view.description)] : []),
+    property('og:url', view.canonical),
+    property('og:locale', chrome.locale.replace('-', '_')),
+    ...(image ? [property('og:image', image)] : []),
+    property('article:modified_time', new Date(view.updatedAt).toISOString()),
+    named('twitter:card', image ? 'summary_large_image' : 'summary'),
+    named('twitter:title', view.title),
+    ...(view.description ? [named('twitter:description', view.description)] : []),
+    ...(image ? [named('twitter:image', image)] : []),
+    h('script', { type: 'application/ld+json' }, JSON.stringify(data).replace(/</g, '\\u003c')),
+  ];
+}
+
 export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: string; noindex: boolean }): string {
   const updated = new Date(view.updatedAt);
   const main = h('main#content', [
@@ -174,7 +222,7 @@ export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: s
     view.outline.length > 0
       ? [h('aside.outline', { ariaLabel: 'On this page' }, [h('div.outline-inner', [h('p', 'On this page'), h('ul', view.outline.map((entry) => h(`li.depth-${entry.depth}`, [h('a', { href: `#${entry.id}` }, entry.text)])))])])]
       : [];
-  return document(chrome, { title: view.title, description: view.description, canonical: view.canonical, noindex: options.noindex }, [h('div.layout', [sidebar(view, options.sidebar), main, ...outline])]);
+  return document(chrome, { title: view.title, description: view.description, canonical: view.canonical, noindex: options.noindex, sharing: sharingOf(chrome, view) }, [h('div.layout', [sidebar(view, options.sidebar), main, ...outline])]);
 }
 
 /** A page of the site's chrome with a message: the 404 page, the sign-in page. */
