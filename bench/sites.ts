@@ -85,7 +85,8 @@ async function main() {
   const servers: Array<Awaited<ReturnType<typeof startScript>>> = [];
   try {
     const { db, organizationId, space, user, tops, children } = world;
-    const app = { db } as unknown as AppContext;
+    // The services record events with the actor's addresses: the seeded app context has them.
+    const app = { ...world.app, db } as unknown as AppContext;
     const caller = { user: { id: user.id } } as unknown as Caller;
     const siteId = await createSite(app, caller, organizationId, { title: 'Bench docs', spaces: [space.id] }, new Map([[space.id, space]]));
     await setPublished(app, organizationId, siteId, true);
