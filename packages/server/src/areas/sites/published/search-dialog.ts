@@ -19,6 +19,7 @@ export const SEARCH_DIALOG_CSS = `
 .search-dialog form{display:flex;align-items:center;gap:.5rem;padding:.6rem .8rem;border-bottom:1px solid var(--border)}
 .search-dialog input{flex:1 1 auto;min-width:0;padding:.4rem .2rem;border:0;background:none;color:var(--text);font:inherit;font-size:1.05rem}
 .search-dialog input:focus-visible{outline:none}
+.search-dialog input::-webkit-search-cancel-button{display:none}
 .search-dialog .close{padding:.2rem .5rem;border:1px solid var(--border);border-radius:4px;background:none;color:var(--muted);font:inherit;font-size:.75rem;cursor:pointer}
 .search-scope{display:flex;align-items:center;gap:.5rem;padding:.4rem .9rem;font-size:.85rem;color:var(--muted);border-bottom:1px solid var(--border)}
 .search-scope button{padding:.1rem .55rem;border:1px solid var(--border);border-radius:999px;background:none;color:var(--text);font:inherit;cursor:pointer}
