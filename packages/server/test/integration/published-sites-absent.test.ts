@@ -29,6 +29,12 @@ describe('a site that is not there for the visitor', () => {
     const reference = bytesOf(await visitor.get('/s/no-such-site/welcome'));
     expect(reference.status).toBe(404);
     expect(reference.body).toContain('There is nothing published at this address.');
+    // Styled by a stylesheet every path below /s/ serves (no site named, no query): it is there.
+    const stylesheet = /<link rel="stylesheet" href="([^"]+)">/.exec(reference.body)?.[1];
+    expect(stylesheet).toMatch(/^\/s\/_\/_assets\/bare-[0-9a-f]{12}\.css$/);
+    const css = await visitor.get(stylesheet!);
+    expect(css.status).toBe(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
 
     const absent = [
       '/s/no-such-site/',

@@ -104,13 +104,17 @@ async function axe(confined: ConfinedPage): Promise<Array<{ id: string; impact: 
 
 async function shoot(confined: ConfinedPage, name: string) {
   if (!SCREENSHOTS) return;
-  for (const [label, size] of [
-    ['desktop', { width: 1280, height: 900 }],
-    ['phone', { width: 390, height: 844 }],
-  ] as const) {
-    await confined.page.setViewportSize(size);
-    await confined.page.screenshot({ path: join(SCREENSHOTS, `${name}-${label}.png`), fullPage: label === 'desktop' });
+  for (const scheme of ['light', 'dark'] as const) {
+    await confined.page.emulateMedia({ colorScheme: scheme });
+    for (const [label, size] of [
+      ['desktop', { width: 1280, height: 900 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      await confined.page.setViewportSize(size);
+      await confined.page.screenshot({ path: join(SCREENSHOTS, `${name}-${label}-${scheme}.png`), fullPage: label === 'desktop' });
+    }
   }
+  await confined.page.emulateMedia({ colorScheme: null });
   await confined.page.setViewportSize({ width: 1280, height: 900 });
 }
 
@@ -158,9 +162,9 @@ describe('a published site in Chromium', () => {
     }
   });
 
-  it('search: type in the box, see the results in the site\'s layout, follow one to its section', async () => {
+  it('search without script: type in the box, see the results in the site\'s layout, follow one to its section', async () => {
     const world = await realSite();
-    const confined = await confinedPage(browser, origin());
+    const confined = await confinedPage(browser, origin(), { javaScriptEnabled: false });
     const { page } = confined;
     try {
       const root = `${server().url}/s/${world.siteId}`;
@@ -189,6 +193,106 @@ describe('a published site in Chromium', () => {
       expect(confined.errors).toEqual([]);
     } finally {
       await confined.context.close();
+    }
+  });
+
+  it('search as you type: ⌘K / Ctrl K / `/` open the dialog, results come while typing with the words marked, arrows and Enter follow one, Escape closes', async () => {
+    const world = await realSite();
+    const confined = await confinedPage(browser, origin());
+    const { page } = confined;
+    try {
+      const root = `${server().url}/s/${world.siteId}`;
+      await page.goto(`${root}/faq`);
+      // The form gives way to a button; the dialog is closed.
+      expect(await page.locator('form.search').isVisible()).toBe(false);
+      expect(await page.locator('.search-button').isVisible()).toBe(true);
+      expect(await page.locator('dialog.search-dialog').isVisible()).toBe(false);
+      await page.keyboard.press('Control+k');
+      const dialog = page.locator('dialog.search-dialog');
+      const input = dialog.locator('input[role=combobox]');
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+      expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
+      // Typing: a request once the typing pauses, the results with the word marked.
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/_search?')) asked.push(request.url());
+      });
+      await input.pressSequentially('Homeb', { delay: 20 });
+      await expect.poll(() => dialog.locator('[role=option]').count()).toBe(1);
+      // Fewer requests than keystrokes (one, unless the loaded machine paused mid-word), the last for the whole word.
+      expect(asked.length).toBeLessThan(5);
+      expect(new URL(asked.at(-1)!).searchParams.get('q')).toBe('Homeb');
+      expect(await dialog.locator('[role=option] .hit-title').textContent()).toBe('macOS');
+      expect(await dialog.locator('[role=option] mark').allTextContents()).toEqual(['Homebrew']);
+      expect(await dialog.locator('[role=option]').getAttribute('aria-selected')).toBe('true');
+      expect(await input.getAttribute('aria-activedescendant')).toBe('search-hit-0');
+      await shoot(confined, 'search-dialog');
+      // Escape closes, and the button has the focus again.
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog.isVisible()).toBe(false);
+      expect(await page.locator('.search-button').evaluate((el) => el === document.activeElement)).toBe(true);
+      // `/` opens it too (outside a text field); arrows move through the results; Enter follows one.
+      await page.locator('h1.page-title').click();
+      await page.keyboard.press('/');
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+      await input.fill('install');
+      await expect.poll(() => dialog.locator('[role=option]').count()).toBeGreaterThan(1);
+      const titles = await dialog.locator('[role=option] .hit-title').allTextContents();
+      await input.press('ArrowDown');
+      expect(await input.getAttribute('aria-activedescendant')).toBe('search-hit-1');
+      await input.press('ArrowUp');
+      expect(await input.getAttribute('aria-activedescendant')).toBe('search-hit-0');
+      await input.press('ArrowUp');
+      expect(await input.getAttribute('aria-activedescendant')).toBe(`search-hit-${titles.length - 1}`);
+      const target = await dialog.locator(`#search-hit-${titles.length - 1}`).getAttribute('href');
+      await input.press('Enter');
+      await page.waitForURL((url) => `${url.pathname}${url.hash}` === target);
+      expect(await page.locator('h1, h2', { hasText: titles.at(-1)! }).count()).toBeGreaterThan(0);
+      // In a section with two variants, the dialog keeps to the current one and can widen to the site.
+      await page.goto(`${root}/${world.sections.api}/`);
+      await page.keyboard.press(process.platform === 'darwin' ? 'Meta+k' : 'Control+k');
+      await input.fill('things');
+      await expect.poll(() => dialog.locator('[role=option]').count()).toBe(1);
+      expect(await dialog.locator('[role=option] .hit-snippet').textContent()).toBe('Lists things (v1).');
+      expect(await dialog.locator('.search-scope button[aria-pressed=true]').textContent()).toBe('API › v1');
+      await dialog.locator('.search-scope button', { hasText: 'Whole site' }).click();
+      await expect.poll(() => dialog.locator('[role=option]').count()).toBe(2);
+      expect(await dialog.locator('.search-status a').getAttribute('href')).toBe(`/s/${world.siteId}/search?q=things`);
+      expect(confined.offOrigin).toEqual([]);
+      expect(confined.errors).toEqual([]);
+    } finally {
+      await confined.context.close();
+    }
+  });
+
+  it('a site that is not there (unpublished, share-link without its key) shows a styled page naming nothing, in both themes, with no axe violation', async () => {
+    const t = server();
+    const hidden = await publishedSite(t, [{ type: 'insert_page', title: 'Welcome', slug: 'welcome', markdown: 'Hello.' }] as never, { publish: false, title: 'Secret Plans' });
+    const shared = await publishedSite(t, [{ type: 'insert_page', title: 'Welcome', slug: 'welcome', markdown: 'Hello.' }] as never, { visibility: 'share-link', title: 'Partner Docs' });
+    for (const scheme of ['light', 'dark'] as const) {
+      const confined = await confinedPage(browser, origin());
+      const { page } = confined;
+      try {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const [name, site] of [['unpublished', hidden], ['share-link', shared]] as const) {
+          const answer = await page.goto(`${server().url}/s/${site.siteId}/welcome`);
+          expect(answer!.status()).toBe(404);
+          expect(await page.locator('h1').textContent()).toBe('Not found');
+          // Styled: the stylesheet applied (a card, the scheme's background), the icon drawn.
+          expect(await page.locator('main').evaluate((el) => getComputedStyle(el).borderRadius)).toBe('12px');
+          expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(scheme === 'light' ? 'rgb(246, 247, 249)' : 'rgb(17, 19, 24)');
+          expect(await page.locator('main svg').count()).toBe(1);
+          const text = await page.locator('body').textContent();
+          expect(text).not.toContain('Secret Plans');
+          expect(text).not.toContain('Partner Docs');
+          expect((await axe(confined)).filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'), `${name} ${scheme}`).toEqual([]);
+          if (scheme === 'light' && name === 'share-link') await shoot(confined, 'absent');
+        }
+        expect(confined.offOrigin).toEqual([]);
+        expect(confined.errors.filter((error) => !error.includes('404'))).toEqual([]);
+      } finally {
+        await confined.context.close();
+      }
     }
   });
 

@@ -40,10 +40,11 @@ export type ConfinedPage = {
 
 /**
  * A fresh context whose page may only reach `origin` (`http://127.0.0.1:1234`, or `file://` for a page
- * on disk; `data:` and `blob:` URLs stay in the page). Close it with `context.close()`.
+ * on disk; `data:` and `blob:` URLs stay in the page), with JavaScript unless `javaScriptEnabled: false`
+ * (what a visitor without script sees). Close it with `context.close()`.
  */
-export async function confinedPage(browser: Browser, origin: string): Promise<ConfinedPage> {
-  const context = await browser.newContext({ serviceWorkers: 'block' });
+export async function confinedPage(browser: Browser, origin: string, options: { javaScriptEnabled?: boolean } = {}): Promise<ConfinedPage> {
+  const context = await browser.newContext({ serviceWorkers: 'block', ...options });
   const requests: string[] = [];
   const offOrigin: string[] = [];
   const errors: string[] = [];

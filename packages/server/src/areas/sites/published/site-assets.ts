@@ -4,6 +4,7 @@
 // pages' policy allows only these files. Colours come from the stored customization, whose schema
 // allows `#rrggbb` only; they are checked again here before they reach CSS.
 import { createHash } from 'node:crypto';
+import { SEARCH_DIALOG_CSS, SEARCH_DIALOG_JS } from './search-dialog.js';
 
 const SITE_CSS = `
 *,*::before,*::after{box-sizing:border-box}
@@ -258,8 +259,26 @@ const SITE_JS = `
 
 const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
+const ALL_CSS = SITE_CSS + SEARCH_DIALOG_CSS;
+
+/**
+ * The stylesheet of the answers that name no site (site-responses.ts: absent, too many requests): no
+ * site's theme, the system's fonts and colour scheme.
+ */
+const BARE_CSS = `
+:root{color-scheme:light dark;--bg:#f6f7f9;--card:#fff;--text:#1c1e21;--muted:#5b616b;--border:#dfe2e6}
+@media (prefers-color-scheme:dark){:root{--bg:#111318;--card:#1d2027;--text:#e6e8eb;--muted:#a3a9b3;--border:#2e323a}}
+body{margin:0;min-height:100vh;display:grid;place-items:center;padding:1.5rem;box-sizing:border-box;background:var(--bg);color:var(--text);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif}
+main{max-width:28rem;padding:2rem 2.2rem;background:var(--card);border:1px solid var(--border);border-radius:12px;text-align:center}
+main svg{width:2.5rem;height:2.5rem;color:var(--muted)}
+h1{font-size:1.4rem;margin:.6rem 0 .4rem}
+p{margin:0;color:var(--muted)}
+`;
+
 export const SITE_ASSETS = {
-  css: { name: `site-${hash(SITE_CSS)}.css`, body: SITE_CSS, type: 'text/css; charset=utf-8' },
+  css: { name: `site-${hash(ALL_CSS)}.css`, body: ALL_CSS, type: 'text/css; charset=utf-8' },
+  bare: { name: `bare-${hash(BARE_CSS)}.css`, body: BARE_CSS, type: 'text/css; charset=utf-8' },
+  search: { name: `search-${hash(SEARCH_DIALOG_JS)}.js`, body: SEARCH_DIALOG_JS, type: 'text/javascript; charset=utf-8' },
   js: { name: `site-${hash(SITE_JS)}.js`, body: SITE_JS, type: 'text/javascript; charset=utf-8' },
 } as const;
 

@@ -10,7 +10,7 @@ import type { Caches } from '../../../caches.js';
 import type { AppContext } from '../../../context.js';
 import { HttpError } from '../../../errors.js';
 import { renderMessage, type Chrome } from './site-layout.js';
-import { BARE_TOO_MANY_HTML, securityHeaders, sendHtml } from './site-responses.js';
+import { bareTooMany, securityHeaders, sendHtml } from './site-responses.js';
 
 /** How long a site's look is remembered for its 429 page after it was last served at an address. */
 const CHROME_TTL_MS = 60_000;
@@ -32,7 +32,7 @@ function refuse(caches: Caches, res: Response, error: HttpError, address: string
   const headers = { ...error.headers, 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
   const remembered = address === null ? undefined : caches.siteChromes.get(address);
   if (!remembered) {
-    sendHtml(res, 429, BARE_TOO_MANY_HTML, headers);
+    sendHtml(res, 429, bareTooMany(address?.startsWith('host:') ? 'host' : 'path'), headers);
     return false;
   }
   const seconds = Number(error.headers?.['Retry-After'] ?? 1);

@@ -10,7 +10,8 @@ import { rememberTheme } from './shared-assets.js';
 import { SITE_ASSETS, themeCss } from './site-assets.js';
 import { faviconName } from './site-favicon.js';
 import type { Chrome, Link, Tab } from './site-layout.js';
-import { sectionPath, type Located, type SectionEntry } from './site-navigation.js';
+import { sectionPath, sectionsOf, type Located, type SectionEntry } from './site-navigation.js';
+import { scopeOf } from './site-search.js';
 
 /** The structure of a site that shows nothing of its content (sign-in, 429 and 404 pages without one). */
 export const EMPTY_STRUCTURE: PublishedStructure = { type: 'siteSpaces', siteSpaces: [] };
@@ -52,6 +53,17 @@ function faviconOf(site: PublishedSiteRow, root: string): Chrome['favicon'] {
   return { light: `${root}/_favicon/${faviconName(icon.icon.light)}`, dark: `${root}/_favicon/${faviconName(icon.icon.dark)}` };
 }
 
+/**
+ * What the search dialog searches first on a page at `located`: its variant when its section (or the
+ * site) has several, else its section when the site has several; nothing (the whole site) otherwise.
+ */
+function searchScopeAt(structure: PublishedStructure, located: Located | undefined): Chrome['searchScope'] {
+  if (!located) return undefined;
+  const id = located.siblings.length > 1 ? located.siteSpace.id : located.section && sectionsOf(structure).length > 1 ? located.section.id : undefined;
+  const scope = id === undefined ? undefined : scopeOf(structure, id);
+  return scope && { id: scope.id, label: scope.label };
+}
+
 /** What the chrome of every page of the site needs, for one visitor's structure (tabs current at `located`). */
 export function chromeOf(caches: Caches, site: PublishedSiteRow, root: string, structure: PublishedStructure, located: Located | undefined): Chrome {
   const customization = customizationOf(site);
@@ -67,9 +79,16 @@ export function chromeOf(caches: Caches, site: PublishedSiteRow, root: string, s
     title: customization.title,
     locale: customization.internationalization.locale,
     favicon: faviconOf(site, root),
-    assets: { css: `${root}/_assets/${SITE_ASSETS.css.name}`, js: `${root}/_assets/${SITE_ASSETS.js.name}`, theme: `${root}/_assets/${rememberTheme(caches, themeOf(site))}` },
+    assets: {
+      css: `${root}/_assets/${SITE_ASSETS.css.name}`,
+      js: `${root}/_assets/${SITE_ASSETS.js.name}`,
+      search: `${root}/_assets/${SITE_ASSETS.search.name}`,
+      theme: `${root}/_assets/${rememberTheme(caches, themeOf(site))}`,
+    },
     tabs,
     searchAction: `${root}/search`,
+    searchEndpoint: `${root}/_search`,
+    searchScope: searchScopeAt(structure, located),
     noindex: !indexable(site),
   };
 }

@@ -14,6 +14,7 @@ import { mcpEndpoint } from './endpoints/mcp.js';
 import { pageEndpoint } from './endpoints/page.js';
 import { pageMarkdownEndpoint } from './endpoints/page-markdown.js';
 import { robotsEndpoint } from './endpoints/robots.js';
+import { searchJsonEndpoint } from './endpoints/search-json.js';
 import { searchEndpoint } from './endpoints/search.js';
 import { sitemapEndpoint } from './endpoints/sitemap.js';
 import { themeEndpoint } from './endpoints/theme.js';
@@ -28,6 +29,7 @@ export const SITE_ENDPOINTS: readonly SiteEndpoint[] = [
   filesEndpoint,
   faviconEndpoint,
   searchEndpoint,
+  searchJsonEndpoint,
   feedbackEndpoint,
   // For agents: credentials per request (visitor.ts).
   llmsEndpoint,

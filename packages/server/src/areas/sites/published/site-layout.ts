@@ -21,9 +21,13 @@ export type Chrome = {
   locale: string;
   /** An emoji, or the icons' addresses on the site itself (light and dark theme). */
   favicon?: { emoji: string } | { light: string; dark: string } | undefined;
-  assets: { css: string; theme: string; js: string };
+  assets: { css: string; theme: string; js: string; search: string };
   tabs: Tab[];
   searchAction?: string | undefined;
+  /** The JSON search of the search dialog (endpoints/search-json.ts). */
+  searchEndpoint?: string | undefined;
+  /** The part of the site the dialog searches first (the current variant or section), when there is one. */
+  searchScope?: { id: string; label: string } | undefined;
   noindex: boolean;
 };
 
@@ -61,7 +65,7 @@ function faviconLinks(chrome: Chrome): Element[] {
   ];
 }
 
-function document(chrome: Chrome, head: { title: string; description?: string | undefined; canonical?: string; markdown?: string; noindex?: boolean; query?: string }, body: ElementContent[]): string {
+function document(chrome: Chrome, head: { title: string; description?: string | undefined; canonical?: string; markdown?: string; noindex?: boolean; query?: string; sharing?: Element[] }, body: ElementContent[]): string {
   const noindex = chrome.noindex || head.noindex;
   const tree = h('html', { lang: chrome.locale }, [
     h('head', [
@@ -72,10 +76,12 @@ function document(chrome: Chrome, head: { title: string; description?: string | 
       ...(head.canonical ? [h('link', { rel: 'canonical', href: head.canonical })] : []),
       ...(head.markdown ? [h('link', { rel: 'alternate', type: 'text/markdown', href: head.markdown })] : []),
       ...(noindex ? [h('meta', { name: 'robots', content: 'noindex' })] : []),
+      ...(head.sharing ?? []),
       ...faviconLinks(chrome),
       h('link', { rel: 'stylesheet', href: chrome.assets.css }),
       h('link', { rel: 'stylesheet', href: chrome.assets.theme }),
       h('script', { src: chrome.assets.js, defer: true }),
+      ...(chrome.searchAction ? [h('script', { src: chrome.assets.search, defer: true })] : []),
     ]),
     h('body', [h('a.skip-link', { href: '#content' }, 'Skip to content'), header(chrome, head.query), ...tabs(chrome), ...body, h('footer.site-footer', [h('p', `${chrome.title} · served by Content Workspace`)])]),
   ]);
@@ -94,11 +100,22 @@ function header(chrome: Chrome, query?: string): Element {
     h('a.site-title', { href: `${chrome.root}/` }, [...siteIcon(chrome), h('span', chrome.title)]),
     ...(chrome.searchAction
       ? [
-          h('form.search', { role: 'search', action: chrome.searchAction, method: 'get' }, [
-            h('label.sr-only', { for: 'site-search' }, 'Search this site'),
-            h('input#site-search', { type: 'search', name: 'q', placeholder: 'Search…', maxLength: MAX_QUERY_LENGTH, ...(query ? { value: query } : {}) }),
-            h('button', { type: 'submit' }, 'Search'),
-          ]),
+          h(
+            'form.search',
+            {
+              role: 'search',
+              action: chrome.searchAction,
+              method: 'get',
+              dataLabel: 'Search this site',
+              ...(chrome.searchEndpoint ? { dataEndpoint: chrome.searchEndpoint } : {}),
+              ...(chrome.searchScope ? { dataScope: chrome.searchScope.id, dataScopeLabel: chrome.searchScope.label } : {}),
+            },
+            [
+              h('label.sr-only', { for: 'site-search' }, 'Search this site'),
+              h('input#site-search', { type: 'search', name: 'q', placeholder: 'Search…', maxLength: MAX_QUERY_LENGTH, ...(query ? { value: query } : {}) }),
+              h('button', { type: 'submit' }, 'Search'),
+            ],
+          ),
         ]
       : []),
   ]);
@@ -142,6 +159,53 @@ function sidebar(view: Pick<PageView, 'switcher' | 'tree'>, sidebarClass: string
   return h(`nav.sidebar.${sidebarClass}`, { ariaLabel: 'Pages' }, [h('div.sidebar-inner', [h('details', { open: true }, [h('summary', 'Menu'), ...switcher, tree])])]);
 }
 
+/**
+ * What link previews and search engines read of a page: Open Graph and Twitter tags, and JSON-LD (the
+ * breadcrumbs, the article). Addresses are made absolute from the canonical address. The JSON-LD is a
+ * data block, which the pages' script policy does not run; `<` is written `\u003c` so that no text of
+ * the page can close the element.
+ */
+function sharingOf(chrome: Chrome, view: PageView): Element[] {
+  const absolute = (href: string) => new URL(href, view.canonical).href;
+  const image = view.cover ? absolute(view.cover) : undefined;
+  const property = (name: string, content: string) => h('meta', { property: name, content });
+  const named = (name: string, content: string) => h('meta', { name, content });
+  const trail = [...view.breadcrumbs, { title: view.title, href: view.canonical }];
+  const data = [
+    {
+      '@context': 'https://schema.org',
+      '@type': 'BreadcrumbList',
+      itemListElement: trail.map((crumb, i) => ({ '@type': 'ListItem', position: i + 1, name: crumb.title, item: absolute(crumb.href) })),
+    },
+    {
+      '@context': 'https://schema.org',
+      '@type': 'TechArticle',
+      headline: view.title,
+      ...(view.description ? { description: view.description } : {}),
+      dateModified: new Date(view.updatedAt).toISOString(),
+      url: view.canonical,
+      mainEntityOfPage: view.canonical,
+      ...(image ? { image } : {}),
+      isPartOf: { '@type': 'WebSite', name: chrome.title, url: absolute(`${chrome.root}/`) },
+    },
+  ];
+  return [
+    property('og:type', 'article'),
+    property('og:site_name', chrome.title),
+    property('og:title', view.title),
+    ...(view.description ? [property('og:description', view.description)] : []),
+    property('og:url', view.canonical),
+    property('og:locale', chrome.locale.replace('-', '_')),
+    ...(image ? [property('og:image', image)] : []),
+    property('article:modified_time', new Date(view.updatedAt).toISOString()),
+    named('twitter:card', image ? 'summary_large_image' : 'summary'),
+    named('twitter:title', view.title),
+    ...(view.description ? [named('twitter:description', view.description)] : []),
+    ...(image ? [named('twitter:image', image)] : []),
+    h('script', { type: 'application/ld+json' }, JSON.stringify(data).replace(/</g, '\\u003c')),
+  ];
+}
+
 export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: string; noindex: boolean }): string {
   const updated = new Date(view.updatedAt);
   const main = h('main#content', [
@@ -169,7 +233,7 @@ export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: s
     view.outline.length > 0
       ? [h('aside.outline', { ariaLabel: 'On this page' }, [h('div.outline-inner', [h('p', 'On this page'), h('ul', view.outline.map((entry) => h(`li.depth-${entry.depth}`, [h('a', { href: `#${entry.id}` }, entry.text)])))])])]
       : [];
-  return document(chrome, { title: view.title, description: view.description, canonical: view.canonical, markdown: view.markdown, noindex: options.noindex }, [h('div.layout', [sidebar(view, options.sidebar), main, ...outline])]);
+  return document(chrome, { title: view.title, description: view.description, canonical: view.canonical, markdown: view.markdown, noindex: options.noindex, sharing: sharingOf(chrome, view) }, [h('div.layout', [sidebar(view, options.sidebar), main, ...outline])]);
 }
 
 /** A page of the site's chrome with a message: the 404 page, the sign-in page. */

@@ -3,6 +3,7 @@
 // unpublished site and a share-link site without its key all answer these same bytes, so none of them
 // tells a site exists: no status, header or body differs.
 import type { Response } from 'express';
+import { SITE_ASSETS } from './site-assets.js';
 
 /** `script-src 'self'`, no inline anything; images from the site itself (and the emoji favicon's data: URL). */
 export const SITE_CSP =
@@ -42,19 +43,32 @@ export function sendHtml(res: Response, status: number, html: string, headers: R
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', ...headers }).send(html);
 }
 
-const ABSENT_HTML =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>Not found</h1><p>There is nothing published at this address.</p></main></body></html>';
+/** Where the stylesheet of the bare answers is, for a request on a site's hostname or below `/s/`: any name serves it (shared-assets.ts). */
+const bareCss = (via: 'host' | 'path') => `${via === 'host' ? '' : '/s/_'}/_assets/${SITE_ASSETS.bare.name}`;
+
+/** A compass drawn in the page (no request; the policy forbids inline style, not inline SVG). */
+const ICON =
+  '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><circle cx="12" cy="12" r="10"/><path d="m16.24 7.76-2.12 6.36-6.36 2.12 2.12-6.36 6.36-2.12z"/></svg>';
+
+/** A page that names no site: its title and text, in the bare stylesheet. */
+const barePage = (via: 'host' | 'path', title: string, text: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title><link rel="stylesheet" href="${bareCss(via)}"></head><body><main>${ICON}<h1>${title}</h1><p>${text}</p></main></body></html>`;
+
+const ABSENT_HTML = {
+  host: barePage('host', 'Not found', 'There is nothing published at this address. If you were given a link to it, open that link again, or ask whoever shared it.'),
+  path: barePage('path', 'Not found', 'There is nothing published at this address. If you were given a link to it, open that link again, or ask whoever shared it.'),
+};
 
 /**
  * The answer for a site nobody may see here: nothing of the site (not even its name), whatever the
- * reason. Sets every header itself, so no earlier step of the request can make two of them differ.
+ * reason. Sets every header itself, so no earlier step of the request can make two of them differ; the
+ * bytes depend only on whether the address was a hostname or a path below `/s/`.
  */
-export function sendAbsent(res: Response) {
+export function sendAbsent(res: Response, via: 'host' | 'path') {
   securityHeaders(res);
   res.removeHeader('Vary');
-  sendHtml(res, 404, ABSENT_HTML, { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' });
+  sendHtml(res, 404, ABSENT_HTML[via], { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' });
 }
 
 /** A 429 that names no site: for addresses whose site is unknown, absent, or not seen a moment ago. */
-export const BARE_TOO_MANY_HTML =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many requests</title></head><body><main><h1>Too many requests</h1><p>Try again in a moment.</p></main></body></html>';
+export const bareTooMany = (via: 'host' | 'path') => barePage(via, 'Too many requests', 'Try again in a moment.');

@@ -10,6 +10,7 @@ import type { PublishedStructure } from '../published-structure.js';
 import type { SpaceHead } from './published.repository.js';
 import type { SearchHit } from './site-layout.js';
 import { siteSpacePath, siteSpacesOf } from './site-navigation.js';
+import { readableSnippet } from './search-text.js';
 import { spaceModel } from './space-model.js';
 
 /** Characters a query may have (the search's own parser bounds its terms too). */
@@ -34,6 +35,25 @@ export function readSearchQuery(query: URLSearchParams): SiteSearchQuery | { pro
 
 export type SiteSearchResult = { total: number; hits: SearchHit[] };
 
+/** Part of a site a search keeps to: one site space (a variant), or a section's site spaces. */
+export type SearchScope = { id: string; label: string; siteSpaceIds: ReadonlySet<string> };
+
+/**
+ * The scope `id` names in the structure the visitor sees: a visible site space, or a visible section
+ * (its site spaces); undefined for any other id — an invisible one reads as unknown.
+ */
+export function scopeOf(structure: PublishedStructure, id: string): SearchScope | undefined {
+  const places = siteSpacesOf(structure);
+  const space = places.find((place) => place.siteSpace.id === id);
+  if (space) {
+    const label = [space.section?.title, space.siteSpace.spaceTitle].filter((part): part is string => Boolean(part));
+    return { id, label: [...new Set(label)].join(' › '), siteSpaceIds: new Set([id]) };
+  }
+  const inSection = places.filter((place) => place.section?.id === id);
+  if (inSection.length === 0) return undefined;
+  return { id, label: inSection[0]!.section!.title, siteSpaceIds: new Set(inSection.map((place) => place.siteSpace.id)) };
+}
+
 export async function searchSite(
   app: Pick<AppContext, 'db' | 'caches'>,
   organizationId: string,
@@ -41,13 +61,18 @@ export async function searchSite(
   structure: PublishedStructure,
   heads: ReadonlyMap<string, SpaceHead>,
   query: SiteSearchQuery,
+  options: { scope?: SearchScope | undefined; limit?: number } = {},
 ): Promise<SiteSearchResult> {
-  // Each space once, at the first place the site shows it.
+  const limit = options.limit ?? RESULTS_PER_PAGE;
+  // Each space once, at the first place the site (or the scope) shows it.
   const places = new Map<string, ReturnType<typeof siteSpacesOf>[number]>();
-  for (const place of siteSpacesOf(structure)) if (heads.has(place.siteSpace.spaceId) && !places.has(place.siteSpace.spaceId)) places.set(place.siteSpace.spaceId, place);
+  for (const place of siteSpacesOf(structure)) {
+    if (options.scope && !options.scope.siteSpaceIds.has(place.siteSpace.id)) continue;
+    if (heads.has(place.siteSpace.spaceId) && !places.has(place.siteSpace.spaceId)) places.set(place.siteSpace.spaceId, place);
+  }
   if (query.text === '' || places.size === 0) return { total: 0, hits: [] };
   const scope = { kind: 'spaces' as const, spaces: [...places.keys()].map((spaceId) => ({ organizationId, spaceId })), publishedOnly: true };
-  const found = await searchPages(app.db, scope, query.text, { offset: (query.page - 1) * RESULTS_PER_PAGE, limit: RESULTS_PER_PAGE });
+  const found = await searchPages(app.db, scope, query.text, { offset: (query.page - 1) * limit, limit });
   const several = places.size > 1;
   const hits: SearchHit[] = [];
   for (const page of found.pages) {
@@ -63,7 +88,7 @@ export async function searchSite(
     hits.push({
       title: inSection ? inSection.title : page.title,
       href: inSection ? `${href}#${encodeURIComponent(inSection.id)}` : href,
-      snippet: best?.body ?? '',
+      snippet: readableSnippet(best?.body ?? ''),
       ...(where.length > 0 ? { where: [...new Set(where)].join(' › ') } : {}),
     });
   }

@@ -1,0 +1,62 @@
+// `_search?q=&scope=`: the site's search as JSON, for the search dialog (site-assets.ts, "search
+// dialog"): the same search as the results page (site-search.ts), over what this visitor may read,
+// optionally kept to one site space or section (`scope`, an id the visible structure shows; the dialog
+// sends the current variant's, and widens by leaving it out). A few results, with readable snippets
+// and the ranges of the visitor's words in them (search-text.ts), each linking to its page or section.
+import type { Response } from 'express';
+import { markTerms, queryWords } from '../search-text.js';
+import { readSearchQuery, scopeOf, searchSite } from '../site-search.js';
+import { ID, type SiteEndpoint, type SiteVisit } from '../site-visit.js';
+
+/** Results the dialog shows; the results page has the rest. */
+export const DIALOG_RESULTS = 8;
+
+export type SearchAnswer = {
+  query: string;
+  scope: { id: string; label: string } | null;
+  total: number;
+  /** The results page of the same query (all results, pages of them). */
+  more: string;
+  results: Array<{ title: string; titleMarks: Array<[number, number]>; href: string; where?: string; snippet: string; snippetMarks: Array<[number, number]> }>;
+};
+
+function sendProblem(res: Response, headers: Record<string, string>, message: string) {
+  res.status(400).set(headers).json({ error: { code: 'invalid_search', message } });
+}
+
+async function serveSearchJson(visit: SiteVisit, res: Response): Promise<void> {
+  const { app, site, root, url } = visit;
+  const headers = { 'Cache-Control': visit.restricted ? 'private, no-store' : 'no-cache', 'X-Robots-Tag': 'noindex' };
+  const query = readSearchQuery(url.searchParams);
+  if ('problem' in query) return sendProblem(res, headers, query.problem);
+  if (query.page !== 1) return sendProblem(res, headers, 'The dialog search has one page of results: the results page has the others.');
+  const { structure } = await visit.visible();
+  const scopeId = url.searchParams.get('scope');
+  const scope = scopeId ? (ID.test(scopeId) ? scopeOf(structure, scopeId) : undefined) : undefined;
+  // An id the visitor cannot see reads exactly as one that does not exist.
+  if (scopeId && !scope) return sendProblem(res, headers, 'The search scope is not a section or variant of this site.');
+  const found = await searchSite(app, site.organizationId, root, structure, visit.state.heads, query, { scope, limit: DIALOG_RESULTS });
+  const words = queryWords(query.text);
+  const answer: SearchAnswer = {
+    query: query.text,
+    scope: scope ? { id: scope.id, label: scope.label } : null,
+    total: found.total,
+    more: `${root}/search?${new URLSearchParams({ q: query.text }).toString()}`,
+    results: found.hits.map((hit) => ({
+      title: hit.title,
+      titleMarks: markTerms(hit.title, words),
+      href: hit.href,
+      ...(hit.where ? { where: hit.where } : {}),
+      snippet: hit.snippet,
+      snippetMarks: markTerms(hit.snippet, words),
+    })),
+  };
+  res.status(200).set(headers).json(answer);
+}
+
+export const searchJsonEndpoint: SiteEndpoint = {
+  name: 'search-json',
+  audience: 'visitor',
+  matches: ({ segments }) => segments.length === 1 && segments[0] === '_search',
+  serve: serveSearchJson,
+};
