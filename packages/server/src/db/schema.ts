@@ -18,7 +18,6 @@ export type {
   RevisionType,
   Role,
   SiteFeedbackRating,
-  SiteRedirectTargetKind,
   SiteViewKind,
   TeamMemberRole,
   Visibility,

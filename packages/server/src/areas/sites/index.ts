@@ -12,7 +12,7 @@ import { siteHandlers } from './sites.handlers.js';
 import { structureHandlers } from './structure.handlers.js';
 import { removeSiteSpacesOfSpaces } from './structure.repository.js';
 
-export { SiteInsights, type SearchRecord, type ViewRecord } from './insights-recorder.js';
+export { SiteInsights } from './insights-recorder.js';
 
 const SITE_OWN = 'A site belongs to its organization: spaces join and leave it, it never moves with them';
 

@@ -20,12 +20,6 @@ export async function findRedirectBySource(db: Executor, organizationId: string,
   return redirectsQuery(db, organizationId, siteId).where('r.source', '=', source).executeTakeFirst();
 }
 
-/** The redirects of the site with one of `sources`. */
-export async function findRedirectsBySources(db: Executor, organizationId: string, siteId: string, sources: readonly string[]): Promise<RedirectRow[]> {
-  if (sources.length === 0) return [];
-  return redirectsQuery(db, organizationId, siteId).where('r.source', 'in', sources).execute();
-}
-
 export async function countRedirects(db: Executor, organizationId: string, siteId: string): Promise<number> {
   const row = await db
     .selectFrom('siteRedirects')
