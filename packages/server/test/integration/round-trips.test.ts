@@ -97,6 +97,9 @@ const OVER_THE_BOUND: Record<string, number> = {
   listCommentRepliesInSpace: 5,
   listCommentRepliesInChangeRequest: 5,
   listSiteShareLinks: 4,
+  // Like the share links: the site looked up before its page (redirects and feedback, issue 28).
+  listSiteRedirects: 4,
+  listSiteFeedback: 4,
   listSiteSections: 7,
   listSiteSectionGroups: 8,
   listSiteSpaces: 7,
