@@ -163,8 +163,13 @@ describe('rendering', () => {
     const page = await visitor.get(`${root(world)}/guide`);
     expect(page.status).toBe(200);
     const html = page.body;
-    // Nothing the author wrote runs: no script but the site's one file, no handlers, no javascript: links.
-    expect(html.match(/<script[^>]*>/g)).toEqual([expect.stringMatching(/^<script src="\/s\/[^"]+\/_assets\/site-[0-9a-f]{12}\.js" defer>$/)]);
+    // Nothing the author wrote runs: no script but the site's two files (and the JSON-LD data block,
+    // which browsers never run), no handlers, no javascript: links.
+    expect(html.match(/<script[^>]*>/g)).toEqual([
+      '<script type="application/ld+json">',
+      expect.stringMatching(/^<script src="\/s\/[^"]+\/_assets\/site-[0-9a-f]{12}\.js" defer>$/),
+      expect.stringMatching(/^<script src="\/s\/[^"]+\/_assets\/search-[0-9a-f]{12}\.js" defer>$/),
+    ]);
     expect(html).not.toMatch(/onerror|alert\(|javascript:/);
     expect(html).toContain('<span class="hljs-keyword">const</span>');
     expect(html).toContain('<h2 id="install-it">Install it<a class="heading-anchor" href="#install-it"');

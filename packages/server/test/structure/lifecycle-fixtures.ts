@@ -108,6 +108,12 @@ export const fixtures: { [Name in AreaName]: Fixture } = {
     await w.t.db.insertInto('siteSections').values({ organizationId: w.source.id, siteId, id: newId(), title: 'Section', path: 'section', position: '1', groupId: group }).execute();
     await w.t.db.insertInto('siteShareLinks').values({ organizationId: w.source.id, siteId, id: newId(), label: 'Reviewers', keyHash: hash('cd') }).execute();
     await w.t.db.insertInto('siteAddresses').values({ organizationId: w.source.id, siteId, address: `docs-${newId().toLowerCase()}.example.com` }).execute();
+    // Redirects, feedback and the insights' daily counts: only the rows matter (issue 28).
+    await w.t.db.insertInto('siteRedirects').values({ organizationId: w.source.id, siteId, id: newId(), source: '/old', targetKind: 'url', targetUrl: 'https://example.com/new', permanent: true }).execute();
+    const pageId = newId();
+    await w.t.db.insertInto('siteFeedback').values({ organizationId: w.source.id, siteId, id: newId(), spaceId: w.space.id, pageId, revisionId: newId(), rating: 'good', comment: 'Clear' }).execute();
+    await w.t.db.insertInto('sitePageViews').values({ organizationId: w.source.id, siteId, spaceId: w.space.id, pageId, day: new Date('2026-11-28T00:00:00Z'), kind: 'page', views: 3 }).execute();
+    await w.t.db.insertInto('siteSearches').values({ organizationId: w.source.id, siteId, day: new Date('2026-11-28T00:00:00Z'), query: 'install', searches: 2, zeroResults: 0 }).execute();
   },
   'openapi-specs': async (w) => {
     const specId = newId();
