@@ -16,7 +16,7 @@ export function resolve(spec: OpenApiDocument, schema: Schema): Schema {
   return current;
 }
 
-const PATTERN_CANDIDATES = ['abc', 'example.com', 'abc123', 'a-b-c', 'https://example.com/x', 'ABCDEFGHIJKLMNOPQRST', 'text/plain', '0123456789abcdef', 'docs.example.com', '#336699', 'example.com/docs'];
+const PATTERN_CANDIDATES = ['abc', 'example.com', 'abc123', 'a-b-c', 'https://example.com/x', 'ABCDEFGHIJKLMNOPQRST', 'text/plain', '0123456789abcdef', 'docs.example.com', '#336699', 'example.com/docs', '/old-page'];
 
 function sampleString(schema: Schema): string {
   if (schema.format === 'date-time') return new Date(Date.now() + 86_400_000).toISOString();
