@@ -49,7 +49,7 @@ const lag = createHistogram();
 let sending = false;
 let lastTick = performance.now();
 let sendingAtLastTick = false;
-// Stopped after the file: the worker goes on to other files (packages/server/vitest.projects.ts).
+// Stopped after the file: the worker goes on to other files (packages/server/vitest.server-projects.ts).
 const lagSampler = setInterval(() => {
   const now = performance.now();
   if (sending && sendingAtLastTick) lag.record(Math.max(1, Math.round(now - lastTick - LAG_SAMPLE_MS)));
