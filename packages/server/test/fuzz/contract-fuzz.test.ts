@@ -56,7 +56,8 @@ let sending = false;
 let lastTick = performance.now();
 let lastCpu = mainThreadCpuMs();
 let sendingAtLastTick = false;
-setInterval(() => {
+// Stopped after the file: the worker goes on to other files (packages/server/vitest.server-projects.ts).
+const lagSampler = setInterval(() => {
   const now = performance.now();
   const cpu = mainThreadCpuMs();
   const tickLag = Math.max(1, Math.round(now - lastTick - LAG_SAMPLE_MS));
@@ -143,6 +144,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(() => {
+  clearInterval(lagSampler);
   if (process.env.FUZZ_REPORT) for (const [operationId, statuses] of statusesByOperation) console.log(operationId.padEnd(36), JSON.stringify(statuses));
   const seconds = ((performance.now() - stats.started) / 1000).toFixed(1);
   console.log(
