@@ -1,0 +1,61 @@
+// The few icons of a published site's chrome, from lucide-static (ISC), read once when the server
+// starts: inline SVG in the pages (no request, and the pages' policy forbids no inline SVG), and the
+// same drawings as `data:` URLs for the stylesheet (the hints' marks are CSS masks, so the page body's
+// renderer needs no icon of its own). Only the files named here are read: nothing else of the package
+// reaches a page.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Element } from 'hast';
+import { h } from 'hastscript';
+
+const FILES = {
+  info: 'info',
+  warning: 'triangle-alert',
+  danger: 'octagon-alert',
+  success: 'circle-check',
+  chevron: 'chevron-right',
+  search: 'search',
+  sun: 'sun',
+  auto: 'sun-moon',
+  moon: 'moon',
+  external: 'external-link',
+  menu: 'menu',
+  close: 'x',
+} as const;
+
+export type IconName = keyof typeof FILES;
+
+type Shape = { tag: string; attributes: Record<string, string> };
+
+const require = createRequire(import.meta.url);
+
+/** The shapes of an icon file: its elements inside <svg>, with their attributes (lucide's files are flat). */
+function shapesOf(svg: string): Shape[] {
+  const inner = svg.slice(svg.indexOf('>', svg.indexOf('<svg')) + 1, svg.lastIndexOf('</svg>'));
+  return [...inner.matchAll(/<([a-z]+)((?:\s+[a-z-]+="[^"]*")*)\s*\/>/g)].map(([, tag, attributes]) => ({
+    tag: tag!,
+    attributes: Object.fromEntries([...attributes!.matchAll(/([a-z-]+)="([^"]*)"/g)].map(([, name, value]) => [name!, value!])),
+  }));
+}
+
+const SHAPES: Record<IconName, Shape[]> = Object.fromEntries(
+  Object.entries(FILES).map(([name, file]) => {
+    const shapes = shapesOf(readFileSync(require.resolve(`lucide-static/icons/${file}.svg`), 'utf8'));
+    if (shapes.length === 0) throw new Error(`lucide-static/icons/${file}.svg has no shapes`);
+    return [name, shapes];
+  }),
+) as Record<IconName, Shape[]>;
+
+const SVG_ATTRIBUTES = { xmlns: 'http://www.w3.org/2000/svg', viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', strokeLinejoin: 'round' };
+
+/** The icon as an element of the page: decorative (the control carrying it has the accessible name). */
+export function icon(name: IconName, className = 'icon'): Element {
+  return h('svg', { ...SVG_ATTRIBUTES, className: [className], width: 20, height: 20, ariaHidden: 'true', focusable: 'false' }, SHAPES[name].map((shape) => h(shape.tag, shape.attributes)));
+}
+
+/** The icon as a `data:` URL for the stylesheet (a mask: its colour comes from the element's background). */
+export function iconUrl(name: IconName): string {
+  const shapes = SHAPES[name].map((shape) => `<${shape.tag} ${Object.entries(shape.attributes).map(([key, value]) => `${key}='${value}'`).join(' ')}/>`).join('');
+  const svg = `<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2.2' stroke-linecap='round' stroke-linejoin='round'>${shapes}</svg>`;
+  return `url("data:image/svg+xml,${svg.replace(/[<>#%"]/g, (c) => encodeURIComponent(c))}")`;
+}
