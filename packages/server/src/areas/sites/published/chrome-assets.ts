@@ -60,7 +60,7 @@ html[data-theme=dark] .logo-light{display:none}html[data-theme=dark] .logo-dark{
 @media (min-width:761px){.site-header .menu-button{display:none}}
 @media (max-width:760px){
 html.js .site-header{flex-wrap:nowrap;gap:.5rem}
-html.js .sidebar,html.js .section-tabs,.site-header .header-links{display:none}
+html.js .sidebar,html.js body>.section-tabs,.site-header .header-links{display:none}
 .site-title{flex:1 1 auto}
 .site-logo{max-width:7rem}
 .header-actions{gap:.3rem}
@@ -134,7 +134,8 @@ export const CHROME_JS = `
     var headings = links.map(function (a) { var id = decodeURIComponent(a.getAttribute('href').slice(1)); byId[id] = a; return document.getElementById(id); }).filter(Boolean);
     var visible = {};
     function mark() {
-      var current = null;
+      // Above the first heading, the first one: the visitor is reading its beginning.
+      var current = headings[0];
       for (var i = 0; i < headings.length; i++) {
         if (visible[headings[i].id]) { current = headings[i]; break; }
         if (headings[i].getBoundingClientRect().top < 120) current = headings[i];

@@ -12,14 +12,14 @@ const require = createRequire(import.meta.url);
 /** Fontsource's latin range (the same `unicode-range` its own stylesheets declare). */
 const LATIN = 'U+0000-00FF,U+0131,U+0152-0153,U+02BB-02BC,U+02C6,U+02DA,U+02DC,U+0304,U+0308,U+0329,U+2000-206F,U+20AC,U+2122,U+2191,U+2193,U+2212,U+2215,U+FEFF,U+FFFD';
 
-function fontFile(module: string, base: string) {
-  const body = readFileSync(require.resolve(`${module}/files/${base}-latin-wght-normal.woff2`));
+function fontFile(path: string, base: string) {
+  const body = readFileSync(path);
   return { name: `${base}-${createHash('sha256').update(body).digest('hex').slice(0, 12)}.woff2`, body, type: 'font/woff2' };
 }
 
 export const FONT_FILES = {
-  text: fontFile('@fontsource-variable/inter', 'inter'),
-  code: fontFile('@fontsource-variable/jetbrains-mono', 'jetbrains-mono'),
+  text: fontFile(require.resolve('@fontsource-variable/inter/files/inter-latin-wght-normal.woff2'), 'inter'),
+  code: fontFile(require.resolve('@fontsource-variable/jetbrains-mono/files/jetbrains-mono-latin-wght-normal.woff2'), 'jetbrains-mono'),
 } as const;
 
 /** The family names the stylesheets use (theme: `--font`; code: `--font-code`). */
