@@ -83,7 +83,7 @@ async function site(customization: Record<string, unknown> = {}): Promise<Site> 
   const api = await addSection(admin.client, organizationId, siteId, v1.id, 'API');
   await addSiteSpace(admin.client, organizationId, siteId, v2.id, api.id);
   const cliSection = await addSection(admin.client, organizationId, siteId, cli.id, 'CLI');
-  await admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { organizationId, siteId, siteSectionId: api.id } }, body: { description: 'Every endpoint' } as never });
+  await admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { organizationId, siteId, siteSectionId: api.id } }, body: { description: 'Every endpoint', icon: 'code' } as never });
   await createGroup(admin.client, organizationId, siteId, 'Reference', [api.id, cliSection.id]);
   const put = await admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/customization', { ...sitePath(organizationId, siteId), body: customization as never });
   expect(put.response.status).toBe(200);
@@ -321,6 +321,9 @@ describe('navigation', () => {
       await page.keyboard.press('Enter');
       expect(await group.locator('.tab-menu').isVisible()).toBe(true);
       expect(await group.locator('.tab-menu a').allTextContents()).toEqual(['APIEvery endpoint', 'CLI']);
+      // The section's icon (a lucide name) is drawn; a section without one has none.
+      expect(await group.locator('.tab-menu a', { hasText: 'API' }).locator('svg.section-icon path').count()).toBeGreaterThan(0);
+      expect(await group.locator('.tab-menu a', { hasText: 'CLI' }).locator('svg').count()).toBe(0);
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('APIEvery endpoint');
       await page.keyboard.press('Escape');

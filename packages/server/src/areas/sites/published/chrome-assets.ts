@@ -35,6 +35,9 @@ html[data-theme=dark] .logo-light{display:none}html[data-theme=dark] .logo-dark{
 .section-tabs .tab-menu a{display:block;padding:.45rem .7rem;border:0;border-radius:var(--radius);white-space:normal;color:var(--text)}
 .section-tabs .tab-menu a:hover,.section-tabs .tab-menu a:focus-visible{background:var(--tint)}
 .section-tabs .tab-menu a[aria-current]{color:var(--link)}
+.section-tabs a,.tab-group>summary{align-items:center;gap:.4rem}.section-tabs a:has(.section-icon){display:flex}
+.section-icon{width:1.05rem;height:1.05rem;opacity:.85}
+.tab-menu a:has(.section-icon){display:grid;grid-template-columns:auto 1fr;column-gap:.5rem}.tab-menu a .section-icon{grid-row:1/3;margin-top:.2rem}
 .tab-menu small{display:block;color:var(--muted);font-weight:400;font-size:.82rem}
 .tree-parent{position:relative}
 .tree-parent>a,.tree-parent>.tree-group{padding-right:2rem}

@@ -54,6 +54,19 @@ export function icon(name: IconName, className = 'icon'): Element {
   return h('svg', { ...SVG_ATTRIBUTES, className: [className], width: 20, height: 20, ariaHidden: 'true', focusable: 'false' }, SHAPES[name].map((shape) => h(shape.tag, shape.attributes)));
 }
 
+/**
+ * Every lucide drawing by name, for the icons authors give sections and groups (`SiteIconName`): read
+ * once at start (about 0.8 MB of JSON), so a name costs a lookup; a name lucide lacks draws nothing.
+ */
+const NAMED: Readonly<Record<string, ReadonlyArray<[string, Record<string, string>]>>> = JSON.parse(readFileSync(require.resolve('lucide-static/icon-nodes.json'), 'utf8'));
+
+/** A section's or group's icon by its name, when lucide has it. */
+export function namedIcon(name: string | null | undefined): Element[] {
+  const shapes = name && Object.hasOwn(NAMED, name) ? NAMED[name]! : undefined;
+  if (!shapes) return [];
+  return [h('svg', { ...SVG_ATTRIBUTES, className: ['icon', 'section-icon'], width: 18, height: 18, ariaHidden: 'true', focusable: 'false' }, shapes.map(([tag, attributes]) => h(tag, attributes)))];
+}
+
 /** The icon as a `data:` URL for the stylesheet (a mask: its colour comes from the element's background). */
 export function iconUrl(name: IconName): string {
   const shapes = SHAPES[name].map((shape) => `<${shape.tag} ${Object.entries(shape.attributes).map(([key, value]) => `${key}='${value}'`).join(' ')}/>`).join('');

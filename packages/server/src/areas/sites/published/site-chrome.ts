@@ -71,12 +71,12 @@ function searchScopeAt(structure: PublishedStructure, located: Located | undefin
 /** What the chrome of every page of the site needs, for one visitor's structure (tabs current at `located`). */
 export function chromeOf(caches: Caches, site: PublishedSiteRow, root: string, structure: PublishedStructure, located: Located | undefined): Chrome {
   const customization = customizationOf(site);
-  const sectionLink = (section: SectionEntry): Link => ({ title: section.title, href: `${root}${sectionPath(section)}/`, current: located?.section?.id === section.id, description: section.description ?? undefined });
+  const sectionLink = (section: SectionEntry): Link => ({ title: section.title, href: `${root}${sectionPath(section)}/`, current: located?.section?.id === section.id, description: section.description ?? undefined, icon: section.icon });
   const tabs: Tab[] =
     structure.type === 'siteSpaces'
       ? []
       : structure.items.map((item) =>
-          item.kind === 'section' ? { kind: 'section' as const, ...sectionLink(item.section) } : { kind: 'group' as const, title: item.group.title, sections: item.sections.map((entry) => sectionLink(entry.section)) },
+          item.kind === 'section' ? { kind: 'section' as const, ...sectionLink(item.section) } : { kind: 'group' as const, title: item.group.title, icon: item.group.icon, sections: item.sections.map((entry) => sectionLink(entry.section)) },
         );
   return {
     root,

@@ -7,13 +7,13 @@ import type { Element, ElementContent, RootContent } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
 import { feedbackForm, type FeedbackTarget } from './feedback-form.js';
-import { icon } from './icons.js';
+import { icon, namedIcon } from './icons.js';
 import type { OutlineEntry } from './markdown-html.js';
 import { MAX_QUERY_LENGTH } from './site-search.js';
 import { exactDate, relativeTime, type Words } from './site-words.js';
 
-export type Link = { title: string; href: string; current?: boolean; description?: string | undefined };
-export type Tab = ({ kind: 'section' } & Link) | { kind: 'group'; title: string; sections: Link[] };
+export type Link = { title: string; href: string; current?: boolean; description?: string | undefined; icon?: string | null | undefined };
+export type Tab = ({ kind: 'section' } & Link) | { kind: 'group'; title: string; icon?: string | null | undefined; sections: Link[] };
 /** An entry of the page tree; `expanded` when it starts open (the current page's branch, groups). */
 export type TreeItem = { title: string; emoji?: string | undefined; href: string | null; current: boolean; expanded?: boolean; children: TreeItem[]; more?: number };
 
@@ -163,7 +163,7 @@ const current = (link: Link) => (link.current ? { ariaCurrent: 'page' } : {});
 
 function tabs(chrome: Chrome): Element[] {
   if (chrome.tabs.length < 2 && chrome.tabs.every((tab) => tab.kind === 'section')) return [];
-  const link = (section: Link) => h('a', { href: section.href, ...current(section), ...(section.description ? { title: section.description } : {}) }, section.title);
+  const link = (section: Link) => h('a', { href: section.href, ...current(section), ...(section.description ? { title: section.description } : {}) }, [...namedIcon(section.icon), section.title]);
   return [
     h('nav.section-tabs', { ariaLabel: chrome.words.sections }, [
       h(
@@ -174,8 +174,8 @@ function tabs(chrome: Chrome): Element[] {
             : // A disclosure menu: a native <details>, so it opens by keyboard and works without script.
               h('li', [
                 h(`details.tab-group${tab.sections.some((section) => section.current) ? '.current' : ''}`, [
-                  h('summary', [tab.title, icon('chevron', 'icon chevron')]),
-                  h('ul.tab-menu', tab.sections.map((section) => h('li', [h('a', { href: section.href, ...current(section) }, [h('span', section.title), ...(section.description ? [h('small', section.description)] : [])])]))),
+                  h('summary', [...namedIcon(tab.icon), tab.title, icon('chevron', 'icon chevron')]),
+                  h('ul.tab-menu', tab.sections.map((section) => h('li', [h('a', { href: section.href, ...current(section) }, [...namedIcon(section.icon), h('span', section.title), ...(section.description ? [h('small', section.description)] : [])])]))),
                 ]),
               ]),
         ),
