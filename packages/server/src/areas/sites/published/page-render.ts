@@ -82,7 +82,7 @@ export async function renderSitePage(visit: SiteVisit, structure: PublishedStruc
       breadcrumbs,
       switcher,
       tree: tree.items,
-      body: body ? [{ type: 'raw', value: fillBody(body, links) }] : [],
+      body: body ? fillBody(body, links) : '',
       outline: layout.outline === false || !body ? [] : body.outline,
       updatedAt: page.updatedAt,
       previous: layout.pagination === false ? undefined : neighbour(-1),
