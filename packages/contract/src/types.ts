@@ -7680,6 +7680,27 @@ export interface components {
             emoji: string;
         };
         /**
+         * SiteLogo
+         * @description The image shown in the site's header beside (or instead of) its title, one address for each theme.
+         *     The server fetches it (public addresses only, images only, at most 256 KiB) and serves it from the
+         *     site's own address: visitors' browsers never request the address given here.
+         */
+        SiteLogo: {
+            /** Format: uri */
+            light: string;
+            /** Format: uri */
+            dark: string;
+        };
+        /**
+         * SiteLink
+         * @description A link of the site's header or footer, shown as its title (text, never markup).
+         */
+        SiteLink: {
+            title: string;
+            /** Format: uri */
+            url: string;
+        };
+        /**
          * SiteCustomization
          * @description The site's look as visitors see it, every default filled in.
          * @example {
@@ -7721,6 +7742,22 @@ export interface components {
          *       },
          *       "favicon": {
          *         "emoji": "📘"
+         *       },
+         *       "header": {
+         *         "links": [
+         *           {
+         *             "title": "Status",
+         *             "url": "https://status.example.com/"
+         *           }
+         *         ]
+         *       },
+         *       "footer": {
+         *         "links": [
+         *           {
+         *             "title": "Privacy",
+         *             "url": "https://example.com/privacy"
+         *           }
+         *         ]
          *       }
          *     }
          */
@@ -7757,6 +7794,15 @@ export interface components {
                 locale: string;
             };
             favicon?: components["schemas"]["SiteFavicon"];
+            logo?: components["schemas"]["SiteLogo"];
+            /** @description The links of the site's header (on phones, in the navigation drawer). */
+            header?: {
+                links?: components["schemas"]["SiteLink"][];
+            };
+            /** @description The links of the site's footer. */
+            footer?: {
+                links?: components["schemas"]["SiteLink"][];
+            };
         };
         /**
          * PublishedContentSite
@@ -7966,7 +8012,7 @@ export interface components {
          * SiteCustomizationInput
          * @description The site's look, replaced as a whole: what is omitted takes its default (`title` follows the
          *     site's title; theme `clean`, primary colour `#346DDB`, no tint, corners `rounded`, links `default`,
-         *     font `Inter`, icons `regular`, sidebar `default`/`default`, search `subtle`, locale `en`, no favicon).
+         *     font `Inter`, icons `regular`, sidebar `default`/`default`, search `subtle`, locale `en`, no favicon, no logo, no header or footer links).
          * @example {
          *       "title": "Acme developers",
          *       "styling": {
@@ -7982,6 +8028,22 @@ export interface components {
          *       },
          *       "favicon": {
          *         "emoji": "📘"
+         *       },
+         *       "header": {
+         *         "links": [
+         *           {
+         *             "title": "Status",
+         *             "url": "https://status.example.com/"
+         *           }
+         *         ]
+         *       },
+         *       "footer": {
+         *         "links": [
+         *           {
+         *             "title": "Privacy",
+         *             "url": "https://example.com/privacy"
+         *           }
+         *         ]
          *       }
          *     }
          */
@@ -8021,6 +8083,15 @@ export interface components {
                 locale?: "en" | "de" | "es" | "fr" | "it" | "ja" | "ko" | "nl" | "no" | "pt-br" | "ru" | "sv" | "zh";
             };
             favicon?: components["schemas"]["SiteFavicon"];
+            logo?: components["schemas"]["SiteLogo"];
+            /** @description The links of the site's header (on phones, in the navigation drawer). */
+            header?: {
+                links?: components["schemas"]["SiteLink"][];
+            };
+            /** @description The links of the site's footer. */
+            footer?: {
+                links?: components["schemas"]["SiteLink"][];
+            };
         };
         /**
          * SiteRedirectSource

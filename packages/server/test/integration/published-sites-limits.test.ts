@@ -68,7 +68,7 @@ describe('rate limits on site pages', () => {
     const visitor = new Visitor(world.t.url);
     const page = await visitor.get(`${root(world)}/welcome`, from('203.0.113.30'));
     const assets = [...page.body.matchAll(/(?:href|src)="([^"]+\/_assets\/[^"]+)"/g)].map((match) => match[1]!);
-    expect(assets).toHaveLength(4); // the stylesheet, the theme, the site's script, the search dialog's
+    expect(assets).toHaveLength(5); // the text face (preloaded), the stylesheet, the theme, the site's script, the search dialog's
     const counter = countQueries();
     try {
       for (const asset of assets) {

@@ -153,6 +153,9 @@ export function toApiCustomization(stored: CustomizationInput | null, siteTitle:
     },
     internationalization: { locale: input.internationalization?.locale ?? 'en' },
     ...(input.favicon ? { favicon: input.favicon } : {}),
+    ...(input.logo ? { logo: input.logo } : {}),
+    ...(input.header ? { header: input.header } : {}),
+    ...(input.footer ? { footer: input.footer } : {}),
   };
 }
 

@@ -63,10 +63,12 @@ export const SEARCH_DIALOG_JS = `
     return out;
   }
 
-  var button = el('button', { type: 'button', class: 'search-button', 'aria-haspopup': 'dialog', 'aria-keyshortcuts': mac ? 'Meta+K /' : 'Control+K /' }, [
+  // The form's search icon (icons.ts), drawn in the page: the button's only visible mark on a phone.
+  var glyph = form.querySelector('svg');
+  var button = el('button', { type: 'button', class: 'search-button', 'aria-haspopup': 'dialog', 'aria-keyshortcuts': mac ? 'Meta+K /' : 'Control+K /' }, (glyph ? [glyph.cloneNode(true)] : []).concat([
     el('span', { text: form.getAttribute('data-label') || 'Search' }),
     el('kbd', { 'aria-hidden': 'true', text: mac ? '⌘K' : 'Ctrl K' }),
-  ]);
+  ]));
   var input = el('input', { type: 'search', name: 'q', role: 'combobox', 'aria-expanded': 'false', 'aria-controls': 'search-dialog-results', 'aria-autocomplete': 'list', autocomplete: 'off', spellcheck: 'false', maxlength: '200', 'aria-label': form.getAttribute('data-label') || 'Search', placeholder: form.querySelector('input') ? form.querySelector('input').getAttribute('placeholder') : '' });
   var close = el('button', { type: 'button', class: 'close', text: 'Esc', 'aria-label': 'Close' });
   var dialogForm = el('form', { role: 'search', action: form.getAttribute('action'), method: 'get' }, [input, close]);

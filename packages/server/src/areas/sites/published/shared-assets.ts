@@ -1,4 +1,4 @@
-// The files every site shares (SITE_ASSETS: the stylesheet, the script; a new shared file is one more
+// The files every site shares (SITE_ASSETS: the stylesheet, the scripts, the fonts; a new shared file is one more
 // entry there) and the theme stylesheets, served under `{root}/_assets/` from memory: named by a hash
 // of their content, cached for good by browsers, and the same for every site — so they are answered
 // before the site is looked up or the request charged (no query, no budget), whatever the root names
@@ -13,7 +13,7 @@ import type { Caches } from '../../../caches.js';
 import { SITE_ASSETS, themeName } from './site-assets.js';
 import { securityHeaders } from './site-responses.js';
 
-const SHARED: ReadonlyMap<string, { body: string; type: string }> = new Map(Object.values(SITE_ASSETS).map((asset) => [asset.name, asset]));
+const SHARED: ReadonlyMap<string, { body: string | Buffer; type: string }> = new Map(Object.values(SITE_ASSETS).map((asset) => [asset.name, asset]));
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 

@@ -4,7 +4,13 @@
 // pages' policy allows only these files. Colours come from the stored customization, whose schema
 // allows `#rrggbb` only; they are checked again here before they reach CSS.
 import { createHash } from 'node:crypto';
+import { CHROME_CSS, CHROME_JS } from './chrome-assets.js';
+import { iconUrl } from './icons.js';
 import { SEARCH_DIALOG_CSS, SEARCH_DIALOG_JS } from './search-dialog.js';
+import { CODE_FAMILY, FONT_CSS, FONT_FILES, TEXT_FAMILY } from './site-fonts.js';
+
+/** The hints' marks: the icons of icons.ts as CSS masks (the body's renderer draws no icon itself). */
+const HINT_ICONS = (['info', 'success', 'warning', 'danger'] as const).map((style) => `.hint-${style}{--hint-icon:${iconUrl(style)}}`).join('\n');
 
 const SITE_CSS = `
 *,*::before,*::after{box-sizing:border-box}
@@ -61,7 +67,7 @@ main{min-width:0;padding:1.5rem 0 3rem}
 h1:hover .heading-anchor,h2:hover .heading-anchor,h3:hover .heading-anchor,h4:hover .heading-anchor,.heading-anchor:focus{opacity:1}
 .content img{max-width:100%;height:auto;border-radius:var(--radius)}
 .content pre{position:relative;padding:1rem;overflow:auto;background:var(--code-bg);border:1px solid var(--border);border-radius:var(--radius);font-size:.88rem;line-height:1.5}
-.content code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace;font-size:.9em}
+.content code{font-family:var(--font-code);font-size:.9em}
 .content :not(pre)>code{padding:.1rem .35rem;background:var(--code-bg);border-radius:calc(var(--radius) / 2)}
 .copy-button{position:absolute;top:.4rem;right:.4rem;padding:.15rem .5rem;font:inherit;font-size:.78rem;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg);color:var(--text);cursor:pointer}
 .table-wrap{overflow-x:auto;margin:1rem 0}
@@ -96,10 +102,7 @@ a.content-ref:hover{border-color:var(--link)}
 .line-numbers .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2.2em;margin-right:1em;text-align:right;color:var(--muted);user-select:none}
 .code-wrap pre{white-space:pre-wrap;overflow-wrap:anywhere}
 .hint-label::before{content:"";display:inline-block;width:1.1em;height:1.1em;margin-right:.4em;vertical-align:-.2em;background:var(--hint);-webkit-mask:var(--hint-icon) center/contain no-repeat;mask:var(--hint-icon) center/contain no-repeat}
-.hint-info{--hint-icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2.2' stroke-linecap='round' stroke-linejoin='round'%3E%3Ccircle cx='12' cy='12' r='10'/%3E%3Cpath d='M12 16v-5M12 8h.01'/%3E%3C/svg%3E")}
-.hint-success{--hint-icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2.2' stroke-linecap='round' stroke-linejoin='round'%3E%3Ccircle cx='12' cy='12' r='10'/%3E%3Cpath d='m8 12 3 3 5-6'/%3E%3C/svg%3E")}
-.hint-warning{--hint-icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2.2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0zM12 9v4M12 17h.01'/%3E%3C/svg%3E")}
-.hint-danger{--hint-icon:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2.2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M7.9 2h8.2L22 7.9v8.2L16.1 22H7.9L2 16.1V7.9z'/%3E%3Cpath d='M12 8v4M12 16h.01'/%3E%3C/svg%3E")}
+${HINT_ICONS}
 .broken-link{color:var(--danger-text);text-decoration:underline wavy;cursor:help}
 .page-meta{margin-top:3rem;font-size:.88rem;color:var(--muted)}
 .pagination{display:grid;grid-template-columns:1fr 1fr;gap:1rem;margin-top:1rem}
@@ -157,32 +160,8 @@ a.content-ref:hover{border-color:var(--link)}
 
 const SITE_JS = `
 (function () {
-  var root = document.documentElement;
-  var KEY = 'cw-site-theme';
-  function apply(theme) { if (theme === 'light' || theme === 'dark') root.setAttribute('data-theme', theme); else root.removeAttribute('data-theme'); }
-  var saved = null;
-  try { saved = localStorage.getItem(KEY); } catch (e) {}
-  apply(saved);
+  // The theme, the header's buttons, the navigation and the outline: chrome-assets.ts.
   document.addEventListener('DOMContentLoaded', function () {
-    // On a phone the menu starts closed (without the script it stays open: everything is reachable).
-    var menu = document.querySelector('.sidebar details');
-    if (menu && window.matchMedia('(max-width: 760px)').matches) menu.open = false;
-    var header = document.querySelector('.site-header');
-    if (header) {
-      var button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'theme-toggle';
-      var label = function () { var t = root.getAttribute('data-theme') || 'auto'; button.textContent = 'Theme: ' + t; button.setAttribute('aria-label', 'Colour theme: ' + t + ' (change)'); };
-      label();
-      button.addEventListener('click', function () {
-        var order = ['auto', 'light', 'dark'];
-        var next = order[(order.indexOf(root.getAttribute('data-theme') || 'auto') + 1) % 3];
-        apply(next);
-        try { if (next === 'auto') localStorage.removeItem(KEY); else localStorage.setItem(KEY, next); } catch (e) {}
-        label();
-      });
-      header.appendChild(button);
-    }
     document.querySelectorAll('.content pre').forEach(function (pre) {
       var code = pre.querySelector('code');
       if (!code || !navigator.clipboard) return;
@@ -259,7 +238,8 @@ const SITE_JS = `
 
 const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
-const ALL_CSS = SITE_CSS + SEARCH_DIALOG_CSS;
+const ALL_CSS = FONT_CSS + SITE_CSS + CHROME_CSS + SEARCH_DIALOG_CSS;
+const ALL_JS = CHROME_JS + SITE_JS;
 
 /**
  * The stylesheet of the answers that name no site (site-responses.ts: absent, too many requests): no
@@ -279,7 +259,9 @@ export const SITE_ASSETS = {
   css: { name: `site-${hash(ALL_CSS)}.css`, body: ALL_CSS, type: 'text/css; charset=utf-8' },
   bare: { name: `bare-${hash(BARE_CSS)}.css`, body: BARE_CSS, type: 'text/css; charset=utf-8' },
   search: { name: `search-${hash(SEARCH_DIALOG_JS)}.js`, body: SEARCH_DIALOG_JS, type: 'text/javascript; charset=utf-8' },
-  js: { name: `site-${hash(SITE_JS)}.js`, body: SITE_JS, type: 'text/javascript; charset=utf-8' },
+  js: { name: `site-${hash(ALL_JS)}.js`, body: ALL_JS, type: 'text/javascript; charset=utf-8' },
+  textFont: FONT_FILES.text,
+  codeFont: FONT_FILES.code,
 } as const;
 
 export type ThemeInput = {
@@ -345,6 +327,12 @@ export function themeCss(theme: ThemeInput): string {
   const BLACK = [0, 0, 0];
   const family = FONT_NAMES[theme.font] ?? theme.font.replace(/[^A-Za-z0-9 ]/g, '');
   const serif = /serif/i.test(family) && !/sans/i.test(family);
+  // Inter is served by the site (site-fonts.ts); another sans face is used when the visitor has it, with
+  // Inter behind it; a serif face falls back on the system's serif faces.
+  const textFamily =
+    family === 'Inter'
+      ? `"${TEXT_FAMILY}", system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`
+      : `"${family}", ${serif ? 'Georgia, "DejaVu Serif", serif' : `"${TEXT_FAMILY}", system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`}`;
   const radius = { straight: '0px', rounded: '8px', circular: '16px' }[theme.corners] ?? '8px';
   const palette = (mode: 'light' | 'dark') => {
     const bg = mode === 'light' ? WHITE : DARK_BG;
@@ -369,7 +357,8 @@ export function themeCss(theme: ThemeInput): string {
       '--header-text': bold ? '#ffffff' : mode === 'light' ? '#1c1e21' : '#e6e8eb',
       '--sidebar-bg': theme.sidebarBackground === 'filled' ? mix(tintSource, bg, 0.07) : 'transparent',
       '--radius': radius,
-      '--font': `"${family}", ${serif ? 'Georgia, "DejaVu Serif", serif' : 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif'}`,
+      '--font': textFamily,
+      '--font-code': `"${CODE_FAMILY}", ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace`,
       '--danger-text': readable(theme.danger[mode], pageRgb, ink),
       '--code-keyword': mode === 'light' ? '#a626a4' : '#d49ef0',
       '--code-string': mode === 'light' ? '#2f7a32' : '#8fd18f',

@@ -12,6 +12,7 @@ import { faviconName } from './site-favicon.js';
 import type { Chrome, Link, Tab } from './site-layout.js';
 import { sectionPath, sectionsOf, type Located, type SectionEntry } from './site-navigation.js';
 import { scopeOf } from './site-search.js';
+import { wordsFor } from './site-words.js';
 
 /** The structure of a site that shows nothing of its content (sign-in, 429 and 404 pages without one). */
 export const EMPTY_STRUCTURE: PublishedStructure = { type: 'siteSpaces', siteSpaces: [] };
@@ -40,10 +41,13 @@ export function themeOf(site: PublishedSiteRow): string {
   });
 }
 
-/** The icon addresses of the site's customization (image addresses are served from `_favicon/`). */
-export function faviconSources(site: PublishedSiteRow): { light: string; dark: string } | undefined {
-  const icon = customizationOf(site).favicon;
-  return icon && 'icon' in icon ? icon.icon : undefined;
+/**
+ * The image addresses of the site's customization (its favicon's and its logo's), which the server
+ * fetches and serves from `_favicon/` (site-favicon.ts): only these, so that address is no open proxy.
+ */
+export function imageSources(site: PublishedSiteRow): string[] {
+  const { favicon, logo } = customizationOf(site);
+  return [...(favicon && 'icon' in favicon ? [favicon.icon.light, favicon.icon.dark] : []), ...(logo ? [logo.light, logo.dark] : [])];
 }
 
 function faviconOf(site: PublishedSiteRow, root: string): Chrome['favicon'] {
@@ -67,22 +71,27 @@ function searchScopeAt(structure: PublishedStructure, located: Located | undefin
 /** What the chrome of every page of the site needs, for one visitor's structure (tabs current at `located`). */
 export function chromeOf(caches: Caches, site: PublishedSiteRow, root: string, structure: PublishedStructure, located: Located | undefined): Chrome {
   const customization = customizationOf(site);
-  const sectionLink = (section: SectionEntry): Link => ({ title: section.title, href: `${root}${sectionPath(section)}/`, current: located?.section?.id === section.id });
+  const sectionLink = (section: SectionEntry): Link => ({ title: section.title, href: `${root}${sectionPath(section)}/`, current: located?.section?.id === section.id, description: section.description ?? undefined, icon: section.icon });
   const tabs: Tab[] =
     structure.type === 'siteSpaces'
       ? []
       : structure.items.map((item) =>
-          item.kind === 'section' ? { kind: 'section' as const, ...sectionLink(item.section) } : { kind: 'group' as const, title: item.group.title, sections: item.sections.map((entry) => sectionLink(entry.section)) },
+          item.kind === 'section' ? { kind: 'section' as const, ...sectionLink(item.section) } : { kind: 'group' as const, title: item.group.title, icon: item.group.icon, sections: item.sections.map((entry) => sectionLink(entry.section)) },
         );
   return {
     root,
     title: customization.title,
     locale: customization.internationalization.locale,
     favicon: faviconOf(site, root),
+    logo: customization.logo && { light: `${root}/_favicon/${faviconName(customization.logo.light)}`, dark: `${root}/_favicon/${faviconName(customization.logo.dark)}` },
+    headerLinks: (customization.header?.links ?? []).map((link) => ({ title: link.title, href: link.url })),
+    footerLinks: (customization.footer?.links ?? []).map((link) => ({ title: link.title, href: link.url })),
+    words: wordsFor(customization.internationalization.locale),
     assets: {
       css: `${root}/_assets/${SITE_ASSETS.css.name}`,
       js: `${root}/_assets/${SITE_ASSETS.js.name}`,
       search: `${root}/_assets/${SITE_ASSETS.search.name}`,
+      textFont: `${root}/_assets/${SITE_ASSETS.textFont.name}`,
       theme: `${root}/_assets/${rememberTheme(caches, themeOf(site))}`,
     },
     tabs,

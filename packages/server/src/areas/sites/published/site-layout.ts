@@ -8,12 +8,15 @@ import type { Element, ElementContent } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
 import { feedbackForm, type FeedbackTarget } from './feedback-form.js';
+import { icon, namedIcon } from './icons.js';
 import type { OutlineEntry } from './markdown-html.js';
 import { MAX_QUERY_LENGTH } from './site-search.js';
+import { exactDate, relativeTime, type Words } from './site-words.js';
 
-export type Link = { title: string; href: string; current?: boolean };
-export type Tab = ({ kind: 'section' } & Link) | { kind: 'group'; title: string; sections: Link[] };
-export type TreeItem = { title: string; emoji?: string | undefined; href: string | null; current: boolean; children: TreeItem[]; more?: number };
+export type Link = { title: string; href: string; current?: boolean; description?: string | undefined; icon?: string | null | undefined };
+export type Tab = ({ kind: 'section' } & Link) | { kind: 'group'; title: string; icon?: string | null | undefined; sections: Link[] };
+/** An entry of the page tree; `expanded` when it starts open (the current page's branch, groups). */
+export type TreeItem = { title: string; emoji?: string | undefined; href: string | null; current: boolean; expanded?: boolean; children: TreeItem[]; more?: number };
 
 export type Chrome = {
   /** The site's address path ('' on its own hostname, `/s/{name}` below PUBLIC_URL). */
@@ -22,7 +25,13 @@ export type Chrome = {
   locale: string;
   /** An emoji, or the icons' addresses on the site itself (light and dark theme). */
   favicon?: { emoji: string } | { light: string; dark: string } | undefined;
-  assets: { css: string; theme: string; js: string; search: string };
+  /** The header's logo (addresses on the site itself, light and dark theme). */
+  logo?: { light: string; dark: string } | undefined;
+  headerLinks: Link[];
+  footerLinks: Link[];
+  /** The interface's words in the site's language (site-words.ts). */
+  words: Words;
+  assets: { css: string; theme: string; js: string; search: string; textFont: string };
   tabs: Tab[];
   searchAction?: string | undefined;
   /** The JSON search of the search dialog (endpoints/search-json.ts). */
@@ -79,12 +88,14 @@ function document(chrome: Chrome, head: { title: string; description?: string | 
       ...(noindex ? [h('meta', { name: 'robots', content: 'noindex' })] : []),
       ...(head.sharing ?? []),
       ...faviconLinks(chrome),
+      // The text face is needed by every page: fetched with the stylesheet rather than after it.
+      h('link', { rel: 'preload', href: chrome.assets.textFont, as: 'font', type: 'font/woff2', crossOrigin: '' }),
       h('link', { rel: 'stylesheet', href: chrome.assets.css }),
       h('link', { rel: 'stylesheet', href: chrome.assets.theme }),
       h('script', { src: chrome.assets.js, defer: true }),
       ...(chrome.searchAction ? [h('script', { src: chrome.assets.search, defer: true })] : []),
     ]),
-    h('body', [h('a.skip-link', { href: '#content' }, 'Skip to content'), header(chrome, head.query), ...tabs(chrome), ...body, h('footer.site-footer', [h('p', `${chrome.title} · served by Content Workspace`)])]),
+    h('body', [h('a.skip-link', { href: '#content' }, chrome.words.skip), header(chrome, head.query), ...tabs(chrome), ...body, footer(chrome)]),
   ]);
   // Raw HTML is only the page body's slot (below): the body is spliced in after serializing.
   return `<!doctype html>\n${toHtml(tree, { allowDangerousHtml: true })}`;
@@ -105,34 +116,61 @@ function withBody(html: string, body: string): string {
 }
 
 function siteIcon(chrome: Chrome): Element[] {
+  if (chrome.logo) {
+    if (chrome.logo.light === chrome.logo.dark) return [h('img.site-logo', { src: chrome.logo.light, alt: '' })];
+    return [h('img.site-logo.logo-light', { src: chrome.logo.light, alt: '' }), h('img.site-logo.logo-dark', { src: chrome.logo.dark, alt: '' })];
+  }
   if (!chrome.favicon) return [];
   if ('emoji' in chrome.favicon) return [h('span', { ariaHidden: 'true' }, chrome.favicon.emoji)];
   return [h('img.site-icon', { src: chrome.favicon.light, alt: '', width: 24, height: 24 })];
 }
 
+/** A link leaving the site: marked by an icon and a hidden word, never given the site's referrer. */
+function externalLink(link: Link, words: Words): Element {
+  return h('a.external', { href: link.href, rel: 'noopener noreferrer' }, [link.title, h('span.sr-only', ` (${words.external})`), icon('external', 'icon external-icon')]);
+}
+
 function header(chrome: Chrome, query?: string): Element {
+  const words = chrome.words;
   return h('header.site-header', [
     h('a.site-title', { href: `${chrome.root}/` }, [...siteIcon(chrome), h('span', chrome.title)]),
-    ...(chrome.searchAction
-      ? [
-          h(
-            'form.search',
-            {
-              role: 'search',
-              action: chrome.searchAction,
-              method: 'get',
-              dataLabel: 'Search this site',
-              ...(chrome.searchEndpoint ? { dataEndpoint: chrome.searchEndpoint } : {}),
-              ...(chrome.searchScope ? { dataScope: chrome.searchScope.id, dataScopeLabel: chrome.searchScope.label } : {}),
-            },
-            [
-              h('label.sr-only', { for: 'site-search' }, 'Search this site'),
-              h('input#site-search', { type: 'search', name: 'q', placeholder: 'Search…', maxLength: MAX_QUERY_LENGTH, ...(query ? { value: query } : {}) }),
-              h('button', { type: 'submit' }, 'Search'),
-            ],
-          ),
-        ]
-      : []),
+    ...(chrome.headerLinks.length > 0 ? [h('nav.header-links', { ariaLabel: words.siteLinks }, [h('ul', chrome.headerLinks.map((link) => h('li', [externalLink(link, words)])))])] : []),
+    h('div.header-actions', [
+      ...(chrome.searchAction
+        ? [
+            h(
+              'form.search',
+              {
+                role: 'search',
+                action: chrome.searchAction,
+                method: 'get',
+                dataLabel: words.searchSite,
+                ...(chrome.searchEndpoint ? { dataEndpoint: chrome.searchEndpoint } : {}),
+                ...(chrome.searchScope ? { dataScope: chrome.searchScope.id, dataScopeLabel: chrome.searchScope.label } : {}),
+              },
+              [
+                h('label.sr-only', { for: 'site-search' }, words.searchSite),
+                h('input#site-search', { type: 'search', name: 'q', placeholder: words.searchPlaceholder, maxLength: MAX_QUERY_LENGTH, ...(query ? { value: query } : {}) }),
+                h('button.icon-button', { type: 'submit', ariaLabel: words.search }, [icon('search')]),
+              ],
+            ),
+          ]
+        : []),
+      // Shown by the site's script, which makes them work (site-assets.ts): without it they would do nothing.
+      h('button.theme-toggle.icon-button', { type: 'button', hidden: true, dataLabelAuto: words.themeAuto, dataLabelLight: words.themeLight, dataLabelDark: words.themeDark }, [
+        icon('auto', 'icon theme-auto'),
+        icon('sun', 'icon theme-light'),
+        icon('moon', 'icon theme-dark'),
+      ]),
+      h('button.menu-button.icon-button', { type: 'button', hidden: true, ariaLabel: words.menu, ariaHaspopup: 'dialog', dataCloseLabel: words.closeMenu }, [icon('menu')]),
+    ]),
+  ]);
+}
+
+function footer(chrome: Chrome): Element {
+  return h('footer.site-footer', [
+    ...(chrome.footerLinks.length > 0 ? [h('nav.footer-links', { ariaLabel: chrome.words.siteLinks }, [h('ul', chrome.footerLinks.map((link) => h('li', [externalLink(link, chrome.words)])))])] : []),
+    h('p', `${chrome.title} · ${chrome.words.servedBy}`),
   ]);
 }
 
@@ -140,38 +178,52 @@ const current = (link: Link) => (link.current ? { ariaCurrent: 'page' } : {});
 
 function tabs(chrome: Chrome): Element[] {
   if (chrome.tabs.length < 2 && chrome.tabs.every((tab) => tab.kind === 'section')) return [];
+  const link = (section: Link) => h('a', { href: section.href, ...current(section), ...(section.description ? { title: section.description } : {}) }, [...namedIcon(section.icon), section.title]);
   return [
-    h('nav.section-tabs', { ariaLabel: 'Sections' }, [
+    h('nav.section-tabs', { ariaLabel: chrome.words.sections }, [
       h(
         'ul',
-        chrome.tabs.flatMap((tab) =>
+        chrome.tabs.map((tab) =>
           tab.kind === 'section'
-            ? [h('li', [h('a', { href: tab.href, ...current(tab) }, tab.title)])]
-            : [h('li', [h('span.group', tab.title)]), ...tab.sections.map((section) => h('li', [h('a', { href: section.href, ...current(section) }, section.title)]))],
+            ? h('li', [link(tab)])
+            : // A disclosure menu: a native <details>, so it opens by keyboard and works without script.
+              h('li', [
+                h(`details.tab-group${tab.sections.some((section) => section.current) ? '.current' : ''}`, [
+                  h('summary', [...namedIcon(tab.icon), tab.title, icon('chevron', 'icon chevron')]),
+                  h('ul.tab-menu', tab.sections.map((section) => h('li', [h('a', { href: section.href, ...current(section) }, [...namedIcon(section.icon), h('span', section.title), ...(section.description ? [h('small', section.description)] : [])])]))),
+                ]),
+              ]),
         ),
       ),
     ]),
   ];
 }
 
-function treeList(items: TreeItem[]): Element {
+function treeList(items: TreeItem[], words: Words): Element {
   return h(
     'ul',
     items.map((item) => {
       const label = [...(item.emoji ? [`${item.emoji} `] : []), item.title];
       const head = item.href === null ? h('span.tree-group', label) : h('a', { href: item.href, ...(item.current ? { ariaCurrent: 'page' } : {}) }, label);
-      return h('li', [head, ...(item.children.length > 0 ? [treeList(item.children)] : []), ...(item.more ? [h('p.more', `and ${item.more} more pages`)] : [])]);
+      const parent = item.children.length > 0;
+      // Lists start open in the HTML (everything reachable without script); the script folds those
+      // not `data-expanded` unless the visitor opened them before (site-assets.ts).
+      return h(`li${parent ? '.tree-parent' : ''}`, parent ? { dataExpanded: item.expanded ? 'true' : 'false', dataLabel: `${words.expand} ${item.title}` } : {}, [
+        head,
+        ...(parent ? [treeList(item.children, words)] : []),
+        ...(item.more ? [h('p.more', words.morePages(item.more))] : []),
+      ]);
     }),
   );
 }
 
-function sidebar(view: Pick<PageView, 'switcher' | 'tree'>, sidebarClass: string): Element {
+function sidebar(view: Pick<PageView, 'switcher' | 'tree'>, sidebarClass: string, words: Words): Element {
   const switcher = view.switcher
     ? [h('div.switcher', [h('p', view.switcher.label), h('ul', view.switcher.items.map((item) => h('li', [h('a', { href: item.href, ...current(item) }, item.title)])))])]
     : [];
-  const tree = treeList(view.tree);
+  const tree = treeList(view.tree, words);
   tree.properties.className = ['page-tree'];
-  return h(`nav.sidebar.${sidebarClass}`, { ariaLabel: 'Pages' }, [h('div.sidebar-inner', [h('details', { open: true }, [h('summary', 'Menu'), ...switcher, tree])])]);
+  return h(`nav#site-nav.sidebar.${sidebarClass}`, { ariaLabel: words.pages }, [h('div.sidebar-inner', [h('details', { open: true }, [h('summary', words.menu), ...switcher, tree])])]);
 }
 
 /**
@@ -221,24 +273,26 @@ function sharingOf(chrome: Chrome, view: PageView): Element[] {
   ];
 }
 
-export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: string; noindex: boolean }): string {
+export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: string; noindex: boolean; now: Date }): string {
   const updated = new Date(view.updatedAt);
+  const words = chrome.words;
   const main = h('main#content', [
-    ...(view.breadcrumbs.length > 0 ? [h('nav.breadcrumbs', { ariaLabel: 'Breadcrumb' }, [h('ol', view.breadcrumbs.map((crumb) => h('li', [h('a', { href: crumb.href }, crumb.title)])))])] : []),
+    ...(view.breadcrumbs.length > 0 ? [h('nav.breadcrumbs', { ariaLabel: words.breadcrumb }, [h('ol', view.breadcrumbs.map((crumb) => h('li', [h('a', { href: crumb.href }, crumb.title)])))])] : []),
     ...(view.cover ? [h('img.cover', { src: view.cover, alt: '' })] : []),
     h('h1.page-title', [...(view.emoji ? [h('span', { ariaHidden: 'true' }, `${view.emoji} `)] : []), view.title]),
     ...(view.description ? [h('p.page-description', view.description)] : []),
     // A link to the Markdown without a script; the site's script makes it copy the Markdown instead.
-    h('p.page-actions', [h('a.copy-markdown', { href: view.markdown, type: 'text/markdown' }, 'Copy page as Markdown')]),
+    h('p.page-actions', [h('a.copy-markdown', { href: view.markdown, type: 'text/markdown' }, words.copyMarkdown)]),
     h('div.content', [{ type: 'raw', value: BODY_SLOT }]),
     ...(view.feedback ? [feedbackForm(view.feedback)] : []),
     h('footer.page-meta', [
-      h('p', ['Last updated ', h('time', { dateTime: updated.toISOString() }, updated.toISOString().slice(0, 10))]),
+      // Relative to when the page was made; the script keeps it current from `datetime` (a page may be cached).
+      h('p', [`${words.lastUpdated} `, h('time.relative', { dateTime: updated.toISOString(), title: exactDate(chrome.locale, updated) }, relativeTime(chrome.locale, updated, options.now))]),
       ...(view.previous || view.next
         ? [
-            h('nav.pagination', { ariaLabel: 'Previous and next pages' }, [
-              ...(view.previous ? [h('a.previous', { href: view.previous.href, rel: 'prev' }, [h('small', 'Previous'), view.previous.title])] : []),
-              ...(view.next ? [h('a.next', { href: view.next.href, rel: 'next' }, [h('small', 'Next'), view.next.title])] : []),
+            h('nav.pagination', { ariaLabel: words.previousNext }, [
+              ...(view.previous ? [h('a.previous', { href: view.previous.href, rel: 'prev' }, [h('small', words.previous), view.previous.title])] : []),
+              ...(view.next ? [h('a.next', { href: view.next.href, rel: 'next' }, [h('small', words.next), view.next.title])] : []),
             ]),
           ]
         : []),
@@ -246,9 +300,9 @@ export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: s
   ]);
   const outline =
     view.outline.length > 0
-      ? [h('aside.outline', { ariaLabel: 'On this page' }, [h('div.outline-inner', [h('p', 'On this page'), h('ul', view.outline.map((entry) => h(`li.depth-${entry.depth}`, [h('a', { href: `#${entry.id}` }, entry.text)])))])])]
+      ? [h('aside.outline', { ariaLabel: words.onThisPage }, [h('div.outline-inner', [h('p', words.onThisPage), h('ul', view.outline.map((entry) => h(`li.depth-${entry.depth}`, [h('a', { href: `#${entry.id}` }, entry.text)])))])])]
       : [];
-  const html = document(chrome, { title: view.title, description: view.description, canonical: view.canonical, markdown: view.markdown, noindex: options.noindex, sharing: sharingOf(chrome, view) }, [h('div.layout', [sidebar(view, options.sidebar), main, ...outline])]);
+  const html = document(chrome, { title: view.title, description: view.description, canonical: view.canonical, markdown: view.markdown, noindex: options.noindex, sharing: sharingOf(chrome, view) }, [h('div.layout', [sidebar(view, options.sidebar, words), main, ...outline])]);
   return withBody(html, view.body);
 }
 

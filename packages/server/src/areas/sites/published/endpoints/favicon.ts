@@ -1,6 +1,6 @@
-// `_favicon/{name}`: the icon of the site's customization, fetched by the server from its address
+// `_favicon/{name}`: the icon or the logo of the site's customization, fetched by the server from its address
 // (site-favicon.ts) and served from the site's own origin.
-import { faviconSources } from '../site-chrome.js';
+import { imageSources } from '../site-chrome.js';
 import { favicon, faviconName } from '../site-favicon.js';
 import { FILE_CSP, opensInline } from '../site-responses.js';
 import { etagMatches, sendNotFound, type SiteEndpoint } from '../site-visit.js';
@@ -12,8 +12,7 @@ export const faviconEndpoint: SiteEndpoint = {
   async serve(visit, res) {
     const { app, site } = visit;
     const name = visit.segments[1]!;
-    const sources = faviconSources(site);
-    const url = sources && [sources.light, sources.dark].find((source) => faviconName(source) === name);
+    const url = imageSources(site).find((source) => faviconName(source) === name);
     const icon = url ? await favicon(app.caches, url, app.config.outbound) : undefined;
     if (!icon) return sendNotFound(visit, res);
     const headers = {
