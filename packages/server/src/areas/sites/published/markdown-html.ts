@@ -1,7 +1,7 @@
 // A page body as safe HTML, rendered once per document in the parse pool (parsing/tasks.ts `site-body`)
 // and kept (body-template.ts): Markdown with GFM (tables, task lists, footnotes, strikethrough,
-// autolinks) and the GitBook blocks imported content carries (gitbook-blocks.ts), parsed by remark;
-// raw HTML parsed too, then everything passes rehype-sanitize (GitHub's schema: no script, no event
+// autolinks) and the GitBook blocks imported content carries (gitbook-blocks.ts), parsed by
+// markdown-it with raw HTML (markdown-parse.ts), then everything passes rehype-sanitize (GitHub's schema: no script, no event
 // handlers, no `javascript:` addresses, no styles) BEFORE the renderer adds anything of its own —
 // heading ids (rehype-slug, the github-slugger anchors search uses), code highlighting
 // (rehype-highlight: highlight.js classes, no inline styles), heading anchor links and the GitBook
@@ -15,22 +15,18 @@ import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
 import rehypeHighlight from 'rehype-highlight';
-import rehypeRaw from 'rehype-raw';
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
 import rehypeSlug from 'rehype-slug';
-import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
-import remarkParse from 'remark-parse';
-import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { renderMath } from './body-math.js';
 import type { BodyTemplate, Hole } from './body-template.js';
 import { expandGitbookBlocks } from './gitbook-blocks.js';
+import { parseMarkdown } from './markdown-parse.js';
 
 /**
  * Additions to GitHub's schema: the GitBook wrappers' attributes (gitbook-blocks.ts), the marks of a
  * GitBook card table (`<table data-view="cards">`, its target and cover columns) and the classes
- * remark-math gives formulas (`language-math`, `math-inline`, `math-display`: they become MathML in
+ * formulas get (markdown-parse.ts) (`language-math`, `math-inline`, `math-display`: they become MathML in
  * the dresser, body-math.ts). Every value is only read by the dresser, never emitted as it came.
  */
 const attributes = defaultSchema.attributes ?? {};
@@ -46,12 +42,6 @@ const SCHEMA: SanitizeSchema = {
 };
 
 const processor = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  // GitBook writes formulas between `$$` inline and in blocks; a single `$` is a price, not math.
-  .use(remarkMath, { singleDollarTextMath: false })
-  .use(remarkRehype, { allowDangerousHtml: true })
-  .use(rehypeRaw)
   .use(rehypeSanitize, SCHEMA)
   .use(rehypeSlug)
   // Only fences that name their language are highlighted (guessing costs much and guesses wrong).
@@ -108,7 +98,7 @@ class Dresser {
     if (siteLink) this.linkDepth++;
     node.children = this.children(node.children);
     if (siteLink) this.linkDepth--;
-    // Footnote ids come prefixed from remark-rehype, then again from the sanitizer's clobbering: once is
+    // Footnote ids come prefixed from the parser (markdown-parse.ts), then again from the sanitizer's clobbering: once is
     // what their links name.
     const id = node.properties.id;
     if (typeof id === 'string' && id.startsWith(`${CLOBBER}${CLOBBER}`)) node.properties.id = id.slice(CLOBBER.length);
@@ -253,7 +243,7 @@ class Dresser {
   }
 }
 
-/** A remark-math formula (`code.math-inline`, or `pre > code.math-display`): its TeX and whether it is a block. */
+/** A formula (`code.math-inline`, or `pre > code.math-display`): its TeX and whether it is a block. */
 function mathOf(node: Element): { tex: string; display: boolean } | undefined {
   const classes = (element: Element) => (Array.isArray(element.properties.className) ? element.properties.className : []);
   if (node.tagName === 'code' && classes(node).includes('math-inline')) return { tex: textOf(node), display: false };
@@ -303,14 +293,14 @@ function withoutNul(nodes: ElementContent[]): void {
 /**
  * A page body rendered for the site, as a template (body-template.ts): sanitized, highlighted HTML with
  * holes where links, images and content references go, and the outline of its h2/h3 headings. Runs in
- * the parse pool (`site-body`): remark and highlight.js take seconds on a hostile body.
+ * the parse pool (`site-body`): parsing and highlight.js take seconds on a hostile body.
  */
 export function renderBodyTemplate(markdown: string): BodyTemplate {
-  const tree = processor.runSync(processor.parse(expandGitbookBlocks(markdown))) as Root;
+  const tree = processor.runSync(parseMarkdown(expandGitbookBlocks(markdown))) as Root;
   const content = tree.children.filter((node): node is ElementContent => node.type !== 'doctype');
   withoutNul(content);
   const dresser = new Dresser();
-  const html = toHtml({ type: 'root', children: dresser.children(content) }, { allowDangerousHtml: true });
+  const html = toHtml({ type: 'root', children: dresser.children(content) }, { allowDangerousHtml: true }).trim();
   const pieces = html.split(MARKER);
   return {
     parts: pieces.filter((_piece, index) => index % 2 === 0),
