@@ -80,7 +80,7 @@ function taskLists(state: StateCore): void {
       }
     }
     const checkbox = new state.Token('html_inline', '', 0);
-    checkbox.content = `<input type="checkbox" disabled${mark[1] === ' ' ? '' : ' checked'}> `;
+    checkbox.content = `<input type="checkbox"${mark[1] === ' ' ? '' : ' checked'} disabled> `;
     const text = inline.children?.[0];
     if (text?.type === 'text') text.content = text.content.slice(mark[0].length);
     inline.children?.unshift(checkbox);
