@@ -17,7 +17,9 @@ export type Hole =
   /** An image (`attributes` serialized, `alt` included); `inLink`: inside a link, so never a link itself. */
   | { kind: 'image'; src: string; alt: string; attributes: string; inLink: boolean }
   /** A content reference: a card to `href`, titled by its target page (else `text`, the block's own). */
-  | { kind: 'ref'; href: string; text: string };
+  | { kind: 'ref'; href: string; text: string }
+  /** A file block: a card to the file `href` names, titled by the file's name, with the block's `caption`. */
+  | { kind: 'file'; href: string; caption: string };
 
 /** Serialized HTML in `parts`, with `holes[slots[i]]` between `parts[i]` and `parts[i + 1]`. Plain data (it crosses threads). */
 export type BodyTemplate = { parts: string[]; slots: number[]; holes: Hole[]; outline: OutlineEntry[] };
@@ -31,7 +33,7 @@ export type LinkResolver = {
 };
 
 /** Renderings of a new kind are not mistaken for older ones kept in the cache: bump on any change to markdown-html.ts's output or the holes. */
-export const BODY_RENDERER_VERSION = 3;
+export const BODY_RENDERER_VERSION = 4;
 /** A body's rendering in the parse pool at most; past it the page shows that it cannot be shown. */
 export const BODY_RENDER_DEADLINE_MS = 10_000;
 
@@ -88,6 +90,9 @@ export function fillBody(template: BodyTemplate, links: LinkResolver): string {
       case 'ref':
         out.push(contentRef(hole, links.link(hole.href)));
         break;
+      case 'file':
+        out.push(fileBlock(hole, links.link(hole.href)));
+        break;
     }
     out.push(template.parts[index + 1]!);
   }
@@ -114,4 +119,13 @@ function contentRef(hole: Extract<Hole, { kind: 'ref' }>, resolved: ReturnType<L
   const title = resolved.title ?? (hole.text || resolved.href);
   const address = resolved.external ? `<span class="content-ref-address">${escapeText(resolved.href)}</span>` : '';
   return `<a class="content-ref" href="${escapeAttribute(resolved.href)}"${resolved.external ? EXTERNAL : ''}><span class="content-ref-title">${escapeText(title)}</span>${address}</a>`;
+}
+
+function fileBlock(hole: Extract<Hole, { kind: 'file' }>, resolved: ReturnType<LinkResolver['link']>): string {
+  const fallback = hole.href.split(/[/?#]/).filter(Boolean).at(-1) ?? hole.href;
+  if ('broken' in resolved) return `<div class="file-block"><span class="broken-link" title="This file is not published">${escapeText(hole.caption || fallback)}</span></div>`;
+  const name = resolved.title ?? fallback;
+  const extension = /\.([a-z0-9]{1,5})$/i.exec(name)?.[1]?.toUpperCase() ?? 'FILE';
+  const caption = hole.caption && hole.caption !== name ? `<span class="file-caption">${escapeText(hole.caption)}</span>` : '';
+  return `<a class="file-block" href="${escapeAttribute(resolved.href)}"${resolved.external ? EXTERNAL : ''} download><span class="file-mark" aria-hidden="true">${escapeText(extension)}</span><span class="file-text"><span class="file-name">${escapeText(name)}</span>${caption}</span></a>`;
 }

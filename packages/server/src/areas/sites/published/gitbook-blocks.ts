@@ -1,5 +1,5 @@
 // The GitBook blocks imported content carries (`{% hint %}`, `{% tabs %}`/`{% tab %}`, `{% code %}`,
-// `{% embed %}`, `{% content-ref %}`) turned into HTML wrappers around their Markdown before it is
+// `{% embed %}`, `{% content-ref %}`, `{% stepper %}`/`{% step %}`, `{% file %}`) turned into HTML wrappers around their Markdown before it is
 // parsed: each tag becomes a `<div data-gb="…">` (or its `</div>`) on lines of its own, between blank
 // lines, so CommonMark reads the wrapper as an HTML block and the content between as Markdown. The
 // wrappers then pass the sanitizer like any raw HTML (their attributes are listed there) and are
@@ -14,6 +14,9 @@ const CONTAINERS: Record<string, readonly string[]> = {
   code: ['title', 'lineNumbers', 'overflow'],
   'content-ref': ['url'],
   embed: ['url'],
+  stepper: [],
+  step: [],
+  file: ['src'],
 };
 /** `{% embed url="…" %}` may stand alone (no `{% endembed %}`): it is closed at once. */
 const SELF_CLOSING = new Set(['embed']);

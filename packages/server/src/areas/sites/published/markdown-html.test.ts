@@ -12,7 +12,7 @@ const html = (markdown: string) => fillBody(renderBodyTemplate(markdown), links)
 describe('renderBodyTemplate and fillBody', () => {
   it('lets no script through: tags, handlers, javascript: links, styles', () => {
     const out = html('<script>alert(1)</script>\n\n<img src="/files/a" onerror="alert(2)" style="x">\n\n[x](javascript:alert(3)) <a href="JaVaScRiPt:alert(4)">y</a> <iframe src="https://e.com"></iframe>');
-    expect(out).not.toMatch(/<script|onerror|alert|javascript|<iframe|style=/i);
+    expect(out).not.toMatch(/<script|onerror|alert\(2|href="?javascript|<iframe|style=/i);
     expect(out).toContain('<img src="/site/_files/a" width="20" height="10" loading="lazy"');
   });
 
@@ -34,7 +34,7 @@ describe('renderBodyTemplate and fillBody', () => {
     expect(out).toContain('<div class="hint hint-danger" role="note"><p class="hint-label">Important</p>');
     expect(out).toContain('<figure class="code-titled"><figcaption>a.js</figcaption>');
     expect(out).toContain('{% hint %}');
-    expect(out).toContain('<div class="embed"><a href="https://video.example/1" rel="noopener noreferrer">https://video.example/1</a>');
+    expect(out).toContain('<a class="embed" href="https://video.example/1" rel="noopener noreferrer"><span class="embed-mark" aria-hidden="true">↗</span><span class="embed-text"><span class="embed-title">video.example</span><span class="embed-address">https://video.example/1</span></span></a>');
     expect(out).toContain('kept');
   });
 
@@ -78,5 +78,36 @@ describe('renderBodyTemplate and fillBody', () => {
     expect(out).toContain('<figure class="code-titled line-numbers code-wrap"><figcaption>a.js</figcaption>');
     expect(out).toContain('<code class="hljs language-js"><span class="line"><span class="hljs-comment">/* one</span></span>\n<span class="line"><span class="hljs-comment">two */</span></span>\n<span class="line">x</span></code>');
     expect(out).toContain('<code class="hljs language-js">plain\n</code>');
+  });
+
+  it('renders steppers, file blocks, cards and math; a payload in each is inert', () => {
+    const payload = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+    const stepper = html(`{% stepper %}\n{% step %}\n### First ${payload}\nDo it.\n{% endstep %}\n{% step %}\nThen this.\n{% endstep %}\n{% endstepper %}`);
+    expect(stepper).toMatch(/^<ol class="stepper"><li class="step">\n<h3 id="first-">First <span class="broken-link" title="This image is not published">Image: missing<\/span>/);
+    expect(stepper).toContain('</li><li class="step">\n<p>Then this.</p>\n</li></ol>');
+    expect(stepper).not.toMatch(/<script|onerror|alert\(/);
+
+    const file = html(`{% file src="/files/report" %}\nThe report ${payload}\n{% endfile %}`);
+    expect(file).toBe('<div class="file-block"><span class="broken-link" title="This file is not published">The report</span></div>');
+    const resolved = fillBody(renderBodyTemplate(`{% file src="/files/report" %}\nThe report ${payload}\n{% endfile %}`), { ...links, link: (href) => ({ href: `/site${href}` }) });
+    expect(resolved).toBe('<a class="file-block" href="/site/files/report" download><span class="file-mark" aria-hidden="true">FILE</span><span class="file-text"><span class="file-name">report</span><span class="file-caption">The report</span></span></a>');
+    const named = fillBody(renderBodyTemplate('{% file src="/files/f" %}\n{% endfile %}'), { ...links, link: () => ({ href: '/site/_files/f', title: 'Guide "v2" <b>.pdf' }) });
+    expect(named).toContain('<span class="file-mark" aria-hidden="true">PDF</span><span class="file-text"><span class="file-name">Guide "v2" &lt;b&gt;.pdf</span></span>');
+    expect(html('{% file src="/nowhere" %}\nLost\n{% endfile %}')).toContain('<span class="broken-link" title="This file is not published">Lost</span>');
+
+    const cards = html(
+      `<table data-view="cards"><thead><tr><th></th><th></th><th data-hidden data-card-target></th><th data-hidden data-card-cover></th></tr></thead><tbody>` +
+        `<tr><td><strong>Start</strong></td><td>Read ${payload} <a href="https://e.org">this</a></td><td><a href="/pages/p1">p1</a></td><td><a href="/files/cover">cover.png</a></td></tr></tbody></table>`,
+    );
+    expect(cards).toContain('<ul class="cards"><li class="card"><img src="/site/_files/cover" alt="" class="card-cover" width="20" height="10" loading="lazy" decoding="async"><div class="card-body"><p class="card-title"><a href="/site/p1" class="card-link"><strong>Start</strong></a></p>');
+    expect(cards).toContain('<a href="https://e.org" rel="noopener noreferrer">this</a>');
+    expect(cards).not.toMatch(/<script|onerror|alert\(2|<table/);
+
+    const math = html('Area $$\\pi r^2$$ for $5.\n\n$$\n\\frac{a}{b} <script>alert(1)</script>\n$$\n\n$$\n\\frac{\n$$\n\n$$\\href{javascript:alert(1)}{x}$$');
+    expect(math).toContain('<p>Area <span class="katex"><math xmlns="http://www.w3.org/1998/Math/MathML"><semantics><mrow><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup></mrow>');
+    expect(math).toContain(' for $5.</p>');
+    expect(math).toContain('<div class="math-block"><span class="katex"><math xmlns="http://www.w3.org/1998/Math/MathML" display="block"><semantics><mrow><mfrac><mi>a</mi><mi>b</mi></mfrac><mo>&lt;</mo><mi>s</mi>');
+    expect(math).toContain('<div class="math-block"><code class="math-error" title="This formula could not be rendered">$$\n\\frac{\n$$</code></div>');
+    expect(math).not.toMatch(/<script|href="javascript/i);
   });
 });

@@ -1,7 +1,7 @@
 // A page body as safe HTML, rendered once per document in the parse pool (parsing/tasks.ts `site-body`)
 // and kept (body-template.ts): Markdown with GFM (tables, task lists, footnotes, strikethrough,
-// autolinks) and the GitBook blocks imported content carries (gitbook-blocks.ts), parsed by remark;
-// raw HTML parsed too, then everything passes rehype-sanitize (GitHub's schema: no script, no event
+// autolinks) and the GitBook blocks imported content carries (gitbook-blocks.ts), parsed by
+// markdown-it with raw HTML (markdown-parse.ts), then everything passes rehype-sanitize (GitHub's schema: no script, no event
 // handlers, no `javascript:` addresses, no styles) BEFORE the renderer adds anything of its own —
 // heading ids (rehype-slug, the github-slugger anchors search uses), code highlighting
 // (rehype-highlight: highlight.js classes, no inline styles), heading anchor links and the GitBook
@@ -15,31 +15,37 @@ import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
 import rehypeHighlight from 'rehype-highlight';
-import rehypeRaw from 'rehype-raw';
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
 import rehypeSlug from 'rehype-slug';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import { renderMath } from './body-math.js';
 import type { BodyTemplate, Hole } from './body-template.js';
 import { expandGitbookBlocks } from './gitbook-blocks.js';
+import { parseMarkdown } from './markdown-parse.js';
 
-/** The GitBook wrappers' attributes are the only additions to GitHub's schema. */
+/**
+ * Additions to GitHub's schema: the GitBook wrappers' attributes (gitbook-blocks.ts), the marks of a
+ * GitBook card table (`<table data-view="cards">`, its target and cover columns) and the classes
+ * formulas get (markdown-parse.ts) (`language-math`, `math-inline`, `math-display`: they become MathML in
+ * the dresser, body-math.ts). Every value is only read by the dresser, never emitted as it came.
+ */
+const attributes = defaultSchema.attributes ?? {};
 const SCHEMA: SanitizeSchema = {
   ...defaultSchema,
-  attributes: { ...defaultSchema.attributes, div: [...(defaultSchema.attributes?.div ?? []), 'dataGb', 'dataStyle', 'dataTitle', 'dataUrl', 'dataLinenumbers', 'dataOverflow'] },
+  attributes: {
+    ...attributes,
+    div: [...(attributes.div ?? []), 'dataGb', 'dataStyle', 'dataTitle', 'dataUrl', 'dataLinenumbers', 'dataOverflow', 'dataSrc'],
+    table: [...(attributes.table ?? []), ['dataView', 'cards']],
+    th: [...(attributes.th ?? []), 'dataCardTarget', 'dataCardCover', 'dataHidden'],
+    code: [['className', /^language-./, 'math-inline', 'math-display']],
+  },
 };
 
 const processor = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkRehype, { allowDangerousHtml: true })
-  .use(rehypeRaw)
   .use(rehypeSanitize, SCHEMA)
   .use(rehypeSlug)
   // Only fences that name their language are highlighted (guessing costs much and guesses wrong).
-  .use(rehypeHighlight, { detect: false })
+  .use(rehypeHighlight, { detect: false, plainText: ['math'] })
   .freeze();
 
 export type OutlineEntry = { id: string; text: string; depth: 2 | 3 };
@@ -83,13 +89,16 @@ class Dresser {
   private element(node: Element): ElementContent[] {
     const gitbook = node.properties.dataGb;
     if (node.tagName === 'div' && typeof gitbook === 'string') return this.gitbook(node, gitbook);
+    const math = mathOf(node);
+    if (math) return [renderMath(math.tex, math.display)];
+    if (node.tagName === 'table' && node.properties.dataView === 'cards') return this.cards(node);
     const href = node.properties.href;
     // Footnote references and back-references stay in the page: only other links are holes.
     const siteLink = node.tagName === 'a' && typeof href === 'string' && !href.startsWith('#');
     if (siteLink) this.linkDepth++;
     node.children = this.children(node.children);
     if (siteLink) this.linkDepth--;
-    // Footnote ids come prefixed from remark-rehype, then again from the sanitizer's clobbering: once is
+    // Footnote ids come prefixed from the parser (markdown-parse.ts), then again from the sanitizer's clobbering: once is
     // what their links name.
     const id = node.properties.id;
     if (typeof id === 'string' && id.startsWith(`${CLOBBER}${CLOBBER}`)) node.properties.id = id.slice(CLOBBER.length);
@@ -136,6 +145,50 @@ class Dresser {
     return node;
   }
 
+  /**
+   * GitBook's cards (`<table data-view="cards">`): a grid of cards, one per row. The head marks the
+   * target column (`data-card-target`: the card's link) and the cover column (`data-card-cover`: an
+   * image); the other cells are the card's text, the first its title. The title alone is the link
+   * (stretched over the card by the stylesheet), so a link in the text is never nested in it.
+   */
+  private cards(table: Element): ElementContent[] {
+    const rows = (section: string) => elementsOf(table).filter((child) => child.tagName === section).flatMap((part) => elementsOf(part).filter((row) => row.tagName === 'tr'));
+    const head = rows('thead')[0];
+    const headCells = head ? elementsOf(head) : [];
+    const column = (property: string) => headCells.findIndex((cell) => cell.properties[property] !== undefined);
+    const target = column('dataCardTarget');
+    const cover = column('dataCardCover');
+    const hrefIn = (cell: Element | undefined): string | undefined => {
+      if (!cell) return undefined;
+      if ((cell.tagName === 'a' && typeof cell.properties.href === 'string') || (cell.tagName === 'img' && typeof cell.properties.src === 'string')) return String(cell.properties.href ?? cell.properties.src);
+      for (const child of elementsOf(cell)) {
+        const found = hrefIn(child);
+        if (found) return found;
+      }
+      return undefined;
+    };
+    const cards = rows('tbody').map((row) => {
+      const cells = elementsOf(row);
+      const texts = cells.filter((_cell, index) => index !== target && index !== cover && headCells[index]?.properties.dataHidden === undefined);
+      const link = hrefIn(cells[target]);
+      const image = hrefIn(cells[cover]);
+      const titleHasLink = texts[0] !== undefined && hrefIn(texts[0]) !== undefined;
+      const [first, ...rest] = texts.map((cell) => this.children(cell.children));
+      const title = link && !titleHasLink && this.linkDepth === 0 ? this.linked(link, first ?? []) : (first ?? []);
+      return h('li.card', [
+        ...(image ? [this.hole({ kind: 'image', src: image, alt: '', attributes: ' alt="" class="card-cover"', inLink: false })] : []),
+        h('div.card-body', [h('p.card-title', title), ...rest.filter((cell) => cell.length > 0).map((cell) => h('p', cell))]),
+      ]);
+    });
+    return [h('ul.cards', cards)];
+  }
+
+  /** `children` inside a link hole to `href` (the card's title). */
+  private linked(href: string, children: ElementContent[]): ElementContent[] {
+    const open = this.holes.length;
+    return [this.hole({ kind: 'link', href, attributes: ' class="card-link"' }), ...children, this.hole({ kind: 'end', of: open })];
+  }
+
   private gitbook(node: Element, kind: string): ElementContent[] {
     const attribute = (name: string) => {
       const value = node.properties[name];
@@ -163,9 +216,24 @@ class Dresser {
         return [h('figure', { className: classes }, [...(attribute('dataTitle') ? [h('figcaption', attribute('dataTitle'))] : []), ...children])];
       }
       case 'embed': {
+        // A card to the address: the page asks nothing of the embedded site (no frame, no script).
         const url = attribute('dataUrl');
         if (!/^https?:\/\//i.test(url)) return children;
-        return [h('div.embed', [h('a', { href: url, rel: ['noopener', 'noreferrer'] }, url), ...children])];
+        const host = new URL(url).hostname.replace(/^www\./, '');
+        const caption = children.some((child) => textOf(child).trim() !== '') ? [h('div.embed-caption', children)] : [];
+        return [
+          h('a.embed', { href: url, rel: ['noopener', 'noreferrer'] }, [h('span.embed-mark', { ariaHidden: 'true' }, '↗'), h('span.embed-text', [h('span.embed-title', host), h('span.embed-address', url)])]),
+          ...caption,
+        ];
+      }
+      case 'stepper':
+        return [h('ol.stepper', children.filter((child) => child.type === 'element'))];
+      case 'step':
+        return [h('li.step', children)];
+      case 'file': {
+        const src = attribute('dataSrc');
+        if (src === '' || this.linkDepth > 0) return children;
+        return [this.hole({ kind: 'file', href: src, caption: children.map(textOf).join(' ').trim() })];
       }
       case 'content-ref':
         return [h('div.content-ref', children)];
@@ -174,6 +242,17 @@ class Dresser {
     }
   }
 }
+
+/** A formula (`code.math-inline`, or `pre > code.math-display`): its TeX and whether it is a block. */
+function mathOf(node: Element): { tex: string; display: boolean } | undefined {
+  const classes = (element: Element) => (Array.isArray(element.properties.className) ? element.properties.className : []);
+  if (node.tagName === 'code' && classes(node).includes('math-inline')) return { tex: textOf(node), display: false };
+  const only = node.tagName === 'pre' && node.children.length === 1 ? node.children[0] : undefined;
+  if (only?.type === 'element' && only.tagName === 'code' && classes(only).includes('math-display')) return { tex: textOf(only), display: true };
+  return undefined;
+}
+
+const elementsOf = (node: Element): Element[] => node.children.filter((child): child is Element => child.type === 'element');
 
 /** `nodes` cut at their newlines: each line's pieces, highlighting spans that cross a line cut in two. */
 function linesOf(nodes: ElementContent[]): ElementContent[][] {
@@ -214,14 +293,14 @@ function withoutNul(nodes: ElementContent[]): void {
 /**
  * A page body rendered for the site, as a template (body-template.ts): sanitized, highlighted HTML with
  * holes where links, images and content references go, and the outline of its h2/h3 headings. Runs in
- * the parse pool (`site-body`): remark and highlight.js take seconds on a hostile body.
+ * the parse pool (`site-body`): parsing and highlight.js take seconds on a hostile body.
  */
 export function renderBodyTemplate(markdown: string): BodyTemplate {
-  const tree = processor.runSync(processor.parse(expandGitbookBlocks(markdown))) as Root;
+  const tree = processor.runSync(parseMarkdown(expandGitbookBlocks(markdown))) as Root;
   const content = tree.children.filter((node): node is ElementContent => node.type !== 'doctype');
   withoutNul(content);
   const dresser = new Dresser();
-  const html = toHtml({ type: 'root', children: dresser.children(content) }, { allowDangerousHtml: true });
+  const html = toHtml({ type: 'root', children: dresser.children(content) }, { allowDangerousHtml: true }).trim();
   const pieces = html.split(MARKER);
   return {
     parts: pieces.filter((_piece, index) => index % 2 === 0),

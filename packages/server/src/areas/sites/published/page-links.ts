@@ -71,7 +71,7 @@ export async function pageLinks(c: LinkContext): Promise<PageLinks> {
       }
       if (path.startsWith('/') && parts[0] === 'files' && parts.length === 2) {
         const target = file(parts[1]!);
-        return target ? { href: target } : { broken: true };
+        return target ? { href: target, title: files.items.get(parts[1]!)!.name } : { broken: true };
       }
       if (path.startsWith('/') && parts[0] === 'spaces' && parts[1] && ID.test(parts[1])) {
         const other = otherModels.get(parts[1]);

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { CHROME_CSS, CHROME_JS } from './chrome-assets.js';
 import { iconUrl } from './icons.js';
+import { BODY_CSS, BODY_JS } from './body-assets.js';
 import { SEARCH_DIALOG_CSS, SEARCH_DIALOG_JS } from './search-dialog.js';
 import { CODE_FAMILY, FONT_CSS, FONT_FILES, TEXT_FAMILY } from './site-fonts.js';
 
@@ -69,7 +70,6 @@ h1:hover .heading-anchor,h2:hover .heading-anchor,h3:hover .heading-anchor,h4:ho
 .content pre{position:relative;padding:1rem;overflow:auto;background:var(--code-bg);border:1px solid var(--border);border-radius:var(--radius);font-size:.88rem;line-height:1.5}
 .content code{font-family:var(--font-code);font-size:.9em}
 .content :not(pre)>code{padding:.1rem .35rem;background:var(--code-bg);border-radius:calc(var(--radius) / 2)}
-.copy-button{position:absolute;top:.4rem;right:.4rem;padding:.15rem .5rem;font:inherit;font-size:.78rem;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg);color:var(--text);cursor:pointer}
 .table-wrap{overflow-x:auto;margin:1rem 0}
 .content table{border-collapse:collapse;min-width:50%}
 .content th,.content td{border:1px solid var(--border);padding:.4rem .7rem;text-align:left}
@@ -81,26 +81,6 @@ h1:hover .heading-anchor,h2:hover .heading-anchor,h3:hover .heading-anchor,h4:ho
 .hint-label{margin:.2rem 0;font-weight:700;font-size:.85rem;text-transform:uppercase;letter-spacing:.04em}
 .hint-info{--hint:var(--info);--hint-bg:var(--info-bg)}.hint-success{--hint:var(--success);--hint-bg:var(--success-bg)}
 .hint-warning{--hint:var(--warning);--hint-bg:var(--warning-bg)}.hint-danger{--hint:var(--danger);--hint-bg:var(--danger-bg)}
-.tabs{margin:1rem 0;border:1px solid var(--border);border-radius:var(--radius);padding:0 1rem}
-.tab-title{font-weight:700;margin:.8rem 0 .2rem}
-.tabs.enhanced{padding:0}
-.tabs.enhanced [role=tablist]{display:flex;gap:.2rem;border-bottom:1px solid var(--border);padding:0 .5rem;overflow-x:auto}
-.tabs.enhanced [role=tab]{padding:.5rem .8rem;border:0;border-bottom:2px solid transparent;background:none;color:var(--muted);font:inherit;cursor:pointer}
-.tabs.enhanced [role=tab][aria-selected=true]{color:var(--text);border-bottom-color:var(--primary);font-weight:600}
-.tabs.enhanced .tab{padding:0 1rem}
-.tabs.enhanced .tab-title{display:none}
-.code-titled{margin:1rem 0}
-.code-titled figcaption{font-size:.85rem;font-weight:600;padding:.3rem .8rem;background:var(--code-bg);border:1px solid var(--border);border-bottom:0;border-radius:var(--radius) var(--radius) 0 0}
-.code-titled pre{margin-top:0;border-top-left-radius:0;border-top-right-radius:0}
-.embed{margin:1rem 0;padding:.8rem 1rem;border:1px solid var(--border);border-radius:var(--radius)}
-.content-ref{display:block;margin:1rem 0;padding:.8rem 1rem;border:1px solid var(--border);border-radius:var(--radius);color:var(--text);text-decoration:none}
-a.content-ref:hover{border-color:var(--link)}
-.content-ref-title{font-weight:600}.content-ref-title::after{content:" →";color:var(--muted)}
-.content-ref-address{display:block;font-size:.85rem;color:var(--muted);overflow-wrap:anywhere}
-.content pre.has-copy{padding-top:2.4rem}
-.line-numbers code{counter-reset:line}
-.line-numbers .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2.2em;margin-right:1em;text-align:right;color:var(--muted);user-select:none}
-.code-wrap pre{white-space:pre-wrap;overflow-wrap:anywhere}
 .hint-label::before{content:"";display:inline-block;width:1.1em;height:1.1em;margin-right:.4em;vertical-align:-.2em;background:var(--hint);-webkit-mask:var(--hint-icon) center/contain no-repeat;mask:var(--hint-icon) center/contain no-repeat}
 ${HINT_ICONS}
 .broken-link{color:var(--danger-text);text-decoration:underline wavy;cursor:help}
@@ -162,19 +142,6 @@ const SITE_JS = `
 (function () {
   // The theme, the header's buttons, the navigation and the outline: chrome-assets.ts.
   document.addEventListener('DOMContentLoaded', function () {
-    document.querySelectorAll('.content pre').forEach(function (pre) {
-      var code = pre.querySelector('code');
-      if (!code || !navigator.clipboard) return;
-      var copy = document.createElement('button');
-      copy.type = 'button';
-      copy.className = 'copy-button';
-      copy.textContent = 'Copy';
-      copy.addEventListener('click', function () {
-        navigator.clipboard.writeText(code.textContent || '').then(function () { copy.textContent = 'Copied'; setTimeout(function () { copy.textContent = 'Copy'; }, 1500); });
-      });
-      pre.appendChild(copy);
-      pre.classList.add('has-copy');
-    });
     // Feedback sent in the background (the form posts by itself without the script).
     document.querySelectorAll('form[data-feedback]').forEach(function (form) {
       var status = form.querySelector('.feedback-status');
@@ -204,42 +171,14 @@ const SITE_JS = `
           setTimeout(function () { markdown.textContent = 'Copy page as Markdown'; }, 2000);
         }, function () { window.location.href = markdown.href; });
     });
-    document.querySelectorAll('.tabs').forEach(function (tabs, n) {
-      var panels = Array.prototype.filter.call(tabs.children, function (c) { return c.classList.contains('tab'); });
-      if (panels.length < 2) return;
-      var list = document.createElement('div');
-      list.setAttribute('role', 'tablist');
-      var buttons = panels.map(function (panel, i) {
-        var title = panel.querySelector('.tab-title');
-        var b = document.createElement('button');
-        b.type = 'button';
-        b.setAttribute('role', 'tab');
-        b.id = 'tabs-' + n + '-tab-' + i;
-        panel.id = 'tabs-' + n + '-panel-' + i;
-        panel.setAttribute('role', 'tabpanel');
-        panel.setAttribute('aria-labelledby', b.id);
-        b.setAttribute('aria-controls', panel.id);
-        b.textContent = title ? title.textContent : 'Tab ' + (i + 1);
-        b.addEventListener('click', function () { select(i); });
-        list.appendChild(b);
-        return b;
-      });
-      function select(i) {
-        buttons.forEach(function (b, j) { b.setAttribute('aria-selected', String(i === j)); b.tabIndex = i === j ? 0 : -1; });
-        panels.forEach(function (p, j) { p.hidden = i !== j; });
-      }
-      tabs.insertBefore(list, tabs.firstChild);
-      tabs.classList.add('enhanced');
-      select(0);
-    });
   });
 })();
 `;
 
 const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
-const ALL_CSS = FONT_CSS + SITE_CSS + CHROME_CSS + SEARCH_DIALOG_CSS;
-const ALL_JS = CHROME_JS + SITE_JS;
+const ALL_CSS = FONT_CSS + SITE_CSS + CHROME_CSS + BODY_CSS + SEARCH_DIALOG_CSS;
+const ALL_JS = CHROME_JS + SITE_JS + BODY_JS;
 
 /**
  * The stylesheet of the answers that name no site (site-responses.ts: absent, too many requests): no
