@@ -180,11 +180,14 @@ export async function runEventsBenchmark(options: { log?: (line: string) => void
     const used = process.cpuUsage(cpu);
     await sender.stop(5000);
     const succeeded = (await pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE state = 'succeeded'`)).rows[0].n as number;
+    // How long an exchange with the receiver took, as the delivery log has it: what holds a sending slot.
+    const exchange = (await pool.query(`SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, percentile_cont(0.95) WITHIN GROUP (ORDER BY duration_ms) AS p95 FROM webhook_delivery_attempts`)).rows[0] as { p50: number; p95: number };
     const throughput = EVENTS / (elapsed / 1000);
     say(
       `Webhook delivery, one instance to a local receiver: ${EVENTS} events (dispatched, signed, sent, logged) in ${(elapsed / 1000).toFixed(2)} s: ` +
         `${throughput.toFixed(0)} events/s (budget ≥ ${THROUGHPUT_BUDGET}): ${throughput >= THROUGHPUT_BUDGET ? 'met' : 'MISSED'}; ${succeeded} logged as succeeded; ` +
-        `the sender's process used ${((used.user + used.system) / 1000).toFixed(0)} ms of CPU: ${((used.user + used.system) / EVENTS).toFixed(0)} µs per event`,
+        `the sender's process used ${((used.user + used.system) / 1000).toFixed(0)} ms of CPU: ${((used.user + used.system) / EVENTS).toFixed(0)} µs per event; ` +
+        `an exchange with the receiver took ${exchange.p50} ms (median), ${exchange.p95} ms (p95)`,
     );
     return { edits, merges, editCost, editShare, mergeCost, mergeShare, throughput, elapsedMs: elapsed, cpuMicrosPerEvent: (used.user + used.system) / EVENTS, events: EVENTS };
   } finally {
