@@ -148,7 +148,7 @@ export function startDelivery(
   // Receivers' connections kept alive between deliveries (each host name still checked every time).
   const pool = createConnectionPool();
   const secrets = createSecretCache();
-  let answers: AttemptResult[] = [];
+  const answers: AttemptResult[] = [];
   let writeTimer: NodeJS.Timeout | undefined;
   // The one write under way, which takes the answers that came meanwhile when it is done: batches grow
   // with the database's latency (a transaction per batch, not per timer tick).
