@@ -10045,7 +10045,7 @@ export interface components {
          *     it does not know.
          * @enum {string}
          */
-        EventType: "organization.created" | "organization.updated" | "collection.created" | "collection.updated" | "collection.deleted" | "collection.moved" | "collection.transferred" | "space.created" | "space.updated" | "space.deleted" | "space.restored" | "space.moved" | "space.transferred" | "space.content-updated" | "change-request.opened" | "change-request.updated" | "change-request.review-requested" | "change-request.merged" | "change-request.closed" | "change-request.reopened" | "comment.created" | "comment.edited" | "comment.resolved" | "comment.reopened" | "comment.deleted" | "comment-reply.created" | "comment-reply.edited" | "comment-reply.deleted" | "site.created" | "site.updated" | "site.published" | "site.unpublished" | "site.deleted" | "member.added" | "member.role-changed" | "member.removed" | "team.members-changed" | "openapi-spec.processed" | "import.finished" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.ping" | "team.created" | "team.updated" | "team.deleted" | "grant.created" | "grant.updated" | "grant.revoked" | "custom-field.created" | "custom-field.updated" | "custom-field.deleted" | "translation-settings.created" | "translation-settings.updated" | "translation-settings.deleted" | "saml-provider.created" | "saml-provider.updated" | "saml-provider.deleted" | "space.purged";
+        EventType: "organization.created" | "organization.updated" | "collection.created" | "collection.updated" | "collection.deleted" | "collection.moved" | "collection.transferred" | "space.created" | "space.updated" | "space.deleted" | "space.restored" | "space.moved" | "space.transferred" | "space.content-updated" | "change-request.opened" | "change-request.updated" | "change-request.review-requested" | "change-request.merged" | "change-request.closed" | "change-request.reopened" | "comment.created" | "comment.edited" | "comment.resolved" | "comment.reopened" | "comment.deleted" | "comment-reply.created" | "comment-reply.edited" | "comment-reply.deleted" | "site.created" | "site.updated" | "site.published" | "site.unpublished" | "site.deleted" | "member.added" | "member.role-changed" | "member.removed" | "team.members-changed" | "openapi-spec.processed" | "import.finished" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.disabled" | "webhook.ping" | "team.created" | "team.updated" | "team.deleted" | "grant.created" | "grant.updated" | "grant.revoked" | "custom-field.created" | "custom-field.updated" | "custom-field.deleted" | "translation-settings.created" | "translation-settings.updated" | "translation-settings.deleted" | "saml-provider.created" | "saml-provider.updated" | "saml-provider.deleted" | "space.purged" | "invite.created" | "invite.updated" | "invite.deleted" | "member.updated" | "openapi-spec.deleted" | "space.custom-fields-updated";
         /**
          * EventUserActor
          * @description A user, acting through the API token `token` (absent when the request carried none, as a single sign-on does).
@@ -11580,6 +11580,159 @@ export interface components {
             data: components["schemas"]["SpacePurgedEventData"];
         };
         /**
+         * InviteEventObject
+         * @description A link invite as its events describe it. An invite's id is its secret (whoever holds it joins the
+         *     organization), and an event leaves the server in webhook deliveries and audit exports, so it
+         *     carries only the id's first characters, enough to tell which invite of the list it is.
+         */
+        InviteEventObject: {
+            /** @constant */
+            object: "invite";
+            /** @description The first 6 characters of the invite's id (of its 32); the rest is never in an event. */
+            idPrefix: string;
+            /** @description The organization role given to whoever joins; absent, the organization's `defaultRole` at the time of joining. */
+            role?: components["schemas"]["Role"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /** InviteEventData */
+        InviteEventData: {
+            object: components["schemas"]["InviteEventObject"];
+        };
+        /**
+         * InviteCreatedEvent
+         * @description A link invite was created. `data.object` describes it without its id, which is its secret (see
+         *     `InviteEventObject`).
+         */
+        InviteCreatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invite.created";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["InviteEventData"];
+        };
+        /**
+         * InviteUpdatedEvent
+         * @description A link invite was given another role. `data.object` describes it after the change, without its id
+         *     (its secret).
+         */
+        InviteUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invite.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["InviteEventData"];
+        };
+        /**
+         * InviteDeletedEvent
+         * @description A link invite was deleted: nobody can join with it any more. `data.object` describes it as it was,
+         *     without its id (its secret).
+         */
+        InviteDeletedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invite.deleted";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["InviteEventData"];
+        };
+        /**
+         * MemberUpdatedEvent
+         * @description A member's settings other than the role changed: they were made an SSO member
+         *     (`setOrganizationMemberSso`). `data.object` is the member after the change. A role change is
+         *     `member.role-changed`.
+         */
+        MemberUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["MemberEventData"];
+        };
+        /** OpenAPISpecEventData */
+        OpenAPISpecEventData: {
+            object: components["schemas"]["OpenAPISpec"];
+        };
+        /**
+         * OpenAPISpecDeletedEvent
+         * @description An OpenAPI spec was deleted, with its versions. `data.object` is the spec as it was.
+         */
+        OpenAPISpecDeletedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "openapi-spec.deleted";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["OpenAPISpecEventData"];
+        };
+        /** SpaceCustomFieldsUpdatedEventData */
+        SpaceCustomFieldsUpdatedEventData: {
+            /** @description All of the space's values after the change, as `getSpaceCustomFields` answers an organization admin. */
+            values: components["schemas"]["CustomFieldValue"][];
+            /** @description Names of the fields whose value was set, changed or removed. */
+            changed: components["schemas"]["CustomFieldName"][];
+        };
+        /**
+         * SpaceCustomFieldsUpdatedEvent
+         * @description Custom field values of a space were set or removed (`updateSpaceCustomFields`). `data.values` are
+         *     all the space's values after the change, `data.changed` the names of the fields whose value
+         *     changed. A request that changes no value records nothing.
+         */
+        SpaceCustomFieldsUpdatedEvent: {
+            /** @constant */
+            object: "event";
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space.custom-fields-updated";
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Id of the organization the event belongs to. */
+            organization: components["schemas"]["Id"];
+            /** @description Id of the space the event is about (the `space` filter of the events list matches it). */
+            space: components["schemas"]["Id"];
+            actor: components["schemas"]["EventActor"];
+            data: components["schemas"]["SpaceCustomFieldsUpdatedEventData"];
+        };
+        /**
          * Event
          * @description Something that changed in an organization, recorded in the same transaction as the change (a change
          *     that is not committed has no event). Selected by `type`; `data` holds the resource as the API returns
@@ -11635,7 +11788,7 @@ export interface components {
          *       }
          *     }
          */
-        Event: components["schemas"]["OrganizationCreatedEvent"] | components["schemas"]["OrganizationUpdatedEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionTransferredEvent"] | components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceTransferredEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestOpenedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestReviewRequestedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestClosedEvent"] | components["schemas"]["ChangeRequestReopenedEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentEditedEvent"] | components["schemas"]["CommentResolvedEvent"] | components["schemas"]["CommentReopenedEvent"] | components["schemas"]["CommentDeletedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["CommentReplyEditedEvent"] | components["schemas"]["CommentReplyDeletedEvent"] | components["schemas"]["SiteCreatedEvent"] | components["schemas"]["SiteUpdatedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteDeletedEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamMembersChangedEvent"] | components["schemas"]["OpenAPISpecProcessedEvent"] | components["schemas"]["ImportFinishedEvent"] | components["schemas"]["WebhookCreatedEvent"] | components["schemas"]["WebhookUpdatedEvent"] | components["schemas"]["WebhookDeletedEvent"] | components["schemas"]["WebhookDisabledEvent"] | components["schemas"]["WebhookPingEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamUpdatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["GrantCreatedEvent"] | components["schemas"]["GrantUpdatedEvent"] | components["schemas"]["GrantRevokedEvent"] | components["schemas"]["CustomFieldCreatedEvent"] | components["schemas"]["CustomFieldUpdatedEvent"] | components["schemas"]["CustomFieldDeletedEvent"] | components["schemas"]["TranslationSettingsCreatedEvent"] | components["schemas"]["TranslationSettingsUpdatedEvent"] | components["schemas"]["TranslationSettingsDeletedEvent"] | components["schemas"]["SamlProviderCreatedEvent"] | components["schemas"]["SamlProviderUpdatedEvent"] | components["schemas"]["SamlProviderDeletedEvent"] | components["schemas"]["SpacePurgedEvent"];
+        Event: components["schemas"]["OrganizationCreatedEvent"] | components["schemas"]["OrganizationUpdatedEvent"] | components["schemas"]["CollectionCreatedEvent"] | components["schemas"]["CollectionUpdatedEvent"] | components["schemas"]["CollectionDeletedEvent"] | components["schemas"]["CollectionMovedEvent"] | components["schemas"]["CollectionTransferredEvent"] | components["schemas"]["SpaceCreatedEvent"] | components["schemas"]["SpaceUpdatedEvent"] | components["schemas"]["SpaceDeletedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceMovedEvent"] | components["schemas"]["SpaceTransferredEvent"] | components["schemas"]["SpaceContentUpdatedEvent"] | components["schemas"]["ChangeRequestOpenedEvent"] | components["schemas"]["ChangeRequestUpdatedEvent"] | components["schemas"]["ChangeRequestReviewRequestedEvent"] | components["schemas"]["ChangeRequestMergedEvent"] | components["schemas"]["ChangeRequestClosedEvent"] | components["schemas"]["ChangeRequestReopenedEvent"] | components["schemas"]["CommentCreatedEvent"] | components["schemas"]["CommentEditedEvent"] | components["schemas"]["CommentResolvedEvent"] | components["schemas"]["CommentReopenedEvent"] | components["schemas"]["CommentDeletedEvent"] | components["schemas"]["CommentReplyCreatedEvent"] | components["schemas"]["CommentReplyEditedEvent"] | components["schemas"]["CommentReplyDeletedEvent"] | components["schemas"]["SiteCreatedEvent"] | components["schemas"]["SiteUpdatedEvent"] | components["schemas"]["SitePublishedEvent"] | components["schemas"]["SiteUnpublishedEvent"] | components["schemas"]["SiteDeletedEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["TeamMembersChangedEvent"] | components["schemas"]["OpenAPISpecProcessedEvent"] | components["schemas"]["ImportFinishedEvent"] | components["schemas"]["WebhookCreatedEvent"] | components["schemas"]["WebhookUpdatedEvent"] | components["schemas"]["WebhookDeletedEvent"] | components["schemas"]["WebhookDisabledEvent"] | components["schemas"]["WebhookPingEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamUpdatedEvent"] | components["schemas"]["TeamDeletedEvent"] | components["schemas"]["GrantCreatedEvent"] | components["schemas"]["GrantUpdatedEvent"] | components["schemas"]["GrantRevokedEvent"] | components["schemas"]["CustomFieldCreatedEvent"] | components["schemas"]["CustomFieldUpdatedEvent"] | components["schemas"]["CustomFieldDeletedEvent"] | components["schemas"]["TranslationSettingsCreatedEvent"] | components["schemas"]["TranslationSettingsUpdatedEvent"] | components["schemas"]["TranslationSettingsDeletedEvent"] | components["schemas"]["SamlProviderCreatedEvent"] | components["schemas"]["SamlProviderUpdatedEvent"] | components["schemas"]["SamlProviderDeletedEvent"] | components["schemas"]["SpacePurgedEvent"] | components["schemas"]["InviteCreatedEvent"] | components["schemas"]["InviteUpdatedEvent"] | components["schemas"]["InviteDeletedEvent"] | components["schemas"]["MemberUpdatedEvent"] | components["schemas"]["OpenAPISpecDeletedEvent"] | components["schemas"]["SpaceCustomFieldsUpdatedEvent"];
         /**
          * EventList
          * @example {

@@ -536,6 +536,71 @@ describe('each change records its event in its own transaction', () => {
     );
   });
 
+  it('link invites: created, updated, deleted — without the invite id, which is its secret', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const org = organization.id;
+    let invite: components['schemas']['Invite'] | undefined;
+    const created = await recordedBy(admin, org, async () => void (invite = (await admin.client.POST('/v1/orgs/{organizationId}/link-invites', { ...orgPath(org), body: { role: 'edit' } })).data));
+    const described = (role?: string) => ({ object: { object: 'invite', idPrefix: invite!.id.slice(0, 6), ...(role ? { role } : {}), createdAt: invite!.createdAt } });
+    expect(created).toEqual([expected('invite.created', org, admin, described('edit'))]);
+    const path = { params: { path: { organizationId: org, inviteId: invite!.id } } };
+    expect(await recordedBy(admin, org, () => admin.client.PATCH('/v1/orgs/{organizationId}/link-invites/{inviteId}', { ...path, body: { role: 'review' } }))).toEqual([
+      expected('invite.updated', org, admin, described('review')),
+    ]);
+    // The same role again changes nothing.
+    expect(await recordedBy(admin, org, () => admin.client.PATCH('/v1/orgs/{organizationId}/link-invites/{inviteId}', { ...path, body: { role: 'review' } }))).toEqual([]);
+    expect(await recordedBy(admin, org, () => admin.client.DELETE('/v1/orgs/{organizationId}/link-invites/{inviteId}', path))).toEqual([expected('invite.deleted', org, admin, described('review'))]);
+    expect(await recordedBy(admin, org, () => admin.client.DELETE('/v1/orgs/{organizationId}/link-invites/{inviteId}', path))).toEqual([]);
+    const everything = JSON.stringify((await listEvents(admin, org, { limit: 1000 })).items);
+    expect(everything).not.toContain(invite!.id);
+    expect(everything).not.toContain(invite!.id.slice(6));
+  });
+
+  it("member.updated (made an SSO member) and space.custom-fields-updated (the space's values, the fields changed)", async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const org = organization.id;
+    const someone = await createMember(t, organization, 'edit');
+    const ssoPath = { params: { path: { organizationId: org, userId: someone.user.id } } };
+    let member: unknown;
+    const made = await recordedBy(admin, org, async () => void (member = (await admin.client.POST('/v1/orgs/{organizationId}/members/{userId}/sso', ssoPath)).data));
+    expect(made).toEqual([expected('member.updated', org, admin, { object: member })]);
+    expect(member).toMatchObject({ sso: true });
+    expect(await recordedBy(admin, org, () => admin.client.POST('/v1/orgs/{organizationId}/members/{userId}/sso', ssoPath))).toEqual([]);
+
+    const fields: Array<components['schemas']['CreateCustomFieldDefinitionRequest']> = [
+      { name: 'audience', type: 'select:multi', options: ['developers', 'administrators'] },
+      { name: 'owner', type: 'text' },
+    ];
+    for (const body of fields) {
+      await admin.client.POST('/v1/orgs/{organizationId}/custom-fields', { ...orgPath(org), body });
+    }
+    const space = await createSpace(t, admin, organization);
+    const values = async () => (await admin.client.GET('/v1/spaces/{spaceId}/custom-fields', spacePath(space.id))).data;
+    const setValues = (body: Record<string, { value: unknown }>) => () => admin.client.PATCH('/v1/spaces/{spaceId}/custom-fields', { ...spacePath(space.id), body: { values: body } as never });
+    const set = await recordedBy(admin, org, setValues({ audience: { value: ['developers'] }, owner: { value: 'Docs team' } }));
+    expect(set).toEqual([expected('space.custom-fields-updated', org, admin, { values: await values(), changed: ['audience', 'owner'] }, space.id)]);
+    // One value changed, one set again as it was, then removed: only what changed is listed.
+    const changed = await recordedBy(admin, org, setValues({ audience: { value: ['developers', 'administrators'] }, owner: { value: 'Docs team' } }));
+    expect(changed).toEqual([expected('space.custom-fields-updated', org, admin, { values: await values(), changed: ['audience'] }, space.id)]);
+    expect(await recordedBy(admin, org, setValues({ owner: { value: 'Docs team' } }))).toEqual([]);
+    const removed = await recordedBy(admin, org, setValues({ owner: { value: null } }));
+    expect(removed).toEqual([expected('space.custom-fields-updated', org, admin, { values: await values(), changed: ['owner'] }, space.id)]);
+    expect((await values())!.map((value) => value.customField.name)).toEqual(['audience']);
+  });
+
+  it('openapi-spec.deleted, with the spec as it was', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const org = organization.id;
+    await admin.client.POST('/v1/orgs/{organizationId}/openapi', { ...orgPath(org), body: { slug: 'api', source: { text: 'openapi: 3.1.0\ninfo: {title: API, version: 1.0.0}\npaths: {}\n' } } });
+    const specPath = { params: { path: { organizationId: org, specSlug: 'api' } } };
+    const before = (await admin.client.GET('/v1/orgs/{organizationId}/openapi/{specSlug}', specPath)).data;
+    expect(await recordedBy(admin, org, () => admin.client.DELETE('/v1/orgs/{organizationId}/openapi/{specSlug}', specPath))).toEqual([expected('openapi-spec.deleted', org, admin, { object: before })]);
+    expect(await recordedBy(admin, org, () => admin.client.DELETE('/v1/orgs/{organizationId}/openapi/{specSlug}', specPath))).toEqual([]);
+  });
+
   it('space.purged: recorded by the server when a deleted space is removed for good', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
@@ -611,6 +676,58 @@ describe('a change that rolls back records nothing', () => {
     } finally {
       await sql`DROP TRIGGER refuse_marked_space ON spaces`.execute(t.db);
       await sql`DROP TRIGGER refuse_marked_page ON space_head_pages`.execute(t.db);
+    }
+  });
+});
+
+describe('a change that rolls back records nothing: invites, member SSO, custom field values, OpenAPI specs', () => {
+  it('each refused at commit leaves neither the change nor its event', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const org = organization.id;
+    const someone = await createMember(t, organization, 'edit');
+    const { data: invite } = await admin.client.POST('/v1/orgs/{organizationId}/link-invites', { ...orgPath(org), body: { role: 'edit' } });
+    await admin.client.POST('/v1/orgs/{organizationId}/custom-fields', { ...orgPath(org), body: { name: 'owner', type: 'text' } });
+    const space = await createSpace(t, admin, organization);
+    await admin.client.POST('/v1/orgs/{organizationId}/openapi', { ...orgPath(org), body: { slug: 'api', source: { text: 'openapi: 3.1.0\ninfo: {title: API, version: 1.0.0}\npaths: {}\n' } } });
+    const invitePath = { params: { path: { organizationId: org, inviteId: invite!.id } } };
+    const specPath = { params: { path: { organizationId: org, specSlug: 'api' } } };
+    // A check at commit that refuses any change of the table, after the event was recorded: an event
+    // recorded outside the change's transaction would remain.
+    await sql`CREATE FUNCTION refuse_any_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused at commit'; END $$`.execute(t.db);
+    const cases: Array<{ table: string; run: () => Promise<{ response: Response }>; state: () => Promise<unknown> }> = [
+      { table: 'link_invites', run: () => admin.client.POST('/v1/orgs/{organizationId}/link-invites', { ...orgPath(org), body: { role: 'read' } }), state: () => t.db.selectFrom('linkInvites').select('id').where('organizationId', '=', org).execute() },
+      { table: 'link_invites', run: () => admin.client.PATCH('/v1/orgs/{organizationId}/link-invites/{inviteId}', { ...invitePath, body: { role: 'admin' } }), state: () => t.db.selectFrom('linkInvites').select('role').where('organizationId', '=', org).execute() },
+      { table: 'link_invites', run: () => admin.client.DELETE('/v1/orgs/{organizationId}/link-invites/{inviteId}', invitePath), state: () => t.db.selectFrom('linkInvites').select('id').where('organizationId', '=', org).execute() },
+      {
+        table: 'organization_members',
+        run: () => admin.client.POST('/v1/orgs/{organizationId}/members/{userId}/sso', { params: { path: { organizationId: org, userId: someone.user.id } } }),
+        state: () => t.db.selectFrom('organizationMembers').select('sso').where('organizationId', '=', org).where('userId', '=', someone.user.id).execute(),
+      },
+      {
+        table: 'space_custom_field_values',
+        run: () => admin.client.PATCH('/v1/spaces/{spaceId}/custom-fields', { ...spacePath(space.id), body: { values: { owner: { value: 'Docs' } } } as never }),
+        state: () => t.db.selectFrom('spaceCustomFieldValues').select('value').where('spaceId', '=', space.id).execute(),
+      },
+      { table: 'openapi_specs', run: () => admin.client.DELETE('/v1/orgs/{organizationId}/openapi/{specSlug}', specPath), state: () => t.db.selectFrom('openapiSpecs').select('id').where('organizationId', '=', org).execute() },
+    ];
+    try {
+      for (const { table, run, state } of cases) {
+        const [eventsBefore, stateBefore] = [(await listEvents(admin, org)).count, await state()];
+        await sql.raw(`CREATE CONSTRAINT TRIGGER refuse_change AFTER INSERT OR UPDATE OR DELETE ON ${table} DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_any_change()`).execute(t.db);
+        try {
+          expect((await run()).response.status, table).toBe(500);
+        } finally {
+          await sql.raw(`DROP TRIGGER refuse_change ON ${table}`).execute(t.db);
+        }
+        expect(await state(), table).toEqual(stateBefore);
+        expect((await listEvents(admin, org)).count, table).toBe(eventsBefore);
+        // Without the check, the same operation commits with its event.
+        expect((await run()).response.status, table).toBeLessThan(300);
+        expect((await listEvents(admin, org)).count, table).toBe(eventsBefore + 1);
+      }
+    } finally {
+      await sql`DROP FUNCTION refuse_any_change()`.execute(t.db);
     }
   });
 });

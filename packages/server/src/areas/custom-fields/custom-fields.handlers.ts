@@ -7,11 +7,19 @@ import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { inTransaction, type Executor } from '../../db/database.js';
 import { actorOf, recordEvent } from '../events/index.js';
-import { definitionsQuery, deleteDefinition, findDefinition, listSpaceValues, lockDefinitionForUpdate, type CustomFieldDefinitionRow } from './custom-fields.repository.js';
+import { definitionsQuery, deleteDefinition, findDefinition, listSpaceValues, lockDefinitionForUpdate, type CustomFieldDefinitionRow, type SpaceValueRow } from './custom-fields.repository.js';
 
 /** Records `type` for the definition in `trx` (the change's transaction), as an organization admin sees it. */
 async function recordFieldEvent(trx: Executor, app: AppContext, caller: Caller, type: 'custom-field.created' | 'custom-field.updated' | 'custom-field.deleted', organizationId: string, row: CustomFieldDefinitionRow) {
   await recordEvent(trx, { type, organizationId, actor: actorOf(caller, app.urls), data: { object: toApiCustomFieldDefinition(organizationId, row, 'admin', app.urls) } });
+}
+
+/** Names of the fields whose value differs between two readings of a space's values (set, changed or removed). */
+function changedFields(before: SpaceValueRow[], after: SpaceValueRow[]): string[] {
+  const previous = new Map(before.map((row) => [row.name, JSON.stringify(row.value)]));
+  const current = new Map(after.map((row) => [row.name, JSON.stringify(row.value)]));
+  const names = new Set([...previous.keys(), ...current.keys()]);
+  return [...names].filter((name) => previous.get(name) !== current.get(name)).sort();
 }
 
 export const customFieldHandlers = {
@@ -21,8 +29,22 @@ export const customFieldHandlers = {
     return { status: 200, body: rows.map((row) => toApiCustomFieldValue(space.organizationId, row, organizationRole, app.urls)) };
   },
 
-  async updateSpaceCustomFields({ access, body, app }) {
-    await setSpaceValues(app.db, access.space.organizationId, access.space.id, body);
+  async updateSpaceCustomFields({ caller, access, body, app }) {
+    const { space } = access;
+    await inTransaction(app.db, async (trx) => {
+      const before = await listSpaceValues(trx, space.organizationId, space.id);
+      await setSpaceValues(trx, space.organizationId, space.id, body);
+      const after = await listSpaceValues(trx, space.organizationId, space.id);
+      const changed = changedFields(before, after);
+      if (changed.length === 0) return;
+      await recordEvent(trx, {
+        type: 'space.custom-fields-updated',
+        organizationId: space.organizationId,
+        spaceId: space.id,
+        actor: actorOf(caller, app.urls),
+        data: { values: after.map((row) => toApiCustomFieldValue(space.organizationId, row, 'admin', app.urls)), changed },
+      });
+    });
     return { status: 204 };
   },
 

@@ -11,7 +11,7 @@ import { defineArea } from '../area.js';
 export const customFieldsArea = defineArea({
   name: 'custom-fields',
   handlers: customFieldHandlers,
-  events: ['custom-field.created', 'custom-field.updated', 'custom-field.deleted'],
+  events: ['custom-field.created', 'custom-field.updated', 'custom-field.deleted', 'space.custom-fields-updated'],
   tables: {
     customFieldDefinitions: { stays: 'An organization’s own definitions: a transferred space’s values meet the target’s' },
     spaceCustomFieldValues: {

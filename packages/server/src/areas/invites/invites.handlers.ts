@@ -4,13 +4,19 @@ import { findMember, joinOrganization, toApiMember } from '../members/index.js';
 import { keysetPage } from '../../db/pagination.js';
 import { forbidden, notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
-import { toApiInvite } from './invite.mapper.js';
+import { toApiInvite, toInviteEventObject } from './invite.mapper.js';
 import { emailDomainOf } from '../organizations/index.js';
 import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
-import { inTransaction } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import type { Role } from '../../db/schema.js';
 import { actorOf, recordEvent } from '../events/index.js';
+import type { InviteRow } from './invites.repository.js';
+
+/** Records `type` for the invite in `trx` (the change's transaction), without its id: the id is its secret. */
+async function recordInviteEvent(trx: Executor, app: AppContext, caller: Caller, type: 'invite.created' | 'invite.updated' | 'invite.deleted', row: InviteRow) {
+  await recordEvent(trx, { type, organizationId: row.organizationId, actor: actorOf(caller, app.urls), data: { object: toInviteEventObject(row) } });
+}
 
 /** Joins the caller to the organization with `role`, recording `member.added` when they were not a member yet. */
 async function joinRecorded(app: AppContext, caller: Caller, organizationId: string, role: Role | null) {
@@ -39,8 +45,13 @@ export const inviteHandlers = {
 
   async createLinkInvite({ caller, access, body, app }) {
     const organizationId = access.organization.id;
-    const id = await insertInvite(app.db, { organizationId, role: body.role ?? null, createdBy: caller.user.id });
-    return { status: 201, body: toApiInvite((await findInvite(app.db, organizationId, id))!, app.urls) };
+    const invite = await inTransaction(app.db, async (trx) => {
+      const id = await insertInvite(trx, { organizationId, role: body.role ?? null, createdBy: caller.user.id });
+      const row = (await findInvite(trx, organizationId, id))!;
+      await recordInviteEvent(trx, app, caller, 'invite.created', row);
+      return row;
+    });
+    return { status: 201, body: toApiInvite(invite, app.urls) };
   },
 
   async getLinkInviteById({ access, params, app }) {
@@ -49,13 +60,25 @@ export const inviteHandlers = {
     return { status: 200, body: toApiInvite(invite, app.urls) };
   },
 
-  async updateLinkInviteById({ access, params, body, app }) {
-    if (!(await updateInviteRole(app.db, access.organization.id, params.inviteId, body.role))) throw notFound('Invite');
-    return { status: 200, body: toApiInvite((await findInvite(app.db, access.organization.id, params.inviteId))!, app.urls) };
+  async updateLinkInviteById({ caller, access, params, body, app }) {
+    const organizationId = access.organization.id;
+    const invite = await inTransaction(app.db, async (trx) => {
+      const before = await findInvite(trx, organizationId, params.inviteId);
+      if (!before || !(await updateInviteRole(trx, organizationId, params.inviteId, body.role))) throw notFound('Invite');
+      const row = (await findInvite(trx, organizationId, params.inviteId))!;
+      if (before.role !== row.role) await recordInviteEvent(trx, app, caller, 'invite.updated', row);
+      return row;
+    });
+    return { status: 200, body: toApiInvite(invite, app.urls) };
   },
 
-  async deleteLinkInviteById({ access, params, app }) {
-    if (!(await deleteInvite(app.db, access.organization.id, params.inviteId))) throw notFound('Invite');
+  async deleteLinkInviteById({ caller, access, params, app }) {
+    const organizationId = access.organization.id;
+    await inTransaction(app.db, async (trx) => {
+      const before = await findInvite(trx, organizationId, params.inviteId);
+      if (!before || !(await deleteInvite(trx, organizationId, params.inviteId))) throw notFound('Invite');
+      await recordInviteEvent(trx, app, caller, 'invite.deleted', before);
+    });
     return { status: 205 };
   },
 

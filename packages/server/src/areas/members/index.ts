@@ -8,7 +8,7 @@ export const membersArea = defineArea({
   tables: {
     organizationMembers: { stays: 'Members belong to their organization: they never move with a space' },
   },
-  events: ['member.added', 'member.role-changed', 'member.removed'],
+  events: ['member.added', 'member.role-changed', 'member.removed', 'member.updated'],
 });
 
 // What other areas use of this one: the only names they may import (eslint.config.js, boundaries).

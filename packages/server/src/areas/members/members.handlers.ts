@@ -76,9 +76,17 @@ export const memberHandlers = {
     return { status: 200, body: { serviceVisitorClaims } };
   },
 
-  async setOrganizationMemberSso({ access, params, app }) {
-    if (!(await updateMember(app.db, access.organization.id, params.userId, { sso: true }))) throw notFound('Member');
-    return { status: 200, body: toApiMember((await findMember(app.db, access.organization.id, params.userId))!, app.urls) };
+  async setOrganizationMemberSso({ caller, access, params, app }) {
+    const organizationId = access.organization.id;
+    const member = await inTransaction(app.db, async (trx) => {
+      const before = await findMember(trx, organizationId, params.userId);
+      if (!before || !(await updateMember(trx, organizationId, params.userId, { sso: true }))) throw notFound('Member');
+      const row = toApiMember((await findMember(trx, organizationId, params.userId))!, app.urls);
+      // Already an SSO member: nothing changed, nothing to record.
+      if (!before.sso) await recordEvent(trx, { type: 'member.updated', organizationId, actor: actorOf(caller, app.urls), data: { object: row } });
+      return row;
+    });
+    return { status: 200, body: member };
   },
 
   async listOrganizationMemberSpaces({ access, params, query, app }) {

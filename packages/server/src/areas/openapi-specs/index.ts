@@ -9,6 +9,6 @@ export const openAPISpecsArea = defineArea({
   name: 'openapi-specs',
   handlers: openAPISpecHandlers,
   tables: { openapiSpecs: { stays: OWN_ROWS }, openapiSpecVersions: { stays: OWN_ROWS } },
-  events: ['openapi-spec.processed'],
+  events: ['openapi-spec.processed', 'openapi-spec.deleted'],
   jobs: (context) => [processSpecWorker(context), refreshSpecsWorker(context)],
 });

@@ -1,7 +1,9 @@
 import type { AppContext } from '../../context.js';
+import { inTransaction } from '../../db/database.js';
 import { keysetPage } from '../../db/pagination.js';
 import { gone, notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
+import { actorOf, recordEvent } from '../events/index.js';
 import { toApiOpenAPISpec, toApiOpenAPISpecContent, toApiOpenAPISpecVersion } from './openapi-spec.mapper.js';
 import {
   deleteSpec,
@@ -70,8 +72,14 @@ export const openAPISpecHandlers = {
     return { status: 200, body: toApiOpenAPISpec(access.organization.id, row, access.role, app.urls) };
   },
 
-  async deleteOpenAPISpecBySlug({ access, params, app }) {
-    if (!(await deleteSpec(app.db, access.organization.id, params.specSlug))) throw notFound('OpenAPI spec');
+  async deleteOpenAPISpecBySlug({ caller, access, params, app }) {
+    const organizationId = access.organization.id;
+    await inTransaction(app.db, async (trx) => {
+      const spec = await findSpecBySlug(trx, organizationId, params.specSlug);
+      if (!spec || !(await deleteSpec(trx, organizationId, params.specSlug))) throw notFound('OpenAPI spec');
+      const object = toApiOpenAPISpec(organizationId, spec, 'admin', app.urls);
+      await recordEvent(trx, { type: 'openapi-spec.deleted', organizationId, actor: actorOf(caller, app.urls), data: { object } });
+    });
     return { status: 205 };
   },
 

@@ -228,6 +228,21 @@ export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: n
   return rows;
 }
 
+const values = <T>(rows: readonly T[], row: (item: T) => ReturnType<typeof sql>) => sql.join(rows.map(row));
+
+/**
+ * Gives back claims not acted on (a sender stopping with deliveries it had claimed ahead): due now, the
+ * attempt not counted — only where the claim still holds.
+ */
+export async function releaseClaims(db: Executor, claims: ReadonlyArray<Pick<ClaimedDelivery, 'organizationId' | 'id' | 'attempt'>>): Promise<void> {
+  if (claims.length === 0) return;
+  await sql`
+    UPDATE webhook_deliveries d
+    SET state = 'pending', next_attempt_at = now(), attempts = d.attempts - 1, schedule_step = d.schedule_step - 1
+    FROM (VALUES ${values(claims, (c) => sql`(${c.organizationId}::text, ${c.id}::text, ${c.attempt}::int)`)}) AS v (organization_id, id, attempt)
+    WHERE d.organization_id = v.organization_id AND d.id = v.id AND d.state = 'sending' AND d.attempts = v.attempt`.execute(db);
+}
+
 export type AttemptResult = {
   organizationId: string;
   deliveryId: string;
@@ -243,46 +258,47 @@ export type AttemptResult = {
   retryInMs: number | null;
 };
 
-const values = <T>(rows: readonly T[], row: (item: T) => ReturnType<typeof sql>) => sql.join(rows.map(row));
-
 /**
- * Writes what the attempts answered: their log rows, and each delivery's new state — only where the
- * claim answered still holds (no other instance took the delivery after its lease ended meanwhile).
+ * Writes what the attempts answered, in one statement: their log rows; each delivery's new state —
+ * only where the claim answered still holds (no other instance took the delivery after its lease ended
+ * meanwhile); and the webhooks that answered are no longer failing, those that were getting their
+ * waiting deliveries due at once — a receiver back from an outage gets its backlog without waiting for
+ * each retry. (The parts see one snapshot: the deliveries answered here are `sending` in it, never among
+ * the waiting ones made due.)
  */
 export async function writeAttemptResults(trx: Executor, results: readonly AttemptResult[]): Promise<void> {
+  if (results.length === 0) return;
+  const rows = values(results, (r) => {
+    const state: WebhookDeliveryState = r.succeeded ? 'succeeded' : r.retryInMs === null ? 'failed' : 'pending';
+    return sql`(${r.organizationId}::text, ${r.deliveryId}::text, ${r.webhookId}::text, ${r.attempt}::int, ${r.startedAt}::timestamptz, ${r.durationMs}::int,
+      ${r.statusCode}::int, ${r.error}::text, ${r.response}::text, ${state}::text, ${r.succeeded ? null : r.retryInMs}::bigint)`;
+  });
   await sql`
-    INSERT INTO webhook_delivery_attempts (organization_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response)
-    VALUES ${values(results, (r) => sql`(${r.organizationId}, ${r.deliveryId}, ${r.attempt}, ${r.startedAt}, ${r.durationMs}, ${r.statusCode}, ${r.error}, ${r.response})`)}
-    ON CONFLICT DO NOTHING`.execute(trx);
-  await sql`
-    UPDATE webhook_deliveries d
-    SET state = v.state, next_attempt_at = CASE WHEN v.retry_ms IS NULL THEN NULL ELSE now() + v.retry_ms * interval '1 millisecond' END
-    FROM (VALUES ${values(results, (r) => {
-      const state: WebhookDeliveryState = r.succeeded ? 'succeeded' : r.retryInMs === null ? 'failed' : 'pending';
-      return sql`(${r.organizationId}, ${r.deliveryId}, ${r.attempt}::int, ${state}, ${r.succeeded ? null : r.retryInMs}::bigint)`;
-    })}) AS v (organization_id, id, attempt, state, retry_ms)
-    WHERE d.organization_id = v.organization_id AND d.id = v.id AND d.state = 'sending' AND d.attempts = v.attempt`.execute(trx);
-}
-
-type WebhookKey = { organizationId: string; webhookId: string };
-const keyList = (keys: readonly WebhookKey[]) => sql.join(keys.map((key) => sql`(${key.organizationId}, ${key.webhookId})`));
-
-/**
- * Webhooks that answered: no longer failing. Those that were failing get their waiting deliveries due
- * at once — a receiver back from an outage gets its backlog without waiting for each retry.
- */
-export async function markRecovered(trx: Executor, keys: readonly WebhookKey[]): Promise<void> {
-  if (keys.length === 0) return;
-  await sql`
-    WITH recovered AS (
+    WITH answers (organization_id, id, webhook_id, attempt, started_at, duration_ms, status_code, error, response, state, retry_ms) AS (VALUES ${rows}),
+    logged AS (
+      INSERT INTO webhook_delivery_attempts (organization_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response)
+      SELECT organization_id, id, attempt, started_at, duration_ms, status_code, error, response FROM answers
+      ON CONFLICT DO NOTHING
+    ),
+    answered AS (
+      UPDATE webhook_deliveries d
+      SET state = v.state, next_attempt_at = CASE WHEN v.retry_ms IS NULL THEN NULL ELSE now() + v.retry_ms * interval '1 millisecond' END
+      FROM answers v
+      WHERE d.organization_id = v.organization_id AND d.id = v.id AND d.state = 'sending' AND d.attempts = v.attempt
+    ),
+    recovered AS (
       UPDATE webhooks w SET failing_since = NULL
-      WHERE (w.organization_id, w.id) IN (${keyList(keys)}) AND w.failing_since IS NOT NULL
+      FROM (SELECT DISTINCT organization_id, webhook_id FROM answers WHERE state = 'succeeded') s
+      WHERE w.organization_id = s.organization_id AND w.id = s.webhook_id AND w.failing_since IS NOT NULL
       RETURNING w.organization_id, w.id
     )
     UPDATE webhook_deliveries d SET next_attempt_at = now()
     FROM recovered r
     WHERE d.organization_id = r.organization_id AND d.webhook_id = r.id AND d.state = 'pending' AND d.next_attempt_at > now()`.execute(trx);
 }
+
+type WebhookKey = { organizationId: string; webhookId: string };
+const keyList = (keys: readonly WebhookKey[]) => sql.join(keys.map((key) => sql`(${key.organizationId}, ${key.webhookId})`));
 
 /**
  * Webhooks whose attempt failed: failing since their first failure. Those failing for longer than

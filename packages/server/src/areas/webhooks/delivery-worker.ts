@@ -11,10 +11,10 @@ import { isDatabaseUnavailable } from '../../db/errors.js';
 import type { LoopWorker } from '../../jobs/queue.js';
 import { createConnectionPool, OutboundError, postGuarded, type ConnectionPool } from '../../outbound.js';
 import { eventJson, recordEvents, SYSTEM_ACTOR } from '../events/index.js';
-import { claimDueDeliveries, commitAsynchronously, markFailing, markRecovered, writeAttemptResults, type AttemptResult, type ClaimedDelivery } from './deliveries.repository.js';
+import { claimDueDeliveries, commitAsynchronously, markFailing, releaseClaims, writeAttemptResults, type AttemptResult, type ClaimedDelivery } from './deliveries.repository.js';
 import { dispatchEvents } from './dispatch.js';
 import { signedHeaders } from './signing.js';
-import { openSecret, secretKeyBytes } from './webhook-secrets.js';
+import { createSecretCache, type SecretCache } from './webhook-secrets.js';
 import { toApiWebhook } from './webhooks.mapper.js';
 import { findWebhook } from './webhooks.repository.js';
 
@@ -60,22 +60,25 @@ function excerpt(bytes: Buffer): string {
 }
 
 /** The keys that sign a delivery: the webhook's secret, and the previous one during its grace period. */
-function signingKeys(deps: Deps, delivery: ClaimedDelivery, now: Date): Buffer[] {
-  const open = (sealed: Buffer) => secretKeyBytes(openSecret(deps.keys.webhookSecrets, delivery.organizationId, delivery.webhookId, sealed));
+function signingKeys(deps: Deps, delivery: ClaimedDelivery, now: Date, secrets: SecretCache): Buffer[] {
+  const open = (sealed: Buffer) => secrets.keyBytes(deps.keys.webhookSecrets, delivery.organizationId, delivery.webhookId, sealed);
   const keys = [open(delivery.secret)];
   if (delivery.previousSecret && delivery.previousSecretExpiresAt && delivery.previousSecretExpiresAt > now) keys.push(open(delivery.previousSecret));
   return keys;
 }
 
-/** One attempt: the signed POST (on a kept-alive connection of `pool` when given), and what came of it. */
-export async function attemptDelivery(deps: Deps, delivery: ClaimedDelivery, pool?: ConnectionPool): Promise<AttemptResult> {
+/**
+ * One attempt: the signed POST (on a kept-alive connection of `pool` when given, the secrets opened
+ * through the loop's cache), and what came of it.
+ */
+async function attemptDelivery(deps: Deps, delivery: ClaimedDelivery, secrets: SecretCache, pool?: ConnectionPool): Promise<AttemptResult> {
   const startedAt = new Date();
   const body = eventJson({ ...delivery, id: delivery.eventId, type: delivery.eventType, createdAt: delivery.eventCreatedAt });
   let statusCode: number | null = null;
   let error: string | null = null;
   let response: string | null = null;
   try {
-    const headers = { 'content-type': 'application/json', ...signedHeaders(signingKeys(deps, delivery, startedAt), delivery.eventId, Math.floor(startedAt.getTime() / 1000), body) };
+    const headers = { 'content-type': 'application/json', ...signedHeaders(signingKeys(deps, delivery, startedAt, secrets), delivery.eventId, Math.floor(startedAt.getTime() / 1000), body) };
     const policy = { allowPrivate: deps.config.outbound.allowPrivate, timeoutMs: deps.config.webhooks.timeoutMs, maxBytes: RESPONSE_EXCERPT_BYTES };
     const answer = await postGuarded(delivery.url, body, headers, policy, pool);
     statusCode = answer.status;
@@ -105,14 +108,14 @@ export async function attemptDelivery(deps: Deps, delivery: ClaimedDelivery, poo
 const uniqueWebhooks = (results: readonly AttemptResult[]) => [...new Map(results.map((r) => [`${r.organizationId}/${r.webhookId}`, { organizationId: r.organizationId, webhookId: r.webhookId }])).values()];
 
 /**
- * Writes a batch of answers in one transaction: the log, the deliveries' states, and the webhooks'
- * health — recovered ones get their backlog due at once, ones failing for days are disabled (an event).
+ * Writes a batch of answers in one transaction: the log, the deliveries' states and the webhooks that
+ * recovered (one statement), then, when some failed, the webhooks' failing state — ones failing for
+ * days are disabled (an event).
  */
 export async function writeResults(deps: Deps, results: readonly AttemptResult[]): Promise<void> {
   await inTransaction(deps.db, async (trx) => {
     await commitAsynchronously(trx);
     await writeAttemptResults(trx, results);
-    await markRecovered(trx, uniqueWebhooks(results.filter((r) => r.succeeded)));
     const disabled = await markFailing(trx, uniqueWebhooks(results.filter((r) => !r.succeeded)), DISABLE_AFTER_MS);
     const events = [];
     for (const { organizationId, id } of disabled) {
@@ -144,39 +147,62 @@ export function startDelivery(
   const inFlight = new Set<Promise<void>>();
   // Receivers' connections kept alive between deliveries (each host name still checked every time).
   const pool = createConnectionPool();
-  let answers: AttemptResult[] = [];
+  const secrets = createSecretCache();
+  const answers: AttemptResult[] = [];
   let writeTimer: NodeJS.Timeout | undefined;
-  let writing = Promise.resolve();
+  // The one write under way, which takes the answers that came meanwhile when it is done: batches grow
+  // with the database's latency (a transaction per batch, not per timer tick).
+  let writer: Promise<void> | undefined;
+  // Claimed deliveries waiting for a sending slot: claims are made ahead, up to one more slot's worth
+  // each, so a finished attempt is followed at once by the next rather than after a claim's round trips.
+  // A waiting delivery's lease (twice the attempt timeout, plus 10 s) outlasts its wait: at worst every
+  // slot is held for one timeout before it is sent.
+  const ready: ClaimedDelivery[] = [];
+  const room = () => 2 * tuning.concurrency - inFlight.size - ready.length;
   // Claims are made for a quarter of the slots at least: one claim per finished attempt would cost a
   // round trip per delivery.
   const refill = Math.max(1, Math.floor(tuning.concurrency / 4));
-  /** Resolves when enough sending slots are free to claim again (or on stop). */
+  /** Resolves when there is room enough to claim again (or on stop). */
   let slotsFreed: () => void = () => {};
 
-  const writeAnswers = () => {
+  const drain = async () => {
+    while (answers.length > 0) {
+      const batch = answers.splice(0, tuning.writeBatch);
+      // A failed write leaves its deliveries to be sent again when their lease ends.
+      await writeResults(deps, batch).catch((error) => deps.log.warn({ err: error, answers: batch.length }, 'webhook delivery: could not write answers'));
+    }
+  };
+  const writeAnswers = (): Promise<void> => {
     clearTimeout(writeTimer);
     writeTimer = undefined;
-    const batch = answers;
-    answers = [];
-    if (batch.length === 0) return writing;
-    // One write at a time, in order; a failed write leaves its deliveries to be sent again when their lease ends.
-    writing = writing.then(() => writeResults(deps, batch).catch((error) => deps.log.warn({ err: error, answers: batch.length }, 'webhook delivery: could not write answers')));
-    return writing;
+    writer ??= drain().finally(() => {
+      writer = undefined;
+      // Answers that came between the last batch and now.
+      if (answers.length > 0) writeTimer ??= setTimeout(() => void writeAnswers(), tuning.writeDelayMs);
+    });
+    return writer;
   };
   const answered = (result: AttemptResult) => {
     onAnswer(result);
     answers.push(result);
+    if (writer) return; // the write under way takes it next
     if (answers.length >= tuning.writeBatch) void writeAnswers();
     else writeTimer ??= setTimeout(() => void writeAnswers(), tuning.writeDelayMs);
   };
-  const send = (delivery: ClaimedDelivery) => {
-    const attempt = attemptDelivery(deps, delivery, pool)
+  const start = (delivery: ClaimedDelivery) => {
+    const attempt = attemptDelivery(deps, delivery, secrets, pool)
       .then(answered)
       .finally(() => {
         inFlight.delete(attempt);
-        if (tuning.concurrency - inFlight.size >= refill) slotsFreed();
+        const next = stopping.signal.aborted ? undefined : ready.shift();
+        if (next) start(next);
+        if (room() >= refill) slotsFreed();
       });
     inFlight.add(attempt);
+  };
+  const send = (delivery: ClaimedDelivery) => {
+    if (inFlight.size < tuning.concurrency) start(delivery);
+    else ready.push(delivery);
   };
 
   const lease = leaseMs(deps.config.webhooks.timeoutMs);
@@ -189,12 +215,12 @@ export function startDelivery(
       try {
         if (Date.now() >= dispatchDue) {
           // New deliveries fill the free slots straight from the dispatch (claimed in its transaction).
-          const { taken, claimed } = await dispatchEvents(deps.db, tuning.dispatchBatch, { slots: tuning.concurrency - inFlight.size, leaseMs: lease });
+          const { taken, claimed } = await dispatchEvents(deps.db, tuning.dispatchBatch, { slots: room(), leaseMs: lease });
           claimed.forEach(send);
           busy = taken > 0;
           if (!busy) dispatchDue = Date.now() + tuning.idleMs;
         }
-        const free = tuning.concurrency - inFlight.size;
+        const free = room();
         if (free >= refill) {
           const claimed = await inTransaction(deps.db, async (trx) => {
             await commitAsynchronously(trx);
@@ -211,7 +237,7 @@ export function startDelivery(
         await sleep(Math.min(30_000, 250 * 2 ** failures), stopping.signal);
         continue;
       }
-      if (tuning.concurrency - inFlight.size < refill) await Promise.race([new Promise<void>((resolve) => (slotsFreed = resolve)), sleep(tuning.idleMs, stopping.signal)]);
+      if (room() < refill) await Promise.race([new Promise<void>((resolve) => (slotsFreed = resolve)), sleep(tuning.idleMs, stopping.signal)]);
       else if (!busy) await sleep(tuning.idleMs, stopping.signal);
     }
   })();
@@ -221,9 +247,13 @@ export function startDelivery(
       stopping.abort();
       slotsFreed();
       await loop;
+      // Claimed deliveries not started go back to the queue, due now (or, if that fails, when their lease ends).
+      const unsent = ready.splice(0);
+      await releaseClaims(deps.db, unsent).catch((error) => deps.log.warn({ err: error, deliveries: unsent.length }, 'webhook delivery: could not release claims'));
       // Attempts under way get the time left to finish and be written; the rest go when their lease ends.
       await Promise.race([Promise.all(inFlight), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
-      await writeAnswers();
+      do await writeAnswers();
+      while (answers.length > 0);
       pool.destroy();
     },
   };

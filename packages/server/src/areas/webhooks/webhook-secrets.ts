@@ -35,3 +35,32 @@ export function openSecret(key: Buffer, organizationId: string, webhookId: strin
   decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
   return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]).toString('utf8');
 }
+
+/**
+ * Opened secrets' key bytes, per webhook, for the sender's loop: opening one is an AES-GCM decryption
+ * and the base64 decoding of its key, for each delivery otherwise. An entry is used only for the very
+ * bytes it was opened from (a rotation seals the new secret with a fresh IV: any change of the secret
+ * is a new version, and an altered one is opened, and refused, again); at most `limit` secrets are
+ * kept, the least recently used dropped first.
+ */
+export type SecretCache = { keyBytes(secretsKey: Buffer, organizationId: string, webhookId: string, sealed: Buffer): Buffer };
+
+export function createSecretCache(limit = 1024): SecretCache {
+  const opened = new Map<string, { sealed: Buffer; key: Buffer }>();
+  return {
+    keyBytes(secretsKey, organizationId, webhookId, sealed) {
+      // By the seal's random IV too: the current and the previous secret (a rotation's grace period) are two entries.
+      const id = `${organizationId}/${webhookId}/${sealed.subarray(0, IV_BYTES).toString('base64')}`;
+      const entry = opened.get(id);
+      opened.delete(id);
+      if (entry && entry.sealed.equals(sealed)) {
+        opened.set(id, entry);
+        return entry.key;
+      }
+      const key = secretKeyBytes(openSecret(secretsKey, organizationId, webhookId, sealed));
+      if (opened.size >= limit) opened.delete(opened.keys().next().value!);
+      opened.set(id, { sealed: Buffer.from(sealed), key });
+      return key;
+    },
+  };
+}
