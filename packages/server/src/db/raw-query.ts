@@ -18,6 +18,7 @@ import type { DB } from './schema.js';
  */
 export type ValueTypes = {
   bool: boolean;
+  int2: number;
   int4: number;
   int8: number;
   numeric: string;
@@ -27,6 +28,7 @@ export type ValueTypes = {
   bytea: Buffer;
   timestamptz: Date;
   json: unknown;
+  jsonb: unknown;
   tsquery: string;
   'text[]': string[];
   'int4[]': number[];
