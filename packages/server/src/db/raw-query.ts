@@ -119,6 +119,9 @@ export type RawQuery<Row, Args extends unknown[]> = {
   subquery<A extends string>(alias: A, ...args: Args): AliasedRawBuilder<Row, A>;
 };
 
+/** The row of a declared statement (to name it where it is returned). */
+export type RawRow<Q> = Q extends RawQuery<infer Row, infer _Args> ? Row : never;
+
 // Declarations, not state: filled once as modules load, like the areas' list.
 const registry = new Map<string, RawQuery<unknown, never>>();
 
