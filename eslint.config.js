@@ -63,19 +63,7 @@ const floors = {
 };
 
 /** Imports between areas that close a cycle standing since before the no-area-cycles rule (see below). */
-export const KNOWN_AREA_CYCLE_EDGES = [
-  'content -> sites',
-  'content -> spaces',
-  'members -> sites',
-  'members -> spaces',
-  'permissions -> teams',
-  'sites -> content',
-  'sites -> spaces',
-  'spaces -> content',
-  'spaces -> permissions',
-  'spaces -> sites',
-  'teams -> members',
-];
+export const KNOWN_AREA_CYCLE_EDGES = ['content -> sites', 'content -> spaces', 'sites -> content', 'sites -> spaces', 'spaces -> sites'];
 
 const layerPolicies = Object.entries(floors).flatMap(([name, { uses = [], types = [] }]) => [
   ...(uses.length ? [{ from: floor(name), allow: { to: uses.map(floor) } }] : []),
@@ -160,11 +148,11 @@ export default tseslint.config(
           ],
         },
       ],
-      // No import cycle between areas. The edges below close cycles that stand since before the rule (the
-      // spaces, sites and content areas reach each other for a space's API object, its published address
-      // and revisions; permissions → teams → members → spaces → permissions): each is to be broken by
-      // moving the shared piece down a floor, and leaves this list then (tools/lint/area-cycles.test.ts
-      // fails while the list names an edge that no longer closes a cycle). A new cycle fails lint.
+      // No import cycle between areas. The known edges close the one cycle that stands since before the
+      // rule: spaces, sites and content reach each other for a space's API object (spaces), its published
+      // address (sites) and content writes (content). It is to be broken by moving the space's published
+      // address down a floor; each edge leaves the list then (tools/lint/area-cycles.test.ts fails while
+      // the list names an edge that no longer closes a cycle). A new cycle fails lint.
       'repository/no-area-cycles': ['error', { known: KNOWN_AREA_CYCLE_EDGES }],
     },
   },
