@@ -37,6 +37,22 @@ export type ViewerRanks = {
   hasSpaceGrants: boolean;
 };
 
+/** A viewer who is no member of the organization: ranks nothing but `public` and `unlisted` spaces. */
+export function outsiderViewer(userId: string, organizationId: string): Viewer {
+  return {
+    userId,
+    organizationId,
+    memberRole: undefined,
+    ssoBlocked: false,
+    listingVersion: 0,
+    teamIds: [],
+    collectionIds: [],
+    collectionLevels: [],
+    collectionGrants: [],
+    hasSpaceGrants: false,
+  };
+}
+
 /**
  * What makes two viewers see the same spaces: without space grants, their role and collection ranks;
  * with some, themselves. List counts are cached by it, so members alike share one count.

@@ -11,7 +11,7 @@ import { PREPARED, type Executor } from '../db/database.js';
 import { executeShaped, type Bind } from '../db/query-shapes.js';
 import { column, rawQuery, value, type RowOf } from '../db/raw-query.js';
 import type { CollectionsTable, OrganizationsTable, Role, SpacesTable } from '../db/schema.js';
-import { collectionRankExpression, rankShape, rankValues, spaceRankExpression, type Viewer } from './listing.repository.js';
+import { collectionRankExpression, outsiderViewer, rankShape, rankValues, spaceRankExpression, type Viewer } from './listing.repository.js';
 
 /** A space as the database has it (the generated table type: a renamed or retyped column fails `tsc`). */
 export type SpaceRow = Selectable<SpacesTable>;
@@ -73,20 +73,7 @@ function splitStanding<T>(row: T & StandingColumns): { item: T; standing: Standi
 const anyValue: Bind = <T>() => null as T;
 
 /** A viewer of each rank shape (rankShape), for the shapes below. */
-const shapeViewers = [false, true].map(
-  (hasSpaceGrants): Viewer => ({
-    userId: '',
-    organizationId: '',
-    memberRole: null,
-    ssoBlocked: false,
-    listingVersion: 0,
-    teamIds: [],
-    collectionIds: [],
-    collectionLevels: [],
-    collectionGrants: [],
-    hasSpaceGrants,
-  }),
-);
+const shapeViewers = [false, true].map((hasSpaceGrants): Viewer => ({ ...outsiderViewer('', ''), hasSpaceGrants }));
 
 const notDeleted = (includeDeleted: boolean) => (includeDeleted ? sql`` : sql`AND sp.deleted_at IS NULL`);
 
