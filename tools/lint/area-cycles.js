@@ -95,7 +95,7 @@ export function pathBetween(graph, from, to) {
     if (area === to) {
       /** @type {string[]} */
       const path = [];
-      for (let at = to; at !== undefined; at = previous.get(at)) path.unshift(at);
+      for (let /** @type {string | undefined} */ at = to; at !== undefined; at = previous.get(at)) path.unshift(at);
       return path;
     }
     for (const next of graph.get(area) ?? []) {
