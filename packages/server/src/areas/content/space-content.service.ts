@@ -1,7 +1,6 @@
 // Direct edits of a space's content and reads of its revisions: the batch engine on the space's
 // primary head, and revision content loaded through the tree cache.
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { loadDocuments } from '../../content/content-objects.repository.js';
 import type { RevisionRow } from '../../content/revisions.repository.js';
