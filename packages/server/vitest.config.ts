@@ -1,14 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { serverProject } from './vitest.server-projects.js';
 
-export default defineConfig({
-  test: {
-    name: 'server',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
-    // Each test file gets its own database cloned from a migrated template, so files run in parallel.
-    pool: 'forks',
-    fileParallelism: true,
-    testTimeout: 60_000, // two shared cores in CI: the slowest integration tests take seconds when every file runs at once
-    hookTimeout: 60_000,
-  },
-});
+// Most files share a worker's imported modules (`isolate: false`); the few listed in
+// vitest.server-projects.ts run in a fresh process each, as the `server:isolated` project
+// (vitest.isolated.config.ts).
+export default defineConfig({ test: serverProject('shared') });

@@ -21,7 +21,9 @@ export default async function setup(project: TestProject) {
   const log = createLogger({ logLevel: 'warn' });
   const { adminUrl, stop: stopServer } = await startScratchPostgres('cw-test-', log);
 
-  const template = `cw_template_${process.pid}`;
+  // Both server projects (packages/server/vitest.server-projects.ts) run this in vitest's one process, on one
+  // PostgreSQL when TEST_DATABASE_URL names it: a template of each project's own.
+  const template = `cw_template_${process.pid}_${project.name.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${template}`);

@@ -45,7 +45,7 @@ const MAIN_THREAD_STAT = `/proc/self/task/${process.pid}/stat`;
  * The CPU time the main thread (the event loop's) has used, in ms, on Linux; undefined elsewhere. Tells
  * a tick held by code (the thread ran all along) from one the machine did not run (it hardly ran).
  */
-function mainThreadCpuMs(): number | undefined {
+export function mainThreadCpuMs(): number | undefined {
   try {
     // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
     const fields = readFileSync(MAIN_THREAD_STAT, 'latin1').split(') ')[1]!.split(' ');

@@ -8,12 +8,14 @@
 //   FUZZ_RUNS=500 FUZZ_SEED=123 pnpm vitest run --project server test/fuzz/contract-fuzz.test.ts
 // A failure prints the seed and the shrunk request (method, URL, body) that reproduces it.
 // FUZZ_REPORT=1 prints the statuses each operation answered (how deep the valid requests reach).
-// The summary line gives the event loop's lag while the requests ran (the server runs in this process,
+// The summary line gives the event loop's lag while the requests ran, and how many long ticks this
+// process's thread ran through (code held it) rather than waited for the machine (the server runs in this process,
 // with the checker: issue 25 asks no input to hold it more than ~50 ms; docs/decisions.md, "Parsing off
 // the event loop").
 import { createHistogram } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { mainThreadCpuMs } from '../../src/http/observability.js';
 import { listOperations, loadSpec, type SpecOperation } from '../../src/http/operations.js';
 import { buildSweepWorld, type SweepWorld } from '../contract/fixtures.js';
 import { useTestServer } from '../support/harness.js';
@@ -45,14 +47,30 @@ let worlds = 0;
  * flight at both of its ends. (perf_hooks' own monitor, toggled per request, counts the gaps between.)
  */
 const LAG_SAMPLE_MS = 10;
+/** A tick this late is looked at: did this process's thread run through it (code held it) or not (the machine paused it)? */
+const LONG_TICK_MS = 50;
 const lag = createHistogram();
+/** Long ticks, and the most CPU the main thread (server and checker alike) ran within one (Linux, 10 ms steps). */
+const longTicks = { count: 0, held: 0, mostCpuMs: 0 };
 let sending = false;
 let lastTick = performance.now();
+let lastCpu = mainThreadCpuMs();
 let sendingAtLastTick = false;
-setInterval(() => {
+// Stopped after the file: the worker goes on to other files (packages/server/vitest.server-projects.ts).
+const lagSampler = setInterval(() => {
   const now = performance.now();
-  if (sending && sendingAtLastTick) lag.record(Math.max(1, Math.round(now - lastTick - LAG_SAMPLE_MS)));
+  const cpu = mainThreadCpuMs();
+  const tickLag = Math.max(1, Math.round(now - lastTick - LAG_SAMPLE_MS));
+  if (sending && sendingAtLastTick) {
+    lag.record(tickLag);
+    if (tickLag > LONG_TICK_MS && cpu !== undefined && lastCpu !== undefined) {
+      longTicks.count++;
+      if (cpu - lastCpu >= tickLag / 2) longTicks.held++;
+      longTicks.mostCpuMs = Math.max(longTicks.mostCpuMs, cpu - lastCpu);
+    }
+  }
   lastTick = now;
+  lastCpu = cpu;
   sendingAtLastTick = sending;
 }, LAG_SAMPLE_MS).unref();
 
@@ -126,11 +144,13 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(() => {
+  clearInterval(lagSampler);
   if (process.env.FUZZ_REPORT) for (const [operationId, statuses] of statusesByOperation) console.log(operationId.padEnd(36), JSON.stringify(statuses));
   const seconds = ((performance.now() - stats.started) / 1000).toFixed(1);
   console.log(
     `contract fuzz: ${stats.requests} requests in ${seconds} s (${RUNS} runs per operation, seed ${SEED}; ${JSON.stringify(stats.byClass)}; ${worlds} worlds built in ${(stats.worldMs / 1000).toFixed(1)} s, requests ${(stats.requestMs / 1000).toFixed(1)} s); ` +
-      `event-loop lag while requests ran: p99 ${lag.percentile(99)} ms, max ${lag.max} ms (${lag.count} ticks)`,
+      `event-loop lag while requests ran: p99 ${lag.percentile(99)} ms, max ${lag.max} ms (${lag.count} ticks); ` +
+      `${longTicks.count} ticks over ${LONG_TICK_MS} ms, ${longTicks.held} of them run through by this process's thread (the rest: the machine paused it), at most ${longTicks.mostCpuMs} ms of its CPU in one`,
   );
 });
 

@@ -70,15 +70,6 @@ describe('POST /v1/spaces/{spaceId}/change-requests', () => {
 });
 
 describe('GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}', () => {
-  it('401 without a token; 400 for a malformed id', async () => {
-    const t = server();
-    expect((await t.client().GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}', crPath('abc', 'def'))).response.status).toBe(401);
-    const { admin, space } = await world(t);
-    const { response, error } = await admin.client.GET('/v1/spaces/{spaceId}/change-requests/{changeRequestId}', crPath(space.id, 'not an id!'));
-    expect(response.status).toBe(400);
-    expect(error?.error.issues).toEqual([expect.objectContaining({ path: '/path/changeRequestId' })]);
-  });
-
   it('404 for an unknown id or number, a request of another space, or a caller without a role', async () => {
     const t = server();
     const { admin, organization, space } = await world(t);
@@ -124,15 +115,13 @@ describe('GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}', () => {
 });
 
 describe('GET /v1/spaces/{spaceId}/change-requests', () => {
-  it('401 without a token; 400 for an unknown status; 404 for a stranger', async () => {
+  // 401 without a token, a malformed id and a stranger's 404 are the contract sweep's (also below).
+  it('400 for an unknown status', async () => {
     const t = server();
-    expect((await t.client().GET('/v1/spaces/{spaceId}/change-requests', { params: { path: { spaceId: 'abc' } } })).response.status).toBe(401);
     const { admin, space } = await world(t);
     const bad = await admin.client.GET('/v1/spaces/{spaceId}/change-requests', { params: { path: { spaceId: space.id }, query: { status: 'closed' as never } } });
     expect(bad.response.status).toBe(400);
     expect(bad.error?.error.issues).toEqual([expect.objectContaining({ path: '/query/status' })]);
-    const stranger = await createUser(t);
-    expect((await stranger.client.GET('/v1/spaces/{spaceId}/change-requests', { params: { path: { spaceId: space.id } } })).response.status).toBe(404);
   });
 
   it('lists open requests newest first by default, filters by status and contributor, and pages', async () => {
@@ -180,9 +169,8 @@ describe('PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}', () => {
   const patch = (user: { client: ReturnType<TestServer['client']> }, spaceId: string, id: string, body: Record<string, unknown>) =>
     user.client.PATCH('/v1/spaces/{spaceId}/change-requests/{changeRequestId}', { ...crPath(spaceId, id), body: body as never });
 
-  it('401 without a token; 400 for a bad status or a long subject', async () => {
+  it('400 for a bad status or a long subject', async () => {
     const t = server();
-    expect((await patch({ client: t.client() }, 'abc', 'def', { subject: 'x' })).response.status).toBe(401);
     const { admin, space } = await world(t);
     const cr = await createCr(admin, space.id);
     const bad = await patch(admin, space.id, cr.id, { status: 'closed', subject: 'y'.repeat(101) });

@@ -9,7 +9,6 @@ const server = useTestServer();
 
 const orgPath = (organizationId: string) => ({ params: { path: { organizationId } } });
 const invitePath = (organizationId: string, inviteId: string) => ({ params: { path: { organizationId, inviteId } } });
-const NON_ADMIN: Array<Role | null> = ['create', 'review', 'edit', 'comment', 'read', null];
 
 function expectedInvite(organizationId: string, id: string, role: Role | null, redundant = false) {
   const location = `http://api.test/v1/orgs/${organizationId}/link-invites/${id}`;
@@ -29,22 +28,6 @@ describe('GET and POST /v1/orgs/{organizationId}/link-invites', () => {
       expect(error?.error.issues?.[0]?.path).toMatch(/^\/body/);
     }
     expect((await admin.client.GET('/v1/orgs/{organizationId}/link-invites', orgPath(organization.id))).data?.count).toBe(0);
-  });
-
-  it('404 for a non-member', async () => {
-    const t = server();
-    const { organization } = await createOrganizationWithAdmin(t);
-    const outsider = await createUser(t);
-    expect((await outsider.client.GET('/v1/orgs/{organizationId}/link-invites', orgPath(organization.id))).response.status).toBe(404);
-    expect((await outsider.client.POST('/v1/orgs/{organizationId}/link-invites', { ...orgPath(organization.id), body: {} })).response.status).toBe(404);
-  });
-
-  it.each(NON_ADMIN)('403 for the role %s', async (role) => {
-    const t = server();
-    const { organization } = await createOrganizationWithAdmin(t);
-    const caller = await createMember(t, organization, role);
-    expect((await caller.client.GET('/v1/orgs/{organizationId}/link-invites', orgPath(organization.id))).response.status).toBe(403);
-    expect((await caller.client.POST('/v1/orgs/{organizationId}/link-invites', { ...orgPath(organization.id), body: {} })).response.status).toBe(403);
   });
 
   it('creates invites with long secret ids and lists them newest first, redundant when another gives the same role', async () => {
@@ -106,11 +89,12 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId
     }
   });
 
-  it.each(NON_ADMIN)('403 for the role %s', async (role) => {
+  // Each role's 403 is the matrix's: one refusal of each write shows that it changed nothing.
+  it('a refusal below admin changes nothing', async () => {
     const t = server();
     const { admin, organization } = await createOrganizationWithAdmin(t);
     const invite = await createInvite(t, organization, admin, 'read');
-    const caller = await createMember(t, organization, role);
+    const caller = await createMember(t, organization, 'create');
     expect((await caller.client.GET('/v1/orgs/{organizationId}/link-invites/{inviteId}', invitePath(organization.id, invite.id))).response.status).toBe(403);
     expect((await caller.client.PATCH('/v1/orgs/{organizationId}/link-invites/{inviteId}', { ...invitePath(organization.id, invite.id), body: { role: 'admin' } })).response.status).toBe(403);
     expect((await caller.client.DELETE('/v1/orgs/{organizationId}/link-invites/{inviteId}', invitePath(organization.id, invite.id))).response.status).toBe(403);
