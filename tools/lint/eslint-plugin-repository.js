@@ -1,6 +1,8 @@
 // The repository's own ESLint rules, loaded by eslint.config.js as the plugin `repository`.
 // - `cited-paths-exist`: every path a comment cites names a file or folder of the repository
 //   (the rules: tools/lint/cited-paths.js; for contributors: docs/contributing.md, "Citing files").
+// - `no-area-cycles`: no import cycle between the server's areas (tools/lint/area-cycles.js).
+import { noAreaCycles } from './area-cycles.js';
 import { resolverFor } from './cited-paths.js';
 
 /** @type {import('eslint').Rule.RuleModule} */
@@ -36,5 +38,5 @@ const citedPathsExist = {
 
 export default {
   meta: { name: 'repository' },
-  rules: { 'cited-paths-exist': citedPathsExist },
+  rules: { 'cited-paths-exist': citedPathsExist, 'no-area-cycles': noAreaCycles },
 };

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
 import type { Bind, Shaped } from '../db/query-shapes.js';
+import { rawQuery, value } from '../db/raw-query.js';
 import type { Role } from '../db/schema.js';
 import { roleRank } from './roles.js';
 
@@ -36,6 +37,22 @@ export type ViewerRanks = {
   hasSpaceGrants: boolean;
 };
 
+/** A viewer who is no member of the organization: ranks nothing but `public` and `unlisted` spaces. */
+export function outsiderViewer(userId: string, organizationId: string): Viewer {
+  return {
+    userId,
+    organizationId,
+    memberRole: undefined,
+    ssoBlocked: false,
+    listingVersion: 0,
+    teamIds: [],
+    collectionIds: [],
+    collectionLevels: [],
+    collectionGrants: [],
+    hasSpaceGrants: false,
+  };
+}
+
 /**
  * What makes two viewers see the same spaces: without space grants, their role and collection ranks;
  * with some, themselves. List counts are cached by it, so members alike share one count.
@@ -46,13 +63,16 @@ export function visibilityProfile(viewer: Viewer): string {
   return `profile:${createHash('sha1').update(profile).digest('base64url')}`;
 }
 
-/**
- * The user's ranks in the organization in one query: teams, a top-down walk of the collections
- * resolving each one's default level (for a member with `memberRole`) and best grant, and whether they
- * hold any space grant.
- */
-export async function loadViewerRanks(db: Executor, organizationId: string, userId: string, memberRole: Role | null): Promise<ViewerRanks> {
-  const { rows } = await sql<ViewerRanks>`${PREPARED}
+const viewerRanks = rawQuery({
+  name: 'loadViewerRanks',
+  columns: {
+    teamIds: value('text[]'),
+    collectionIds: value('text[]'),
+    collectionLevels: value('int4[]'),
+    collectionGrants: value('int4[]'),
+    hasSpaceGrants: value('bool'),
+  },
+  statement: (organizationId: string, userId: string, memberRole: Role | null) => sql`${PREPARED}
     WITH RECURSIVE
     my_teams AS (SELECT team_id FROM team_members WHERE organization_id = ${organizationId} AND user_id = ${userId}),
     collection_grant_ranks AS (
@@ -83,8 +103,18 @@ export async function loadViewerRanks(db: Executor, organizationId: string, user
       EXISTS (
         SELECT 1 FROM space_grants g WHERE g.organization_id = ${organizationId}
           AND ((g.principal_kind = 'user' AND g.principal_id = ${userId}) OR (g.principal_kind = 'team' AND g.principal_id IN (SELECT team_id FROM my_teams)))
-      ) AS has_space_grants`.execute(db);
-  return rows[0]!;
+      ) AS has_space_grants`,
+  shapes: [['', '', null]],
+});
+
+/**
+ * The user's ranks in the organization in one query: teams, a top-down walk of the collections
+ * resolving each one's default level (for a member with `memberRole`) and best grant, and whether they
+ * hold any space grant.
+ */
+export async function loadViewerRanks(db: Executor, organizationId: string, userId: string, memberRole: Role | null): Promise<ViewerRanks> {
+  const [row] = await viewerRanks.rows(db, organizationId, userId, memberRole);
+  return row!;
 }
 
 const arrayLiterals = new WeakMap<readonly unknown[], string>();

@@ -18,6 +18,7 @@ import type { DB } from './schema.js';
  */
 export type ValueTypes = {
   bool: boolean;
+  int2: number;
   int4: number;
   int8: number;
   numeric: string;
@@ -27,6 +28,7 @@ export type ValueTypes = {
   bytea: Buffer;
   timestamptz: Date;
   json: unknown;
+  jsonb: unknown;
   tsquery: string;
   'text[]': string[];
   'int4[]': number[];
@@ -116,6 +118,9 @@ export type RawQuery<Row, Args extends unknown[]> = {
   /** The statement as a subquery aliased `alias`, for a query builder to select from. */
   subquery<A extends string>(alias: A, ...args: Args): AliasedRawBuilder<Row, A>;
 };
+
+/** The row of a declared statement (to name it where it is returned). */
+export type RawRow<Q> = Q extends RawQuery<infer Row, infer _Args> ? Row : never;
 
 // Declarations, not state: filled once as modules load, like the areas' list.
 const registry = new Map<string, RawQuery<unknown, never>>();

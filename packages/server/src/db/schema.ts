@@ -30,6 +30,7 @@ export type {
   CommentReplies as CommentRepliesTable,
   Comments as CommentsTable,
   CustomFieldDefinitions as CustomFieldDefinitionsTable,
+  Events as EventsTable,
   OpenapiSpecs as OpenapiSpecsTable,
   OpenapiSpecVersions as OpenapiSpecVersionsTable,
   Organizations as OrganizationsTable,

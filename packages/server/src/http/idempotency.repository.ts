@@ -5,6 +5,7 @@
 // planned once per connection.
 import { sql } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
+import { rawQuery, value } from '../db/raw-query.js';
 
 /**
  * An answer as it is replayed: status, the headers kept (name and value pairs: a jsonb array, which the
@@ -35,25 +36,20 @@ export type Claim = {
   keepSeconds: number;
 };
 
-type ClaimRow = {
-  claimed: boolean;
-  fingerprint: Buffer | null;
-  operation: string | null;
-  running: boolean | null;
-  status: number | null;
-  headers: Array<[string, string]> | null;
-  body: Buffer | null;
-};
-
-/**
- * Claims `key` for this request, in one statement: a new key, a key older than `keepSeconds` (not
- * purged yet), or the key of the same request whose lease ran out (its process died) become this
- * request's; otherwise the earlier request is read. The insert locks the row, so of two requests
- * racing for a key exactly one claims it; when the other's snapshot predates the winner's insert,
- * it reads nothing (`earlier` undefined), which means running.
- */
-export async function claimIdempotencyKey(db: Executor, claim: Claim): Promise<ClaimResult> {
-  const { rows } = await sql<ClaimRow>`${PREPARED}
+// Both branches of the UNION answer every column: PostgreSQL then ties none to the table, so each is
+// declared as the value it is (null in the claimed branch).
+const claimKey = rawQuery({
+  name: 'claimIdempotencyKey',
+  columns: {
+    claimed: value('bool'),
+    fingerprint: value('bytea').orNull(),
+    operation: value('text').orNull(),
+    running: value('bool').orNull(),
+    status: value('int2').orNull(),
+    headers: value('jsonb').orNull().as<StoredAnswer['headers'] | null>(),
+    body: value('bytea').orNull(),
+  },
+  statement: (claim: Claim) => sql`${PREPARED}
     WITH claimed AS (
       INSERT INTO idempotency_keys AS k (token_id, key, fingerprint, operation, lease_id, locked_until, expires_at)
       VALUES (${claim.tokenId}, ${claim.key}, ${claim.fingerprint}, ${claim.operation}, ${claim.leaseId},
@@ -72,8 +68,19 @@ export async function claimIdempotencyKey(db: Executor, claim: Claim): Promise<C
     UNION ALL
     SELECT false, fingerprint, operation, lease_id IS NOT NULL, status, headers, body
     FROM idempotency_keys
-    WHERE token_id = ${claim.tokenId} AND key = ${claim.key} AND NOT EXISTS (SELECT FROM claimed)`.execute(db);
-  const row = rows[0];
+    WHERE token_id = ${claim.tokenId} AND key = ${claim.key} AND NOT EXISTS (SELECT FROM claimed)`,
+  shapes: [[{ tokenId: '', key: '', fingerprint: Buffer.alloc(0), operation: '', leaseId: '', leaseSeconds: 0, keepSeconds: 0 }]],
+});
+
+/**
+ * Claims `key` for this request, in one statement: a new key, a key older than `keepSeconds` (not
+ * purged yet), or the key of the same request whose lease ran out (its process died) become this
+ * request's; otherwise the earlier request is read. The insert locks the row, so of two requests
+ * racing for a key exactly one claims it; when the other's snapshot predates the winner's insert,
+ * it reads nothing (`earlier` undefined), which means running.
+ */
+export async function claimIdempotencyKey(db: Executor, claim: Claim): Promise<ClaimResult> {
+  const [row] = await claimKey.rows(db, claim);
   if (!row) return { claimed: false, earlier: undefined };
   if (row.claimed) return { claimed: true };
   return {

@@ -41,4 +41,4 @@ export const contentArea = defineArea({
 // What other areas use of this one: the only names they may import (eslint.config.js, boundaries).
 export { recordingContentUpdates } from './content-events.js';
 export { byName, toApiFile, toApiPage, toApiPages, toApiRevision, type ContentContext } from './content.mapper.js';
-export { applySpaceBatch, applySpaceChanges, loadRevisionContent, loadRevisionState, readPageBody, requireRevision, revisionRoots, writeBatch, type BatchOptions, type ContentEvents, type ContentReader, type InternalBatch } from './space-content.service.js';
+export { applySpaceBatch, applySpaceChanges, loadRevisionContent, loadRevisionState, readPageBody, revisionRoots, writeBatch, type BatchOptions, type ContentEvents, type ContentReader, type InternalBatch } from './space-content.service.js';

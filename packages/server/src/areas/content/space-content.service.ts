@@ -1,12 +1,9 @@
 // Direct edits of a space's content and reads of its revisions: the batch engine on the space's
 // primary head, and revision content loaded through the tree cache.
 import type { AppContext } from '../../context.js';
-import type { Caches } from '../../caches.js';
-import type { Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { loadDocuments } from '../../content/content-objects.repository.js';
-import { findSpaceRevision, type RevisionRow } from '../../content/revisions.repository.js';
-import { notFound } from '../../errors.js';
+import type { RevisionRow } from '../../content/revisions.repository.js';
 import { newId } from '../../ids.js';
 import { applyChanges, type ContentChange, type PreparedFile } from '../../content/apply-changes.js';
 import { prepareFiles } from '../../content/file-inputs.js';
@@ -16,6 +13,7 @@ import { loadBodyParts } from '../../content/parsed-bodies.js';
 import type { ContentRoots, ContentState, PageEntry } from '../../content/model.js';
 import { writeRevision, type ContentWriter, type HeadPointer } from '../../content/revision-writer.js';
 import { spaceHeadPointer } from '../../content/space-head.js';
+import { requireRevision } from '../../content/space-revision.js';
 import type { EventActor, NewEvent } from '../events/index.js';
 import { recordingContentUpdates } from './content-events.js';
 import { loadContentState, loadPageTree } from '../../content/tree-store.js';
@@ -94,13 +92,6 @@ export function revisionRoots(revision: RevisionRow): ContentRoots {
     files: revision.filesRoot?.toString('hex') ?? null,
     reusables: revision.reusableRoot?.toString('hex') ?? null,
   };
-}
-
-/** A revision of the space; 404 when it is not one of the space's. */
-export async function requireRevision(db: Executor, caches: Pick<Caches, 'revisions'>, space: SpaceRow, revisionId: string): Promise<RevisionRow> {
-  const revision = await findSpaceRevision(db, caches, space.organizationId, space.id, revisionId);
-  if (!revision) throw notFound('Revision');
-  return revision;
 }
 
 /** What reading content uses: the database, and the server's caches (the trees). */

@@ -1,19 +1,13 @@
 // The events of an organization: the list (newest first, filtered by type, space and time), one event,
 // and the retention job's deletes. Events are written by record.ts only.
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { PREPARED, type Executor } from '../../db/database.js';
-import type { EventType } from '../../db/schema.js';
+import type { EventsTable, EventType } from '../../db/schema.js';
 
-export type EventRow = {
-  organizationId: string;
-  id: string;
-  type: EventType;
-  spaceId: string | null;
+export type EventRow = Pick<Selectable<EventsTable>, 'organizationId' | 'id' | 'type' | 'spaceId' | 'createdAt' | 'seq'> & {
   /** The JSON text stored (read as text: the camel-casing row mapping would rename nested keys). */
   actor: string;
   data: string;
-  createdAt: Date;
-  seq: number;
 };
 
 export type EventFilters = { types?: readonly EventType[] | undefined; spaceId?: string | undefined; since?: string | undefined; until?: string | undefined };
@@ -66,9 +60,11 @@ export async function findEvent(db: Executor, organizationId: string, id: string
 
 /** Organizations holding events older than `before` (one index probe per organization). */
 export async function organizationsWithEventsBefore(db: Executor, before: Date): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    SELECT o.id FROM organizations o
-    WHERE EXISTS (SELECT 1 FROM events e WHERE e.organization_id = o.id AND e.created_at < ${before})`.execute(db);
+  const rows = await db
+    .selectFrom('organizations as o')
+    .select('o.id')
+    .where((eb) => eb.exists(eb.selectFrom('events as e').select(sql.lit(1).as('one')).whereRef('e.organizationId', '=', 'o.id').where('e.createdAt', '<', before)))
+    .execute();
   return rows.map((row) => row.id);
 }
 

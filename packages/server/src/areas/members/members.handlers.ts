@@ -1,14 +1,10 @@
-import { memberViewer, rankToRole } from '../../access/items.js';
 import { signMemberClaims } from './member-claims.js';
-import { visibilityProfile, visibleSpaces } from '../../access/listing.repository.js';
 import { filteredMembersQuery, findMember, touchLastSeen, updateMember } from './members.repository.js';
 import { keysetPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiMember } from './member.mapper.js';
-import { toApiSpace } from '../spaces/index.js';
 import { changeMemberRole, removeMember } from './members.service.js';
-import { publishedSpaceAddresses } from '../sites/index.js';
 import { inTransaction } from '../../db/database.js';
 import { actorOf, recordEvent } from '../events/index.js';
 
@@ -87,29 +83,5 @@ export const memberHandlers = {
       return row;
     });
     return { status: 200, body: member };
-  },
-
-  async listOrganizationMemberSpaces({ access, params, query, app }) {
-    const organizationId = access.organization.id;
-    const member = await memberViewer(app, organizationId, params.userId);
-    if (!member) throw notFound('Member');
-    const direction = query.order ?? 'desc';
-    const page = await keysetPage(app.db, visibleSpaces(app.db, member), {
-      keys: [
-        { column: 'sp.createdAt', direction, value: (row) => row.createdAt },
-        { column: 'sp.id', direction, value: (row) => row.id },
-      ],
-      request: query,
-      list: { operation: 'listOrganizationMemberSpaces', within: `${organizationId}:${params.userId}`, filters: [direction] },
-      cursors: app.cursors,
-      countCache: { cache: app.counts, version: member.listingVersion, audience: visibilityProfile(member) },
-    });
-    // The caller is the member (their role is the listed one) or an organization admin (admin everywhere).
-    const published = await publishedSpaceAddresses(app.db, app.urls, organizationId, page.items);
-    const items = page.items.map((row) => {
-      const permission = rankToRole(row.accessRank)!;
-      return { permission, space: toApiSpace(row, access.role === 'admin' ? 'admin' : permission, app.urls, published.get(row.id)) };
-    });
-    return { status: 200, body: { ...page, items } };
   },
 } satisfies AreaHandlers;

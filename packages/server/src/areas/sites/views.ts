@@ -7,7 +7,7 @@ import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
-import { visibleSpacesQuery, type Viewer } from '../../access/listing.repository.js';
+import { outsiderViewer, visibleSpacesQuery, type Viewer } from '../../access/listing.repository.js';
 import type { Role } from '../../access/roles.js';
 import { siteAddress } from './addresses.js';
 import { shareKeyMatches } from './audience.js';
@@ -23,18 +23,7 @@ import { publishedSpaceAddresses } from './space-addresses.js';
 export async function viewerOf(app: AccessReader, caller: Caller, organizationId: string): Promise<Viewer> {
   const viewer = await memberViewer(app, organizationId, caller.user.id);
   if (viewer && !viewer.ssoBlocked) return viewer;
-  return {
-    userId: caller.user.id,
-    organizationId,
-    memberRole: undefined,
-    ssoBlocked: false,
-    listingVersion: 0,
-    teamIds: [],
-    collectionIds: [],
-    collectionLevels: [],
-    collectionGrants: [],
-    hasSpaceGrants: false,
-  };
+  return outsiderViewer(caller.user.id, organizationId);
 }
 
 /** True when `shareKey` is a key of one of the site's share links (compared in constant time). */

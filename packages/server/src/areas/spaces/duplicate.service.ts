@@ -10,7 +10,7 @@ import { upsertGrant } from '../permissions/index.js';
 import { insertRevision } from '../../content/revisions.repository.js';
 import { insertSpace, lockSpaceHeadRevision } from './spaces.repository.js';
 import { newId } from '../../ids.js';
-import { requireRevision } from '../content/index.js';
+import { requireRevision } from '../../content/space-revision.js';
 import { placeIn } from './placement.service.js';
 
 const TITLE_MAX = 50;

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import { spaceHandlers } from './spaces.handlers.js';
+import { memberSpaceHandlers } from './member-spaces.handlers.js';
 import { purgeSpacesWorker } from './purge-spaces.job.js';
 import { defineArea } from '../area.js';
 import { placementRules } from './placement.rules.js';
 
 export const spacesArea = defineArea({
   name: 'spaces',
-  handlers: spaceHandlers,
+  handlers: { ...spaceHandlers, ...memberSpaceHandlers },
   tables: {
     spaces: {
       transfer: {

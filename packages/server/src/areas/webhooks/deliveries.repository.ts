@@ -5,6 +5,7 @@
 // loses nothing); results are written only while the claim they answer still holds.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { column, rawQuery, value, type RawRow, type RowOf } from '../../db/raw-query.js';
 import type { EventType, WebhookDeliveryState } from '../../db/schema.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -20,15 +21,17 @@ export type DeliveryRow = {
   createdAt: Date;
 };
 
-export type AttemptRow = {
-  deliveryId: string;
-  attempt: number;
-  startedAt: Date;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  response: string | null;
+const ATTEMPT = {
+  deliveryId: column('webhookDeliveryAttempts', 'deliveryId'),
+  attempt: column('webhookDeliveryAttempts', 'attempt'),
+  startedAt: column('webhookDeliveryAttempts', 'startedAt'),
+  durationMs: column('webhookDeliveryAttempts', 'durationMs'),
+  statusCode: column('webhookDeliveryAttempts', 'statusCode'),
+  error: column('webhookDeliveryAttempts', 'error'),
+  response: column('webhookDeliveryAttempts', 'response'),
 };
+
+export type AttemptRow = RowOf<undefined, typeof ATTEMPT>;
 
 /** The attempts a delivery shows: the latest ones. */
 export const SHOWN_ATTEMPTS = 50;
@@ -53,17 +56,24 @@ export async function findDelivery(db: Executor, organizationId: string, webhook
 export async function attemptsOf(db: Executor, organizationId: string, deliveryIds: readonly string[]): Promise<Map<string, AttemptRow[]>> {
   const byDelivery = new Map<string, AttemptRow[]>(deliveryIds.map((id) => [id, []]));
   if (deliveryIds.length === 0) return byDelivery;
-  const { rows } = await sql<AttemptRow>`
+  const rows = await latestAttempts.rows(db, organizationId, deliveryIds);
+  for (const row of rows) byDelivery.get(row.deliveryId)!.push(row);
+  return byDelivery;
+}
+
+const latestAttempts = rawQuery({
+  name: 'latestDeliveryAttempts',
+  columns: ATTEMPT,
+  statement: (organizationId: string, deliveryIds: readonly string[]) => sql`
     SELECT delivery_id, attempt, started_at, duration_ms, status_code, error, response FROM (
       SELECT a.*, row_number() OVER (PARTITION BY a.delivery_id ORDER BY a.attempt DESC) AS latest
       FROM webhook_delivery_attempts a
       WHERE a.organization_id = ${organizationId} AND a.delivery_id = ANY(${deliveryIds as string[]}::text[])
     ) ranked
     WHERE latest <= ${SHOWN_ATTEMPTS}
-    ORDER BY delivery_id, attempt`.execute(db);
-  for (const row of rows) byDelivery.get(row.deliveryId)!.push(row);
-  return byDelivery;
-}
+    ORDER BY delivery_id, attempt`,
+  shapes: [['', []]],
+});
 
 /** A delivery due at once (a ping). */
 export async function insertDelivery(db: Executor, values: { organizationId: string; id: string; webhookId: string; eventId: string }): Promise<void> {
@@ -110,25 +120,31 @@ export async function commitAsynchronously(trx: Executor): Promise<void> {
 
 // ---- The dispatcher: committed events into deliveries -------------------------------------------
 
-export type UndispatchedEvent = {
-  organizationId: string;
-  id: string;
-  type: EventType;
-  spaceId: string | null;
-  createdAt: Date;
-  /** The event's actor and data as JSON text, as stored (a delivery's body is made of them). */
-  actor: string;
-  data: string;
-};
-
-/** Takes up to `limit` events waiting to be dispatched (the oldest first), clearing their flag. */
-export async function takeUndispatchedEvents(trx: Executor, limit: number): Promise<UndispatchedEvent[]> {
-  const { rows } = await sql<UndispatchedEvent>`
+const undispatchedEvents = rawQuery({
+  name: 'takeUndispatchedEvents',
+  columns: {
+    organizationId: column('events', 'organizationId'),
+    id: column('events', 'id'),
+    type: column('events', 'type'),
+    spaceId: column('events', 'spaceId'),
+    createdAt: column('events', 'createdAt'),
+    // The event's actor and data as JSON text, as stored (a delivery's body is made of them).
+    actor: value('text'),
+    data: value('text'),
+  },
+  statement: (limit: number) => sql`
     UPDATE events e SET undispatched = false
     FROM (SELECT organization_id, id FROM events WHERE undispatched ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED) taken
     WHERE e.organization_id = taken.organization_id AND e.id = taken.id
-    RETURNING e.organization_id, e.id, e.type, e.space_id, e.created_at, e.actor::text AS actor, e.data::text AS data`.execute(trx);
-  return rows;
+    RETURNING e.organization_id, e.id, e.type, e.space_id, e.created_at, e.actor::text AS actor, e.data::text AS data`,
+  shapes: [[0]],
+});
+
+export type UndispatchedEvent = RawRow<typeof undispatchedEvents>;
+
+/** Takes up to `limit` events waiting to be dispatched (the oldest first), clearing their flag. */
+export async function takeUndispatchedEvents(trx: Executor, limit: number): Promise<UndispatchedEvent[]> {
+  return undispatchedEvents.rows(trx, limit);
 }
 
 export type Subscription = {
@@ -181,33 +197,29 @@ export async function insertDeliveries(db: Executor, rows: readonly NewDelivery[
 
 // ---- The sender: claims, and what the attempts answered ------------------------------------------
 
-export type ClaimedDelivery = {
-  organizationId: string;
-  id: string;
-  webhookId: string;
-  eventId: string;
-  /** This attempt's number. */
-  attempt: number;
-  /** Attempts since the delivery was (re)queued, this one included. */
-  scheduleStep: number;
-  eventType: EventType;
-  spaceId: string | null;
-  eventCreatedAt: Date;
-  /** The event's actor and data as JSON text, as stored. */
-  actor: string;
-  data: string;
-  url: string;
-  secret: Buffer;
-  previousSecret: Buffer | null;
-  previousSecretExpiresAt: Date | null;
-};
-
-/**
- * Claims up to `limit` due deliveries (the longest waiting first): each becomes `sending` until
- * `leaseMs` from now, its attempt counted. Read with its event and its webhook's address and secrets.
- */
-export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-  const { rows } = await sql<ClaimedDelivery>`
+const dueDeliveries = rawQuery({
+  name: 'claimDueDeliveries',
+  columns: {
+    organizationId: column('webhookDeliveries', 'organizationId'),
+    id: column('webhookDeliveries', 'id'),
+    webhookId: column('webhookDeliveries', 'webhookId'),
+    eventId: column('webhookDeliveries', 'eventId'),
+    // This attempt's number.
+    attempt: column('webhookDeliveries', 'attempts'),
+    // Attempts since the delivery was (re)queued, this one included.
+    scheduleStep: column('webhookDeliveries', 'scheduleStep'),
+    eventType: column('events', 'type'),
+    spaceId: column('events', 'spaceId'),
+    eventCreatedAt: column('events', 'createdAt'),
+    // The event's actor and data as JSON text, as stored.
+    actor: value('text'),
+    data: value('text'),
+    url: column('webhooks', 'url'),
+    secret: column('webhooks', 'secret'),
+    previousSecret: column('webhooks', 'previousSecret'),
+    previousSecretExpiresAt: column('webhooks', 'previousSecretExpiresAt'),
+  },
+  statement: (limit: number, leaseMs: number) => sql`
     WITH claimed AS (
       UPDATE webhook_deliveries d
       SET state = 'sending', next_attempt_at = now() + ${leaseMs} * interval '1 millisecond', attempts = d.attempts + 1, schedule_step = d.schedule_step + 1
@@ -224,8 +236,18 @@ export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: n
            w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
     FROM claimed c
     JOIN events e ON e.organization_id = c.organization_id AND e.id = c.event_id
-    JOIN webhooks w ON w.organization_id = c.organization_id AND w.id = c.webhook_id`.execute(db);
-  return rows;
+    JOIN webhooks w ON w.organization_id = c.organization_id AND w.id = c.webhook_id`,
+  shapes: [[0, 0]],
+});
+
+export type ClaimedDelivery = RawRow<typeof dueDeliveries>;
+
+/**
+ * Claims up to `limit` due deliveries (the longest waiting first): each becomes `sending` until
+ * `leaseMs` from now, its attempt counted. Read with its event and its webhook's address and secrets.
+ */
+export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  return dueDeliveries.rows(db, limit, leaseMs);
 }
 
 const values = <T>(rows: readonly T[], row: (item: T) => ReturnType<typeof sql>) => sql.join(rows.map(row));
@@ -300,6 +322,16 @@ export async function writeAttemptResults(trx: Executor, results: readonly Attem
 type WebhookKey = { organizationId: string; webhookId: string };
 const keyList = (keys: readonly WebhookKey[]) => sql.join(keys.map((key) => sql`(${key.organizationId}, ${key.webhookId})`));
 
+const disableFailing = rawQuery({
+  name: 'disableFailingWebhooks',
+  columns: { organizationId: column('webhooks', 'organizationId'), id: column('webhooks', 'id') },
+  statement: (keys: readonly WebhookKey[], disableAfterMs: number) => sql`
+    UPDATE webhooks SET enabled = false, disabled_reason = 'failing', updated_at = now()
+    WHERE (organization_id, id) IN (${keyList(keys)}) AND enabled AND failing_since < now() - ${disableAfterMs} * interval '1 millisecond'
+    RETURNING organization_id, id`,
+  shapes: [[[{ organizationId: '', webhookId: '' }], 0]],
+});
+
 /**
  * Webhooks whose attempt failed: failing since their first failure. Those failing for longer than
  * `disableAfterMs` are disabled (their waiting deliveries end as failed); returns them.
@@ -309,10 +341,7 @@ export async function markFailing(trx: Executor, keys: readonly WebhookKey[], di
   await sql`
     UPDATE webhooks SET failing_since = now()
     WHERE (organization_id, id) IN (${keyList(keys)}) AND failing_since IS NULL`.execute(trx);
-  const { rows } = await sql<{ organizationId: string; id: string }>`
-    UPDATE webhooks SET enabled = false, disabled_reason = 'failing', updated_at = now()
-    WHERE (organization_id, id) IN (${keyList(keys)}) AND enabled AND failing_since < now() - ${disableAfterMs} * interval '1 millisecond'
-    RETURNING organization_id, id`.execute(trx);
+  const rows = await disableFailing.rows(trx, keys, disableAfterMs);
   for (const row of rows) await failWaitingDeliveries(trx, row.organizationId, row.id);
   return rows;
 }
