@@ -3,26 +3,25 @@
 // ETag and caching rules), its alternate link and copy control on the HTML page, and what agents may
 // see of restricted sites (share key in the address or a header, visitor token as a bearer).
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { agentSite, callTool, siteRoot as root, textOf, useMcpClients } from '../support/agents.js';
 import { useTestServer } from '../support/harness.js';
 import { edit } from '../support/content.js';
-import { publishedSite, sitePath, Visitor, type PublishedWorld } from '../support/published.js';
+import { sitePath, Visitor, type PublishedWorld } from '../support/published.js';
 
 const server = useTestServer();
+const { connect } = useMcpClients('published-sites-agents-test');
 
-async function docs(options: Parameters<typeof publishedSite>[2] = {}): Promise<PublishedWorld> {
-  return publishedSite(
+const docs = (options: Parameters<typeof agentSite>[2] = {}): Promise<PublishedWorld> =>
+  agentSite(
     server(),
-    [
-      { type: 'insert_page', ref: 'welcome', title: 'Welcome', slug: 'welcome', description: 'Start here.', markdown: 'Hello. Read the [guide](guide.md#setup).\n\n{% hint style="warning" %}\nMind the gap.\n{% endhint %}\n' },
-      { type: 'insert_page', ref: 'guide', title: 'Guide', slug: 'guide', markdown: '## Setup\n\nSee [home](welcome.md) and [elsewhere](https://example.com/x).\n\n{% content-ref url="welcome.md" %}\n[welcome.md](welcome.md)\n{% endcontent-ref %}\n' },
-      { type: 'insert_page', ref: 'secret', title: 'Hidden', slug: 'hidden', hidden: true, markdown: 'The treasure map is here.' },
-    ] as never,
+    {
+      welcome: 'Hello. Read the [guide](guide.md#setup).\n\n{% hint style="warning" %}\nMind the gap.\n{% endhint %}\n',
+      guide: '## Setup\n\nSee [home](welcome.md) and [elsewhere](https://example.com/x).\n\n{% content-ref url="welcome.md" %}\n[welcome.md](welcome.md)\n{% endcontent-ref %}\n',
+      hidden: 'The treasure map is here.',
+    },
     options,
   );
-}
-
-const root = (world: PublishedWorld) => `/s/${world.siteId}`;
 
 describe('a page as Markdown', () => {
   it('answers `{page}.md` with the page as Markdown: title, description, body, links to `.md` addresses, blocks in Markdown', async () => {
@@ -108,6 +107,46 @@ describe('a page as Markdown', () => {
     expect(admitted.status).toBe(200);
     expect(admitted.body).toContain('Hello.');
     expect(admitted.headers['set-cookie']).toBeUndefined();
+  });
+});
+
+/**
+ * A part of a body with everything the read rewrites or turns (a link to a page with an anchor, an image
+ * of the space, a hint, tabs, a titled code block, a content reference), about a kilobyte: pages are made
+ * of copies of it.
+ */
+const PART = [
+  'Read the [guide](guide.md#setup) and [elsewhere](https://example.com/x). ' + 'Plain prose between the blocks. '.repeat(12),
+  '{% hint style="info" %}\nA **hint** with [home](welcome.md).\n{% endhint %}',
+  '{% tabs %}\n{% tab title="npm" %}\n```sh\nnpm install tool\n```\n{% endtab %}\n\n{% tab title="pnpm" %}\nUse `pnpm add tool`.\n{% endtab %}\n{% endtabs %}',
+  '{% code title="config.ts" lineNumbers="true" %}\n```ts\nexport const config = { port: 8080 };\n```\n{% endcode %}',
+  '{% content-ref url="guide.md" %}\n[guide.md](guide.md)\n{% endcontent-ref %}',
+].join('\n\n');
+/** The body length past which a page is read in the parse pool (packages/server/src/areas/sites/published/page-markdown.ts). */
+const POOL_THRESHOLD = 8_192;
+
+describe('a long page, read in the parse pool', () => {
+  it('reads as a short one does: `.md` and the site\'s MCP getPage of a body past the threshold give the short body\'s Markdown, part for part', async () => {
+    const copies = Math.ceil(POOL_THRESHOLD / PART.length) + 1;
+    const long = Array.from({ length: copies }, () => PART).join('\n\n');
+    expect(PART.length).toBeLessThan(POOL_THRESHOLD);
+    expect(long.length).toBeGreaterThan(POOL_THRESHOLD);
+    const world = await agentSite(server(), { welcome: PART, guide: '## Setup\n\nSteps.', hidden: long });
+    const pool = vi.spyOn(world.t.context.parsing, 'run');
+    const agent = new Visitor(world.t.url);
+    const short = await agent.get(`${root(world)}/welcome.md`);
+    expect(short.status).toBe(200);
+    expect(pool.mock.calls.filter(([task]) => task === 'agent-markdown')).toHaveLength(0);
+    // Read first through MCP (rendered then, in the pool), then at its `.md` address (the same, cached).
+    const client = await connect(world.t, `${root(world)}/~mcp`);
+    const read = await callTool(client, 'getPage', { address: 'hidden' });
+    expect(read.isError, textOf(read)).toBeFalsy();
+    expect(pool.mock.calls.filter(([task]) => task === 'agent-markdown').map(([, input]) => (input as { markdown: string }).markdown.trimEnd())).toEqual([long]);
+    const part = short.body.slice('# Welcome\n\n> Start here.\n\n'.length).trimEnd();
+    expect(part).toContain(`[guide](${world.t.config.publicUrl}${root(world)}/guide.md#setup)`);
+    expect(part).toContain('<!-- tabs -->');
+    expect(textOf(read)).toBe(`# Hidden\n\n${Array.from({ length: copies }, () => part).join('\n\n')}\n`);
+    expect((await agent.get(`${root(world)}/hidden.md`)).body).toBe(textOf(read));
   });
 });
 
