@@ -45,6 +45,19 @@ describe('a site\'s MCP server (~mcp)', { timeout: 180_000 }, () => {
     expect(resources.map((resource) => resource.uri)).toEqual([`${base}/welcome.md`, `${base}/guide.md`]);
     const read = await client.readResource({ uri: `${base}/welcome.md` });
     expect(read.contents).toEqual([{ uri: `${base}/welcome.md`, mimeType: 'text/markdown', text: markdown }]);
+
+    // Each page read through the server (getPage, a resource read) counts in the site's insights as `mcp`,
+    // apart from the `.md` read above (`markdown`); an address with no page counts nothing.
+    const today = new Date().toISOString().slice(0, 10);
+    const { data: insights } = await world.admin.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/insights', { ...sitePath(world.organizationId, world.siteId), params: { ...sitePath(world.organizationId, world.siteId).params, query: { from: today, to: today } } });
+    expect(insights!.totals.views).toEqual({ page: 0, markdown: 1, mcp: 5 });
+    const { refs } = world.spaces.guide!;
+    expect(insights!.pages.map(({ page, views }) => ({ page, views })).sort((a, b) => a.page.localeCompare(b.page))).toEqual(
+      [
+        { page: refs.welcome!, views: { page: 0, markdown: 1, mcp: 4 } },
+        { page: refs.secret!, views: { page: 0, markdown: 0, mcp: 1 } },
+      ].sort((a, b) => a.page.localeCompare(b.page)),
+    );
   });
 
   it('refuses without a site\'s credentials: share-link without its key (the absent 404), visitor-auth without a token (401); with them, answers', async () => {

@@ -125,7 +125,7 @@ const PART = [
 /** The body length past which a page is read in the parse pool (packages/server/src/areas/sites/published/page-markdown.ts). */
 const POOL_THRESHOLD = 8_192;
 
-describe('a long page, read in the parse pool', () => {
+describe('a long page, read in the parse pool', { timeout: 180_000 }, () => {
   it('reads as a short one does: `.md` and the site\'s MCP getPage of a body past the threshold give the short body\'s Markdown, part for part', async () => {
     const copies = Math.ceil(POOL_THRESHOLD / PART.length) + 1;
     const long = Array.from({ length: copies }, () => PART).join('\n\n');
@@ -172,7 +172,7 @@ function llmsStructure(text: string): { title: string; summary: string; sections
   return { title: lines[0]!.slice(2), summary: lines[2]!.slice(2), sections };
 }
 
-describe('llms.txt and llms-full.txt', () => {
+describe('llms.txt and llms-full.txt', { timeout: 180_000 }, () => {
   it('llms.txt lists the visible pages in navigation order as `.md` links (hidden ones left out), each answering 200; a merge shows on the next request', async () => {
     const world = await docs();
     const base = `${world.t.config.publicUrl}${root(world)}`;
@@ -213,7 +213,7 @@ describe('llms.txt and llms-full.txt', () => {
     expect((await agent.get(`${root(world)}/llms-full.txt`, { headers: { 'If-None-Match': full.headers.etag as string } })).status).toBe(304);
   });
 
-  it('restricted sites: without credentials the same as their HTML (absent, or 401 for visitor-auth); with them, the list', async () => {
+  it('restricted sites: without credentials the same as their HTML (absent, or 401 for visitor-auth); with them, the list, a share-link site\'s addresses carrying its key', async () => {
     const shared = await docs({ visibility: 'share-link' });
     const { data: link } = await shared.admin.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath(shared.organizationId, shared.siteId), body: { label: 'Agents' } });
     const agent = new Visitor(shared.t.url);
@@ -226,6 +226,26 @@ describe('llms.txt and llms-full.txt', () => {
       expect(admitted.headers['cache-control']).toBe('private, no-cache');
       expect(admitted.body).toContain('Welcome');
     }
+    // Each address in the files carries the key (an agent following them sends no header), and answers with it alone.
+    const base = `${shared.t.config.publicUrl}${root(shared)}`;
+    const key = `?shareKey=${encodeURIComponent(link!.key!)}`;
+    const index = llmsStructure((await agent.get(`${root(shared)}/llms.txt`, { headers: { 'X-Share-Key': link!.key! } })).body);
+    expect(index.summary).toContain(`${base}/llms-full.txt${key} holds`);
+    expect(index.sections.flatMap((section) => section.links.map((entry) => entry.url))).toEqual([`${base}/welcome.md${key}`, `${base}/guide.md${key}`]);
+    for (const { url } of index.sections.flatMap((section) => section.links)) {
+      const page = await agent.get(new URL(url).pathname + new URL(url).search);
+      expect(page.status, url).toBe(200);
+      expect(page.headers['set-cookie']).toBeUndefined();
+    }
+    const full = await agent.get(`${root(shared)}/llms-full.txt${key}`);
+    expect(full.body.match(/^Source: .+$/gm)).toEqual([`Source: ${base}/welcome.md${key}`, `Source: ${base}/guide.md${key}`]);
+    // Another link's key gets its own file (cached and validated apart), with its own key.
+    const { data: other } = await shared.admin.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath(shared.organizationId, shared.siteId), body: { label: 'Partners' } });
+    const second = await agent.get(`${root(shared)}/llms.txt?shareKey=${encodeURIComponent(other!.key!)}`);
+    expect(second.body).toContain(`${base}/welcome.md?shareKey=${encodeURIComponent(other!.key!)}`);
+    expect(second.body).not.toContain(link!.key!);
+    expect(second.headers.etag).not.toBe((await agent.get(`${root(shared)}/llms.txt${key}`)).headers.etag);
+
     const signed = await docs({ visibility: 'visitor-auth' });
     await signed.admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', { ...sitePath(signed.organizationId, signed.siteId), body: { fallbackURL: 'https://login.example.com/' } });
     for (const name of ['llms.txt', 'llms-full.txt']) {
