@@ -18,7 +18,7 @@ const elements = [
   { type: 'area', pattern: `${SERVER}/areas/*`, capture: ['area'] },
   ...['agents', 'cli', 'http', 'access', 'auth', 'content', 'jobs', 'parsing', 'db'].map((type) => ({ type, pattern: `${SERVER}/${type}` })),
   // Leaves every floor may use: the closed set of API errors, ids, addresses, keys, the guarded fetch…
-  { type: 'leaf', pattern: `${SERVER}/{errors,ids,urls,keys,outbound,logger,schemas,metrics,config,version,processes,start-failure}.ts`, mode: 'file' },
+  { type: 'leaf', pattern: `${SERVER}/{errors,ids,urls,keys,outbound,logger,schemas,metrics,config,version,processes,start-failure,mcp-http}.ts`, mode: 'file' },
   // The state of the process (AppContext, the caches): its types are used everywhere, its code by the process.
   { type: 'state', pattern: `${SERVER}/{context,caches}.ts`, mode: 'file' },
   { type: 'process', pattern: `${SERVER}/*.ts`, mode: 'file' },
