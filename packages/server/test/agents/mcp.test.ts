@@ -143,6 +143,19 @@ describe('the API MCP server (/mcp)', { timeout: 180_000 }, () => {
     const invalid = await call(writer, 'update_page', { spaceId: space.id, changeRequestId, page: pageId, title: 'x'.repeat(300) });
     expect(invalid.isError).toBe(true);
     expect(JSON.parse(textOf(invalid)).error).toMatchObject({ code: 400 });
+    // The tool's own check: an input property no tool of this kind knows is refused, not ignored — an
+    // operation tool, a page-change tool and a read alike, and nothing is written.
+    for (const [name, input] of [
+      ['list_spaces', { organizationId: organization.id, sort: 'title' }],
+      ['update_page', { spaceId: space.id, changeRequestId, page: pageId, markdown: 'Not written.', body: 'x' }],
+      ['read_page', { spaceId: space.id, pageId, format: 'html' }],
+    ] as const) {
+      const unknown = await call(writer, name, input);
+      expect(unknown.isError, name).toBe(true);
+      const stray = Object.keys(input).at(-1)!;
+      expect(JSON.parse(textOf(unknown)), name).toEqual({ error: { code: 400, message: `/${stray}: is not a parameter of this tool`, issues: [{ path: `/${stray}`, message: 'is not a parameter of this tool' }] } });
+    }
+    expect(textOf(await call(writer, 'read_page', { spaceId: space.id, changeRequestId, pageId }))).toContain('Changed.');
   });
 
   it('refuses a missing or bad token with 401 before any MCP handling', async () => {
