@@ -79,7 +79,7 @@ export async function renderSitePage(visit: SiteVisit, structure: PublishedStruc
           ? { label: 'Variants', items: located.siblings.map((row) => ({ title: row.spaceTitle, href: `${root}${siteSpacePath(located.section, row)}/`, current: row.id === located.siteSpace.id })) }
           : undefined,
       tree: tree.items,
-      body: body ? [{ type: 'raw', value: fillBody(body, links) }] : [],
+      body: body ? fillBody(body, links) : '',
       outline: layout.outline === false || !body ? [] : body.outline,
       updatedAt: page.updatedAt,
       previous: layout.pagination === false ? undefined : neighbour(-1),

@@ -3,7 +3,8 @@
 // switcher and page tree, breadcrumbs, title, body, last update, previous/next, outline), the 404 page,
 // the sign-in page and the search results, all in the site's style. Everything works without
 // JavaScript: the phone menu is a <details>, search is a form.
-import type { Element, ElementContent, RootContent } from 'hast';
+import { randomUUID } from 'node:crypto';
+import type { Element, ElementContent } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
 import { feedbackForm, type FeedbackTarget } from './feedback-form.js';
@@ -42,8 +43,8 @@ export type PageView = {
   breadcrumbs: Link[];
   switcher?: { label: string; items: Link[] } | undefined;
   tree: TreeItem[];
-  /** The page body: one raw node of the renderer's HTML (body-template.ts), never built from input here. */
-  body: RootContent[];
+  /** The page body: the renderer's sanitized HTML (body-template.ts), never built from input here. */
+  body: string;
   outline: OutlineEntry[];
   updatedAt: string;
   previous?: Link | undefined;
@@ -85,8 +86,22 @@ function document(chrome: Chrome, head: { title: string; description?: string | 
     ]),
     h('body', [h('a.skip-link', { href: '#content' }, 'Skip to content'), header(chrome, head.query), ...tabs(chrome), ...body, h('footer.site-footer', [h('p', `${chrome.title} · served by Content Workspace`)])]),
   ]);
-  // Raw HTML is only the page body, sanitized and serialized by the renderer (body-template.ts).
+  // Raw HTML is only the page body's slot (below): the body is spliced in after serializing.
   return `<!doctype html>\n${toHtml(tree, { allowDangerousHtml: true })}`;
+}
+
+/**
+ * Where the page body goes in the serialized chrome. The body (up to megabytes of the renderer's HTML,
+ * sanitized: body-template.ts) is joined to the chrome's two halves rather than handed to the
+ * serializer, which costs ~20 ms of the event loop per MB it carries through (issue 25: no request may
+ * hold the loop). Random per process, so no text of a page, escaped or not, can be taken for it.
+ */
+const BODY_SLOT = `<!--body-${randomUUID()}-->`;
+
+/** `html` (serialized with one BODY_SLOT) with `body` in the slot. */
+function withBody(html: string, body: string): string {
+  const at = html.indexOf(BODY_SLOT);
+  return `${html.slice(0, at)}${body}${html.slice(at + BODY_SLOT.length)}`;
 }
 
 function siteIcon(chrome: Chrome): Element[] {
@@ -215,7 +230,7 @@ export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: s
     ...(view.description ? [h('p.page-description', view.description)] : []),
     // A link to the Markdown without a script; the site's script makes it copy the Markdown instead.
     h('p.page-actions', [h('a.copy-markdown', { href: view.markdown, type: 'text/markdown' }, 'Copy page as Markdown')]),
-    h('div.content', view.body as ElementContent[]),
+    h('div.content', [{ type: 'raw', value: BODY_SLOT }]),
     ...(view.feedback ? [feedbackForm(view.feedback)] : []),
     h('footer.page-meta', [
       h('p', ['Last updated ', h('time', { dateTime: updated.toISOString() }, updated.toISOString().slice(0, 10))]),
@@ -233,7 +248,8 @@ export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: s
     view.outline.length > 0
       ? [h('aside.outline', { ariaLabel: 'On this page' }, [h('div.outline-inner', [h('p', 'On this page'), h('ul', view.outline.map((entry) => h(`li.depth-${entry.depth}`, [h('a', { href: `#${entry.id}` }, entry.text)])))])])]
       : [];
-  return document(chrome, { title: view.title, description: view.description, canonical: view.canonical, markdown: view.markdown, noindex: options.noindex, sharing: sharingOf(chrome, view) }, [h('div.layout', [sidebar(view, options.sidebar), main, ...outline])]);
+  const html = document(chrome, { title: view.title, description: view.description, canonical: view.canonical, markdown: view.markdown, noindex: options.noindex, sharing: sharingOf(chrome, view) }, [h('div.layout', [sidebar(view, options.sidebar), main, ...outline])]);
+  return withBody(html, view.body);
 }
 
 /** A page of the site's chrome with a message: the 404 page, the sign-in page. */

@@ -69,11 +69,8 @@ export async function servePage(visit: SiteVisit, res: Response, options: { form
     res.status(304).set(headers).end();
     return;
   }
-  let body = app.caches.sitePages.get(key);
-  if (body === undefined) {
-    body = await form.render(visit, visible.structure, found, noindex);
-    app.caches.sitePages.set(key, body);
-  }
+  // Visitors asking for one view at once share its one rendering.
+  const body = await app.caches.sitePages.load(key, () => form.render(visit, visible.structure, found, noindex));
   form.send(res, 200, body, headers);
 }
 
