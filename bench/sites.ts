@@ -25,7 +25,7 @@
 // Rate limits are off on the main server (every request comes from one address).
 // Server under test on core 0; load generator and PostgreSQL on core 1 (where taskset exists).
 //
-//   pnpm bench sites [--rounds N] [--seconds S] [--profile]
+//   pnpm bench sites [--rounds N] [--seconds S] [--profile] [--agents]
 //
 // --profile: instead of the rounds, a CPU profile (node --cpu-prof) of the server under the cached view,
 // summarised by self time (module and function); the .cpuprofile is kept in bench/results/.
@@ -59,6 +59,8 @@ const option = (name: string, fallback: number) => {
 const ROUNDS = option('rounds', 3);
 const SECONDS = option('seconds', 10);
 const PROFILE = args.includes('--profile');
+/** `--agents`: only the agents' reads (measureAgents), after the seeding. */
+const AGENTS_ONLY = args.includes('--agents');
 
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string } };
 
@@ -138,6 +140,10 @@ async function main() {
     const typed = ['water', 'oil people', 'topic 45', 'section 4521', 'number', 'lo'].flatMap((q) => Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 2)));
     const typingPaths = typed.map((q) => `/s/${siteId}/_search?q=${encodeURIComponent(q)}`);
 
+    if (AGENTS_ONLY) {
+      await load(fullUrl, cached, 5);
+      return await measureAgents(world.url, fullUrl, siteId, cached, load);
+    }
     // Warm-up: the JIT, the page tree, and the 200 cached pages rendered once.
     await load(bareUrl, barePaths, 3);
     await load(fullUrl, cached, 5);
@@ -179,8 +185,9 @@ async function main() {
       console.log(`  ${line('search as you type, 16 connections', typing, bareResult)}`);
     }
     await insights.stop();
-    await measureLongPage(world, fullUrl, siteId, cached, load);
+    // The agents' reads before the long page, whose edits change the site's content.
     await measureAgents(world.url, fullUrl, siteId, cached, load);
+    await measureLongPage(world, fullUrl, siteId, cached, load);
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.log(
       `\nPublished site, 10,000-page space, 16 connections, page of ~${(bytes / 1024).toFixed(0)} KB: ` +
