@@ -30,7 +30,7 @@ const files = [
   { category: 'area', pattern: `${SERVER}/areas/*/**/*` },
   ...FOLDER_FLOORS.map((category) => ({ category, pattern: `${SERVER}/${category}/**/*` })),
   // Leaves every floor may use: the closed set of API errors, ids, addresses, keys, the guarded fetch…
-  { category: 'leaf', pattern: `${SERVER}/{errors,ids,urls,keys,outbound,logger,schemas,metrics,config,version,processes,start-failure}.ts` },
+  { category: 'leaf', pattern: `${SERVER}/{errors,ids,urls,keys,outbound,logger,schemas,metrics,config,version,processes,start-failure,mcp-http}.ts` },
   // The state of the process (AppContext, the caches): its types are used everywhere, its code by the process.
   { category: 'state', pattern: `${SERVER}/{context,caches}.ts` },
   { category: 'process', pattern: `${SERVER}/*.ts` },

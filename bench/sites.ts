@@ -18,13 +18,18 @@
 //   bodies are rendered once per document, body-template.ts) when every cached page is visited after it;
 // - search as you type: the dialog's JSON search (`_search?q=`) for what a visitor types, a prefix at a
 //   time, one request after the other (latency p50 / p95, budget p95 < 30 ms), then at 16 connections.
+// - agents (issue 31, measureAgents below): the cached `.md` of the 200 pages and the cached `llms.txt`
+//   (10,000 links) against the cached HTML page, 16 connections, same run; then the first build of
+//   `llms-full.txt` (every page's Markdown, streamed) on a server just started: time to its first and
+//   last byte, its size, and the server process's resident memory before and at its peak (VmHWM).
 // Rate limits are off on the main server (every request comes from one address).
 // Server under test on core 0; load generator and PostgreSQL on core 1 (where taskset exists).
 //
-//   pnpm bench sites [--rounds N] [--seconds S] [--profile]
+//   pnpm bench sites [--rounds N] [--seconds S] [--profile] [--agents]
 //
 // --profile: instead of the rounds, a CPU profile (node --cpu-prof) of the server under the cached view,
 // summarised by self time (module and function); the .cpuprofile is kept in bench/results/.
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -54,6 +59,8 @@ const option = (name: string, fallback: number) => {
 const ROUNDS = option('rounds', 3);
 const SECONDS = option('seconds', 10);
 const PROFILE = args.includes('--profile');
+/** `--agents`: only the agents' reads (measureAgents), after the seeding. */
+const AGENTS_ONLY = args.includes('--agents');
 
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string } };
 
@@ -133,6 +140,10 @@ async function main() {
     const typed = ['water', 'oil people', 'topic 45', 'section 4521', 'number', 'lo'].flatMap((q) => Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 2)));
     const typingPaths = typed.map((q) => `/s/${siteId}/_search?q=${encodeURIComponent(q)}`);
 
+    if (AGENTS_ONLY) {
+      await load(fullUrl, cached, 5);
+      return await measureAgents(world.url, fullUrl, siteId, cached, load);
+    }
     // Warm-up: the JIT, the page tree, and the 200 cached pages rendered once.
     await load(bareUrl, barePaths, 3);
     await load(fullUrl, cached, 5);
@@ -174,6 +185,8 @@ async function main() {
       console.log(`  ${line('search as you type, 16 connections', typing, bareResult)}`);
     }
     await insights.stop();
+    // The agents' reads before the long page, whose edits change the site's content.
+    await measureAgents(world.url, fullUrl, siteId, cached, load);
     await measureLongPage(world, fullUrl, siteId, cached, load);
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.log(
@@ -240,6 +253,77 @@ async function measureLongPage(
   for (const visited of [...cachedPaths, path]) await (await fetch(`${url}${visited}`)).arrayBuffer();
   const rendered = (await bodiesRendered(url)) - before;
   console.log(`one page edited, then ${cachedPaths.length + 1} pages of the site visited: ${rendered} page bod${rendered === 1 ? 'y' : 'ies'} rendered again`);
+}
+
+/** The process a started script's server runs in: tsx runs node as its child (the last of the chain). */
+function serverPid(child: ChildProcess): number {
+  let pid = child.pid!;
+  for (;;) {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    if (children.length === 0) return pid;
+    pid = children[0]!;
+  }
+}
+
+/** A process's resident memory now and at its peak so far, in MB. */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
+  return { rss: mb('VmRSS'), peak: mb('VmHWM') };
+}
+
+/** The agents' reads (see the file's header): cached `.md` and `llms.txt` against the cached HTML, then `llms-full.txt` built once. */
+async function measureAgents(databaseUrl: string, url: string, siteId: string, cachedPaths: string[], load: (url: string, paths: string[], seconds?: number) => Promise<LoadResult>) {
+  const markdownPaths = cachedPaths.map((path) => `${path}.md`);
+  const llmsPaths = [`/s/${siteId}/llms.txt`];
+  await load(url, markdownPaths, 5);
+  await load(url, llmsPaths, 3);
+  const rounds: Array<{ html: LoadResult; markdown: LoadResult; llms: LoadResult }> = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const html = await load(url, cachedPaths);
+    const markdown = await load(url, markdownPaths);
+    const llms = await load(url, llmsPaths);
+    rounds.push({ html, markdown, llms });
+    const versus = (label: string, r: LoadResult) =>
+      `${label} ${r.requestsPerSecond.toFixed(0)} req/s (p50 ${r.p50} ms, p99 ${r.p99} ms) · ÷ cached HTML ${(r.requestsPerSecond / html.requestsPerSecond).toFixed(2)}` + (r.non2xx + r.errors ? ` · NON-2XX/ERRORS ${r.non2xx}/${r.errors}` : '');
+    console.log(`agents, round ${round}: cached HTML page ${html.requestsPerSecond.toFixed(0)} req/s (p50 ${html.p50} ms, p99 ${html.p99} ms)`);
+    console.log(`  ${versus('cached .md', markdown)}`);
+    console.log(`  ${versus('cached llms.txt', llms)}`);
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const llmsBytes = (await (await fetch(`${url}${llmsPaths[0]}`)).text()).length;
+
+  // llms-full.txt on a server just started: nothing of the site cached, every page read and rendered.
+  const fresh = await startScript('api/full-server.ts', 0, { DATABASE_URL: databaseUrl, RATE_LIMIT_ENABLED: 'false' });
+  try {
+    const pid = serverPid(fresh.child);
+    const before = memoryOf(pid);
+    const fetchFull = async () => {
+      const started = performance.now();
+      const response = await fetch(`http://127.0.0.1:${fresh.port}/s/${siteId}/llms-full.txt`);
+      if (response.status !== 200 || !response.body) throw new Error(`llms-full.txt answered ${response.status}`);
+      let firstByte: number | undefined;
+      let bytes = 0;
+      const reader = response.body.getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        firstByte ??= performance.now() - started;
+        bytes += read.value.length;
+      }
+      return { firstByte: firstByte ?? NaN, total: performance.now() - started, bytes };
+    };
+    const first = await fetchFull();
+    const after = memoryOf(pid);
+    const again = await fetchFull();
+    console.log(
+      `\nagents, 10,000-page site: cached .md ÷ cached HTML median ${median(rounds.map((r) => r.markdown.requestsPerSecond / r.html.requestsPerSecond)).toFixed(2)}, ` +
+        `cached llms.txt (${(llmsBytes / 1024).toFixed(0)} KB) ÷ cached HTML median ${median(rounds.map((r) => r.llms.requestsPerSecond / r.html.requestsPerSecond)).toFixed(2)}; ` +
+        `llms-full.txt first build (fresh server): ${(first.total / 1000).toFixed(1)} s to the last byte (first byte ${first.firstByte.toFixed(0)} ms), ${(first.bytes / 1024 / 1024).toFixed(1)} MB; ` +
+        `server resident memory ${before.rss.toFixed(0)} MB before, peak ${after.peak.toFixed(0)} MB (peak before ${before.peak.toFixed(0)} MB); ` +
+        `second request ${(again.total / 1000).toFixed(1)} s`,
+    );
+  } finally {
+    await stop(fresh.child);
+  }
 }
 
 /** Each path requested in turn, three times over (one visitor typing): latency p50 and p95 in ms. */

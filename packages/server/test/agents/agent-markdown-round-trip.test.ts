@@ -1,33 +1,30 @@
-// Read → write → read through the API's MCP server changes nothing: every page of the sample site's
-// space and of an imported GitBook export (with every block GitBook writes), read as agent Markdown,
-// written back whole with `update_page` in a change request, merged, and read again gives the same text.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import { useTestServer, type TestServer } from '../support/harness.js';
+// Read → write → read through the API's MCP server changes nothing: every page of the sample site
+// (test/support/sample-site.ts: all its spaces, sections and variants) and of an imported GitBook export
+// (with every block GitBook writes), read as agent Markdown, written back whole with `update_page` in a
+// change request, merged, and read again gives the same text — through the API, and as the published
+// site's `.md` (the site's MCP `getPage`, the same Markdown and cache as the `.md` address) of each page.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { callTool, textOf, useMcpClients } from '../support/agents.js';
+import { useTestServer } from '../support/harness.js';
 import { createOrganizationWithAdmin, createSpace, type TestUser } from '../support/factories.js';
+import { sampleSite } from '../support/sample-site.js';
+import { createSite, publish } from '../support/sites.js';
 import { zip } from '../support/zip.js';
 
 const server = useTestServer();
-const clients: Client[] = [];
+const { connect, connectApi } = useMcpClients('round-trip-test');
 
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-});
-
-async function connect(t: TestServer, token: string): Promise<Client> {
-  const client = new Client({ name: 'round-trip-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', t.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-  clients.push(client);
-  return client;
+/** The text of a tool's answer, failing the test with the tool's error. */
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const result = await callTool(client, name, args);
+  expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
+  return textOf(result);
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = (result.content[0] as { text: string }).text;
-  expect(result.isError, `${name}: ${text}`).toBeFalsy();
-  return text;
+/** Each page as the published site gives it to an agent (its `.md`), by id through the site's MCP server. */
+async function siteMarkdown(site: Client, pages: TreePage[]): Promise<string[]> {
+  return Promise.all(pages.map((page) => call(site, 'getPage', { id: page.id })));
 }
 
 type TreePage = { id: string; type: string; title: string; pages?: TreePage[] };
@@ -89,18 +86,28 @@ const GITBOOK = [
 
 // Tens of calls, each two requests (MCP, then the operation): slow when every file runs at once.
 describe('agent Markdown round trip through the API MCP server', { timeout: 300_000 }, () => {
-  it("changes nothing on any page of the sample site's space", async () => {
+  it('changes nothing on any page of the sample site, through the API and on the published `.md`', async () => {
     const t = server();
-    const { admin, organization } = await createOrganizationWithAdmin(t);
-    const created = await admin.client.POST('/v1/orgs/{organizationId}/sites', { params: { path: { organizationId: organization.id } }, body: { title: 'Sample', spaces: 'sample' } });
-    expect(created.response.status).toBe(201);
-    const client = await connect(t, admin.token);
-    const { items } = JSON.parse(await call(client, 'list_spaces', { organizationId: organization.id })) as { items: { id: string }[] };
-    expect(items).toHaveLength(1);
-    const { before, after, inChangeRequest } = await roundTrip(client, admin, items[0]!.id);
-    expect(before.length).toBeGreaterThan(0);
-    expect(inChangeRequest).toEqual(before);
-    expect(after).toEqual(before);
+    const site = await sampleSite(t);
+    const api = await connectApi(t, site.admin.token);
+    // The beta section shows to visitors with its claim: an agent gives it per request.
+    const published = await connect(t, `/s/${site.siteId}/~mcp?visitor.beta=true`);
+    const spaces = await Promise.all(site.spaceIds.map(async (spaceId) => ({ spaceId, pages: await documentPages(api, spaceId) })));
+    expect(spaces.flatMap(({ pages }) => pages.map((page) => page.title))).toEqual(['Introduction', 'Install', 'From source', 'FAQ', 'Internal notes', 'Endpoints', 'Endpoints', 'Beta features']);
+    const siteBefore = await Promise.all(spaces.map(({ pages }) => siteMarkdown(published, pages)));
+    for (const [index, { spaceId, pages }] of spaces.entries()) {
+      const { before, after, inChangeRequest } = await roundTrip(api, site.admin, spaceId);
+      expect(inChangeRequest).toEqual(before);
+      expect(after).toEqual(before);
+      expect(await siteMarkdown(published, pages), `the site's .md of ${spaceId}`).toEqual(siteBefore[index]);
+    }
+    // What the sample holds in its agent form (links to `.md` addresses, tabs, the hint, the image's address).
+    const intro = siteBefore[0]![0]!;
+    const base = `${t.config.publicUrl}/s/${site.siteId}`;
+    expect(intro).toContain(`See [the FAQ](${base}/faq.md) and [Install](${base}/install.md#linux).`);
+    expect(intro).toContain('<!-- tabs -->\n#### npm\n```sh\nnpm install tool\n```\n#### pnpm\n```sh\npnpm add tool\n```\n<!-- /tabs -->');
+    expect(intro).toContain('> [!NOTE]\n> The tool needs Node.js 20.');
+    expect(intro).toMatch(/!\[A chart\]\(http:\/\/[^)]+\)$/m);
   });
 
   it('changes nothing on any page of an imported GitBook export, its blocks in their agent form', async () => {
@@ -109,8 +116,13 @@ describe('agent Markdown round trip through the API MCP server', { timeout: 300_
     const space = await createSpace(t, admin, organization, { title: 'Imported' });
     const imported = await importZip(admin, space.id);
     expect(imported).toBe(201);
-    const client = await connect(t, admin.token);
+    const site = await createSite(admin.client, organization.id, { title: 'Imported docs', spaces: [space.id] });
+    await publish(admin.client, organization.id, site.id);
+    const client = await connectApi(t, admin.token);
+    const published = await connect(t, `/s/${site.id}/~mcp`);
+    const siteBefore = await siteMarkdown(published, await documentPages(client, space.id));
     const { before, after, inChangeRequest } = await roundTrip(client, admin, space.id);
+    expect(await siteMarkdown(published, await documentPages(client, space.id))).toEqual(siteBefore);
     expect(before).toHaveLength(4);
     expect((await storedTags(admin, space.id, await documentPages(client, space.id))).flat()).toHaveLength(21);
     const install = before.find((page) => page.startsWith('# Install'))!;

@@ -2,42 +2,22 @@
 // (schemas from the contract, annotations), an agent's whole authoring path (find, read, open a change
 // request, write from Markdown, request review, merge, read back), and that every call has exactly the
 // rights of the token it came with.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { callTool as call, textOf, useMcpClients } from '../support/agents.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { createMember, createOrganizationWithAdmin, createSpace } from '../support/factories.js';
 import { edit } from '../support/content.js';
 import { componentSchema } from '../../src/agents/mcp/operation-schema.js';
 
 const server = useTestServer();
-const clients: Client[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-});
-
-async function connect(t: TestServer, token: string): Promise<Client> {
-  const client = new Client({ name: 'mcp-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', t.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-  clients.push(client);
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
+const { connect: connectTo, connectApi: connect } = useMcpClients('mcp-test');
 
 /** The JSON a successful tool call answered (fails the test with the tool's error otherwise). */
 function json(result: CallToolResult): any {
   const text = (result.content[0] as { text: string }).text;
   expect(result.isError, text).toBeFalsy();
   return JSON.parse(text);
-}
-
-function textOf(result: CallToolResult): string {
-  return (result.content[0] as { text: string }).text;
 }
 
 async function world(t: TestServer) {
@@ -163,6 +143,19 @@ describe('the API MCP server (/mcp)', { timeout: 180_000 }, () => {
     const invalid = await call(writer, 'update_page', { spaceId: space.id, changeRequestId, page: pageId, title: 'x'.repeat(300) });
     expect(invalid.isError).toBe(true);
     expect(JSON.parse(textOf(invalid)).error).toMatchObject({ code: 400 });
+    // The tool's own check: an input property no tool of this kind knows is refused, not ignored — an
+    // operation tool, a page-change tool and a read alike, and nothing is written.
+    for (const [name, input] of [
+      ['list_spaces', { organizationId: organization.id, sort: 'title' }],
+      ['update_page', { spaceId: space.id, changeRequestId, page: pageId, markdown: 'Not written.', body: 'x' }],
+      ['read_page', { spaceId: space.id, pageId, format: 'html' }],
+    ] as const) {
+      const unknown = await call(writer, name, input);
+      expect(unknown.isError, name).toBe(true);
+      const stray = Object.keys(input).at(-1)!;
+      expect(JSON.parse(textOf(unknown)), name).toEqual({ error: { code: 400, message: `/${stray}: is not a parameter of this tool`, issues: [{ path: `/${stray}`, message: 'is not a parameter of this tool' }] } });
+    }
+    expect(textOf(await call(writer, 'read_page', { spaceId: space.id, changeRequestId, pageId }))).toContain('Changed.');
   });
 
   it('refuses a missing or bad token with 401 before any MCP handling', async () => {
@@ -178,8 +171,7 @@ describe('the API MCP server (/mcp)', { timeout: 180_000 }, () => {
       expect(response.headers.get('www-authenticate')).toBe('Bearer');
       expect(((await response.json()) as { error: { code: number } }).error.code).toBe(401);
     }
-    const client = new Client({ name: 'mcp-test', version: '1.0.0' });
-    await expect(client.connect(new StreamableHTTPClientTransport(new URL('/mcp', t.url)))).rejects.toThrow();
+    await expect(connectTo(t, '/mcp')).rejects.toThrow();
   });
 
   it("gives a token of another organization nothing of this one: its lists are its own and this one's ids are absent", async () => {

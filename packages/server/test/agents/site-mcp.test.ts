@@ -2,46 +2,17 @@
 // read-only tools (search, a page as Markdown, the navigation), its pages as resources, what it refuses
 // to visitors without a site's credentials, and an agent's edit through the API's `/mcp` showing on the
 // site's `.md` and `llms.txt` on the next request.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SignJWT } from 'jose';
-import { afterEach, describe, expect, it } from 'vitest';
-import { useTestServer, type TestServer } from '../support/harness.js';
-import { publishedSite, sitePath, Visitor, type PublishedWorld } from '../support/published.js';
+import { describe, expect, it } from 'vitest';
+import { agentSite, callTool as call, siteRoot as root, textOf, useMcpClients } from '../support/agents.js';
+import { useTestServer } from '../support/harness.js';
+import { sitePath, Visitor, type PublishedWorld } from '../support/published.js';
 
 const server = useTestServer();
-const clients: Client[] = [];
+const { connect } = useMcpClients('site-mcp-test');
 
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-});
-
-async function connect(t: TestServer, path: string, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'site-mcp-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(path, t.url), { requestInit: { headers } }));
-  clients.push(client);
-  return client;
-}
-
-const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-async function docs(options: Parameters<typeof publishedSite>[2] = {}): Promise<PublishedWorld> {
-  return publishedSite(
-    server(),
-    [
-      { type: 'insert_page', ref: 'welcome', title: 'Welcome', slug: 'welcome', description: 'Start here.', markdown: 'Hello. Our lighthouse keeps ships safe.' },
-      { type: 'insert_page', ref: 'guide', title: 'Guide', slug: 'guide', markdown: 'Install the beacon: a lantern and a battery.' },
-      { type: 'insert_page', ref: 'secret', title: 'Hidden', slug: 'hidden', hidden: true, markdown: 'The lighthouse treasure map.' },
-    ] as never,
-    options,
-  );
-}
-
-const root = (world: PublishedWorld) => `/s/${world.siteId}`;
+const docs = (options: Parameters<typeof agentSite>[2] = {}): Promise<PublishedWorld> =>
+  agentSite(server(), { welcome: 'Hello. Our lighthouse keeps ships safe.', guide: 'Install the beacon: a lantern and a battery.', hidden: 'The lighthouse treasure map.' }, options);
 
 describe('a site\'s MCP server (~mcp)', { timeout: 180_000 }, () => {
   it('names the site, lists read-only tools, searches, reads pages by address or id, lists the navigation and the pages as resources', async () => {
@@ -74,6 +45,19 @@ describe('a site\'s MCP server (~mcp)', { timeout: 180_000 }, () => {
     expect(resources.map((resource) => resource.uri)).toEqual([`${base}/welcome.md`, `${base}/guide.md`]);
     const read = await client.readResource({ uri: `${base}/welcome.md` });
     expect(read.contents).toEqual([{ uri: `${base}/welcome.md`, mimeType: 'text/markdown', text: markdown }]);
+
+    // Each page read through the server (getPage, a resource read) counts in the site's insights as `mcp`,
+    // apart from the `.md` read above (`markdown`); an address with no page counts nothing.
+    const today = new Date().toISOString().slice(0, 10);
+    const { data: insights } = await world.admin.client.GET('/v1/orgs/{organizationId}/sites/{siteId}/insights', { ...sitePath(world.organizationId, world.siteId), params: { ...sitePath(world.organizationId, world.siteId).params, query: { from: today, to: today } } });
+    expect(insights!.totals.views).toEqual({ page: 0, markdown: 1, mcp: 5 });
+    const { refs } = world.spaces.guide!;
+    expect(insights!.pages.map(({ page, views }) => ({ page, views })).sort((a, b) => a.page.localeCompare(b.page))).toEqual(
+      [
+        { page: refs.welcome!, views: { page: 0, markdown: 1, mcp: 4 } },
+        { page: refs.secret!, views: { page: 0, markdown: 0, mcp: 1 } },
+      ].sort((a, b) => a.page.localeCompare(b.page)),
+    );
   });
 
   it('refuses without a site\'s credentials: share-link without its key (the absent 404), visitor-auth without a token (401); with them, answers', async () => {

@@ -3,26 +3,25 @@
 // ETag and caching rules), its alternate link and copy control on the HTML page, and what agents may
 // see of restricted sites (share key in the address or a header, visitor token as a bearer).
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { agentSite, callTool, siteRoot as root, textOf, useMcpClients } from '../support/agents.js';
 import { useTestServer } from '../support/harness.js';
 import { edit } from '../support/content.js';
-import { publishedSite, sitePath, Visitor, type PublishedWorld } from '../support/published.js';
+import { sitePath, Visitor, type PublishedWorld } from '../support/published.js';
 
 const server = useTestServer();
+const { connect } = useMcpClients('published-sites-agents-test');
 
-async function docs(options: Parameters<typeof publishedSite>[2] = {}): Promise<PublishedWorld> {
-  return publishedSite(
+const docs = (options: Parameters<typeof agentSite>[2] = {}): Promise<PublishedWorld> =>
+  agentSite(
     server(),
-    [
-      { type: 'insert_page', ref: 'welcome', title: 'Welcome', slug: 'welcome', description: 'Start here.', markdown: 'Hello. Read the [guide](guide.md#setup).\n\n{% hint style="warning" %}\nMind the gap.\n{% endhint %}\n' },
-      { type: 'insert_page', ref: 'guide', title: 'Guide', slug: 'guide', markdown: '## Setup\n\nSee [home](welcome.md) and [elsewhere](https://example.com/x).\n\n{% content-ref url="welcome.md" %}\n[welcome.md](welcome.md)\n{% endcontent-ref %}\n' },
-      { type: 'insert_page', ref: 'secret', title: 'Hidden', slug: 'hidden', hidden: true, markdown: 'The treasure map is here.' },
-    ] as never,
+    {
+      welcome: 'Hello. Read the [guide](guide.md#setup).\n\n{% hint style="warning" %}\nMind the gap.\n{% endhint %}\n',
+      guide: '## Setup\n\nSee [home](welcome.md) and [elsewhere](https://example.com/x).\n\n{% content-ref url="welcome.md" %}\n[welcome.md](welcome.md)\n{% endcontent-ref %}\n',
+      hidden: 'The treasure map is here.',
+    },
     options,
   );
-}
-
-const root = (world: PublishedWorld) => `/s/${world.siteId}`;
 
 describe('a page as Markdown', () => {
   it('answers `{page}.md` with the page as Markdown: title, description, body, links to `.md` addresses, blocks in Markdown', async () => {
@@ -111,6 +110,46 @@ describe('a page as Markdown', () => {
   });
 });
 
+/**
+ * A part of a body with everything the read rewrites or turns (a link to a page with an anchor, an image
+ * of the space, a hint, tabs, a titled code block, a content reference), about a kilobyte: pages are made
+ * of copies of it.
+ */
+const PART = [
+  'Read the [guide](guide.md#setup) and [elsewhere](https://example.com/x). ' + 'Plain prose between the blocks. '.repeat(12),
+  '{% hint style="info" %}\nA **hint** with [home](welcome.md).\n{% endhint %}',
+  '{% tabs %}\n{% tab title="npm" %}\n```sh\nnpm install tool\n```\n{% endtab %}\n\n{% tab title="pnpm" %}\nUse `pnpm add tool`.\n{% endtab %}\n{% endtabs %}',
+  '{% code title="config.ts" lineNumbers="true" %}\n```ts\nexport const config = { port: 8080 };\n```\n{% endcode %}',
+  '{% content-ref url="guide.md" %}\n[guide.md](guide.md)\n{% endcontent-ref %}',
+].join('\n\n');
+/** The body length past which a page is read in the parse pool (packages/server/src/areas/sites/published/page-markdown.ts). */
+const POOL_THRESHOLD = 8_192;
+
+describe('a long page, read in the parse pool', { timeout: 180_000 }, () => {
+  it('reads as a short one does: `.md` and the site\'s MCP getPage of a body past the threshold give the short body\'s Markdown, part for part', async () => {
+    const copies = Math.ceil(POOL_THRESHOLD / PART.length) + 1;
+    const long = Array.from({ length: copies }, () => PART).join('\n\n');
+    expect(PART.length).toBeLessThan(POOL_THRESHOLD);
+    expect(long.length).toBeGreaterThan(POOL_THRESHOLD);
+    const world = await agentSite(server(), { welcome: PART, guide: '## Setup\n\nSteps.', hidden: long });
+    const pool = vi.spyOn(world.t.context.parsing, 'run');
+    const agent = new Visitor(world.t.url);
+    const short = await agent.get(`${root(world)}/welcome.md`);
+    expect(short.status).toBe(200);
+    expect(pool.mock.calls.filter(([task]) => task === 'agent-markdown')).toHaveLength(0);
+    // Read first through MCP (rendered then, in the pool), then at its `.md` address (the same, cached).
+    const client = await connect(world.t, `${root(world)}/~mcp`);
+    const read = await callTool(client, 'getPage', { address: 'hidden' });
+    expect(read.isError, textOf(read)).toBeFalsy();
+    expect(pool.mock.calls.filter(([task]) => task === 'agent-markdown').map(([, input]) => (input as { markdown: string }).markdown.trimEnd())).toEqual([long]);
+    const part = short.body.slice('# Welcome\n\n> Start here.\n\n'.length).trimEnd();
+    expect(part).toContain(`[guide](${world.t.config.publicUrl}${root(world)}/guide.md#setup)`);
+    expect(part).toContain('<!-- tabs -->');
+    expect(textOf(read)).toBe(`# Hidden\n\n${Array.from({ length: copies }, () => part).join('\n\n')}\n`);
+    expect((await agent.get(`${root(world)}/hidden.md`)).body).toBe(textOf(read));
+  });
+});
+
 /** The llmstxt.org structure: an H1, a blockquote summary, then H2 sections of `- [name](url): notes` lines. */
 function llmsStructure(text: string): { title: string; summary: string; sections: Array<{ heading: string; links: Array<{ title: string; url: string; notes?: string }> }> } {
   const lines = text.split('\n');
@@ -133,7 +172,7 @@ function llmsStructure(text: string): { title: string; summary: string; sections
   return { title: lines[0]!.slice(2), summary: lines[2]!.slice(2), sections };
 }
 
-describe('llms.txt and llms-full.txt', () => {
+describe('llms.txt and llms-full.txt', { timeout: 180_000 }, () => {
   it('llms.txt lists the visible pages in navigation order as `.md` links (hidden ones left out), each answering 200; a merge shows on the next request', async () => {
     const world = await docs();
     const base = `${world.t.config.publicUrl}${root(world)}`;
@@ -174,7 +213,7 @@ describe('llms.txt and llms-full.txt', () => {
     expect((await agent.get(`${root(world)}/llms-full.txt`, { headers: { 'If-None-Match': full.headers.etag as string } })).status).toBe(304);
   });
 
-  it('restricted sites: without credentials the same as their HTML (absent, or 401 for visitor-auth); with them, the list', async () => {
+  it('restricted sites: without credentials the same as their HTML (absent, or 401 for visitor-auth); with them, the list, a share-link site\'s addresses carrying its key', async () => {
     const shared = await docs({ visibility: 'share-link' });
     const { data: link } = await shared.admin.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath(shared.organizationId, shared.siteId), body: { label: 'Agents' } });
     const agent = new Visitor(shared.t.url);
@@ -187,6 +226,26 @@ describe('llms.txt and llms-full.txt', () => {
       expect(admitted.headers['cache-control']).toBe('private, no-cache');
       expect(admitted.body).toContain('Welcome');
     }
+    // Each address in the files carries the key (an agent following them sends no header), and answers with it alone.
+    const base = `${shared.t.config.publicUrl}${root(shared)}`;
+    const key = `?shareKey=${encodeURIComponent(link!.key!)}`;
+    const index = llmsStructure((await agent.get(`${root(shared)}/llms.txt`, { headers: { 'X-Share-Key': link!.key! } })).body);
+    expect(index.summary).toContain(`${base}/llms-full.txt${key} holds`);
+    expect(index.sections.flatMap((section) => section.links.map((entry) => entry.url))).toEqual([`${base}/welcome.md${key}`, `${base}/guide.md${key}`]);
+    for (const { url } of index.sections.flatMap((section) => section.links)) {
+      const page = await agent.get(new URL(url).pathname + new URL(url).search);
+      expect(page.status, url).toBe(200);
+      expect(page.headers['set-cookie']).toBeUndefined();
+    }
+    const full = await agent.get(`${root(shared)}/llms-full.txt${key}`);
+    expect(full.body.match(/^Source: .+$/gm)).toEqual([`Source: ${base}/welcome.md${key}`, `Source: ${base}/guide.md${key}`]);
+    // Another link's key gets its own file (cached and validated apart), with its own key.
+    const { data: other } = await shared.admin.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath(shared.organizationId, shared.siteId), body: { label: 'Partners' } });
+    const second = await agent.get(`${root(shared)}/llms.txt?shareKey=${encodeURIComponent(other!.key!)}`);
+    expect(second.body).toContain(`${base}/welcome.md?shareKey=${encodeURIComponent(other!.key!)}`);
+    expect(second.body).not.toContain(link!.key!);
+    expect(second.headers.etag).not.toBe((await agent.get(`${root(shared)}/llms.txt${key}`)).headers.etag);
+
     const signed = await docs({ visibility: 'visitor-auth' });
     await signed.admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', { ...sitePath(signed.organizationId, signed.siteId), body: { fallbackURL: 'https://login.example.com/' } });
     for (const name of ['llms.txt', 'llms-full.txt']) {

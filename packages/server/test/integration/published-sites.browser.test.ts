@@ -11,8 +11,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confinedPage, launchBrowser, type ConfinedPage } from '../support/browser.js';
 import { useTestServer } from '../support/harness.js';
-import { solidPng } from '../support/images.js';
-import { addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, type PublishedWorld } from '../support/published.js';
+import { sampleSite } from '../support/sample-site.js';
+import { publishedSite, sitePath } from '../support/published.js';
 
 const server = useTestServer();
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -26,71 +26,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const BODY = [
-  'Everything about the **tool**. See [the FAQ](/pages/{faq}) and [Install](/pages/{install}#linux).',
-  '',
-  '## Getting set up',
-  '',
-  '{% tabs %}',
-  '{% tab title="npm" %}',
-  '```sh',
-  'npm install tool',
-  '```',
-  '{% endtab %}',
-  '{% tab title="pnpm" %}',
-  '```sh',
-  'pnpm add tool',
-  '```',
-  '{% endtab %}',
-  '{% endtabs %}',
-  '',
-  '{% hint style="info" %}',
-  'The tool needs Node.js 20.',
-  '{% endhint %}',
-  '',
-  '## Configuration',
-  '',
-  '| Option | Default | Meaning |',
-  '| --- | --- | --- |',
-  '| `port` | 8080 | Where it listens |',
-  '| `verbose` | false | Say more |',
-  '',
-  '```ts',
-  'export const config = { port: 8080, verbose: false };',
-  '```',
-  '',
-  '![A chart](/files/{chart})',
-].join('\n');
-
-/** A realistic site: a guide (pages, subpages, a hidden page), an API section with two versions, a beta section for claims. */
-async function realSite(visibility: 'public' | 'share-link' | 'visitor-auth' = 'public'): Promise<PublishedWorld & { sections: Record<string, string> }> {
-  const t = server();
-  const world = await publishedSite(
-    t,
-    [
-      { type: 'insert_file', ref: 'chart', name: 'chart.png', contentType: 'image/png', base64: solidPng(320, 120).toString('base64') },
-      { type: 'insert_page', ref: 'intro', title: 'Introduction', slug: 'introduction', emoji: '📘', description: 'What the tool does and how to start.', markdown: '' },
-      { type: 'insert_page', ref: 'install', title: 'Install', slug: 'install', markdown: '## Linux\n\nUse the package.\n\n## macOS\n\nUse Homebrew.' },
-      { type: 'insert_page', ref: 'deep', parent: { ref: 'install' }, title: 'From source', slug: 'from-source', markdown: 'Build it: `make`.' },
-      { type: 'insert_page', ref: 'faq', title: 'FAQ', slug: 'faq', markdown: '## Is it free?\n\nYes.' },
-      { type: 'insert_page', ref: 'hidden', title: 'Internal notes', slug: 'internal', hidden: true, markdown: 'Hidden.' },
-    ] as never,
-    { visibility, title: 'Toolbox' },
-  );
-  const guide = world.spaces.guide!;
-  const { edit } = await import('../support/content.js');
-  await edit(world.admin, guide.id, [{ type: 'update_page', page: guide.refs.intro!, markdown: BODY.replace('{faq}', guide.refs.faq!).replace('{install}', guide.refs.install!).replace('{chart}', guide.refs.chart!) } as never]);
-  const { admin, organizationId, siteId } = world;
-  const v1 = await spaceWithPages(t, admin, organizationId, 'v1', [{ type: 'insert_page', title: 'Endpoints', slug: 'endpoints', markdown: '## GET /things\n\nLists things (v1).' } as never]);
-  const v2 = await spaceWithPages(t, admin, organizationId, 'v2', [{ type: 'insert_page', title: 'Endpoints', slug: 'endpoints', markdown: '## GET /things\n\nLists things (v2).' } as never]);
-  const beta = await spaceWithPages(t, admin, organizationId, 'Beta', [{ type: 'insert_page', title: 'Beta features', slug: 'features', markdown: 'Try them.' } as never]);
-  const api = await addSection(admin.client, organizationId, siteId, v1.id, 'API');
-  await addSiteSpace(admin.client, organizationId, siteId, v2.id, api.id);
-  const betaSection = await addSection(admin.client, organizationId, siteId, beta.id, 'Beta');
-  await admin.client.PATCH('/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { organizationId, siteId, siteSectionId: betaSection.id } }, body: { condition: 'visitor.claims.unsigned.beta === true' } });
-  await admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/customization', { ...sitePath(organizationId, siteId), body: { styling: { primaryColor: { light: '#0B5FFF', dark: '#5C8DFF' }, corners: 'rounded' }, favicon: { emoji: '🧰' } } as never });
-  return { ...world, sections: { api: api.path, beta: betaSection.path } };
-}
+const realSite = (visibility?: 'public' | 'share-link' | 'visitor-auth') => sampleSite(server(), visibility);
 
 const origin = () => new URL(server().url).origin;
 

@@ -1,5 +1,5 @@
 // The API's MCP server at `/mcp` (issue 31): Streamable HTTP through the official SDK, stateless — a
-// server and a transport per request, no session to keep or share between instances — each tool an
+// server per request (packages/server/src/mcp-http.ts), no session to keep or share between instances — each tool an
 // operation of the API called back over HTTP with the caller's own token (tools.ts, rest-caller.ts).
 // Mounted after the caller is resolved and rate-limited (app.ts): a request without a valid token is a
 // 401 before any MCP handling. docs/decisions.md, "The API's MCP server".
@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { unauthorized } from '../../errors.js';
 import { loadSpec } from '../../http/operations.js';
+import { serveStatelessMcp } from '../../mcp-http.js';
 import { createRestCaller, type RestCaller } from './rest-caller.js';
 import { agentTools } from './tools.js';
 
@@ -59,15 +59,7 @@ export function mountAgentMcp(router: Router): void {
     parseJson,
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        const server = createAgentServer({ api: createRestCaller(ownAddress(req), req.headers.authorization!), tokenId: req.caller!.tokenId });
-        // Stateless: no session id; answers as JSON rather than an event stream (no tool sends progress).
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-        res.on('close', () => {
-          void transport.close();
-          void server.close();
-        });
-        await server.connect(transport);
-        await transport.handleRequest(req, res, req.body);
+        await serveStatelessMcp(createAgentServer({ api: createRestCaller(ownAddress(req), req.headers.authorization!), tokenId: req.caller!.tokenId }), req, res);
       } catch (error) {
         next(error);
       }

@@ -59,17 +59,31 @@ function pick(input: Record<string, unknown>, names: string[]): Record<string, u
   return Object.fromEntries(names.filter((name) => input[name] !== undefined).map((name) => [name, input[name]]));
 }
 
-/** The input's properties the schema does not know: refused rather than silently ignored. */
-function unknownProperties(input: Record<string, unknown>, schema: JsonSchema): string[] {
-  return Object.keys(input).filter((name) => !(name in (schema.properties as object)));
+/** What names and describes a tool to clients. */
+type ToolHead = Pick<AgentTool, 'name' | 'title' | 'description' | 'annotations'>;
+
+/** A tool of `inputSchema` whose input properties the schema does not know are refused (rather than silently ignored) before `run` sees them. */
+function strictTool(head: ToolHead, inputSchema: JsonSchema, run: AgentTool['call']): AgentTool {
+  const known = new Set(Object.keys(inputSchema.properties as object));
+  return {
+    name: head.name,
+    title: head.title,
+    description: head.description,
+    inputSchema,
+    annotations: head.annotations,
+    call(input, context) {
+      const unknown = Object.keys(input).find((name) => !known.has(name));
+      if (unknown !== undefined) return Promise.resolve(refusal(`/${unknown}`, 'is not a parameter of this tool'));
+      return run(input, context);
+    },
+  };
 }
 
-type OperationToolOptions = {
-  name: string;
-  title: string;
-  description: string;
+/** A write's `Idempotency-Key`: the input's, else the one derived from the call. */
+const idempotencyKeyOf = (input: Record<string, unknown>, context: ToolContext) => String(input.idempotencyKey ?? context.derivedIdempotencyKey);
+
+type OperationToolOptions = ToolHead & {
   operationId: string;
-  annotations: ToolAnnotations;
   /** Parameters the tool sets itself (not part of its input). */
   omit?: string[];
   /** A fixed body (the tool's input then carries no body properties). */
@@ -84,35 +98,22 @@ function operationTool(options: OperationToolOptions): AgentTool {
   const isWrite = specOperation(options.operationId).method !== 'get';
   const properties = { ...parameters.properties, ...(bodySchema?.properties ?? {}), ...(isWrite ? { idempotencyKey: IDEMPOTENCY_KEY } : {}) };
   const inputSchema = objectSchema(properties, [...parameters.required, ...((bodySchema?.required as string[] | undefined) ?? [])]);
-  return {
-    name: options.name,
-    title: options.title,
-    description: options.description,
-    inputSchema,
-    annotations: options.annotations,
-    async call(input, context) {
-      const unknown = unknownProperties(input, inputSchema);
-      if (unknown.length > 0) return refusal(`/${unknown[0]}`, 'is not a parameter of this tool');
-      const body = options.body ?? (bodySchema ? pick(input, placement.body) : undefined);
-      return result(
-        await context.api(options.operationId, {
-          path: pick(input, placement.path),
-          query: pick(input, placement.query),
-          body,
-          idempotencyKey: isWrite ? String(input.idempotencyKey ?? context.derivedIdempotencyKey) : undefined,
-        }),
-      );
-    },
-  };
+  return strictTool(options, inputSchema, async (input, context) => {
+    const body = options.body ?? (bodySchema ? pick(input, placement.body) : undefined);
+    return result(
+      await context.api(options.operationId, {
+        path: pick(input, placement.path),
+        query: pick(input, placement.query),
+        body,
+        idempotencyKey: isWrite ? idempotencyKeyOf(input, context) : undefined,
+      }),
+    );
+  });
 }
 
 const CONTENT_CHANGES = 'applyChangeRequestContentChanges';
 
-type PageChangeToolOptions = {
-  name: string;
-  title: string;
-  description: string;
-  annotations: ToolAnnotations;
+type PageChangeToolOptions = ToolHead & {
   /** The change's schema in the contract. */
   change: 'InsertPageChange' | 'UpdatePageChange' | 'DeletePageChange';
   type: 'insert_page' | 'update_page' | 'delete_page';
@@ -137,37 +138,22 @@ function pageChangeTool(options: PageChangeToolOptions): AgentTool {
     { ...parameters.properties, ...changeProperties, ...(options.document ? { document: DOCUMENT } : {}), idempotencyKey: IDEMPOTENCY_KEY },
     [...parameters.required, ...required],
   );
-  return {
-    name: options.name,
-    title: options.title,
-    description: options.description,
-    inputSchema,
-    annotations: options.annotations,
-    async call(input, context) {
-      const unknown = unknownProperties(input, inputSchema);
-      if (unknown.length > 0) return refusal(`/${unknown[0]}`, 'is not a parameter of this tool');
-      // A new page's id comes back as `refs.page`.
-      const change: Record<string, unknown> = { type: options.type, ...(options.type === 'insert_page' ? { ref: 'page' } : {}), ...pick(input, changeNames) };
-      if (typeof change.markdown === 'string') change.markdown = bodyFromAgentMarkdown(change.markdown);
-      if (options.document && input.document !== undefined) {
-        if (typeof input.document !== 'string') return refusal('/document', 'must be a string');
-        const page = pageFromAgentMarkdown(input.document);
-        if (!page) return refusal('/document', 'must start with a `# Title` line');
-        change.title ??= page.title;
-        change.markdown ??= page.markdown;
-        // An update removes a description the document no longer has; an insert simply has none.
-        if (change.description === undefined && page.description !== null) change.description = page.description;
-        else if (change.description === undefined && options.type === 'update_page') change.description = null;
-      }
-      return result(
-        await context.api(CONTENT_CHANGES, {
-          path: pick(input, parameters.placement.path),
-          body: { changes: [change] },
-          idempotencyKey: String(input.idempotencyKey ?? context.derivedIdempotencyKey),
-        }),
-      );
-    },
-  };
+  return strictTool(options, inputSchema, async (input, context) => {
+    // A new page's id comes back as `refs.page`.
+    const change: Record<string, unknown> = { type: options.type, ...(options.type === 'insert_page' ? { ref: 'page' } : {}), ...pick(input, changeNames) };
+    if (typeof change.markdown === 'string') change.markdown = bodyFromAgentMarkdown(change.markdown);
+    if (options.document && input.document !== undefined) {
+      if (typeof input.document !== 'string') return refusal('/document', 'must be a string');
+      const page = pageFromAgentMarkdown(input.document);
+      if (!page) return refusal('/document', 'must start with a `# Title` line');
+      change.title ??= page.title;
+      change.markdown ??= page.markdown;
+      // An update removes a description the document no longer has; an insert simply has none.
+      if (change.description === undefined && page.description !== null) change.description = page.description;
+      else if (change.description === undefined && options.type === 'update_page') change.description = null;
+    }
+    return result(await context.api(CONTENT_CHANGES, { path: pick(input, parameters.placement.path), body: { changes: [change] }, idempotencyKey: idempotencyKeyOf(input, context) }));
+  });
 }
 
 /** Reading a page: of the space's current content, or of a change request's when `changeRequestId` is given. */
@@ -175,47 +161,36 @@ function readPageTool(): AgentTool {
   const space = operationParameters('getSpacePageById', { omit: ['format', 'metadata', 'computed'] });
   const inChangeRequest = operationParameters('getChangeRequestPageById', { omit: ['format', 'metadata', 'computed'] });
   const inputSchema = objectSchema({ ...space.properties, changeRequestId: inChangeRequest.properties.changeRequestId! }, space.required);
-  return {
+  const head = {
     name: 'read_page',
     title: 'Read a page as Markdown',
     description: `A page as Markdown: \`# Title\`, the description as a quote, then the body. ${AGENT_MARKDOWN_NOTE} Write it back with \`update_page\`'s \`document\`.`,
-    inputSchema,
     annotations: READ,
-    async call(input, context) {
-      const unknown = unknownProperties(input, inputSchema);
-      if (unknown.length > 0) return refusal(`/${unknown[0]}`, 'is not a parameter of this tool');
-      const fromChangeRequest = input.changeRequestId !== undefined;
-      const answer = await context.api(fromChangeRequest ? 'getChangeRequestPageById' : 'getSpacePageById', {
-        path: pick(input, fromChangeRequest ? inChangeRequest.placement.path : space.placement.path),
-        query: { format: 'markdown' },
-      });
-      if (answer.status >= 400) return result(answer);
-      const page = answer.body as { title: string; description?: string | null; markdown?: string };
-      return { content: [{ type: 'text', text: pageToAgentMarkdown({ title: page.title, description: page.description, markdown: page.markdown ?? '' }) }] };
-    },
   };
+  return strictTool(head, inputSchema, async (input, context) => {
+    const fromChangeRequest = input.changeRequestId !== undefined;
+    const answer = await context.api(fromChangeRequest ? 'getChangeRequestPageById' : 'getSpacePageById', {
+      path: pick(input, fromChangeRequest ? inChangeRequest.placement.path : space.placement.path),
+      query: { format: 'markdown' },
+    });
+    if (answer.status >= 400) return result(answer);
+    const page = answer.body as { title: string; description?: string | null; markdown?: string };
+    return { content: [{ type: 'text', text: pageToAgentMarkdown({ title: page.title, description: page.description, markdown: page.markdown ?? '' }) }] };
+  });
 }
 
 function listPagesTool(): AgentTool {
   const space = operationParameters('listSpacePages');
   const inChangeRequest = operationParameters('listChangeRequestPages');
   const inputSchema = objectSchema({ ...space.properties, changeRequestId: inChangeRequest.properties.changeRequestId! }, space.required);
-  return {
-    name: 'list_pages',
-    title: 'List the pages of a space',
-    description: "The pages of a space's current content (or of a change request's), with their ids, titles and paths.",
-    inputSchema,
-    annotations: READ,
-    async call(input, context) {
-      const unknown = unknownProperties(input, inputSchema);
-      if (unknown.length > 0) return refusal(`/${unknown[0]}`, 'is not a parameter of this tool');
-      const fromChangeRequest = input.changeRequestId !== undefined;
-      const parameters = fromChangeRequest ? inChangeRequest : space;
-      return result(
-        await context.api(fromChangeRequest ? 'listChangeRequestPages' : 'listSpacePages', { path: pick(input, parameters.placement.path), query: pick(input, parameters.placement.query) }),
-      );
-    },
-  };
+  const head = { name: 'list_pages', title: 'List the pages of a space', description: "The pages of a space's current content (or of a change request's), with their ids, titles and paths.", annotations: READ };
+  return strictTool(head, inputSchema, async (input, context) => {
+    const fromChangeRequest = input.changeRequestId !== undefined;
+    const parameters = fromChangeRequest ? inChangeRequest : space;
+    return result(
+      await context.api(fromChangeRequest ? 'listChangeRequestPages' : 'listSpacePages', { path: pick(input, parameters.placement.path), query: pick(input, parameters.placement.query) }),
+    );
+  });
 }
 
 let tools: AgentTool[] | undefined;

@@ -45,8 +45,10 @@ function segmentsOf(c: Context, address: string): string[] | undefined {
   }
 }
 
+/** A page read through the server (getPage, a resource read): counted in the site's insights as `mcp`, then its `.md` text. */
 async function pageMarkdown(c: Context, found: SitePage): Promise<string> {
-  const { app } = c.visit;
+  const { app, site } = c.visit;
+  app.insights.recordView({ organizationId: site.organizationId, siteId: site.id, spaceId: found.located.siteSpace.spaceId, pageId: found.page.id, kind: 'mcp' });
   const key = viewKey(c.visit, c.visible, MARKDOWN_FORM_VERSION, found);
   let markdown = app.caches.sitePages.get(key);
   if (markdown === undefined) {

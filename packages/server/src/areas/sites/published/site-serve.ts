@@ -67,5 +67,5 @@ export async function serveSite(app: AppContext, target: SiteTarget & { address:
   }
   res.set({ Vary: 'Cookie' });
   if (!indexable(site)) res.set('X-Robots-Tag', 'noindex');
-  return endpoint.serve(visitOf(request, admission.visitor, admission.restricted), res);
+  return endpoint.serve(visitOf(request, admission.visitor, admission.restricted, admission.shareKey), res);
 }

@@ -34,6 +34,8 @@ export type SiteVisit = SiteRequest & {
   visitor: Visitor;
   /** A share-link or visitor-auth site: answers are private to the visitor (`Cache-Control: private`). */
   restricted: boolean;
+  /** On a share-link site, the key this request was admitted with. */
+  shareKey?: string;
   /** The structure this visitor sees (resolved once per structure version and claims: site-state.ts). */
   visible(): Promise<VisibleStructure>;
 };
@@ -68,9 +70,9 @@ export type SiteEndpoint = {
     }
 );
 
-export const visitOf = (request: SiteRequest, visitor: Visitor, restricted: boolean): SiteVisit => {
+export const visitOf = (request: SiteRequest, visitor: Visitor, restricted: boolean, shareKey?: string): SiteVisit => {
   let visible: Promise<VisibleStructure> | undefined;
-  return { ...request, visitor, restricted, visible: () => (visible ??= visibleStructure(request.app, request.state, visitor)) };
+  return { ...request, visitor, restricted, ...(shareKey !== undefined ? { shareKey } : {}), visible: () => (visible ??= visibleStructure(request.app, request.state, visitor)) };
 };
 
 /** The site's chrome for `structure` (its tabs current at `located`); an empty structure when none is given. */

@@ -28,7 +28,8 @@ export const SHARE_KEY_HEADER = 'x-share-key';
 export type SetCookie = { name: string; value: string; maxAgeSeconds: number };
 
 export type Admission =
-  | { kind: 'admit'; visitor: Visitor; restricted: boolean }
+  /** `shareKey`: on a share-link site, the key that opened it (for links an agent follows: llms.txt). */
+  | { kind: 'admit'; visitor: Visitor; restricted: boolean; shareKey?: string }
   /** A credential or claims came in the address: kept in cookies, and the address reloaded without them. */
   | { kind: 'reload'; cookies: SetCookie[]; query: URLSearchParams }
   | { kind: 'login'; fallbackUrl: string | null }
@@ -132,7 +133,8 @@ export async function admit(site: PublishedSiteRow, shareKeyHashes: readonly Buf
   // (issue 25, F8: `?visitor.x=` used to answer a 303 with cookies before the key was asked for).
   const keyParam = query.get('shareKey');
   const keyHeader = perRequest ? singleHeader(req, SHARE_KEY_HEADER) : undefined;
-  if (site.visibility === 'share-link' && !keyOpens(shareKeyHashes, keyParam ?? keyHeader ?? cookies.get(COOKIES.share) ?? '')) return { kind: 'absent' };
+  const shareKey = keyParam ?? keyHeader ?? cookies.get(COOKIES.share) ?? '';
+  if (site.visibility === 'share-link' && !keyOpens(shareKeyHashes, shareKey)) return { kind: 'absent' };
 
   // Credentials and claims in the address are taken once, then the address is reloaded without them
   // (they stay out of history, bookmarks and referrers); an agent's count for its request alone.
@@ -167,6 +169,7 @@ export async function admit(site: PublishedSiteRow, shareKeyHashes: readonly Buf
     kind: 'admit',
     visitor: { claims: { ...signed, unsigned: (perRequest ? unsignedParam : undefined) ?? readUnsignedCookie(cookies.get(COOKIES.claims)) } },
     restricted: site.visibility === 'share-link' || site.visibility === 'visitor-auth',
+    ...(site.visibility === 'share-link' ? { shareKey } : {}),
   };
 }
 

@@ -8,12 +8,16 @@
 //   is megabytes, so it is never built in memory: it streams, a batch of pages at a time (their bodies
 //   loaded in one query per batch, each page's Markdown taken from or put in the cache the `.md`
 //   addresses use), waiting for the client to drain. Its ETag is the same key: a repeat answers 304.
+// - On a share-link site, every address in them carries the key the request came with (`?shareKey=`):
+//   an agent following the links of a file keeps no cookie and may send no header, so the address is
+//   all it has (docs/decisions.md, "llms.txt on a share-link site"). The key is then part of the cache key.
 import type { Response } from 'express';
 import { loadDocuments } from '../../../../content/content-objects.repository.js';
 import { MARKDOWN_FORM_VERSION, renderPageMarkdown } from '../page-markdown.js';
 import { listedPages, listedSpaces, markdownHref, sitePageOf, type ListedSpace } from '../site-agent-pages.js';
 import { customizationOf } from '../site-chrome.js';
 import { viewKey } from '../site-page.js';
+import type { VisibleStructure } from '../site-state.js';
 import { etagMatches, siteOrigin, type SiteEndpoint, type SiteVisit } from '../site-visit.js';
 import { MARKDOWN_TYPE } from './page-markdown.js';
 
@@ -24,9 +28,15 @@ const FULL_BATCH = 100;
 const label = (text: string) => text.replace(/[\\[\]]/g, '\\$&');
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+/** What the addresses in the files carry: a share-link site's key, which an agent following them has no other way to send. */
+const addressQuery = (visit: SiteVisit) => (visit.shareKey !== undefined ? `?shareKey=${encodeURIComponent(visit.shareKey)}` : '');
+
+/** The view's key (and ETag): a share-link site's files differ by the key in their addresses. */
+const fileKey = (visit: SiteVisit, visible: VisibleStructure, form: string) => viewKey(visit, visible, visit.shareKey !== undefined ? `${form}\n${visit.shareKey}` : form);
+
 function summary(visit: SiteVisit, title: string, spaces: readonly ListedSpace[]): string {
   const sections = spaces.map((space) => space.heading);
-  return `> ${oneLine(title)}: ${sections.length > 0 ? `documentation in ${sections.length === 1 ? 'one section' : `${sections.length} sections`} (${oneLine(sections.join(', '))})` : 'no pages published yet'}. Each link leads to a page as Markdown; ${siteOrigin(visit)}${visit.root}/llms-full.txt holds every page in one file.`;
+  return `> ${oneLine(title)}: ${sections.length > 0 ? `documentation in ${sections.length === 1 ? 'one section' : `${sections.length} sections`} (${oneLine(sections.join(', '))})` : 'no pages published yet'}. Each link leads to a page as Markdown; ${siteOrigin(visit)}${visit.root}/llms-full.txt${addressQuery(visit)} holds every page in one file.`;
 }
 
 /** Answers 304 when the client holds the view `key` names; otherwise sets its headers. */
@@ -40,13 +50,14 @@ function validated(visit: SiteVisit, res: Response, key: string): boolean {
 
 async function serveIndex(visit: SiteVisit, res: Response): Promise<void> {
   const visible = await visit.visible();
-  const key = viewKey(visit, visible, 'llms-1');
+  const key = fileKey(visit, visible, 'llms-1');
   if (validated(visit, res, key)) return;
   let text = visit.app.caches.sitePages.get(key);
   if (text === undefined) {
     const spaces = await listedSpaces(visit, visible.structure);
     const title = customizationOf(visit.site).title;
     const origin = siteOrigin(visit);
+    const query = addressQuery(visit);
     const lines = [`# ${oneLine(title)}`, '', summary(visit, title, spaces)];
     for (const space of spaces) {
       const pages = listedPages(space);
@@ -54,7 +65,7 @@ async function serveIndex(visit: SiteVisit, res: Response): Promise<void> {
       lines.push('', `## ${oneLine(space.heading)}`, '');
       for (const page of pages) {
         const description = page.description ? `: ${oneLine(page.description)}` : '';
-        lines.push(`- [${label(oneLine(page.title))}](${markdownHref(origin, visit.root, space, page.id)})${description}`);
+        lines.push(`- [${label(oneLine(page.title))}](${markdownHref(origin, visit.root, space, page.id)}${query})${description}`);
       }
     }
     text = `${lines.join('\n')}\n`;
@@ -81,12 +92,13 @@ async function write(res: Response, chunk: string): Promise<boolean> {
 async function serveFull(visit: SiteVisit, res: Response): Promise<void> {
   const { app, site } = visit;
   const visible = await visit.visible();
-  if (validated(visit, res, viewKey(visit, visible, 'llms-full-1'))) return;
+  if (validated(visit, res, fileKey(visit, visible, 'llms-full-1'))) return;
   res.status(200).set('Content-Type', MARKDOWN_TYPE);
   if (visit.req.method === 'HEAD') return void res.end();
   const spaces = await listedSpaces(visit, visible.structure);
   const title = customizationOf(site).title;
   const origin = siteOrigin(visit);
+  const query = addressQuery(visit);
   // The client leaving stops the work (and any page read in the parse pool).
   const left = new AbortController();
   res.on('close', () => left.abort());
@@ -107,7 +119,7 @@ async function serveFull(visit: SiteVisit, res: Response): Promise<void> {
           markdown = await renderPageMarkdown(visit, visible.structure, found, { body: (page.documentHash && bodies.get(page.documentHash)) || '', signal: left.signal });
           app.caches.sitePages.set(key, markdown);
         }
-        if (!(await write(res, `\n---\n\nSource: ${markdownHref(origin, visit.root, space, page.id)}\n\n${markdown}`))) return;
+        if (!(await write(res, `\n---\n\nSource: ${markdownHref(origin, visit.root, space, page.id)}${query}\n\n${markdown}`))) return;
       }
     }
   }

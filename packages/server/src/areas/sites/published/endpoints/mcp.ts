@@ -1,10 +1,10 @@
 // `~mcp`: the site's MCP server (site-mcp.ts) over Streamable HTTP, stateless like the API's `/mcp`
-// (agents/mcp/agent-server.ts): a server and a transport per request, answers as JSON. It sees what the
+// (packages/server/src/mcp-http.ts: a server per request, answers as JSON). It sees what the
 // visitor sending the request may see: credentials per request (the share key in the address or
 // `X-Share-Key`, the visitor token as a bearer: visitor.ts), charged and limited per address like pages
 // (site-charge.ts), and to a visitor a site is absent for, the same absent answer as every address.
 import express, { type Response } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { serveStatelessMcp } from '../../../../mcp-http.js';
 import { createSiteMcpServer } from '../site-mcp.js';
 import type { SiteEndpoint, SiteVisit } from '../site-visit.js';
 
@@ -21,14 +21,7 @@ async function serveMcp(visit: SiteVisit, res: Response): Promise<void> {
   const parsed = await new Promise<boolean>((resolve) => parseJson(req, res, (error?: unknown) => resolve(!error)));
   if (!parsed) return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON of at most 64 kB');
   res.set('Cache-Control', 'no-store');
-  const server = await createSiteMcpServer(visit);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  res.on('close', () => {
-    void transport.close();
-    void server.close();
-  });
-  await server.connect(transport);
-  await transport.handleRequest(req, res, req.body);
+  await serveStatelessMcp(await createSiteMcpServer(visit), req, res);
 }
 
 export const mcpEndpoint: SiteEndpoint = {
