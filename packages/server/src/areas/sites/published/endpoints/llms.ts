@@ -11,6 +11,8 @@
 // - On a share-link site, every address in them carries the key the request came with (`?shareKey=`):
 //   an agent following the links of a file keeps no cookie and may send no header, so the address is
 //   all it has (docs/decisions.md, "llms.txt on a share-link site"). The key is then part of the cache key.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import { loadDocuments } from '../../../../content/content-objects.repository.js';
 import { MARKDOWN_FORM_VERSION, renderPageMarkdown } from '../page-markdown.js';
@@ -74,21 +76,6 @@ async function serveIndex(visit: SiteVisit, res: Response): Promise<void> {
   res.status(200).set('Content-Type', MARKDOWN_TYPE).send(text);
 }
 
-/** Writes `chunk`, waiting for the client to take what was written before; false once it has gone. */
-async function write(res: Response, chunk: string): Promise<boolean> {
-  if (res.destroyed) return false;
-  if (!res.write(chunk)) await new Promise<void>((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-  return !res.destroyed;
-}
-
 async function serveFull(visit: SiteVisit, res: Response): Promise<void> {
   const { app, site } = visit;
   const visible = await visit.visible();
@@ -102,28 +89,37 @@ async function serveFull(visit: SiteVisit, res: Response): Promise<void> {
   // The client leaving stops the work (and any page read in the parse pool).
   const left = new AbortController();
   res.on('close', () => left.abort());
-  if (!(await write(res, `# ${oneLine(title)}\n\n${summary(visit, title, spaces)}\n`))) return;
-  for (const space of spaces) {
-    const pages = listedPages(space);
-    for (let start = 0; start < pages.length; start += FULL_BATCH) {
-      const batch = pages.slice(start, start + FULL_BATCH).map((page) => {
-        const found = sitePageOf(space, page);
-        const key = viewKey(visit, visible, MARKDOWN_FORM_VERSION, found);
-        return { page, found, key, cached: app.caches.sitePages.get(key) };
-      });
-      const hashes = batch.flatMap(({ page, cached }) => (cached === undefined && page.documentHash ? [page.documentHash] : []));
-      const bodies = hashes.length > 0 ? await loadDocuments(app.db, app.caches, site.organizationId, hashes) : new Map<string, string>();
-      for (const { page, found, key, cached } of batch) {
-        let markdown = cached;
-        if (markdown === undefined) {
-          markdown = await renderPageMarkdown(visit, visible.structure, found, { body: (page.documentHash && bodies.get(page.documentHash)) || '', signal: left.signal });
-          app.caches.sitePages.set(key, markdown);
+  async function* text(): AsyncGenerator<string> {
+    yield `# ${oneLine(title)}\n\n${summary(visit, title, spaces)}\n`;
+    for (const space of spaces) {
+      const pages = listedPages(space);
+      for (let start = 0; start < pages.length; start += FULL_BATCH) {
+        const batch = pages.slice(start, start + FULL_BATCH).map((page) => {
+          const found = sitePageOf(space, page);
+          const key = viewKey(visit, visible, MARKDOWN_FORM_VERSION, found);
+          return { page, found, key, cached: app.caches.sitePages.get(key) };
+        });
+        const hashes = batch.flatMap(({ page, cached }) => (cached === undefined && page.documentHash ? [page.documentHash] : []));
+        const bodies = hashes.length > 0 ? await loadDocuments(app.db, app.caches, site.organizationId, hashes) : new Map<string, string>();
+        for (const { page, found, key, cached } of batch) {
+          let markdown = cached;
+          if (markdown === undefined) {
+            markdown = await renderPageMarkdown(visit, visible.structure, found, { body: (page.documentHash && bodies.get(page.documentHash)) || '', signal: left.signal });
+            app.caches.sitePages.set(key, markdown);
+          }
+          yield `\n---\n\nSource: ${markdownHref(origin, visit.root, space, page.id)}${query}\n\n${markdown}`;
         }
-        if (!(await write(res, `\n---\n\nSource: ${markdownHref(origin, visit.root, space, page.id)}${query}\n\n${markdown}`))) return;
       }
     }
   }
-  res.end();
+  // Piped, so that each chunk waits for the client to take the ones before. (Waiting on the response's
+  // own 'drain' leaked a listener per wait: the compression middleware forwards `on('drain')` to its
+  // stream but not `off`.) A client that leaves ends the pipe, and the generator with it.
+  try {
+    await pipeline(Readable.from(text(), { objectMode: false }), res);
+  } catch (error) {
+    if (!left.signal.aborted) throw error;
+  }
 }
 
 const atRoot = (name: string) => ({ segments }: { segments: readonly string[] }) => segments.length === 1 && segments[0] === name;
