@@ -61,7 +61,11 @@ export type WriteOptions = {
   beforeCommit?: () => void;
 };
 
-const MAX_ATTEMPTS = 5;
+/** Attempts of one write at most; with the back-off below, racing writers wait up to ~2.5 s in all before a 409. */
+const MAX_ATTEMPTS = 8;
+/** The first back-off's ceiling, doubled at each lost race (at most BACKOFF_CAP_MS). */
+const BACKOFF_BASE_MS = 20;
+const BACKOFF_CAP_MS = 600;
 
 /** A compare-and-swap found the head moved: the attempt is redone on the new head. */
 export class HeadMovedError extends Error {}
@@ -114,8 +118,11 @@ export async function retryOnRace<T>(attempt: () => Promise<T>): Promise<T> {
     } catch (error) {
       if (!retryable(error)) throw error;
       if (tries >= MAX_ATTEMPTS) throw conflict('The content was changed by other writes at the same time; retry the request');
-      // Back off a little, with jitter, so racing writers stop colliding.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * tries));
+      // Back off exponentially, with full jitter, so racing writers spread out: an attempt takes tens of
+      // milliseconds, and six writers on one head kept colliding within the 10–40 ms of a linear back-off
+      // (test/integration/change-request-content.test.ts, "concurrent batches on one request all land").
+      const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (tries - 1));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
     }
   }
 }
