@@ -44,7 +44,7 @@ let worlds = 0;
 /**
  * The event loop's lag while requests are sent (not while worlds are built: their setup is not fuzzed
  * input), in ms: a timer every LAG_SAMPLE_MS, each tick's delay past it recorded when a request was in
- * flight at both of its ends. (perf_hooks' own monitor, toggled per request, counts the gaps between.)
+ * flight at both of its ends — the same request, so the checker's work between requests is not counted. (perf_hooks' own monitor, toggled per request, counts the gaps between.)
  */
 const LAG_SAMPLE_MS = 10;
 /** A tick this late is looked at: did this process's thread run through it (code held it) or not (the machine paused it)? */
@@ -56,12 +56,15 @@ let sending = false;
 let lastTick = performance.now();
 let lastCpu = mainThreadCpuMs();
 let sendingAtLastTick = false;
+/** Counts requests sent: a tick is the server's only when one request was in flight from its start to its end (the checker runs between requests). */
+let sent = 0;
+let sentAtLastTick = 0;
 // Stopped after the file: the worker goes on to other files (packages/server/vitest.server-projects.ts).
 const lagSampler = setInterval(() => {
   const now = performance.now();
   const cpu = mainThreadCpuMs();
   const tickLag = Math.max(1, Math.round(now - lastTick - LAG_SAMPLE_MS));
-  if (sending && sendingAtLastTick) {
+  if (sending && sendingAtLastTick && sent === sentAtLastTick) {
     lag.record(tickLag);
     if (tickLag > LONG_TICK_MS && cpu !== undefined && lastCpu !== undefined) {
       longTicks.count++;
@@ -72,6 +75,7 @@ const lagSampler = setInterval(() => {
   lastTick = now;
   lastCpu = cpu;
   sendingAtLastTick = sending;
+  sentAtLastTick = sent;
 }, LAG_SAMPLE_MS).unref();
 
 async function buildWorld(): Promise<{ sweep: SweepWorld; fuzz: FuzzWorld }> {
@@ -103,6 +107,7 @@ async function send(operation: SpecOperation, world: SweepWorld, request: FuzzRe
   if (request.contentType) headers['content-type'] = request.contentType;
   const started = performance.now();
   sending = true;
+  sent++;
   const response = await fetch(`${server().url}${request.url}`, {
     method: request.method,
     headers,
