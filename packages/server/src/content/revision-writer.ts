@@ -62,7 +62,7 @@ export type WriteOptions = {
 };
 
 /** Attempts of one write at most; with the back-off below, racing writers wait up to ~2.5 s in all before a 409. */
-const MAX_ATTEMPTS = 8;
+export const MAX_WRITE_ATTEMPTS = 8;
 /** The first back-off's ceiling, doubled at each lost race (at most BACKOFF_CAP_MS). */
 const BACKOFF_BASE_MS = 20;
 const BACKOFF_CAP_MS = 600;
@@ -117,7 +117,7 @@ export async function retryOnRace<T>(attempt: () => Promise<T>): Promise<T> {
       return await attempt();
     } catch (error) {
       if (!retryable(error)) throw error;
-      if (tries >= MAX_ATTEMPTS) throw conflict('The content was changed by other writes at the same time; retry the request');
+      if (tries >= MAX_WRITE_ATTEMPTS) throw conflict('The content was changed by other writes at the same time; retry the request');
       // Back off exponentially, with full jitter, so racing writers spread out: an attempt takes tens of
       // milliseconds, and six writers on one head kept colliding within the 10–40 ms of a linear back-off
       // (test/integration/change-request-content.test.ts, "concurrent batches on one request all land").

@@ -9,7 +9,7 @@ import { type HttpError } from '../../src/errors.js';
 import { applySpaceChanges } from '../../src/areas/content/space-content.service.js';
 import { SYSTEM_ACTOR } from '../../src/areas/events/index.js';
 import { spaceHeadPointer } from '../../src/content/space-head.js';
-import { writeRevision } from '../../src/content/revision-writer.js';
+import { MAX_WRITE_ATTEMPTS, writeRevision } from '../../src/content/revision-writer.js';
 import { useTestServer, type TestServer } from '../support/harness.js';
 import { createOrganization, createOrganizationWithAdmin, createSpace, type TestUser } from '../support/factories.js';
 import { contentRowCounts, edit, pngBytes, type Change } from '../support/content.js';
@@ -68,7 +68,7 @@ describe('compare-and-swap on the head', () => {
       createdBy: admin.user.id,
     });
     await expect(attempt).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/retry/) });
-    expect(swaps).toBe(5);
+    expect(swaps).toBe(MAX_WRITE_ATTEMPTS);
     expect(await contentRowCounts(t.db)).toEqual(before);
   });
 });
