@@ -17,7 +17,7 @@ import { rateLimit } from './http/rate-limit.js';
 import { mountReference } from './http/reference.js';
 import { pipeline } from './http/pipeline.js';
 import { createApiDispatcher } from './http/router.js';
-import { createValidator } from './http/validator.js';
+import { createValidator, type Validator } from './http/validator.js';
 import { accessRules, areaRoutes, handlers as allHandlers, knownConflicts, scopeLookups } from './areas/index.js';
 import { mountAgentMcp } from './agents/mcp/agent-server.js';
 
@@ -29,7 +29,7 @@ export type AppOptions = {
 };
 
 /** The app, its metrics, and its event-loop lag alarm (stopped by whoever closes the server). */
-export function createApp(context: AppContext, options: AppOptions = {}): { app: Express; metrics: Metrics; loop: EventLoopWatch } {
+export function createApp(context: AppContext, options: AppOptions = {}): { app: Express; metrics: Metrics; loop: EventLoopWatch; validator: Validator } {
   const app = express();
   const { metrics } = context;
   const loop = new EventLoopWatch();
@@ -112,7 +112,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   );
   app.use(notFoundMiddleware);
   app.use(createErrorMiddleware(knownConflicts));
-  return { app, metrics, loop };
+  return { app, metrics, loop, validator };
 }
 
 /** The paths of the health endpoints and of the API reference (mountHealth, mountReference). */

@@ -154,6 +154,7 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   VALIDATE_RESPONSES: booleanString.default(false),
+  COMPILE_VALIDATORS_AHEAD: booleanString.default(true),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   JOBS_ENABLED: booleanString.default(true),
@@ -217,6 +218,11 @@ export type Config = {
   dataDir: string;
   dbPoolSize: number;
   validateResponses: boolean;
+  /**
+   * Compile every operation's request validators after start, one per macrotask, rather than on each
+   * operation's first request (a tick of up to tens of ms). Off in tests, whose servers each see a few operations.
+   */
+  compileValidatorsAhead: boolean;
   requestTimeoutMs: number;
   shutdownTimeoutMs: number;
   jobsEnabled: boolean;
@@ -365,6 +371,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: Mode = 'd
     dataDir: resolve(e.DATA_DIR ?? (mode === 'development' ? join(repoRoot, '.data') : '.data')),
     dbPoolSize: e.DB_POOL_SIZE,
     validateResponses: e.VALIDATE_RESPONSES,
+    compileValidatorsAhead: e.COMPILE_VALIDATORS_AHEAD,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     jobsEnabled: e.JOBS_ENABLED,

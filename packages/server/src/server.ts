@@ -125,7 +125,7 @@ export async function startServer(
     const demo = embedded && config.bootstrapDemo ? await demoAccount(db, log, createUrls(config)) : undefined;
 
     let http: DrainableServer | undefined = undefined;
-    const { app, loop } = createApp(context, { ...options, isShuttingDown: () => http?.isDraining() ?? false });
+    const { app, loop, validator } = createApp(context, { ...options, isShuttingDown: () => http?.isDraining() ?? false });
     opened.push({ name: 'stopping the lag alarm', close: async () => loop.stop() });
     phase('app');
     http = createDrainableServer(app);
@@ -145,6 +145,14 @@ export async function startServer(
     // The bound address (what the socket listens on: 0.0.0.0 is every interface) and where to reach it.
     log.info({ address: `${host}:${address.port}`, url, startupMs: Date.now() - started }, 'listening');
     if (demo) process.stderr.write(demoBanner(demo, config.publicUrl, config.mode));
+    // Each operation's request validators, compiled now between requests rather than by its first one (issue 25).
+    if (config.compileValidatorsAhead) {
+      const compiling = Date.now();
+      validator.compileAhead().then(
+        (compiled) => log.info({ compiled, ms: Date.now() - compiling }, 'request validators compiled'),
+        (error: unknown) => log.error({ err: error }, 'compiling the request validators failed'),
+      );
+    }
 
     let closing: Promise<void> | undefined;
     const close = async () => {

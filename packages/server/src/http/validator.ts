@@ -41,7 +41,15 @@ function withoutDiscriminatorMappings(spec: OpenApiDocument): OpenApiDocument {
  * its bearer token (401) without reading the body; `validate` checks the whole request (and, in tests,
  * the response). Between them the server decides access and reads the body (app.ts).
  */
-export type Validator = { match: RequestHandler[]; validate: RequestHandler[] };
+export type Validator = {
+  match: RequestHandler[];
+  validate: RequestHandler[];
+  /**
+   * Compiles every operation's request validators, one per macrotask (the validator compiles an
+   * operation's on its first request otherwise); resolves with how many it compiled.
+   */
+  compileAhead: () => Promise<number>;
+};
 
 const MATCHING = new Set(['pathParamsMiddleware', 'metadataMiddleware', 'securityMiddleware']);
 
@@ -81,11 +89,11 @@ export function createValidator(
     ignorePaths: UNDOCUMENTED_PATHS,
     ignoreUndocumented: false,
     $refParser: { mode: 'bundle' },
-  }) as unknown as RequestHandler[];
+  }) as unknown as RequestHandler[] & { compileRequestValidators: () => Promise<number> };
   const match = middlewares.filter((middleware) => MATCHING.has(middleware.name));
   // The validator's own order: path parameters, metadata (the route), security, then the rest.
   if (match.length !== MATCHING.size || middlewares.slice(0, MATCHING.size).some((middleware) => !MATCHING.has(middleware.name))) {
     throw new Error('express-openapi-validator changed its middleware order: revisit createValidator');
   }
-  return { match, validate: middlewares.slice(MATCHING.size) };
+  return { match, validate: middlewares.slice(MATCHING.size), compileAhead: () => middlewares.compileRequestValidators() };
 }

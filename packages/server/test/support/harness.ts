@@ -75,6 +75,7 @@ export async function startTestServer(
     APP_URL: 'http://app.test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     VALIDATE_RESPONSES: 'true',
+    COMPILE_VALIDATORS_AHEAD: 'false',
     JOBS_ENABLED: 'false',
     BOOTSTRAP_DEMO: 'false',
     DB_POOL_SIZE: '5',
