@@ -5,7 +5,7 @@ import { keysetPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import type { Schemas } from '../../schemas.js';
-import { siteAddress, withShareKey } from './addresses.js';
+import { siteAddress, withShareKey } from '../../publication/site-addresses.js';
 import { resolvePublishedStructure, type PublishedStructure } from './published-structure.js';
 import { filteredSitesQuery, shareLinksQuery, type SiteRow } from './sites.repository.js';
 import { toApiAdaptiveSchema, toApiCustomization, toApiShareLink, toApiSite, toApiSiteSection, toApiSiteSectionGroup, toApiVisitorAuth } from './sites.mapper.js';

@@ -6,7 +6,7 @@ import { visibilityProfile, visibleSpaces } from '../../access/listing.repositor
 import { keysetPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
-import { publishedSpaceAddresses } from '../sites/index.js';
+import { publishedSpaceAddresses } from '../../publication/space-addresses.js';
 import { toApiSpace } from './space.mapper.js';
 
 export const memberSpaceHandlers = {
