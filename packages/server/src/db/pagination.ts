@@ -15,6 +15,19 @@ export type SortKey<Row> = {
   value: (row: Row) => Date | string | number | boolean | null;
 };
 
+/**
+ * Newest first, ties by id: the order of the lists of things made over time (invites, webhooks, sites,
+ * change requests, …), on `createdAt` and `id` of the table aliased `alias` (empty when the query has
+ * one table and names its columns bare).
+ */
+export function newestFirst<Row extends { createdAt: Date; id: string }>(alias: string): SortKey<Row>[] {
+  const column = (name: string) => (alias ? `${alias}.${name}` : name);
+  return [
+    { column: column('createdAt'), direction: 'desc', value: (row) => row.createdAt },
+    { column: column('id'), direction: 'desc', value: (row) => row.id },
+  ];
+}
+
 export type PageRequest = {
   /** The caller's `page` parameter. */
   page?: string | undefined;

@@ -1,4 +1,4 @@
-import { keysetPage } from '../../db/pagination.js';
+import { keysetPage, newestFirst } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiCustomFieldDefinition, toApiCustomFieldValue } from './custom-field.mapper.js';
@@ -51,10 +51,7 @@ export const customFieldHandlers = {
   async listOrganizationCustomFields({ access, query, app }) {
     const organizationId = access.organization.id;
     const page = await keysetPage(app.db, definitionsQuery(app.db, organizationId), {
-      keys: [
-        { column: 'd.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 'd.id', direction: 'desc', value: (row) => row.id },
-      ],
+      keys: newestFirst('d'),
       request: query,
       list: { operation: 'listOrganizationCustomFields', within: organizationId },
       cursors: app.cursors,

@@ -6,7 +6,7 @@ import { inTransaction, type Executor } from '../../db/database.js';
 import { actorOf, recordEvent } from '../events/index.js';
 import { deleteSamlProvider, findSamlProvider, listActiveSamlProviders, samlProvidersQuery, type SamlProviderRow } from './saml.repository.js';
 import { type TeamRow, teamsQuery } from '../teams/index.js';
-import { keysetPage } from '../../db/pagination.js';
+import { keysetPage, newestFirst } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import type { Urls } from '../../urls.js';
@@ -53,10 +53,7 @@ export const samlHandlers = {
   async listSamlProviders({ caller, access, query, app }) {
     const organizationId = access.organization.id;
     const page = await keysetPage(app.db, samlProvidersQuery(app.db, organizationId), {
-      keys: [
-        { column: 'p.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 'p.id', direction: 'desc', value: (row) => row.id },
-      ],
+      keys: newestFirst('p'),
       request: query,
       list: { operation: 'listSamlProviders', within: organizationId },
       cursors: app.cursors,

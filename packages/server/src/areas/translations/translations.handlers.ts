@@ -1,7 +1,7 @@
 import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { inTransaction, type Executor } from '../../db/database.js';
-import { keysetPage } from '../../db/pagination.js';
+import { keysetPage, newestFirst } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { normalizeLanguages } from './languages.js';
@@ -32,10 +32,7 @@ export const translationHandlers = {
   async listTranslationSettings({ access, query, app }) {
     const organizationId = access.organization.id;
     const page = await keysetPage(app.db, translationSettingsQuery(app.db, organizationId), {
-      keys: [
-        { column: 't.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 't.id', direction: 'desc', value: (row) => row.id },
-      ],
+      keys: newestFirst('t'),
       request: query,
       list: { operation: 'listTranslationSettings', within: organizationId },
       cursors: app.cursors,
