@@ -131,6 +131,24 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
 }
 
 /**
+ * A page of an organization's own objects (its webhooks, invites, SAML providers, …): newest first on
+ * the table aliased `alias` (newestFirst), the cursor bound to the operation and the organization.
+ */
+export function organizationObjectsPage<DB, TB extends keyof DB, Row extends { createdAt: Date; id: string }>(
+  db: Executor,
+  cursors: CursorCodec,
+  query: SelectQueryBuilder<DB, TB, Row>,
+  options: { alias: string; operation: string; organizationId: string; request: PageRequest },
+): Promise<Page<Row>> {
+  return keysetPage(db, query, {
+    keys: newestFirst(options.alias),
+    request: options.request,
+    list: { operation: options.operation, within: options.organizationId },
+    cursors,
+  });
+}
+
+/**
  * The in-memory twin of keysetPage, for lists that come from a tree rather than from rows (a change
  * request's files): `rows` sorted by `keys`, the same cursors and envelope.
  */
