@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, confinedPage, useBrowser, type ConfinedPage } from '../support/browser.js';
-import { edit } from '../support/content.js';
+import { edit, NPM_INSTALL_TAB, tabsBlock } from '../support/content.js';
 import { useTestServer } from '../support/harness.js';
 import { solidPng } from '../support/images.js';
 import { publishedSite } from '../support/published.js';
@@ -25,19 +25,7 @@ const BODY = [
   '',
   '## Tabs',
   '',
-  '{% tabs %}',
-  '{% tab title="npm" %}',
-  '```sh',
-  'npm install tool',
-  '```',
-  '{% endtab %}',
-  '{% tab title="pnpm" %}',
-  'With pnpm: `pnpm add tool`.',
-  '{% endtab %}',
-  '{% tab title="yarn" %}',
-  'With yarn: `yarn add tool`.',
-  '{% endtab %}',
-  '{% endtabs %}',
+  ...tabsBlock({ npm: NPM_INSTALL_TAB, pnpm: ['With pnpm: `pnpm add tool`.'], yarn: ['With yarn: `yarn add tool`.'] }),
   '',
   '<details>',
   '',
