@@ -1,6 +1,6 @@
 // Lint for every package (part of `pnpm test`). Besides typescript-eslint's recommended rules, it keeps
 // the server's layers pointing one way (docs/architecture.md, "Layers"): areas use access, auth,
-// content and db; the content engine, access and auth never reach into areas or HTTP; db knows nothing
+// content, publication and db; the content engine, access and auth never reach into areas or HTTP; db knows nothing
 // above it; http knows no area; repositories know nothing of HTTP; mappers call no services or
 // repositories. And every path a comment cites exists (tools/lint/, docs/contributing.md "Citing files").
 import js from '@eslint/js';
