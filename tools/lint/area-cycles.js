@@ -3,19 +3,11 @@
 // of areas is read from the files on disk once per lint run (every import or re-export whose source
 // lands in another area's folder, types included: a type import ties two areas as much as a value one),
 // with the file being linted read as it is in the editor; an import is reported when the area it names
-// reaches the importing area. Edges of cycles not yet broken are listed below (KNOWN_AREA_CYCLE_EDGES,
-// the rule's `known` option in eslint.config.js), which tools/lint/area-cycles.test.ts keeps equal to the
-// cycles on disk.
+// reaches the importing area. No cycle stands and none is tolerated: the rule has no list of exceptions
+// (the last cycle, spaces ↔ sites ↔ content, was broken by moving a space's published address below the
+// areas, to packages/server/src/publication/; docs/decisions.md).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-
-/**
- * Imports between areas that close the one cycle standing since before this rule: spaces, sites and
- * content reach each other for a space's API object (spaces), its published address (sites) and content
- * writes (content). To be broken by moving the space's published address below the areas; each edge
- * leaves the list then (the test fails while the list names an edge that no longer closes a cycle).
- */
-export const KNOWN_AREA_CYCLE_EDGES = ['content -> sites', 'content -> spaces', 'sites -> content', 'sites -> spaces', 'spaces -> sites'];
 
 const AREAS = `packages${sep}server${sep}src${sep}areas${sep}`;
 const IMPORT = /^\s*(?:import|export)\s[^;]*?\sfrom\s+['"]([^'"]+)['"]/gm;
@@ -127,7 +119,7 @@ export const noAreaCycles = {
   meta: {
     type: 'problem',
     docs: { description: 'No import cycle between the server’s areas' },
-    schema: [{ type: 'object', properties: { known: { type: 'array', items: { type: 'string' } } }, additionalProperties: false }],
+    schema: [],
     messages: {
       cycle: 'areas/{{from}} imports areas/{{to}}, which imports it back ({{path}}): move what both need down a floor (docs/architecture.md, "The server\'s layers").',
     },
@@ -135,7 +127,6 @@ export const noAreaCycles = {
   create(context) {
     const own = areaOf(context.filename);
     if (!own || context.filename.endsWith('.test.ts')) return {};
-    const known = new Set(context.options[0]?.known ?? []);
     const onDisk = graphs.get(own.folder) ?? areaGraph(own.folder);
     graphs.set(own.folder, onDisk);
     // The graph with this file's imports as they are now (a planted or edited file), besides its area's others.
@@ -144,7 +135,6 @@ export const noAreaCycles = {
     /** @param {import('eslint').Rule.Node} node the import or export @param {unknown} specifier what it imports */
     const check = (node, specifier) => {
       for (const to of importedAreas(context.filename, `import x from '${String(specifier)}';`)) {
-        if (known.has(`${own.area} -> ${to}`)) continue;
         const back = pathBetween(graph, to, own.area);
         if (back) context.report({ node, messageId: 'cycle', data: { from: own.area, to, path: [own.area, ...back].join(' -> ') } });
       }

@@ -74,6 +74,7 @@ describe('each floor imports only the floors below it', () => {
     ['auth/planted.ts', "import { viewerFor } from '../access/viewer.js';\nvoid viewerFor;", 'auth may not import access'],
     ['jobs/planted.ts', "import { areas } from '../areas/index.js';\nvoid areas;", 'jobs may not import areas-registry'],
     ['areas/spaces/planted.ts', "import { createApp } from '../../app.js';\nvoid createApp;", 'area may not import process'],
+    ['publication/planted.ts', "import { findSite } from '../areas/sites/index.js';\nvoid findSite;", 'publication may not import area'],
   ])('refuses %s importing %s', async (path, code, message) => {
     expect(await boundaryErrors(path, code)).toEqual([expect.stringContaining(message)]);
   });

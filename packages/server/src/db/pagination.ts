@@ -15,6 +15,19 @@ export type SortKey<Row> = {
   value: (row: Row) => Date | string | number | boolean | null;
 };
 
+/**
+ * Newest first, ties by id: the order of the lists of things made over time (invites, webhooks, sites,
+ * change requests, …), on `createdAt` and `id` of the table aliased `alias` (empty when the query has
+ * one table and names its columns bare).
+ */
+export function newestFirst<Row extends { createdAt: Date; id: string }>(alias: string): SortKey<Row>[] {
+  const column = (name: string) => (alias ? `${alias}.${name}` : name);
+  return [
+    { column: column('createdAt'), direction: 'desc', value: (row) => row.createdAt },
+    { column: column('id'), direction: 'desc', value: (row) => row.id },
+  ];
+}
+
 export type PageRequest = {
   /** The caller's `page` parameter. */
   page?: string | undefined;
@@ -115,6 +128,24 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
       ? { page: cursors.encode(queryKey, keys.map((key) => toCursorValue(key.value(last)))) }
       : undefined;
   return { items, count, ...(next ? { next } : {}) };
+}
+
+/**
+ * A page of an organization's own objects (its webhooks, invites, SAML providers, …): newest first on
+ * the table aliased `alias` (newestFirst), the cursor bound to the operation and the organization.
+ */
+export function organizationObjectsPage<DB, TB extends keyof DB, Row extends { createdAt: Date; id: string }>(
+  db: Executor,
+  cursors: CursorCodec,
+  query: SelectQueryBuilder<DB, TB, Row>,
+  options: { alias: string; operation: string; organizationId: string; request: PageRequest },
+): Promise<Page<Row>> {
+  return keysetPage(db, query, {
+    keys: newestFirst(options.alias),
+    request: options.request,
+    list: { operation: options.operation, within: options.organizationId },
+    cursors,
+  });
 }
 
 /**

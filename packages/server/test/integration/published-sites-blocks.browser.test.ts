@@ -4,28 +4,18 @@
 // page; embeds and files as cards; images sized before they load and zoomed on click; cards, steppers
 // and math drawn — with no request leaving the origin, nothing refused by the site's policy, and axe
 // finding no serious violation. Screenshots are written to $SITE_SCREENSHOTS when it is set.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confinedPage, launchBrowser, type ConfinedPage } from '../support/browser.js';
-import { edit } from '../support/content.js';
+import { describe, expect, it } from 'vitest';
+import { axeViolations, confinedPage, useBrowser, type ConfinedPage } from '../support/browser.js';
+import { edit, NPM_INSTALL_TAB, tabsBlock } from '../support/content.js';
 import { useTestServer } from '../support/harness.js';
 import { solidPng } from '../support/images.js';
 import { publishedSite } from '../support/published.js';
 
 const server = useTestServer();
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SCREENSHOTS = process.env.SITE_SCREENSHOTS;
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const LONG_LINE = `const message = '${'a long line that has to wrap '.repeat(6)}';`;
 
@@ -35,19 +25,7 @@ const BODY = [
   '',
   '## Tabs',
   '',
-  '{% tabs %}',
-  '{% tab title="npm" %}',
-  '```sh',
-  'npm install tool',
-  '```',
-  '{% endtab %}',
-  '{% tab title="pnpm" %}',
-  'With pnpm: `pnpm add tool`.',
-  '{% endtab %}',
-  '{% tab title="yarn" %}',
-  'With yarn: `yarn add tool`.',
-  '{% endtab %}',
-  '{% endtabs %}',
+  ...tabsBlock({ npm: NPM_INSTALL_TAB, pnpm: ['With pnpm: `pnpm add tool`.'], yarn: ['With yarn: `yarn add tool`.'] }),
   '',
   '<details>',
   '',
@@ -139,13 +117,6 @@ async function blocksSite() {
 
 const origin = () => new URL(server().url).origin;
 
-async function axe(confined: ConfinedPage): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
-  await confined.page.evaluate(AXE);
-  return confined.page.evaluate(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary.slice(0, 200)) })))`,
-  );
-}
-
 async function shoot(confined: ConfinedPage, name: string) {
   if (!SCREENSHOTS) return;
   for (const [label, size] of [
@@ -161,7 +132,7 @@ async function shoot(confined: ConfinedPage, name: string) {
 describe('the blocks of a published page in Chromium', () => {
   it('tabs follow the WAI-ARIA pattern: arrows, Home and End move the selection and the focus, one tab in the tab order', async () => {
     const { root } = await blocksSite();
-    const confined = await confinedPage(browser, origin());
+    const confined = await confinedPage(browser(), origin());
     const { page } = confined;
     try {
       await page.goto(`${root}/blocks`);
@@ -200,7 +171,7 @@ describe('the blocks of a published page in Chromium', () => {
 
   it('without script, every tab panel shows under its title', async () => {
     const { root } = await blocksSite();
-    const confined = await confinedPage(browser, origin(), { javaScriptEnabled: false });
+    const confined = await confinedPage(browser(), origin(), { javaScriptEnabled: false });
     const { page } = confined;
     try {
       await page.goto(`${root}/blocks`);
@@ -218,7 +189,7 @@ describe('the blocks of a published page in Chromium', () => {
 
   it('expandables, code blocks, references, embeds, files, images, cards, steppers and math are drawn, with nothing from another origin', async () => {
     const { root } = await blocksSite();
-    const confined = await confinedPage(browser, origin());
+    const confined = await confinedPage(browser(), origin());
     const { page } = confined;
     try {
       await page.goto(`${root}/blocks`);
@@ -308,7 +279,7 @@ describe('the blocks of a published page in Chromium', () => {
       expect(await page.locator('.content').textContent()).toContain('a price stays $5.');
 
       await shoot(confined, 'blocks');
-      const serious = (await axe(confined)).filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+      const serious = (await axeViolations(confined.page)).filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
       expect(serious).toEqual([]);
       expect(confined.offOrigin).toEqual([]);
       expect(confined.errors).toEqual([]);

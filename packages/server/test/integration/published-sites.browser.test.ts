@@ -3,40 +3,22 @@
 // appearing with claims; the 404 page; the script (theme, copy, tabs) under the site's policy; no
 // request leaving the origin; axe-core finding no serious violation on the main page types. Screenshots
 // at phone and desktop widths are written to $SITE_SCREENSHOTS when it is set.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confinedPage, launchBrowser, type ConfinedPage } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { axeViolations, confinedPage, useBrowser, type ConfinedPage } from '../support/browser.js';
 import { useTestServer } from '../support/harness.js';
 import { sampleSite } from '../support/sample-site.js';
 import { publishedSite, sitePath } from '../support/published.js';
 
 const server = useTestServer();
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SCREENSHOTS = process.env.SITE_SCREENSHOTS;
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const realSite = (visibility?: 'public' | 'share-link' | 'visitor-auth') => sampleSite(server(), visibility);
 
 const origin = () => new URL(server().url).origin;
-
-async function axe(confined: ConfinedPage): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
-  // Evaluated through the debugging protocol: not an inline script, so the site's policy stays as it is.
-  await confined.page.evaluate(AXE);
-  return confined.page.evaluate(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary.slice(0, 200)) })))`,
-  );
-}
 
 async function shoot(confined: ConfinedPage, name: string) {
   if (!SCREENSHOTS) return;
@@ -57,7 +39,7 @@ async function shoot(confined: ConfinedPage, name: string) {
 describe('a published site in Chromium', () => {
   it('navigates the page tree, sections and variants, with no request leaving the origin and nothing refused by the policy', async () => {
     const world = await realSite();
-    const confined = await confinedPage(browser, origin());
+    const confined = await confinedPage(browser(), origin());
     const { page } = confined;
     try {
       const root = `${server().url}/s/${world.siteId}`;
@@ -100,7 +82,7 @@ describe('a published site in Chromium', () => {
 
   it('search without script: type in the box, see the results in the site\'s layout, follow one to its section', async () => {
     const world = await realSite();
-    const confined = await confinedPage(browser, origin(), { javaScriptEnabled: false });
+    const confined = await confinedPage(browser(), origin(), { javaScriptEnabled: false });
     const { page } = confined;
     try {
       const root = `${server().url}/s/${world.siteId}`;
@@ -134,7 +116,7 @@ describe('a published site in Chromium', () => {
 
   it('search as you type: ⌘K / Ctrl K / `/` open the dialog, results come while typing with the words marked, arrows and Enter follow one, Escape closes', async () => {
     const world = await realSite();
-    const confined = await confinedPage(browser, origin());
+    const confined = await confinedPage(browser(), origin());
     const { page } = confined;
     try {
       const root = `${server().url}/s/${world.siteId}`;
@@ -206,7 +188,7 @@ describe('a published site in Chromium', () => {
     const hidden = await publishedSite(t, [{ type: 'insert_page', title: 'Welcome', slug: 'welcome', markdown: 'Hello.' }] as never, { publish: false, title: 'Secret Plans' });
     const shared = await publishedSite(t, [{ type: 'insert_page', title: 'Welcome', slug: 'welcome', markdown: 'Hello.' }] as never, { visibility: 'share-link', title: 'Partner Docs' });
     for (const scheme of ['light', 'dark'] as const) {
-      const confined = await confinedPage(browser, origin());
+      const confined = await confinedPage(browser(), origin());
       const { page } = confined;
       try {
         await page.emulateMedia({ colorScheme: scheme });
@@ -221,7 +203,7 @@ describe('a published site in Chromium', () => {
           const text = await page.locator('body').textContent();
           expect(text).not.toContain('Secret Plans');
           expect(text).not.toContain('Partner Docs');
-          expect((await axe(confined)).filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'), `${name} ${scheme}`).toEqual([]);
+          expect((await axeViolations(confined.page)).filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'), `${name} ${scheme}`).toEqual([]);
           if (scheme === 'light' && name === 'share-link') await shoot(confined, 'absent');
         }
         expect(confined.offOrigin).toEqual([]);
@@ -234,7 +216,7 @@ describe('a published site in Chromium', () => {
 
   it('the 404 page in the site\'s style; adaptive sections appear with the claim', async () => {
     const world = await realSite();
-    const confined = await confinedPage(browser, origin());
+    const confined = await confinedPage(browser(), origin());
     const { page } = confined;
     try {
       const root = `${server().url}/s/${world.siteId}`;
@@ -259,7 +241,7 @@ describe('a published site in Chromium', () => {
   it('share-link: the key in the address opens the site, then the cookie keeps it open', async () => {
     const world = await realSite('share-link');
     const { data: link } = await world.admin.client.POST('/v1/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath(world.organizationId, world.siteId), body: { label: 'Partners' } });
-    const confined = await confinedPage(browser, origin());
+    const confined = await confinedPage(browser(), origin());
     const { page } = confined;
     try {
       const root = `${server().url}/s/${world.siteId}`;
@@ -283,7 +265,7 @@ describe('a published site in Chromium', () => {
   it('visitor-auth: sent to the fallback login without a token, in with one', async () => {
     const world = await realSite('visitor-auth');
     const { data: auth } = await world.admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/visitor-auth', { ...sitePath(world.organizationId, world.siteId), body: { fallbackURL: 'https://login.example.com/sign-in' } });
-    const confined = await confinedPage(browser, origin());
+    const confined = await confinedPage(browser(), origin());
     const { page } = confined;
     try {
       const root = `${server().url}/s/${world.siteId}`;
@@ -305,7 +287,7 @@ describe('a published site in Chromium', () => {
 
   it('axe-core: no serious or critical violation on a page, a section variant, the 404 page, the search results, at desktop and phone widths, light and dark', async () => {
     const world = await realSite();
-    const confined = await confinedPage(browser, origin());
+    const confined = await confinedPage(browser(), origin());
     const { page } = confined;
     try {
       const root = `${server().url}/s/${world.siteId}`;
@@ -321,7 +303,7 @@ describe('a published site in Chromium', () => {
         await page.setViewportSize(viewport);
         await page.emulateMedia({ colorScheme: scheme });
         await page.goto(`${root}${path}`);
-        const violations = await axe(confined);
+        const violations = await axeViolations(confined.page);
         expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'), `${path} ${viewport.width}px ${scheme}`).toEqual([]);
       }
       expect(confined.offOrigin).toEqual([]);

@@ -67,7 +67,7 @@ async function guideSite(options: Parameters<typeof publishedSite>[2] = {}): Pro
 
 const root = (world: PublishedWorld) => `/s/${world.siteId}`;
 
-describe('addresses', () => {
+describe('publication', () => {
   it('serves the site at /s/{site id}, at /s/{basename} and on its hostname; the default space at the root shows its first page', async () => {
     const world = await guideSite();
     const visitor = new Visitor(world.t.url);

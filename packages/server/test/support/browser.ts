@@ -2,8 +2,10 @@
 // sites): Debian's chromium driven by playwright-core, never a downloaded browser (`playwright install`
 // does not work here). Pages are confined to one origin: every request is recorded, and any request
 // that leaves the origin is refused and reported, so "works offline" is checked, not assumed.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /** `CHROMIUM_PATH` overrides (CI on Ubuntu uses the runner's Chrome: Ubuntu's chromium is a snap). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -25,6 +27,35 @@ export async function launchBrowser(): Promise<Browser> {
     throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's (apt-get install -y chromium fonts-dejavu-core) or set CHROMIUM_PATH.`);
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** One Chromium for a test file: launched before its tests, closed after them; the getter gives it. */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('useBrowser(): the browser is launched in beforeAll, use it in a test');
+    return browser;
+  };
+}
+
+let axeSource: string | undefined;
+
+/**
+ * axe-core's violations on `page`, each with the selectors and the start of the reason of its nodes.
+ * Evaluated through the debugging protocol: not an inline script, so the site's policy stays as it is.
+ */
+export async function axeViolations(page: Page): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  return page.evaluate(
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary.slice(0, 200)) })))`,
+  );
 }
 
 export type ConfinedPage = {

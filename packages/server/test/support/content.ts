@@ -14,6 +14,14 @@ export async function edit(user: TestUser, spaceId: string, changes: Change[]): 
   return data!;
 }
 
+/** GitBook's tabs block as Markdown lines: a tab per title, its body's lines as given. */
+export function tabsBlock(tabs: Record<string, string[]>): string[] {
+  return ['{% tabs %}', ...Object.entries(tabs).flatMap(([title, body]) => [`{% tab title="${title}" %}`, ...body, '{% endtab %}']), '{% endtabs %}'];
+}
+
+/** The tab of an npm install, as the published-site tests' pages show it. */
+export const NPM_INSTALL_TAB = ['```sh', 'npm install tool', '```'];
+
 export const DEFAULT_LAYOUT: Schemas['PageLayout'] = { cover: true, coverSize: 'hero', title: true, description: true, tableOfContents: true, outline: true, pagination: true };
 
 /** A page as whole-revision reads show it, with the given fields; `pages` defaults to none. */

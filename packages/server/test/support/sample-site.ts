@@ -5,7 +5,7 @@
 // (test/integration/published-sites.browser.test.ts) and the agent round trip
 // (test/agents/agent-markdown-round-trip.test.ts).
 import type { TestServer } from './harness.js';
-import { edit } from './content.js';
+import { edit, NPM_INSTALL_TAB, tabsBlock } from './content.js';
 import { solidPng } from './images.js';
 import { addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, type PublishedWorld } from './published.js';
 
@@ -14,18 +14,7 @@ const BODY = [
   '',
   '## Getting set up',
   '',
-  '{% tabs %}',
-  '{% tab title="npm" %}',
-  '```sh',
-  'npm install tool',
-  '```',
-  '{% endtab %}',
-  '{% tab title="pnpm" %}',
-  '```sh',
-  'pnpm add tool',
-  '```',
-  '{% endtab %}',
-  '{% endtabs %}',
+  ...tabsBlock({ npm: NPM_INSTALL_TAB, pnpm: ['```sh', 'pnpm add tool', '```'] }),
   '',
   '{% hint style="info" %}',
   'The tool needs Node.js 20.',

@@ -1,6 +1,6 @@
 // Change requests: list, create, read, subject and status, merge, update.
 import { filteredChangeRequestsQuery } from './change-requests.repository.js';
-import { keysetPage } from '../../db/pagination.js';
+import { keysetPage, newestFirst } from '../../db/pagination.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiChangeRequest, toApiConflict } from './change-request.mapper.js';
 import { createChangeRequest, patchChangeRequest } from './change-requests.service.js';
@@ -14,10 +14,7 @@ export const changeRequestHandlers = {
     const status = query.status ?? 'open';
     const rows = filteredChangeRequestsQuery(app.db, space.organizationId, space.id, { status, contributor: query.contributor });
     const page = await keysetPage(app.db, rows, {
-      keys: [
-        { column: 'cr.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 'cr.id', direction: 'desc', value: (row) => row.id },
-      ],
+      keys: newestFirst('cr'),
       request: query,
       list: { operation: 'listChangeRequests', within: space.id, filters: [status, query.contributor] },
       cursors: app.cursors,

@@ -7,7 +7,7 @@ import type { AreaHandlers } from '../../http/handler.js';
 import { toApiCollection } from './collection.mapper.js';
 import { createCollection, deleteCollectionTree, moveCollection, patchCollection } from './collections.service.js';
 import { transferCollection } from './transfer.service.js';
-import { publishedSpaceAddresses } from '../sites/index.js';
+import { publishedSpaceAddresses } from '../../publication/space-addresses.js';
 import type { CollectionRow, SpaceRow } from '../../access/standing.repository.js';
 import { inTransaction } from '../../db/database.js';
 import type { Urls } from '../../urls.js';

@@ -10,7 +10,7 @@ import { toApiFile, toApiPage, toApiPages, toApiRevision, type ContentContext } 
 import { toApiSpace } from '../spaces/index.js';
 import type { FileEntry } from '../../content/model.js';
 import { applySpaceChanges, loadHeadPages, loadRevisionContent, readPageBody } from './space-content.service.js';
-import { publishedSpaceAddress } from '../sites/index.js';
+import { publishedSpaceAddress } from '../../publication/space-addresses.js';
 import { actorOf } from '../events/index.js';
 
 type App = HandlerInput<'getSpaceContent'>['app'];

@@ -1,4 +1,4 @@
-import { keysetPage } from '../../db/pagination.js';
+import { organizationObjectsPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiCustomFieldDefinition, toApiCustomFieldValue } from './custom-field.mapper.js';
@@ -50,15 +50,7 @@ export const customFieldHandlers = {
 
   async listOrganizationCustomFields({ access, query, app }) {
     const organizationId = access.organization.id;
-    const page = await keysetPage(app.db, definitionsQuery(app.db, organizationId), {
-      keys: [
-        { column: 'd.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 'd.id', direction: 'desc', value: (row) => row.id },
-      ],
-      request: query,
-      list: { operation: 'listOrganizationCustomFields', within: organizationId },
-      cursors: app.cursors,
-    });
+    const page = await organizationObjectsPage(app.db, app.cursors, definitionsQuery(app.db, organizationId), { alias: 'd', operation: 'listOrganizationCustomFields', organizationId, request: query });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiCustomFieldDefinition(organizationId, row, access.role, app.urls)) } };
   },
 

@@ -1,7 +1,7 @@
 import { findVisibleOrganization } from '../../access/organization.js';
 import { deleteInvite, findInvite, insertInvite, invitesQuery, updateInviteRole } from './invites.repository.js';
 import { findMember, joinOrganization, toApiMember } from '../members/index.js';
-import { keysetPage } from '../../db/pagination.js';
+import { organizationObjectsPage } from '../../db/pagination.js';
 import { forbidden, notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiInvite, toInviteEventObject } from './invite.mapper.js';
@@ -31,15 +31,7 @@ async function joinRecorded(app: AppContext, caller: Caller, organizationId: str
 export const inviteHandlers = {
   async listLinkInvites({ access, query, app }) {
     const organizationId = access.organization.id;
-    const page = await keysetPage(app.db, invitesQuery(app.db, organizationId), {
-      keys: [
-        { column: 'i.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 'i.id', direction: 'desc', value: (row) => row.id },
-      ],
-      request: query,
-      list: { operation: 'listLinkInvites', within: organizationId },
-      cursors: app.cursors,
-    });
+    const page = await organizationObjectsPage(app.db, app.cursors, invitesQuery(app.db, organizationId), { alias: 'i', operation: 'listLinkInvites', organizationId, request: query });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiInvite(row, app.urls)) } };
   },
 

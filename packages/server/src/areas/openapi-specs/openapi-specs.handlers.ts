@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/database.js';
-import { keysetPage } from '../../db/pagination.js';
+import { keysetPage, newestFirst, organizationObjectsPage } from '../../db/pagination.js';
 import { gone, notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { actorOf, recordEvent } from '../events/index.js';
@@ -45,15 +45,7 @@ async function readContent(app: AppContext, organizationId: string, spec: OpenAP
 export const openAPISpecHandlers = {
   async listOpenAPISpecs({ access, query, app }) {
     const organizationId = access.organization.id;
-    const page = await keysetPage(app.db, specsQuery(app.db, organizationId), {
-      keys: [
-        { column: 's.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 's.id', direction: 'desc', value: (row) => row.id },
-      ],
-      request: query,
-      list: { operation: 'listOpenAPISpecs', within: organizationId },
-      cursors: app.cursors,
-    });
+    const page = await organizationObjectsPage(app.db, app.cursors, specsQuery(app.db, organizationId), { alias: 's', operation: 'listOpenAPISpecs', organizationId, request: query });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiOpenAPISpec(organizationId, row, access.role, app.urls)) } };
   },
 
@@ -87,10 +79,7 @@ export const openAPISpecHandlers = {
     const organizationId = access.organization.id;
     const spec = await requireSpec(app, organizationId, params.specSlug);
     const page = await keysetPage(app.db, versionsQuery(app.db, organizationId, spec.id), {
-      keys: [
-        { column: 'v.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 'v.id', direction: 'desc', value: (row) => row.id },
-      ],
+      keys: newestFirst('v'),
       request: query,
       list: { operation: 'listOpenAPISpecVersions', within: spec.id },
       cursors: app.cursors,

@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import { inTransaction } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
-import { keysetPage } from '../../db/pagination.js';
+import { keysetPage, newestFirst } from '../../db/pagination.js';
 import {
   findOrganizationsForEmailDomain,
   isHostnameTaken,
@@ -19,10 +19,7 @@ import { actorOf, recordEvent } from '../events/index.js';
 export const organizationHandlers = {
   async listOrganizations({ caller, query, app }) {
     const page = await keysetPage(app.db, organizationsOfUserQuery(app.db, caller.user.id, caller.organizationScope), {
-      keys: [
-        { column: 'organizations.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 'organizations.id', direction: 'desc', value: (row) => row.id },
-      ],
+      keys: newestFirst('organizations'),
       request: query,
       list: { operation: 'listOrganizations', within: caller.user.id, filters: [caller.organizationScope] },
       cursors: app.cursors,

@@ -6,7 +6,7 @@ import { inTransaction, type Executor } from '../../db/database.js';
 import { actorOf, recordEvent } from '../events/index.js';
 import { deleteSamlProvider, findSamlProvider, listActiveSamlProviders, samlProvidersQuery, type SamlProviderRow } from './saml.repository.js';
 import { type TeamRow, teamsQuery } from '../teams/index.js';
-import { keysetPage } from '../../db/pagination.js';
+import { organizationObjectsPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import type { Urls } from '../../urls.js';
@@ -52,15 +52,7 @@ async function changeRecorded(
 export const samlHandlers = {
   async listSamlProviders({ caller, access, query, app }) {
     const organizationId = access.organization.id;
-    const page = await keysetPage(app.db, samlProvidersQuery(app.db, organizationId), {
-      keys: [
-        { column: 'p.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 'p.id', direction: 'desc', value: (row) => row.id },
-      ],
-      request: query,
-      list: { operation: 'listSamlProviders', within: organizationId },
-      cursors: app.cursors,
-    });
+    const page = await organizationObjectsPage(app.db, app.cursors, samlProvidersQuery(app.db, organizationId), { alias: 'p', operation: 'listSamlProviders', organizationId, request: query });
     const teams = await defaultTeams(app.db, organizationId, caller.user.id, page.items);
     const items = page.items.map((row) => toApiSamlProvider(organizationId, row, row.defaultTeamId ? teams.get(row.defaultTeamId) : undefined, access.role, app.urls));
     return { status: 200, body: { ...page, items } };

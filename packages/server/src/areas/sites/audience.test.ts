@@ -1,6 +1,7 @@
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { hashShareKey, newShareKey, newVisitorAuthSecret, shareKeyMatches, verifyVisitorToken } from './audience.js';
+import { hashShareKey } from '../../publication/share-key.js';
+import { newShareKey, newVisitorAuthSecret, shareKeyMatches, verifyVisitorToken } from './audience.js';
 
 describe('share keys', () => {
   it('match only their own hash', () => {

@@ -1,14 +1,13 @@
 // The credentials of a site's audience: share-link keys (random, shown once, stored as SHA-256 and
 // compared in constant time) and the visitor-auth secret (an HS256 key the server keeps to verify the
 // JWTs visitors present; shown once, rotatable).
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
+import { hashShareKey } from '../../publication/share-key.js';
 import { newId } from '../../ids.js';
 
 /** A new share-link key: 40 base62 characters (~238 bits). */
 export const newShareKey = (): string => newId(40);
-
-export const hashShareKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
 
 /**
  * Whether `key` is one of the keys hashed in `hashes`. Every hash is compared, with timingSafeEqual,

@@ -64,4 +64,3 @@ export type { Chrome } from './published/site-layout.js';
 export type { VisibleStructure } from './published/site-state.js';
 export type { SpaceModel } from './published/space-model.js';
 export { findSite } from './sites.repository.js';
-export { publishedSpaceAddress, publishedSpaceAddresses } from './space-addresses.js';

@@ -1,6 +1,6 @@
 // What a published site's readers did, for the organization's admins: their page feedback (a list)
 // and the site's insights (insights.service.ts).
-import { keysetPage } from '../../db/pagination.js';
+import { keysetPage, newestFirst } from '../../db/pagination.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { feedbackQuery } from './feedback.repository.js';
 import { toApiFeedback } from './insights.mapper.js';
@@ -12,10 +12,7 @@ export const insightsHandlers = {
     const site = await requireSite(app.db, access.organization.id, params.siteId);
     const filters = { pageId: query.pageId, rating: query.rating };
     const page = await keysetPage(app.db, feedbackQuery(app.db, site.organizationId, site.id, filters), {
-      keys: [
-        { column: 'f.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 'f.id', direction: 'desc', value: (row) => row.id },
-      ],
+      keys: newestFirst('f'),
       request: query,
       list: { operation: 'listSiteFeedback', within: `${site.organizationId}/${site.id}`, filters: [query.pageId ?? null, query.rating ?? null] },
       cursors: app.cursors,

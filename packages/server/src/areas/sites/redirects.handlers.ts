@@ -3,7 +3,7 @@
 import { keysetPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
-import { siteAddress } from './addresses.js';
+import { siteAddress } from '../../publication/site-addresses.js';
 import { redirectLocation } from './published/site-redirects.js';
 import { loadSiteState, visibleStructure } from './published/site-state.js';
 import { findRedirect, findRedirectBySource, redirectsQuery } from './redirects.repository.js';

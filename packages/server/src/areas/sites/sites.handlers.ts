@@ -1,11 +1,11 @@
 // Sites themselves: list, create, read, change, delete, publication, their hostname's verification,
 // adaptive schema, the published view, customization and the audience's credentials.
 import type { AppContext } from '../../context.js';
-import { keysetPage } from '../../db/pagination.js';
+import { keysetPage, newestFirst } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import type { Schemas } from '../../schemas.js';
-import { siteAddress, withShareKey } from './addresses.js';
+import { siteAddress, withShareKey } from '../../publication/site-addresses.js';
 import { resolvePublishedStructure, type PublishedStructure } from './published-structure.js';
 import { filteredSitesQuery, shareLinksQuery, type SiteRow } from './sites.repository.js';
 import { toApiAdaptiveSchema, toApiCustomization, toApiShareLink, toApiSite, toApiSiteSection, toApiSiteSectionGroup, toApiVisitorAuth } from './sites.mapper.js';
@@ -34,10 +34,7 @@ export const siteHandlers = {
   async listSites({ access, query, app }) {
     const organizationId = access.organization.id;
     const page = await keysetPage(app.db, filteredSitesQuery(app.db, organizationId, query), {
-      keys: [
-        { column: 's.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 's.id', direction: 'desc', value: (row) => row.id },
-      ],
+      keys: newestFirst('s'),
       request: query,
       list: { operation: 'listSites', within: organizationId, filters: [query.space ?? null, query.title ?? null, query.published ?? null] },
       cursors: app.cursors,
@@ -119,10 +116,7 @@ export const siteHandlers = {
   async listSiteShareLinks({ access, params, query, app }) {
     const site = await requireSite(app.db, access.organization.id, params.siteId);
     const page = await keysetPage(app.db, shareLinksQuery(app.db, site.organizationId, site.id), {
-      keys: [
-        { column: 'l.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 'l.id', direction: 'desc', value: (row) => row.id },
-      ],
+      keys: newestFirst('l'),
       request: query,
       list: { operation: 'listSiteShareLinks', within: `${site.organizationId}/${site.id}` },
       cursors: app.cursors,

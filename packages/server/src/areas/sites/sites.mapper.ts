@@ -9,7 +9,7 @@ import { toApiSpace } from '../spaces/index.js';
 import type { Schemas } from '../../schemas.js';
 import type { Urls } from '../../urls.js';
 import { emptyAdaptiveSchema, type AdaptiveSchemaDocument } from './adaptive-schema.js';
-import { sectionAddress, siteAddress, siteSpaceAddress, withShareKey } from './addresses.js';
+import { sectionAddress, siteAddress, siteSpaceAddress, withShareKey } from '../../publication/site-addresses.js';
 import { verificationRecords, type HostnameSettings } from './hostname-dns.js';
 import type { ShareLinkRow, SiteRow } from './sites.repository.js';
 

@@ -16,7 +16,8 @@ import { applySpaceChanges } from '../content/index.js';
 import { createSpace, toApiSpace } from '../spaces/index.js';
 import { checkAdaptiveSchema } from './adaptive-schema.js';
 import { changeHostname } from './hostnames.service.js';
-import { hashShareKey, newShareKey, newVisitorAuthSecret } from './audience.js';
+import { hashShareKey } from '../../publication/share-key.js';
+import { newShareKey, newVisitorAuthSecret } from './audience.js';
 import {
   countShareLinks,
   deleteShareLink,

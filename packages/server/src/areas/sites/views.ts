@@ -9,12 +9,12 @@ import type { Executor } from '../../db/database.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { outsiderViewer, visibleSpacesQuery, type Viewer } from '../../access/listing.repository.js';
 import type { Role } from '../../access/roles.js';
-import { siteAddress } from './addresses.js';
+import { siteAddress } from '../../publication/site-addresses.js';
 import { shareKeyMatches } from './audience.js';
 import { shareKeyHashes, type SiteRow } from './sites.repository.js';
 import { toApiSiteSection, toApiSiteSpace, type ApiSiteSection, type ApiSiteSpace, type StructureContext } from './sites.mapper.js';
 import { siteSpacesInOrder, type SectionRow, type SiteSpaceRow } from './structure.repository.js';
-import { publishedSpaceAddresses } from './space-addresses.js';
+import { publishedSpaceAddresses } from '../../publication/space-addresses.js';
 
 /**
  * Whose eyes: a member's viewer (their ranks on the organization's spaces), or for anyone else one

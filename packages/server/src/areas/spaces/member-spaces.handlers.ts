@@ -1,12 +1,13 @@
 // The spaces a member of the organization can see, as that member sees them (listOrganizationMemberSpaces).
-// A list of spaces, so the spaces area's: their API objects and published addresses are this area's and
-// the sites area's, which the members area must not reach (no import cycle between areas).
+// A list of spaces, so the spaces area's: their API objects are this area's (and their published
+// addresses come from below the areas, packages/server/src/publication/), which the members area must
+// not reach (no import cycle between areas).
 import { memberViewer, rankToRole } from '../../access/items.js';
 import { visibilityProfile, visibleSpaces } from '../../access/listing.repository.js';
 import { keysetPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
-import { publishedSpaceAddresses } from '../sites/index.js';
+import { publishedSpaceAddresses } from '../../publication/space-addresses.js';
 import { toApiSpace } from './space.mapper.js';
 
 export const memberSpaceHandlers = {

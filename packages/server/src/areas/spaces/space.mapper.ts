@@ -8,7 +8,7 @@ export type ApiSpace = Schemas['Space'];
 
 /**
  * The space as a caller with effective role `role` sees it. `published` is its address in a published
- * site, when it is in one (looked up by the sites area: areas/sites/space-addresses.ts).
+ * site, when it is in one (looked up below the areas: packages/server/src/publication/space-addresses.ts).
  */
 export function toApiSpace(space: SpaceRow, role: Role | null, urls: Urls, published?: string): ApiSpace {
   const isPublic = space.visibility === 'public' || space.visibility === 'unlisted';

@@ -10,7 +10,7 @@ import { duplicateSpace } from './duplicate.service.js';
 import { createSpace, deleteSpace, moveSpace, patchSpace, restoreSpace } from './spaces.service.js';
 import { transferSpace } from './transfer.service.js';
 import { requireSpace } from '../../access/items.js';
-import { publishedSpaceAddress, publishedSpaceAddresses } from '../sites/index.js';
+import { publishedSpaceAddress, publishedSpaceAddresses } from '../../publication/space-addresses.js';
 import type { SpaceRow } from '../../access/standing.repository.js';
 import { inTransaction } from '../../db/database.js';
 import type { Urls } from '../../urls.js';

@@ -23,7 +23,7 @@ async function changeMembers(app: AppContext, caller: Caller, organizationId: st
     await recordEvent(trx, { type: 'team.members-changed', organizationId, actor: actorOf(caller, app.urls), data: { object: team, added, removed, changed } });
   });
 }
-import { keysetPage } from '../../db/pagination.js';
+import { keysetPage, newestFirst } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiMemberTeam, toApiTeamMemberEntry } from './team.mapper.js';
@@ -67,10 +67,7 @@ export const teamMemberHandlers = {
     const organizationId = access.organization.id;
     if (!(await memberRole(app.db, organizationId, params.userId))) throw notFound('Member');
     const page = await keysetPage(app.db, teamsOfMemberQuery(app.db, organizationId, params.userId, caller.user.id, query.title), {
-      keys: [
-        { column: 't.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 't.id', direction: 'desc', value: (row) => row.id },
-      ],
+      keys: newestFirst('t'),
       request: query,
       list: { operation: 'listOrganizationMemberTeams', within: `${organizationId}:${params.userId}`, filters: [query.title] },
       cursors: app.cursors,

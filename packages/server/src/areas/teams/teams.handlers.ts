@@ -1,5 +1,5 @@
 import { filteredTeamsQuery, findTeam, updateTeamTitle } from './teams.repository.js';
-import { keysetPage } from '../../db/pagination.js';
+import { keysetPage, newestFirst } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { toApiTeam } from './team.mapper.js';
@@ -12,10 +12,7 @@ export const teamHandlers = {
     const organizationId = access.organization.id;
     const rows = filteredTeamsQuery(app.db, organizationId, caller.user.id, { title: query.title, owner: query.owner });
     const page = await keysetPage(app.db, rows, {
-      keys: [
-        { column: 't.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 't.id', direction: 'desc', value: (row) => row.id },
-      ],
+      keys: newestFirst('t'),
       request: query,
       list: { operation: 'listTeams', within: organizationId, filters: [query.title, query.owner] },
       cursors: app.cursors,

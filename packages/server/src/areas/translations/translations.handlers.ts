@@ -1,7 +1,7 @@
 import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { inTransaction, type Executor } from '../../db/database.js';
-import { keysetPage } from '../../db/pagination.js';
+import { organizationObjectsPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { normalizeLanguages } from './languages.js';
@@ -31,15 +31,7 @@ async function recordSettingsEvent(
 export const translationHandlers = {
   async listTranslationSettings({ access, query, app }) {
     const organizationId = access.organization.id;
-    const page = await keysetPage(app.db, translationSettingsQuery(app.db, organizationId), {
-      keys: [
-        { column: 't.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 't.id', direction: 'desc', value: (row) => row.id },
-      ],
-      request: query,
-      list: { operation: 'listTranslationSettings', within: organizationId },
-      cursors: app.cursors,
-    });
+    const page = await organizationObjectsPage(app.db, app.cursors, translationSettingsQuery(app.db, organizationId), { alias: 't', operation: 'listTranslationSettings', organizationId, request: query });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiTranslationSettings(organizationId, row, access.role, app.urls)) } };
   },
 

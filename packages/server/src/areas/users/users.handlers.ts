@@ -1,4 +1,4 @@
-import { keysetPage } from '../../db/pagination.js';
+import { keysetPage, newestFirst } from '../../db/pagination.js';
 import { deleteTokenOfUser, insertToken, tokensOfUserQuery } from '../../auth/tokens.repository.js';
 import { findUserVisibleTo } from '../../auth/users.repository.js';
 import { newTokenLimits } from '../../auth/token-scope.js';
@@ -21,10 +21,7 @@ export const userHandlers = {
 
   async listUserTokens({ caller, query, app }) {
     const page = await keysetPage(app.db, tokensOfUserQuery(app.db, caller.user.id), {
-      keys: [
-        { column: 'createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 'id', direction: 'desc', value: (row) => row.id },
-      ],
+      keys: newestFirst(''),
       request: query,
       list: { operation: 'listUserTokens', within: caller.user.id },
       cursors: app.cursors,

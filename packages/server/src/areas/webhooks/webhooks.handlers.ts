@@ -1,6 +1,6 @@
 // Webhooks of an organization (admins only, declared in the spec): CRUD, secret rotation, a test ping,
 // the delivery log and redelivery.
-import { keysetPage } from '../../db/pagination.js';
+import { keysetPage, newestFirst, organizationObjectsPage } from '../../db/pagination.js';
 import { notFound } from '../../errors.js';
 import type { AreaHandlers } from '../../http/handler.js';
 import { actorOf } from '../events/index.js';
@@ -12,15 +12,7 @@ import { createWebhook, DEFAULT_GRACE_SECONDS, deleteWebhook, pingWebhook, redel
 export const webhookHandlers = {
   async listWebhooks({ access, query, app }) {
     const organizationId = access.organization.id;
-    const page = await keysetPage(app.db, webhooksQuery(app.db, organizationId), {
-      keys: [
-        { column: 'w.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 'w.id', direction: 'desc', value: (row) => row.id },
-      ],
-      request: query,
-      list: { operation: 'listWebhooks', within: organizationId },
-      cursors: app.cursors,
-    });
+    const page = await organizationObjectsPage(app.db, app.cursors, webhooksQuery(app.db, organizationId), { alias: 'w', operation: 'listWebhooks', organizationId, request: query });
     return { status: 200, body: { ...page, items: page.items.map((row) => toApiWebhook(row, app.urls)) } };
   },
 
@@ -62,10 +54,7 @@ export const webhookHandlers = {
     const organizationId = access.organization.id;
     if (!(await findWebhook(app.db, organizationId, params.webhookId))) throw notFound('Webhook');
     const page = await keysetPage(app.db, deliveriesQuery(app.db, organizationId, params.webhookId, query.status), {
-      keys: [
-        { column: 'd.createdAt', direction: 'desc', value: (row) => row.createdAt },
-        { column: 'd.id', direction: 'desc', value: (row) => row.id },
-      ],
+      keys: newestFirst('d'),
       request: query,
       list: { operation: 'listWebhookDeliveries', within: params.webhookId, filters: [query.status ?? null] },
       cursors: app.cursors,

@@ -2,7 +2,7 @@
 // in the site's chrome, with the navigation of its space (the tree with the page's branch open),
 // breadcrumbs, the site-space switcher, previous/next and the outline.
 import { loadDocuments } from '../../../content/content-objects.repository.js';
-import { siteAddress } from '../addresses.js';
+import { siteAddress } from '../../../publication/site-addresses.js';
 import { bodyTemplate, fillBody } from './body-template.js';
 import { pageLinks } from './page-links.js';
 import { customizationOf } from './site-chrome.js';

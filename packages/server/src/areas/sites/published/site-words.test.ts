@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderPage, type Chrome } from './site-layout.js';
+import { pageView, siteChrome } from '../../../../test/support/site-chrome.js';
+import { renderPage } from './site-layout.js';
 import { exactDate, relativeTime, wordsFor } from './site-words.js';
 
 const NOW = new Date('2026-11-28T12:00:00.000Z');
@@ -22,18 +23,8 @@ describe('site words', () => {
   });
 
   it('the page says it in its words: relative date with the exact one in <time title>, links as text', () => {
-    const chrome: Chrome = {
-      root: '/s/site',
-      title: 'Docs',
-      locale: 'es',
-      assets: { css: '/a.css', theme: '/t.css', js: '/a.js', search: '/s.js', textFont: '/f.woff2' },
-      tabs: [],
-      headerLinks: [{ title: '<script>x</script>', href: 'https://example.com/?a=1&b="2"' }],
-      footerLinks: [],
-      words: wordsFor('es'),
-      noindex: false,
-    };
-    const html = renderPage(chrome, { title: 'T', canonical: 'https://d.example/t', markdown: 'https://d.example/t.md', breadcrumbs: [], tree: [], body: '', outline: [], updatedAt: '2026-11-25T12:00:00.000Z' }, { sidebar: 'sidebar-default', noindex: false, now: NOW });
+    const chrome = siteChrome({ locale: 'es', headerLinks: [{ title: '<script>x</script>', href: 'https://example.com/?a=1&b="2"' }] });
+    const html = renderPage(chrome, pageView({ updatedAt: '2026-11-25T12:00:00.000Z' }), { sidebar: 'sidebar-default', noindex: false, now: NOW });
     expect(html).toMatch(/Última actualización <time class="relative" datetime="2026-11-25T12:00:00.000Z" title="25 de noviembre de 2026(,| a las) 12:00">hace 3 días<\/time>/);
     expect(html).toContain('&#x3C;script>x&#x3C;/script>');
     expect(html).not.toContain('<script>x');

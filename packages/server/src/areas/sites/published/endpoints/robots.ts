@@ -1,6 +1,6 @@
 // `robots.txt`: public sites are open to crawlers and name their sitemap; every other site asks them
 // to stay out.
-import { siteAddress } from '../../addresses.js';
+import { siteAddress } from '../../../../publication/site-addresses.js';
 import { indexable } from '../site-chrome.js';
 import type { SiteEndpoint } from '../site-visit.js';
 

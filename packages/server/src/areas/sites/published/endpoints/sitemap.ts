@@ -1,6 +1,6 @@
 // `sitemap.xml` of a public site: every page an anonymous visitor can read (the structure as a visitor
 // without claims sees it), but hidden and no-index pages, with its last update; at most MAX_SITEMAP_URLS.
-import { siteAddress } from '../../addresses.js';
+import { siteAddress } from '../../../../publication/site-addresses.js';
 import { indexable } from '../site-chrome.js';
 import { siteSpacePath, siteSpacesOf } from '../site-navigation.js';
 import { visibleStructure } from '../site-state.js';

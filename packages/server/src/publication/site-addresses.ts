@@ -1,9 +1,12 @@
 // Published addresses (docs/decisions.md, "Sites"): a site at `https://{hostname}` (the scheme of PUBLIC_URL) when it
-// has a hostname whose DNS proved control (hostnames.service.ts), else `{PUBLIC_URL}/s/{basename or site id}`; a section at `{site}/{section path}`, a
+// has a hostname whose DNS proved control (packages/server/src/areas/sites/hostnames.service.ts), else `{PUBLIC_URL}/s/{basename or site id}`; a section at `{site}/{section path}`, a
 // site space at `{site}[/{section path}]/{site space path}` (addresses do not move when defaults
 // change: the site's and a section's own address show their default). A share-link key completes
 // an address as `?shareKey={key}`.
-import type { Urls } from '../../urls.js';
+// Below the areas (their floor, packages/server/src/publication/): the sites area builds its own objects'
+// addresses with these, and the spaces, collections and content areas show a space's published address
+// (space-addresses.ts) without reaching the sites area, which builds on spaces and content.
+import type { Urls } from '../urls.js';
 
 export type AddressedSite = { id: string; hostname: string | null; hostnameVerifiedAt: Date | null; basename: string | null };
 

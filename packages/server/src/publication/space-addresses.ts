@@ -3,11 +3,11 @@
 // `share-link` site holding the space, that site's address carrying the key. One query for a whole page
 // of spaces, and none at all when no space of the page is in a published site (`in_published_site`).
 import { sql } from 'kysely';
-import type { Executor } from '../../db/database.js';
-import { column, rawQuery, value } from '../../db/raw-query.js';
-import type { Urls } from '../../urls.js';
-import { hashShareKey } from './audience.js';
-import { siteAddress, siteSpaceAddress, withShareKey } from './addresses.js';
+import type { Executor } from '../db/database.js';
+import { column, rawQuery, value } from '../db/raw-query.js';
+import type { Urls } from '../urls.js';
+import { hashShareKey } from './share-key.js';
+import { siteAddress, siteSpaceAddress, withShareKey } from './site-addresses.js';
 
 /**
  * Per space, the first published site holding it: sites by creation, within a site in its order, a
