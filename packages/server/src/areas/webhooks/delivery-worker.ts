@@ -145,8 +145,10 @@ export function startDelivery(
 ): { stop(timeoutMs: number): Promise<void> } {
   const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
-  // Receivers' connections kept alive between deliveries (each host name still checked every time).
-  const pool = createConnectionPool();
+  // Receivers' connections kept alive between deliveries (each host name still checked every time), as
+  // many per receiver as deliveries in flight: an attempt never waits for a connection, where its
+  // deadline would run out before it was sent.
+  const pool = createConnectionPool({ connectionsPerOrigin: tuning.concurrency });
   const secrets = createSecretCache();
   const answers: AttemptResult[] = [];
   let writeTimer: NodeJS.Timeout | undefined;
