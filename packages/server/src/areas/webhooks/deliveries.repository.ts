@@ -180,20 +180,27 @@ export type NewDelivery = { organizationId: string; id: string; webhookId: strin
  */
 export async function insertDeliveries(db: Executor, rows: readonly NewDelivery[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const inserted = await db
-    .insertInto('webhookDeliveries')
-    .values(
-      rows.map(({ claimLeaseMs, ...row }) =>
-        claimLeaseMs === undefined
-          ? { ...row, state: 'pending' as const, nextAttemptAt: sql<Date>`now()` }
-          : { ...row, state: 'sending' as const, nextAttemptAt: sql<Date>`now() + ${claimLeaseMs} * interval '1 millisecond'`, attempts: 1, scheduleStep: 1 },
-      ),
-    )
-    .onConflict((oc) => oc.columns(['organizationId', 'webhookId', 'eventId']).doNothing())
-    .returning('id')
-    .execute();
-  return new Set(inserted.map((row) => row.id));
+  return new Set((await newDeliveries.rows(db, rows)).map((row) => row.id));
 }
+
+// One statement over five arrays: the rows' values are bound as five parameters, not eight per row
+// (building and binding a 500-row VALUES list was ~6% of the sender's CPU).
+const newDeliveries = rawQuery({
+  name: 'insertDeliveries',
+  columns: { id: column('webhookDeliveries', 'id') },
+  statement: (rows: readonly NewDelivery[]) => sql`
+    INSERT INTO webhook_deliveries (organization_id, id, webhook_id, event_id, state, next_attempt_at, attempts, schedule_step)
+    SELECT n.organization_id, n.id, n.webhook_id, n.event_id,
+           CASE WHEN n.lease_ms IS NULL THEN 'pending' ELSE 'sending' END,
+           now() + coalesce(n.lease_ms, 0) * interval '1 millisecond',
+           CASE WHEN n.lease_ms IS NULL THEN 0 ELSE 1 END,
+           CASE WHEN n.lease_ms IS NULL THEN 0 ELSE 1 END
+    FROM unnest(${rows.map((r) => r.organizationId)}::text[], ${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.webhookId)}::text[],
+                ${rows.map((r) => r.eventId)}::text[], ${rows.map((r) => r.claimLeaseMs ?? null)}::int[]) AS n (organization_id, id, webhook_id, event_id, lease_ms)
+    ON CONFLICT (organization_id, webhook_id, event_id) DO NOTHING
+    RETURNING id`,
+  shapes: [[[]]],
+});
 
 // ---- The sender: claims, and what the attempts answered ------------------------------------------
 
