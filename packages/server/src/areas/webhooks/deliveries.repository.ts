@@ -118,6 +118,14 @@ export async function commitAsynchronously(trx: Executor): Promise<void> {
   await sql`SET LOCAL synchronous_commit = off`.execute(trx);
 }
 
+/**
+ * The same for a statement run on its own (its implicit transaction: no BEGIN, SET LOCAL and COMMIT
+ * round trips): a one-row CTE setting `synchronous_commit` for the current transaction, which the
+ * statement joins where it reads its input, so it runs whenever the statement writes anything; the
+ * setting holds until the commit that ends the statement.
+ */
+const ASYNCHRONOUS_COMMIT = sql`asynchronous_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)`;
+
 // ---- The dispatcher: committed events into deliveries -------------------------------------------
 
 const undispatchedEvents = rawQuery({
@@ -227,14 +235,15 @@ const dueDeliveries = rawQuery({
     previousSecretExpiresAt: column('webhooks', 'previousSecretExpiresAt'),
   },
   statement: (limit: number, leaseMs: number) => sql`
-    WITH claimed AS (
+    WITH ${ASYNCHRONOUS_COMMIT},
+    claimed AS (
       UPDATE webhook_deliveries d
       SET state = 'sending', next_attempt_at = now() + ${leaseMs} * interval '1 millisecond', attempts = d.attempts + 1, schedule_step = d.schedule_step + 1
       FROM (
         SELECT organization_id, id FROM webhook_deliveries
         WHERE state IN ('pending', 'sending') AND next_attempt_at <= now()
         ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
-      ) due
+      ) due, asynchronous_commit
       WHERE d.organization_id = due.organization_id AND d.id = due.id
       RETURNING d.organization_id, d.id, d.webhook_id, d.event_id, d.attempts, d.schedule_step
     )
@@ -252,6 +261,7 @@ export type ClaimedDelivery = RawRow<typeof dueDeliveries>;
 /**
  * Claims up to `limit` due deliveries (the longest waiting first): each becomes `sending` until
  * `leaseMs` from now, its attempt counted. Read with its event and its webhook's address and secrets.
+ * One statement, committed asynchronously when run on its own.
  */
 export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   return dueDeliveries.rows(db, limit, leaseMs);
@@ -293,7 +303,7 @@ export type AttemptResult = {
  * meanwhile); and the webhooks that answered are no longer failing, those that were getting their
  * waiting deliveries due at once — a receiver back from an outage gets its backlog without waiting for
  * each retry. (The parts see one snapshot: the deliveries answered here are `sending` in it, never among
- * the waiting ones made due.)
+ * the waiting ones made due.) Committed asynchronously when run on its own.
  */
 export async function writeAttemptResults(trx: Executor, results: readonly AttemptResult[]): Promise<void> {
   if (results.length === 0) return;
@@ -303,10 +313,11 @@ export async function writeAttemptResults(trx: Executor, results: readonly Attem
       ${r.statusCode}::int, ${r.error}::text, ${r.response}::text, ${state}::text, ${r.succeeded ? null : r.retryInMs}::bigint)`;
   });
   await sql`
-    WITH answers (organization_id, id, webhook_id, attempt, started_at, duration_ms, status_code, error, response, state, retry_ms) AS (VALUES ${rows}),
+    WITH ${ASYNCHRONOUS_COMMIT},
+    answers (organization_id, id, webhook_id, attempt, started_at, duration_ms, status_code, error, response, state, retry_ms) AS (VALUES ${rows}),
     logged AS (
       INSERT INTO webhook_delivery_attempts (organization_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response)
-      SELECT organization_id, id, attempt, started_at, duration_ms, status_code, error, response FROM answers
+      SELECT organization_id, id, attempt, started_at, duration_ms, status_code, error, response FROM answers, asynchronous_commit
       ON CONFLICT DO NOTHING
     ),
     answered AS (
