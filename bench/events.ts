@@ -12,8 +12,19 @@
 //   npx tsx bench/events.ts                     (from the repository root)
 //   EDITS=100 MERGES=12 EVENTS=10000 npx tsx bench/events.ts
 //   ONLY=delivery npx tsx bench/events.ts       (the delivery throughput alone)
+//   ONLY=delivery AGAINST=main npx tsx bench/events.ts
+//                                               (this tree's sender beside a commit's, ABBA, same run)
+//
+// Delivery is reported as events/s and as the CPU per event of each process (the sender — this
+// process, which does nothing else meanwhile —, PostgreSQL and the receiver), with the sender's
+// capacity on one idle core (1 s divided by its CPU per event): on a shared machine the throughput
+// follows the load, the CPU per event much less. With AGAINST, the sender (the delivery loop and all
+// it imports) of that commit is loaded from its own worktree (bench/lib/builds.ts, checkoutCommit)
+// and run on the same database, receiver and events as this tree's, in the order commit, this tree,
+// this tree, commit, after one unreported warm-up run of each.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { createChangeRequest } from '../packages/server/src/areas/change-requests/change-requests.service.js';
@@ -22,7 +33,7 @@ import { mergeChangeRequest, recordingMerges, type MergeRecorder } from '../pack
 import { applySpaceChanges, writeBatch } from '../packages/server/src/areas/content/space-content.service.js';
 import { recordingContentUpdates } from '../packages/server/src/areas/content/content-events.js';
 import { recordEvents, type NewEvent } from '../packages/server/src/areas/events/index.js';
-import { DEFAULT_TUNING, startDelivery } from '../packages/server/src/areas/webhooks/delivery-worker.js';
+import * as thisTreeSender from '../packages/server/src/areas/webhooks/delivery-worker.js';
 import { toApiSpace } from '../packages/server/src/areas/spaces/space.mapper.js';
 import { createWebhook } from '../packages/server/src/areas/webhooks/webhooks.service.js';
 import { loadConfig } from '../packages/server/src/config.js';
@@ -30,6 +41,7 @@ import type { ContentChange } from '../packages/server/src/content/apply-changes
 import { spaceHeadPointer } from '../packages/server/src/content/space-head.js';
 import { loadServerKeys } from '../packages/server/src/keys.js';
 import { createLogger } from '../packages/server/src/logger.js';
+import { checkoutCommit } from './lib/builds.js';
 import { processTreeCpuSeconds } from './lib/cpus.js';
 import { BATCH, body, quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
 
@@ -39,7 +51,9 @@ const EDITS = Number(process.env.EDITS ?? 60);
 const MERGES = Number(process.env.MERGES ?? 8);
 const EVENTS = Number(process.env.EVENTS ?? 5000);
 /** The sender's deliveries in flight (default: the server's own setting). */
-const CONCURRENCY = Number(process.env.CONCURRENCY ?? DEFAULT_TUNING.concurrency);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? thisTreeSender.DEFAULT_TUNING.concurrency);
+/** A commit whose sender runs beside this tree's (ABBA), with ONLY=delivery. */
+const AGAINST = process.env.AGAINST;
 const TOUCHED = 100;
 export const RECORDING_BUDGET = 0.1;
 export const THROUGHPUT_BUDGET = 500;
@@ -50,25 +64,66 @@ const median = (values: number[]) => quantile([...values].sort((a, b) => a - b),
 const p95 = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.95);
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
-/** A receiver in a process of its own answering 204 to every POST, counting them; resolves with its port. */
-function startReceiver(): Promise<{ port: number; pid: number; count(): Promise<number>; stop(): void }> {
+/**
+ * A receiver in a process of its own answering 204 to every POST, counting them; `GET /?until=N`
+ * answers the count once it reaches N (one request per run: polling would charge the sender's CPU).
+ * Resolves with its port.
+ */
+function startReceiver(): Promise<{ port: number; pid: number; count(until?: number): Promise<number>; stop(): void }> {
   const source = `
     const http = require('node:http');
     let received = 0;
+    let waiting = [];
     const server = http.createServer((request, response) => {
-      if (request.method === 'GET') return response.end(String(received));
+      if (request.method === 'GET') {
+        const until = Number(new URL(request.url, 'http://receiver').searchParams.get('until') ?? 0);
+        if (received >= until) return response.end(String(received));
+        return void waiting.push({ until, response });
+      }
       request.resume();
-      request.on('end', () => { received++; response.writeHead(204).end(); });
+      request.on('end', () => {
+        received++;
+        response.writeHead(204).end();
+        if (waiting.length === 0) return;
+        for (const wait of waiting) if (received >= wait.until) wait.response.end(String(received));
+        waiting = waiting.filter((wait) => received < wait.until);
+      });
     });
     server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
   const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve) => {
     child.stdout!.once('data', (chunk: Buffer) => {
       const port = Number(chunk.toString().trim());
-      resolve({ port, pid: child.pid!, count: async () => Number(await (await fetch(`http://127.0.0.1:${port}/`)).text()), stop: () => child.kill() });
+      const count = async (until = 0) => Number(await (await fetch(`http://127.0.0.1:${port}/?until=${until}`, { signal: AbortSignal.timeout(120_000) })).text());
+      resolve({ port, pid: child.pid!, count, stop: () => child.kill() });
     });
   });
 }
+
+/** A sender to measure: the delivery loop of this tree or of an earlier commit. */
+type Sender = { label: string; startDelivery: typeof thisTreeSender.startDelivery; DEFAULT_TUNING: typeof thisTreeSender.DEFAULT_TUNING };
+
+/** A commit's sender, loaded from its worktree's sources (the same database schema as this tree's). */
+async function senderOf(revision: string): Promise<Sender> {
+  const { commit, dir } = await checkoutCommit(revision);
+  const module = (await import(pathToFileURL(join(dir, 'packages/server/src/areas/webhooks/delivery-worker.ts')).href)) as typeof thisTreeSender;
+  return { label: commit.slice(0, 7), startDelivery: module.startDelivery, DEFAULT_TUNING: module.DEFAULT_TUNING };
+}
+
+export type DeliveryFigures = {
+  label: string;
+  events: number;
+  elapsedMs: number;
+  throughput: number;
+  /** CPU per event, in µs: the sender's process, PostgreSQL's process tree, the receiver's. */
+  senderMicros: number;
+  databaseMicros: number;
+  receiverMicros: number;
+  /** Events per second the sender's CPU per event allows on one idle core. */
+  capacity: number;
+  succeeded: number;
+  exchangeMs: { p50: number; p95: number };
+};
 
 export async function runEventsBenchmark(options: { log?: (line: string) => void } = {}) {
   const say = options.log ?? ((line: string) => console.log(line));
@@ -155,54 +210,105 @@ export async function runEventsBenchmark(options: { log?: (line: string) => void
     }
 
     // ---- Delivery throughput: EVENTS events recorded, then one instance's sender drains them ----
-    // Only these events: what the writes above recorded is set aside.
-    await db.deleteFrom('webhookDeliveries').execute();
-    await db.updateTable('events').set({ undispatched: false }).execute();
     const object = toApiSpace(space, 'admin', app.urls);
-    for (let i = 0; i < EVENTS; i += 500) {
-      const events: NewEvent[] = Array.from({ length: Math.min(500, EVENTS - i) }, (_, j) => ({
-        type: 'space.updated',
-        organizationId,
-        spaceId: space.id,
-        actor,
-        data: { object: { ...object, title: `Event ${i + j}` } },
-      }));
-      await recordEvents(db, events);
-    }
-    const before = await receiver.count();
     // PostgreSQL's CPU (its postmaster's process tree) and the receiver's, beside the sender's: on a
     // shared machine the three share the cores, so their sum per event is what bounds the throughput.
     const backend = (await pool.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
     const backendStat = readFileSync(`/proc/${backend}/stat`, 'utf8');
     const postmaster = Number(backendStat.slice(backendStat.lastIndexOf(')') + 2).split(' ')[1]);
     const othersCpu = () => ({ database: processTreeCpuSeconds(postmaster) ?? NaN, receiver: processTreeCpuSeconds(receiver.pid) ?? NaN });
-    const othersBefore = othersCpu();
-    const started = performance.now();
-    const cpu = process.cpuUsage();
-    const sender = startDelivery(context, { ...DEFAULT_TUNING, concurrency: CONCURRENCY });
-    let delivered = 0;
-    while ((delivered = (await receiver.count()) - before) < EVENTS) {
-      if (performance.now() - started > 120_000) throw new Error(`only ${delivered} of ${EVENTS} deliveries in 2 minutes`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    const deliver = async (sender: Sender, events: number): Promise<DeliveryFigures> => {
+      // Only these events: what was recorded before (the writes above, an earlier run) is set aside.
+      await db.deleteFrom('webhookDeliveries').execute();
+      await db.updateTable('events').set({ undispatched: false }).where('undispatched', '=', true).execute();
+      for (let i = 0; i < events; i += 500) {
+        const batch: NewEvent[] = Array.from({ length: Math.min(500, events - i) }, (_, j) => ({
+          type: 'space.updated',
+          organizationId,
+          spaceId: space.id,
+          actor,
+          data: { object: { ...object, title: `Event ${i + j}` } },
+        }));
+        await recordEvents(db, batch);
+      }
+      const before = await receiver.count();
+      const othersBefore = othersCpu();
+      const started = performance.now();
+      const cpu = process.cpuUsage();
+      const running = sender.startDelivery(context, { ...sender.DEFAULT_TUNING, concurrency: CONCURRENCY });
+      const delivered = (await receiver.count(before + events)) - before;
+      const elapsedMs = performance.now() - started;
+      const used = process.cpuUsage(cpu);
+      const othersAfter = othersCpu();
+      await running.stop(5000);
+      if (delivered < events) throw new Error(`${sender.label}: only ${delivered} of ${events} deliveries`);
+      const succeeded = (await pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE state = 'succeeded'`)).rows[0].n as number;
+      // How long an exchange with the receiver took, as the delivery log has it: what holds a sending slot.
+      const exchange = (await pool.query(`SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, percentile_cont(0.95) WITHIN GROUP (ORDER BY duration_ms) AS p95 FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.organization_id = a.organization_id AND d.id = a.delivery_id`)).rows[0] as { p50: number; p95: number };
+      const senderMicros = (used.user + used.system) / events;
+      return {
+        label: sender.label,
+        events,
+        elapsedMs,
+        throughput: events / (elapsedMs / 1000),
+        senderMicros,
+        databaseMicros: ((othersAfter.database - othersBefore.database) * 1e6) / events,
+        receiverMicros: ((othersAfter.receiver - othersBefore.receiver) * 1e6) / events,
+        capacity: 1e6 / senderMicros,
+        succeeded,
+        exchangeMs: exchange,
+      };
+    };
+    const report = (figures: DeliveryFigures) =>
+      say(
+        `Webhook delivery (${figures.label}), one instance to a local receiver: ${figures.events} events (dispatched, signed, sent, logged) in ${(figures.elapsedMs / 1000).toFixed(2)} s: ` +
+          `${figures.throughput.toFixed(0)} events/s (budget ≥ ${THROUGHPUT_BUDGET}): ${figures.throughput >= THROUGHPUT_BUDGET ? 'met' : 'MISSED'}; ${figures.succeeded} logged as succeeded; ` +
+          `CPU per event: sender ${(figures.senderMicros / 1000).toFixed(3)} ms, PostgreSQL ${(figures.databaseMicros / 1000).toFixed(3)} ms, receiver ${(figures.receiverMicros / 1000).toFixed(3)} ms; ` +
+          `the sender's capacity on one idle core: ${figures.capacity.toFixed(0)} events/s (budget ≥ ${THROUGHPUT_BUDGET}): ${figures.capacity >= THROUGHPUT_BUDGET ? 'met' : 'MISSED'}; ` +
+          `an exchange with the receiver took ${Math.round(figures.exchangeMs.p50)} ms (median), ${Math.round(figures.exchangeMs.p95)} ms (p95)`,
+      );
+    const thisTree: Sender = { label: 'this tree', startDelivery: thisTreeSender.startDelivery, DEFAULT_TUNING: thisTreeSender.DEFAULT_TUNING };
+    const deliveries: DeliveryFigures[] = [];
+    if (AGAINST && ONLY === 'delivery') {
+      const against = await senderOf(AGAINST);
+      say(`\nSenders compared on the same database, receiver and events: ${against.label} (${AGAINST}) and this tree, ABBA, after a warm-up run of each`);
+      for (const sender of [against, thisTree]) await deliver(sender, EVENTS);
+      for (const sender of [against, thisTree, thisTree, against]) {
+        const figures = await deliver(sender, EVENTS);
+        report(figures);
+        deliveries.push(figures);
+      }
+      const mean = (label: string, pick: (f: DeliveryFigures) => number) => {
+        const runs = deliveries.filter((f) => f.label === label);
+        return runs.reduce((sum, f) => sum + pick(f), 0) / runs.length;
+      };
+      say(
+        `Means of two runs each: ${against.label} ${mean(against.label, (f) => f.throughput).toFixed(0)} events/s, sender ${(mean(against.label, (f) => f.senderMicros) / 1000).toFixed(3)} ms/event ` +
+          `(capacity ${(1e6 / mean(against.label, (f) => f.senderMicros)).toFixed(0)} events/s); this tree ${mean('this tree', (f) => f.throughput).toFixed(0)} events/s, ` +
+          `sender ${(mean('this tree', (f) => f.senderMicros) / 1000).toFixed(3)} ms/event (capacity ${(1e6 / mean('this tree', (f) => f.senderMicros)).toFixed(0)} events/s); ` +
+          `sender CPU per event ×${(mean('this tree', (f) => f.senderMicros) / mean(against.label, (f) => f.senderMicros)).toFixed(2)}`,
+      );
+    } else {
+      const figures = await deliver(thisTree, EVENTS);
+      report(figures);
+      deliveries.push(figures);
     }
-    const elapsed = performance.now() - started;
-    const used = process.cpuUsage(cpu);
-    const othersAfter = othersCpu();
-    const databaseMicrosPerEvent = ((othersAfter.database - othersBefore.database) * 1e6) / EVENTS;
-    const receiverMicrosPerEvent = ((othersAfter.receiver - othersBefore.receiver) * 1e6) / EVENTS;
-    await sender.stop(5000);
-    const succeeded = (await pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE state = 'succeeded'`)).rows[0].n as number;
-    // How long an exchange with the receiver took, as the delivery log has it: what holds a sending slot.
-    const exchange = (await pool.query(`SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, percentile_cont(0.95) WITHIN GROUP (ORDER BY duration_ms) AS p95 FROM webhook_delivery_attempts`)).rows[0] as { p50: number; p95: number };
-    const throughput = EVENTS / (elapsed / 1000);
-    say(
-      `Webhook delivery, one instance to a local receiver: ${EVENTS} events (dispatched, signed, sent, logged) in ${(elapsed / 1000).toFixed(2)} s: ` +
-        `${throughput.toFixed(0)} events/s (budget ≥ ${THROUGHPUT_BUDGET}): ${throughput >= THROUGHPUT_BUDGET ? 'met' : 'MISSED'}; ${succeeded} logged as succeeded; ` +
-        `the sender's process used ${((used.user + used.system) / 1000).toFixed(0)} ms of CPU: ${((used.user + used.system) / EVENTS).toFixed(0)} µs per event; ` +
-        `PostgreSQL ${databaseMicrosPerEvent.toFixed(0)} µs and the receiver ${receiverMicrosPerEvent.toFixed(0)} µs per event; ` +
-        `an exchange with the receiver took ${Math.round(exchange.p50)} ms (median), ${Math.round(exchange.p95)} ms (p95)`,
-    );
-    return { edits, merges, editCost, editShare, mergeCost, mergeShare, throughput, elapsedMs: elapsed, cpuMicrosPerEvent: (used.user + used.system) / EVENTS, databaseMicrosPerEvent, receiverMicrosPerEvent, events: EVENTS };
+    const measured = deliveries.find((f) => f.label === 'this tree')!;
+    return {
+      edits,
+      merges,
+      editCost,
+      editShare,
+      mergeCost,
+      mergeShare,
+      throughput: measured.throughput,
+      elapsedMs: measured.elapsedMs,
+      cpuMicrosPerEvent: measured.senderMicros,
+      databaseMicrosPerEvent: measured.databaseMicros,
+      receiverMicrosPerEvent: measured.receiverMicros,
+      events: EVENTS,
+      deliveries,
+    };
   } finally {
     receiver.stop();
     await world.stop();

@@ -53,23 +53,38 @@ export async function buildWorkingTree(): Promise<ServerBuild> {
   };
 }
 
-/** An earlier commit (any git revision: `d00cf1f`, `main~3`), built in its own worktree under /tmp. */
-export async function buildCommit(revision: string): Promise<ServerBuild> {
+/**
+ * An earlier commit's sources, installed (offline, from the pnpm store) in its own worktree under /tmp,
+ * not built: for a benchmark that imports a commit's modules beside this tree's (bench/events.ts).
+ * Its folder.
+ */
+export async function checkoutCommit(revision: string): Promise<{ commit: string; dir: string }> {
   const git = (...args: string[]) => run('git', args, { cwd: repoRoot }).then(({ stdout }) => stdout.trim());
   const commit = await git('rev-parse', '--verify', `${revision}^{commit}`);
   const dir = join(HISTORY_ROOT, commit);
-  const ready = join(dir, '.bench-ready');
-  const serverDir = join(dir, 'packages/server');
-  if (!existsSync(ready)) {
-    console.log(`building ${revision} (${commit.slice(0, 7)}) in ${dir}`);
+  const installed = join(dir, '.bench-installed');
+  if (!existsSync(installed) && !existsSync(join(dir, '.bench-ready'))) {
+    console.log(`installing ${revision} (${commit.slice(0, 7)}) in ${dir}`);
     mkdirSync(HISTORY_ROOT, { recursive: true });
     if (existsSync(dir)) {
-      // A build that did not finish: start again from a clean worktree.
+      // An install that did not finish: start again from a clean worktree.
       await git('worktree', 'remove', '--force', dir).catch(() => rmSync(dir, { recursive: true, force: true }));
       await git('worktree', 'prune');
     }
     await git('worktree', 'add', '--detach', dir, commit);
     await run('pnpm', ['install', '--offline', '--frozen-lockfile'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+    writeFileSync(installed, `${new Date().toISOString()}\n`);
+  }
+  return { commit, dir };
+}
+
+/** An earlier commit (any git revision: `d00cf1f`, `main~3`), built in its own worktree under /tmp. */
+export async function buildCommit(revision: string): Promise<ServerBuild> {
+  const { commit, dir } = await checkoutCommit(revision);
+  const ready = join(dir, '.bench-ready');
+  const serverDir = join(dir, 'packages/server');
+  if (!existsSync(ready)) {
+    console.log(`building ${revision} (${commit.slice(0, 7)}) in ${dir}`);
     if (hasBuild(serverDir)) await run('pnpm', ['--filter', '@content-workspace/server', 'build'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
     writeFileSync(ready, `${new Date().toISOString()}\n`);
   }

@@ -6,12 +6,18 @@
 //   DNS answer cannot change between the check and the connection; IP literals are checked before
 //   connecting;
 // - one deadline for the whole exchange (redirects and body included) and a cap on the body size.
+// GETs (fetchGuarded) go through node:http on a connection of their own; POSTs to receivers
+// (postGuarded, webhook deliveries) through undici on kept-alive connections (createConnectionPool),
+// each new connection made to the address checked for its request.
 // `allowPrivate` lifts the address check (tests and development against local servers).
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { EventEmitter } from 'node:events';
 import { isIP, type LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
 import ipaddr from 'ipaddr.js';
+import { buildConnector, Pool } from 'undici';
 
 export type OutboundPolicy = {
   allowPrivate: boolean;
@@ -112,40 +118,22 @@ function parseUrl(input: string, base?: string): URL {
 
 type Hop = { response: IncomingMessage; request: http.ClientRequest };
 
-type Sent = { method: 'GET' } | { method: 'POST'; headers: Record<string, string>; body: string };
-
-/** A connection to reuse: an agent of sockets to one address, checked for this request (see ConnectionPool). */
-type Reuse = { agent: http.Agent; address: LookupAddress };
-
-function requestOnce(url: URL, allowed: (address: string) => boolean, signal: AbortSignal, sent: Sent = { method: 'GET' }, reuse?: Reuse): Promise<Hop> {
+function requestOnce(url: URL, allowed: (address: string) => boolean, signal: AbortSignal): Promise<Hop> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && !allowed(host)) return Promise.reject(new OutboundError('FORBIDDEN_ADDRESS', `${host} is an address that may not be fetched`));
   const client = url.protocol === 'https:' ? https : http;
-  const body = sent.method === 'POST' ? Buffer.from(sent.body) : undefined;
-  // A new socket connects only to the address checked for this request.
-  const fixed: LookupFunction | undefined =
-    reuse &&
-    ((_hostname, options, callback) =>
-      (options as { all?: boolean }).all
-        ? (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [reuse.address])
-        : callback(null, reuse.address.address, reuse.address.family));
   return new Promise((resolve, reject) => {
     const request = client.request(url, {
-      method: sent.method,
-      // Without a pool, no connection reuse: each request resolves and checks the address again.
-      agent: reuse?.agent ?? false,
-      lookup: fixed ?? guardedLookup(allowed),
+      method: 'GET',
+      // No connection reuse: each request resolves and checks the address again.
+      agent: false,
+      lookup: guardedLookup(allowed),
       signal,
-      headers: {
-        'user-agent': 'content-workspace',
-        accept: '*/*',
-        'accept-encoding': 'identity',
-        ...(sent.method === 'POST' ? { ...sent.headers, 'content-length': String(body!.length) } : {}),
-      },
+      headers: { 'user-agent': 'content-workspace', accept: '*/*', 'accept-encoding': 'identity' },
     });
     request.on('response', (response) => resolve({ response, request }));
     request.on('error', reject);
-    request.end(body);
+    request.end();
   });
 }
 
@@ -216,42 +204,52 @@ export async function fetchGuarded(input: string, policy: OutboundPolicy): Promi
 }
 
 /**
- * Kept-alive connections for repeated requests to the same receivers (webhook deliveries): one agent
- * per address a request was checked for (the host name is still resolved and checked at every
- * request; a connection is reused only to the address that check allowed). TLS verifies the host
- * name, not the address. Owned by its user, destroyed with it.
+ * Kept-alive connections for repeated POSTs to the same receivers (webhook deliveries): an undici `Pool`
+ * per origin and address a request was checked for (the host name is still resolved and checked at
+ * every request; a connection is made, and reused, only to the address that check allowed). Each pool
+ * holds at most `connectionsPerOrigin` connections; its idle ones close after `idleMs`; at most
+ * `maxOrigins` pools are kept, the least recently used closed first. TLS verifies the host name, not
+ * the address. Owned by its user, destroyed with it.
  */
-export type ConnectionPool = { agentFor(url: URL, address: LookupAddress): http.Agent; destroy(): void };
+export type ConnectionPool = { poolFor(url: URL, address: LookupAddress): Pool; destroy(): void };
 
-export function createConnectionPool(options: { maxAgents?: number; maxFreeSockets?: number; idleMs?: number } = {}): ConnectionPool {
-  // Sockets in use are not capped here (the user bounds its requests in flight): a request never waits
-  // in an agent's queue, where its deadline would run out before it was sent.
-  const { maxAgents = 256, maxFreeSockets = 64, idleMs = 30_000 } = options;
-  const agents = new Map<string, http.Agent>();
+export function createConnectionPool(options: { maxOrigins?: number; connectionsPerOrigin?: number; idleMs?: number } = {}): ConnectionPool {
+  const { maxOrigins = 256, connectionsPerOrigin = 64, idleMs = 30_000 } = options;
+  const pools = new Map<string, Pool>();
+  const close = (pool: Pool) => void pool.destroy().catch(() => {});
   return {
-    agentFor(url, address) {
-      const key = `${url.protocol}//${url.host}@${address.address}`;
-      let agent = agents.get(key);
-      if (agent) {
+    poolFor(url, address) {
+      const key = `${url.origin}@${address.address}`;
+      let pool = pools.get(key);
+      if (pool) {
         // Most recently used last: the first is the one to drop.
-        agents.delete(key);
+        pools.delete(key);
       } else {
-        const settings = { keepAlive: true, maxFreeSockets, timeout: idleMs };
-        agent = url.protocol === 'https:' ? new https.Agent(settings) : new http.Agent(settings);
-        if (agents.size >= maxAgents) {
-          const [oldest, dropped] = agents.entries().next().value!;
-          agents.delete(oldest);
-          dropped.destroy();
+        // A new connection resolves the host name to the checked address only (an IP literal is not resolved).
+        const connect = buildConnector({ lookup: pinnedLookup(address) } as buildConnector.BuildOptions);
+        pool = new Pool(url.origin, { connections: connectionsPerOrigin, pipelining: 1, connect, keepAliveTimeout: idleMs, keepAliveMaxTimeout: idleMs });
+        if (pools.size >= maxOrigins) {
+          const [oldest, dropped] = pools.entries().next().value!;
+          pools.delete(oldest);
+          close(dropped);
         }
       }
-      agents.set(key, agent);
-      return agent;
+      pools.set(key, pool);
+      return pool;
     },
     destroy() {
-      for (const agent of agents.values()) agent.destroy();
-      agents.clear();
+      for (const pool of pools.values()) close(pool);
+      pools.clear();
     },
   };
+}
+
+/** A `lookup` that answers `address` whatever it is asked (the address already checked for this request). */
+function pinnedLookup(address: LookupAddress): LookupFunction {
+  return (_hostname, options, callback) =>
+    (options as { all?: boolean }).all
+      ? (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [address])
+      : callback(null, address.address, address.family);
 }
 
 /** The first address of `hostname` the rule allows (the system's resolution), else FORBIDDEN_ADDRESS. */
@@ -266,56 +264,77 @@ function checkedAddress(hostname: string, allowed: (address: string) => boolean)
 
 export type PostResponse = { status: number; headers: IncomingHttpHeaders; /** At most the policy's `maxBytes` of the body. */ body: Buffer };
 
+/**
+ * A deadline undici's `request` listens to (it takes an emitter of `abort` as its signal): per request,
+ * an AbortSignal and its listeners cost about as much CPU as the rest of the exchange on a kept-alive
+ * connection (docs/decisions.md, "Webhook delivery at 500 events per second").
+ */
+class Deadline extends EventEmitter {
+  aborted = false;
+  private readonly timer: NodeJS.Timeout;
+  constructor(ms: number) {
+    super();
+    this.timer = setTimeout(() => {
+      this.aborted = true;
+      this.emit('abort');
+    }, ms);
+  }
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
 /** Reads at most `maxBytes` of the body, then closes the connection (the rest is never read). */
-function readPrefix(hop: Hop, maxBytes: number): Promise<Buffer> {
+function readPrefix(body: Readable, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
-    const done = () => resolve(Buffer.concat(parts).subarray(0, maxBytes));
-    hop.response.on('data', (chunk: Buffer) => {
+    body.on('data', (chunk: Buffer) => {
       parts.push(chunk);
       size += chunk.length;
       if (size >= maxBytes) {
-        hop.request.destroy();
-        done();
+        body.destroy();
+        resolve(Buffer.concat(parts).subarray(0, maxBytes));
       }
     });
-    hop.response.on('end', done);
-    hop.response.on('error', reject);
-    hop.response.on('close', () => {
-      if (!hop.response.complete && size < maxBytes) reject(new OutboundError('NETWORK', 'the connection closed before the end of the response'));
-    });
+    body.on('end', () => resolve(Buffer.concat(parts)));
+    body.on('error', (error) => reject(size < maxBytes ? new OutboundError('NETWORK', `the connection closed before the end of the response: ${error.message}`) : error));
   });
 }
 
 /**
- * POSTs `body` to `input` under `policy` (webhook deliveries): the address rule as for fetches, no
+ * POSTs `body` to `input` under `policy` (webhook deliveries): the address rule as for fetches (the
+ * host name resolved and checked at every request, a connection made only to the address checked), no
  * redirect followed (a 3xx is an answer like any other), one deadline for the exchange, and at most
- * `maxBytes` of the answer read. With a `pool`, the host name is resolved and checked first and a
- * kept-alive connection to that address is used. Answers whatever status came; a failure without an
- * answer is an OutboundError.
+ * `maxBytes` of the answer read. Through `pool`'s kept-alive connections when given, else a pool of
+ * its own closed afterwards. Answers whatever status came; a failure without an answer is an
+ * OutboundError.
  */
 export async function postGuarded(input: string, body: string, headers: Record<string, string>, policy: OutboundPolicy, pool?: ConnectionPool): Promise<PostResponse> {
   const allowed = addressRule(policy);
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), policy.timeoutMs);
+  const deadline = new Deadline(policy.timeoutMs);
+  const connections = pool ?? createConnectionPool({ connectionsPerOrigin: 1 });
   try {
     const url = parseUrl(input);
-    let reuse: Reuse | undefined;
-    if (pool) {
-      const address = await checkedAddress(url.hostname, allowed);
-      reuse = { agent: pool.agentFor(url, address), address };
-    }
-    const hop = await requestOnce(url, allowed, controller.signal, { method: 'POST', headers, body }, reuse);
-    const answer = await readPrefix(hop, policy.maxBytes);
-    return { status: hop.response.statusCode ?? 0, headers: hop.response.headers, body: answer };
+    const address = await checkedAddress(url.hostname, allowed);
+    if (deadline.aborted) throw new OutboundError('TIMEOUT', `no complete answer within ${policy.timeoutMs} ms`);
+    const answer = await connections.poolFor(url, address).request({
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      signal: deadline,
+      headers: { 'user-agent': 'content-workspace', accept: '*/*', 'accept-encoding': 'identity', ...headers },
+      body,
+    });
+    const prefix = await readPrefix(answer.body, policy.maxBytes);
+    return { status: answer.statusCode, headers: answer.headers as IncomingHttpHeaders, body: prefix };
   } catch (error) {
-    if (controller.signal.aborted) throw new OutboundError('TIMEOUT', `no complete answer within ${policy.timeoutMs} ms`);
+    if (deadline.aborted) throw new OutboundError('TIMEOUT', `no complete answer within ${policy.timeoutMs} ms`);
     if (error instanceof OutboundError) throw error;
     const cause = (error as { cause?: unknown }).cause;
     if (cause instanceof OutboundError) throw cause;
     throw new OutboundError('NETWORK', `the request failed: ${(error as Error).message}`);
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
+    if (!pool) connections.destroy();
   }
 }

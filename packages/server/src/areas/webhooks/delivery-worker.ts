@@ -108,11 +108,12 @@ async function attemptDelivery(deps: Deps, delivery: ClaimedDelivery, secrets: S
 const uniqueWebhooks = (results: readonly AttemptResult[]) => [...new Map(results.map((r) => [`${r.organizationId}/${r.webhookId}`, { organizationId: r.organizationId, webhookId: r.webhookId }])).values()];
 
 /**
- * Writes a batch of answers in one transaction: the log, the deliveries' states and the webhooks that
- * recovered (one statement), then, when some failed, the webhooks' failing state — ones failing for
- * days are disabled (an event).
+ * Writes a batch of answers: the log, the deliveries' states and the webhooks that recovered (one
+ * statement, on its own when every attempt succeeded), and, when some failed, in the same transaction,
+ * the webhooks' failing state — ones failing for days are disabled (an event).
  */
 export async function writeResults(deps: Deps, results: readonly AttemptResult[]): Promise<void> {
+  if (results.every((result) => result.succeeded)) return writeAttemptResults(deps.db, results);
   await inTransaction(deps.db, async (trx) => {
     await commitAsynchronously(trx);
     await writeAttemptResults(trx, results);
@@ -145,8 +146,10 @@ export function startDelivery(
 ): { stop(timeoutMs: number): Promise<void> } {
   const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
-  // Receivers' connections kept alive between deliveries (each host name still checked every time).
-  const pool = createConnectionPool();
+  // Receivers' connections kept alive between deliveries (each host name still checked every time), as
+  // many per receiver as deliveries in flight: an attempt never waits for a connection, where its
+  // deadline would run out before it was sent.
+  const pool = createConnectionPool({ connectionsPerOrigin: tuning.concurrency });
   const secrets = createSecretCache();
   const answers: AttemptResult[] = [];
   let writeTimer: NodeJS.Timeout | undefined;
@@ -222,10 +225,7 @@ export function startDelivery(
         }
         const free = room();
         if (free >= refill) {
-          const claimed = await inTransaction(deps.db, async (trx) => {
-            await commitAsynchronously(trx);
-            return claimDueDeliveries(trx, free, lease);
-          });
+          const claimed = await claimDueDeliveries(deps.db, free, lease);
           claimed.forEach(send);
           busy ||= claimed.length > 0;
         }
