@@ -165,13 +165,13 @@ export const CHROME_JS = `
     button.hidden = false;
     var dialog = document.createElement('dialog');
     dialog.className = 'nav-drawer';
-    dialog.setAttribute('aria-label', button.getAttribute('aria-label') || 'Menu');
+    dialog.setAttribute('aria-label', button.getAttribute('aria-label'));
     var head = document.createElement('div');
     head.className = 'drawer-head';
     var close = document.createElement('button');
     close.type = 'button';
     close.className = 'drawer-close';
-    close.setAttribute('aria-label', button.getAttribute('data-close-label') || 'Close');
+    close.setAttribute('aria-label', button.getAttribute('data-close-label'));
     close.addEventListener('click', function () { dialog.close(); });
     head.appendChild(close);
     dialog.appendChild(head);

@@ -145,6 +145,8 @@ function header(chrome: Chrome, query?: string): Element {
                 action: chrome.searchAction,
                 method: 'get',
                 dataLabel: words.searchSite,
+                // The dialog's words (search-dialog.ts): the script is the same file for every site.
+                dataWords: JSON.stringify(words.dialog),
                 ...(chrome.searchEndpoint ? { dataEndpoint: chrome.searchEndpoint } : {}),
                 ...(chrome.searchScope ? { dataScope: chrome.searchScope.id, dataScopeLabel: chrome.searchScope.label } : {}),
               },
@@ -282,9 +284,9 @@ export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: s
     h('h1.page-title', [...(view.emoji ? [h('span', { ariaHidden: 'true' }, `${view.emoji} `)] : []), view.title]),
     ...(view.description ? [h('p.page-description', view.description)] : []),
     // A link to the Markdown without a script; the site's script makes it copy the Markdown instead.
-    h('p.page-actions', [h('a.copy-markdown', { href: view.markdown, type: 'text/markdown' }, words.copyMarkdown)]),
+    h('p.page-actions', [h('a.copy-markdown', { href: view.markdown, type: 'text/markdown', dataCopied: words.copied }, words.copyMarkdown)]),
     h('div.content', [{ type: 'raw', value: BODY_SLOT }]),
-    ...(view.feedback ? [feedbackForm(view.feedback)] : []),
+    ...(view.feedback ? [feedbackForm(view.feedback, words.feedback)] : []),
     h('footer.page-meta', [
       // Relative to when the page was made; the script keeps it current from `datetime` (a page may be cached).
       h('p', [`${words.lastUpdated} `, h('time.relative', { dateTime: updated.toISOString(), title: exactDate(chrome.locale, updated) }, relativeTime(chrome.locale, updated, options.now))]),
@@ -331,17 +333,12 @@ export type SearchView = {
 /** The results page: the query kept in the box, the results as links to the pages, and pages of results. */
 export function renderSearch(chrome: Chrome, view: SearchView): string {
   const { query, hits } = view;
-  const summary = view.problem
-    ? view.problem
-    : query === ''
-      ? 'Type words to search this site.'
-      : view.total === 0
-        ? 'Nothing published matches your search.'
-        : `${view.total} ${view.total === 1 ? 'page matches' : 'pages match'} your search${view.page > 1 ? ` (results page ${view.page})` : ''}.`;
-  return document(chrome, { title: query ? `Search: ${query}` : 'Search', noindex: true, query }, [
+  const words = chrome.words;
+  const summary = view.problem ? view.problem : query === '' ? words.results.prompt : view.total === 0 ? words.results.none(query) : words.results.count(view.total, view.page);
+  return document(chrome, { title: query ? words.results.title(query) : words.search, noindex: true, query }, [
     h('div.layout.search-layout', [
       h('main#content', [
-        h('h1.page-title', query && !view.problem ? `Results for “${query}”` : 'Search'),
+        h('h1.page-title', query && !view.problem ? words.results.heading(query) : words.search),
         h('p.search-summary', { role: 'status' }, summary),
         ...(hits.length > 0
           ? [
@@ -353,9 +350,9 @@ export function renderSearch(chrome: Chrome, view: SearchView): string {
           : []),
         ...(view.previous || view.next
           ? [
-              h('nav.pagination', { ariaLabel: 'Result pages' }, [
-                ...(view.previous ? [h('a.previous', { href: view.previous, rel: 'prev' }, [h('small', 'Previous'), 'Earlier results'])] : []),
-                ...(view.next ? [h('a.next', { href: view.next, rel: 'next' }, [h('small', 'Next'), 'More results'])] : []),
+              h('nav.pagination', { ariaLabel: words.results.pages }, [
+                ...(view.previous ? [h('a.previous', { href: view.previous, rel: 'prev' }, [h('small', words.previous), words.results.earlier])] : []),
+                ...(view.next ? [h('a.next', { href: view.next, rel: 'next' }, [h('small', words.next), words.results.more])] : []),
               ]),
             ]
           : []),
