@@ -122,9 +122,7 @@ ${HINT_ICONS}
 .sidebar details{border:1px solid var(--border);border-radius:var(--radius);padding:.3rem .8rem}
 .sidebar details>summary{display:list-item;cursor:pointer;padding:.3rem 0;font-weight:600}
 .sidebar details:not([open])>:not(summary){display:none}
-.site-header{flex-wrap:wrap;row-gap:.5rem}
-.search{order:3;flex:1 1 100%;margin-left:0}
-.search input{flex:1 1 auto;width:auto;min-width:0}
+/* The header stays one row, with or without script: chrome-assets.ts. */
 .site-header .theme-toggle{margin-left:auto;white-space:nowrap}
 .site-title{font-size:1rem}
 .pagination{grid-template-columns:1fr}.pagination .next{grid-column:1}

@@ -75,7 +75,19 @@ function faviconLinks(chrome: Chrome): Element[] {
   ];
 }
 
-function document(chrome: Chrome, head: { title: string; description?: string | undefined; canonical?: string; markdown?: string; noindex?: boolean; query?: string; sharing?: Element[] }, body: ElementContent[]): string {
+type Head = {
+  title: string;
+  description?: string | undefined;
+  canonical?: string;
+  markdown?: string;
+  noindex?: boolean;
+  query?: string;
+  sharing?: Element[];
+  /** Whether the page has the site's navigation (`#site-nav`), which the header's menu opens. */
+  navigation?: boolean;
+};
+
+function document(chrome: Chrome, head: Head, body: ElementContent[]): string {
   const noindex = chrome.noindex || head.noindex;
   const tree = h('html', { lang: chrome.locale }, [
     h('head', [
@@ -95,7 +107,7 @@ function document(chrome: Chrome, head: { title: string; description?: string | 
       h('script', { src: chrome.assets.js, defer: true }),
       ...(chrome.searchAction ? [h('script', { src: chrome.assets.search, defer: true })] : []),
     ]),
-    h('body', [h('a.skip-link', { href: '#content' }, chrome.words.skip), header(chrome, head.query), ...tabs(chrome), ...body, footer(chrome)]),
+    h('body', [h('a.skip-link', { href: '#content' }, chrome.words.skip), header(chrome, head), ...tabs(chrome), ...body, footer(chrome)]),
   ]);
   // Raw HTML is only the page body's slot (below): the body is spliced in after serializing.
   return `<!doctype html>\n${toHtml(tree, { allowDangerousHtml: true })}`;
@@ -130,7 +142,7 @@ function externalLink(link: Link, words: Words): Element {
   return h('a.external', { href: link.href, rel: 'noopener noreferrer' }, [link.title, h('span.sr-only', ` (${words.external})`), icon('external', 'icon external-icon')]);
 }
 
-function header(chrome: Chrome, query?: string): Element {
+function header(chrome: Chrome, { query, navigation }: Head): Element {
   const words = chrome.words;
   return h('header.site-header', [
     h('a.site-title', { href: `${chrome.root}/` }, [...siteIcon(chrome), h('span', chrome.title)]),
@@ -164,7 +176,14 @@ function header(chrome: Chrome, query?: string): Element {
         icon('sun', 'icon theme-light'),
         icon('moon', 'icon theme-dark'),
       ]),
-      h('button.menu-button.icon-button', { type: 'button', hidden: true, ariaLabel: words.menu, ariaHaspopup: 'dialog', dataCloseLabel: words.closeMenu }, [icon('menu')]),
+      ...(navigation
+        ? [
+            // On a phone without script, the menu is a link to the navigation (below the header, which
+            // stays on screen); the script shows the button instead, which opens it as a drawer.
+            h('a.menu-link.icon-button', { href: '#site-nav', ariaLabel: words.menu }, [icon('menu')]),
+            h('button.menu-button.icon-button', { type: 'button', hidden: true, ariaLabel: words.menu, ariaHaspopup: 'dialog', dataCloseLabel: words.closeMenu }, [icon('menu')]),
+          ]
+        : []),
     ]),
   ]);
 }
@@ -219,13 +238,17 @@ function treeList(items: TreeItem[], words: Words): Element {
   );
 }
 
-function sidebar(view: Pick<PageView, 'switcher' | 'tree'>, sidebarClass: string, words: Words): Element {
+function sidebar(view: Pick<PageView, 'switcher' | 'tree'>, sidebarClass: string, chrome: Chrome): Element {
+  const words = chrome.words;
+  // The header's links, which a phone's header has no room for: shown here on a phone without script
+  // (with script, the drawer takes the header's own).
+  const links = chrome.headerLinks.length > 0 ? [h('ul.sidebar-links', chrome.headerLinks.map((link) => h('li', [externalLink(link, words)])))] : [];
   const switcher = view.switcher
     ? [h('div.switcher', [h('p', view.switcher.label), h('ul', view.switcher.items.map((item) => h('li', [h('a', { href: item.href, ...current(item) }, item.title)])))])]
     : [];
   const tree = treeList(view.tree, words);
   tree.properties.className = ['page-tree'];
-  return h(`nav#site-nav.sidebar.${sidebarClass}`, { ariaLabel: words.pages }, [h('div.sidebar-inner', [h('details', { open: true }, [h('summary', words.menu), ...switcher, tree])])]);
+  return h(`nav#site-nav.sidebar.${sidebarClass}`, { ariaLabel: words.pages }, [h('div.sidebar-inner', [h('details', { open: true }, [h('summary', words.menu), ...links, ...switcher, tree])])]);
 }
 
 /**
@@ -304,7 +327,7 @@ export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: s
     view.outline.length > 0
       ? [h('aside.outline', { ariaLabel: words.onThisPage }, [h('div.outline-inner', [h('p', words.onThisPage), h('ul', view.outline.map((entry) => h(`li.depth-${entry.depth}`, [h('a', { href: `#${entry.id}` }, entry.text)])))])])]
       : [];
-  const html = document(chrome, { title: view.title, description: view.description, canonical: view.canonical, markdown: view.markdown, noindex: options.noindex, sharing: sharingOf(chrome, view) }, [h('div.layout', [sidebar(view, options.sidebar, words), main, ...outline])]);
+  const html = document(chrome, { title: view.title, description: view.description, canonical: view.canonical, markdown: view.markdown, noindex: options.noindex, sharing: sharingOf(chrome, view), navigation: true }, [h('div.layout', [sidebar(view, options.sidebar, chrome), main, ...outline])]);
   return withBody(html, view.body);
 }
 
