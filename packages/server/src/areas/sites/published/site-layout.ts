@@ -46,6 +46,8 @@ export type PageView = {
   description?: string | undefined;
   emoji?: string | undefined;
   cover?: string | undefined;
+  /** The page's generated social image (site-social.ts), absolute; only on sites anyone may read. */
+  socialImage?: string | undefined;
   canonical: string;
   /** The page's Markdown address: the head's alternate link and the "Copy page as Markdown" control. */
   markdown: string;
@@ -259,7 +261,8 @@ function sidebar(view: Pick<PageView, 'switcher' | 'tree'>, sidebarClass: string
  */
 function sharingOf(chrome: Chrome, view: PageView): Element[] {
   const absolute = (href: string) => new URL(href, view.canonical).href;
-  const image = view.cover ? absolute(view.cover) : undefined;
+  // The generated image is made for previews (1200×630, the title on it); the cover is a page's banner.
+  const image = view.socialImage ?? (view.cover ? absolute(view.cover) : undefined);
   const property = (name: string, content: string) => h('meta', { property: name, content });
   const named = (name: string, content: string) => h('meta', { name, content });
   const trail = [...view.breadcrumbs, { title: view.title, href: view.canonical }];
@@ -289,6 +292,7 @@ function sharingOf(chrome: Chrome, view: PageView): Element[] {
     property('og:url', view.canonical),
     property('og:locale', chrome.locale.replace('-', '_')),
     ...(image ? [property('og:image', image)] : []),
+    ...(view.socialImage ? [property('og:image:type', 'image/png'), property('og:image:width', '1200'), property('og:image:height', '630'), property('og:image:alt', view.title)] : []),
     property('article:modified_time', new Date(view.updatedAt).toISOString()),
     named('twitter:card', image ? 'summary_large_image' : 'summary'),
     named('twitter:title', view.title),
