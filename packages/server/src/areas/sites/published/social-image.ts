@@ -6,6 +6,7 @@
 // decides what it shows and keeps the result (packages/server/src/areas/sites/published/site-social.ts).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
 
@@ -24,8 +25,10 @@ const SUBSETS = ['latin', 'latin-ext', 'greek', 'cyrillic'];
 let fonts: Font[] | undefined;
 function interFaces(): Font[] {
   if (fonts) return fonts;
+  // The package's files folder, found through one of its files.
   const require = createRequire(import.meta.url);
-  const load = (subset: string, weight: Weight): Font => ({ name: 'Inter', data: readFileSync(require.resolve(`@fontsource/inter/files/inter-${subset}-${weight}-normal.woff`)), weight, style: 'normal' });
+  const files = dirname(require.resolve('@fontsource/inter/files/inter-latin-400-normal.woff'));
+  const load = (subset: string, weight: Weight): Font => ({ name: 'Inter', data: readFileSync(join(files, `inter-${subset}-${weight}-normal.woff`)), weight, style: 'normal' });
   fonts = SUBSETS.flatMap((subset) => [load(subset, 400), load(subset, 700)]);
   return fonts;
 }
