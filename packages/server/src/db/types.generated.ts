@@ -546,6 +546,16 @@ export interface SiteShareLinks {
   siteId: string;
 }
 
+export interface SiteSocialImages {
+  createdAt: Generated<Timestamp>;
+  inputHash: string;
+  organizationId: string;
+  pageId: string;
+  png: Buffer;
+  siteId: string;
+  spaceId: string;
+}
+
 export interface SiteSpaces {
   condition: string | null;
   createdAt: Generated<CreatedAt>;
@@ -773,6 +783,7 @@ export interface DB {
   siteSectionGroups: SiteSectionGroups;
   siteSections: SiteSections;
   siteShareLinks: SiteShareLinks;
+  siteSocialImages: SiteSocialImages;
   siteSpaces: SiteSpaces;
   spaceCustomFieldValues: SpaceCustomFieldValues;
   spaceGrants: SpaceGrants;

@@ -10,6 +10,7 @@ import type { SummaryRead } from '../areas/import/summary-outline.js';
 import type { OpenAPISource, ProcessLimits, ProcessOutcome } from '../areas/openapi-specs/openapi-processing.js';
 import type { BodyTemplate } from '../areas/sites/published/body-template.js';
 import type { RenderInput } from '../areas/pdf/pdf-render.js';
+import type { SocialInput } from '../areas/sites/published/social-image.js';
 
 type GitbookConfig = ReturnType<typeof readGitbookConfig>;
 
@@ -57,6 +58,8 @@ export const TASKS = {
     const { renderBodyTemplate } = await import('../areas/sites/published/markdown-html.js');
     return ({ markdown }) => renderBodyTemplate(markdown);
   }),
+  /** A published page's social image, a PNG (areas/sites/published/social-image.ts). */
+  'social-image': task<SocialInput, Uint8Array>(async () => (await import('../areas/sites/published/social-image.js')).renderSocialImage),
   /** Where comments' anchors now are in a changed body (areas/comments/anchoring.ts). */
   reanchor: task<{ blocks: string; anchors: Anchor[] }, Array<{ id: string; preview: string } | null>>(async () => (await import('../areas/comments/anchoring.js')).reanchorAll),
 };

@@ -65,6 +65,19 @@ describe('a site that is not there for the visitor', () => {
     for (const site of [unpublished, shared]) expect(bytesOf(await visitor.get(`/s/${site.siteId}/robots.txt`, { method: 'HEAD' })), site.siteId).toEqual(head);
     expect(visitor.cookies.size).toBe(0);
 
+    // In the visitor's language (the site's would tell which site it is): still the same bytes for every reason.
+    const japanese = { headers: { 'Accept-Language': 'ja-JP,ja;q=0.9,en;q=0.5' } };
+    const inJapanese = bytesOf(await visitor.get('/s/no-such-site/welcome', japanese));
+    expect(inJapanese.body).toContain('<html lang="ja">');
+    expect(inJapanese.body).toContain('このアドレスには何も公開されていません。');
+    expect(inJapanese.body).not.toContain('There is nothing published');
+    expect(inJapanese.headers.vary).toBe('Accept-Language');
+    for (const path of [`/s/${unpublished.siteId}/`, '/s/secret-plans/welcome', `/s/${shared.siteId}/welcome`, `/s/${shared.siteId}/search?q=hello`]) {
+      expect(bytesOf(await visitor.get(path, japanese)), path).toEqual(inJapanese);
+    }
+    // A language the table lacks reads English.
+    expect(bytesOf(await visitor.get(`/s/${shared.siteId}/welcome`, { headers: { 'Accept-Language': 'pt-BR' } }))).toEqual(reference);
+
     // The same addresses do show the sites to whom they are there: the comparison above could fail.
     const partner = new Visitor(t.url);
     expect((await partner.follow(`/s/${shared.siteId}/welcome?shareKey=${link!.key}`)).status).toBe(200);

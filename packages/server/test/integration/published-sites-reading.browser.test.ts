@@ -380,6 +380,75 @@ describe('phone', () => {
   });
 });
 
+describe('phone without JavaScript', () => {
+  it('at 390 px the header is one row; its menu link leads to the navigation and the header links; the search submits to the results page; nothing scrolls sideways', SLOW, async () => {
+    const world = await site({
+      logo: { light: `${images.base}/logo-light.png`, dark: `${images.base}/logo-light.png` },
+      header: { links: [{ title: 'Status', url: 'https://status.example.com/' }] },
+    });
+    await withPage({ viewport: PHONE, javaScriptEnabled: false, notFoundPages: true }, async ({ page }) => {
+      await page.goto(`${world.root}/guides/long-read`);
+      const header = (await page.locator('.site-header').boundingBox())!;
+      expect(header.height).toBeLessThan(64);
+      // One row: the title, the search field and its button, the menu link, middles aligned, left to right, on screen.
+      const controls = ['.site-title', '#site-search', '.search button', '.menu-link'];
+      const boxes = await Promise.all(controls.map((selector) => page.locator(`.site-header ${selector}`).boundingBox()));
+      for (const [i, box] of boxes.entries()) {
+        expect(box, controls[i]).not.toBeNull();
+        expect(Math.abs(box!.y + box!.height / 2 - (header.y + header.height / 2)), controls[i]).toBeLessThan(6);
+      }
+      const lefts = boxes.map((box) => box!.x);
+      expect([...lefts].sort((a, b) => a - b)).toEqual(lefts);
+      expect(boxes[3]!.x + boxes[3]!.width).toBeLessThanOrEqual(PHONE.width);
+      expect(await page.locator('#site-search').evaluate((input: HTMLInputElement) => input.clientWidth)).toBeGreaterThan(100);
+      // The buttons that need the script stay hidden: one menu, a link.
+      expect(await page.locator('.site-header .menu-button').isVisible()).toBe(false);
+      expect(await page.locator('.site-header .theme-toggle').isVisible()).toBe(false);
+      expect(await page.getByRole('link', { name: 'Menu' }).count()).toBe(1);
+
+      // Far down the page, the menu (the header stays on screen) leads to the navigation, below the header.
+      await page.locator('.site-footer').scrollIntoViewIfNeeded();
+      await page.locator('.site-header .menu-link').click();
+      await page.waitForURL(/#site-nav$/);
+      const current = page.locator('#site-nav .page-tree a[aria-current=page]');
+      expect(await current.textContent()).toBe('Long read');
+      const link = (await current.boundingBox())!;
+      expect(link.y).toBeGreaterThanOrEqual(header.height - 1);
+      expect(link.y + link.height).toBeLessThanOrEqual(PHONE.height);
+      // The header's links, which the phone's header has no room for, are there too; the section tabs are reachable.
+      expect(await page.locator('.site-header .header-links').isVisible()).toBe(false);
+      const status = page.locator('#site-nav .sidebar-links a');
+      expect(await status.isVisible()).toBe(true);
+      expect(await status.getAttribute('href')).toBe('https://status.example.com/');
+      expect(await page.locator('body > .section-tabs').isVisible()).toBe(true);
+      await page.locator('#site-nav .page-tree a', { hasText: 'Another guide' }).click();
+      await page.waitForURL(/\/guides\/another$/);
+
+      // The field submits to the results page.
+      await page.locator('#site-search').fill('options');
+      await page.locator('#site-search').press('Enter');
+      await page.waitForURL(/\/search\?q=options$/);
+      expect(await page.locator('.search-results a').first().textContent()).toBe('Options');
+      expect((await page.locator('.site-header').boundingBox())!.height).toBeLessThan(64);
+
+      for (const path of ['introduction', 'guides/long-read', 'reference/options', `${world.api}/endpoints`, 'search?q=things', 'no-such-page']) {
+        await page.goto(`${world.root}/${path}`);
+        expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth), path).toBe(true);
+        expect((await page.locator('.site-header').boundingBox())!.height, path).toBeLessThan(64);
+      }
+    });
+    // With the script the link gives way to the drawer's button, and the sidebar's copy of the links is not shown.
+    await withPage({ viewport: PHONE }, async ({ page }) => {
+      await page.goto(`${world.root}/guides/long-read`);
+      expect(await page.locator('.site-header .menu-link').isVisible()).toBe(false);
+      expect(await page.locator('.site-header .menu-button').isVisible()).toBe(true);
+      await page.locator('.site-header .menu-button').click();
+      expect(await page.locator('dialog.nav-drawer .sidebar-links').isVisible()).toBe(false);
+      expect(await page.locator('dialog.nav-drawer .header-links a').isVisible()).toBe(true);
+    });
+  });
+});
+
 describe('words', () => {
   it('the interface follows the site language, with relative dates and the exact date in the title', SLOW, async () => {
     const world = await site({ internationalization: { locale: 'fr' } });
@@ -399,6 +468,22 @@ describe('words', () => {
       expect(await page.locator('.outline p').textContent()).toBe('このページの内容');
       expect(await page.locator('.sidebar summary').textContent()).toBe('メニュー');
       expect(await page.locator('.page-meta p').first().textContent()).toMatch(/^最終更新 (今|\d+ 秒前|\d+ 分前)$/);
+    });
+    // The search dialog, drawn by the script, speaks the site's language too.
+    await withPage({}, async ({ page }) => {
+      await page.goto(`${world.root}/guides/long-read`);
+      await page.locator('.search-button').click();
+      const dialog = page.locator('dialog.search-dialog');
+      expect(await dialog.locator('.search-status').textContent()).toBe('↑ ↓ で選択、Enter で開く、Esc で閉じる');
+      expect(await dialog.locator('.close').getAttribute('aria-label')).toBe('閉じる');
+      await dialog.locator('input').fill('zzzqqq');
+      await expect.poll(() => dialog.locator('.search-status').textContent()).toBe('「zzzqqq」に一致する公開ページはありません。');
+      await dialog.locator('input').fill('things');
+      await expect.poll(() => dialog.locator('.search-status').textContent()).toMatch(/^\d+ 件 （Guide） · すべての結果$/);
+      await page.keyboard.press('Escape');
+      // The feedback form and the Markdown link, in Japanese.
+      expect(await page.locator('.page-feedback legend').textContent()).toBe('このページは役に立ちましたか？');
+      expect(await page.locator('a.copy-markdown').textContent()).toBe('ページを Markdown でコピー');
     });
   });
 });

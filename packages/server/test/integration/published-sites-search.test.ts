@@ -49,7 +49,7 @@ describe('site search', () => {
     const hidden = await visitor.get(`${root(world)}/search?q=treasure`);
     expect(hidden.status).toBe(200);
     expect(links(hidden.body)).toEqual([]);
-    expect(hidden.body).toContain('Nothing published matches your search.');
+    expect(hidden.body).toContain('Nothing published matches “treasure”.');
     // A merge is searched on the next request.
     await edit(world.admin, world.spaces.guide!.id, [{ type: 'update_page', page: world.spaces.guide!.refs.welcome!, markdown: 'Hello again: now about a windmill.' } as never]);
     expect(links((await visitor.get(`${root(world)}/search?q=windmill`)).body)).toEqual([[`${root(world)}/welcome`, 'Welcome']]);

@@ -101,7 +101,7 @@ describe('a published site in Chromium', () => {
       expect(await page.locator('h2#macos').isVisible()).toBe(true);
       // A hidden page is not found; the adaptive section is not searched without its claim.
       await page.goto(`${root}/search?q=${encodeURIComponent('Try them')}`);
-      expect(await page.locator('.search-summary').textContent()).toBe('Nothing published matches your search.');
+      expect(await page.locator('.search-summary').textContent()).toBe('Nothing published matches “Try them”.');
       await page.goto(`${root}/?visitor.beta=true`);
       await page.locator('#site-search').fill('Try them');
       await page.locator('#site-search').press('Enter');

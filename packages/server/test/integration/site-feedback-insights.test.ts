@@ -19,7 +19,7 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /** The hidden fields of the page's feedback form. */
 function formOf(html: string): Record<string, string> {
-  const form = /<form class="page-feedback" method="post" action="([^"]+)" data-feedback="">([\s\S]*?)<\/form>/.exec(html);
+  const form = /<form class="page-feedback" method="post" action="([^"]+)" data-feedback=""[^>]*>([\s\S]*?)<\/form>/.exec(html);
   if (!form) throw new Error('no feedback form');
   const fields = Object.fromEntries([...form[2]!.matchAll(/<input type="hidden" name="(\w+)" value="([^"]+)">/g)].map((m) => [m[1]!, m[2]!]));
   return { action: form[1]!, ...fields };

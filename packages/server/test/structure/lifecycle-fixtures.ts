@@ -114,6 +114,8 @@ export const fixtures: { [Name in AreaName]: Fixture } = {
     await w.t.db.insertInto('siteFeedback').values({ organizationId: w.source.id, siteId, id: newId(), spaceId: w.space.id, pageId, revisionId: newId(), rating: 'good', comment: 'Clear' }).execute();
     await w.t.db.insertInto('sitePageViews').values({ organizationId: w.source.id, siteId, spaceId: w.space.id, pageId, day: new Date('2026-11-28T00:00:00Z'), kind: 'page', views: 3 }).execute();
     await w.t.db.insertInto('siteSearches').values({ organizationId: w.source.id, siteId, day: new Date('2026-11-28T00:00:00Z'), query: 'install', searches: 2, zeroResults: 0 }).execute();
+    // A page's social image (a cache): only the row matters.
+    await w.t.db.insertInto('siteSocialImages').values({ organizationId: w.source.id, siteId, spaceId: w.space.id, pageId, inputHash: 'hash', png: Buffer.from('png') }).execute();
   },
   'openapi-specs': async (w) => {
     const specId = newId();

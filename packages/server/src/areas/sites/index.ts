@@ -36,6 +36,7 @@ export const sitesArea = defineArea({
     siteShareLinks: { stays: SITE_OWN },
     siteRedirects: { stays: SITE_OWN },
     siteFeedback: { stays: 'Readers\' feedback on the site\'s pages: it stays with the site when a space leaves it' },
+    siteSocialImages: { stays: 'A cache of the site\'s pages\' social images, keyed by what they show: an image of a page no longer on the site is never asked for' },
     sitePageViews: { stays: 'The site\'s daily counts: they stay with the site when a space leaves it' },
     siteSearches: { stays: 'The site\'s daily counts of searches' },
     siteSpaces: {

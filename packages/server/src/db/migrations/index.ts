@@ -25,6 +25,7 @@ import * as siteHostnameVerification from './20261128T020000_site_hostname_verif
 import * as eventsAndWebhooks from './20261128T030000_events_and_webhooks.js';
 import * as idempotencyKeys from './20261128T070000_idempotency_keys.js';
 import * as siteRedirectsFeedbackInsights from './20261129T030000_site_redirects_feedback_insights.js';
+import * as siteSocialImages from './20261201T020000_site_social_images.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121T200000_identity': identity,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '20261128T030000_events_and_webhooks': eventsAndWebhooks,
   '20261128T070000_idempotency_keys': idempotencyKeys,
   '20261129T030000_site_redirects_feedback_insights': siteRedirectsFeedbackInsights,
+  '20261201T020000_site_social_images': siteSocialImages,
 };

@@ -61,9 +61,15 @@ html[data-theme=dark] .logo-light{display:none}html[data-theme=dark] .logo-dark{
 .nav-drawer .tab-group>summary{padding:.35rem .6rem}
 .nav-drawer .section-tabs .tab-menu{position:static;box-shadow:none;border:0;padding:0 0 0 .8rem}
 @media (min-width:761px){.site-header .menu-button{display:none}}
+.site-header .menu-link,.sidebar-links{display:none}
 @media (max-width:760px){
-html.js .site-header{flex-wrap:nowrap;gap:.5rem}
+.site-header{flex-wrap:nowrap;gap:.5rem}
 html.js .sidebar,html.js body>.section-tabs,.site-header .header-links{display:none}
+html:not(.js) .site-header .menu-link{display:inline-flex}
+html:not(.js) .sidebar-links{display:flex;flex-wrap:wrap;gap:.3rem 1rem;list-style:none;margin:.3rem 0 .6rem;padding:0}
+#site-nav{scroll-margin-top:4.5rem}
+.header-actions .search{flex:0 1 auto}
+.header-actions .search input{width:min(18rem,36vw)}
 .site-title{flex:1 1 auto}
 .site-logo{max-width:7rem}
 .header-actions{gap:.3rem}
@@ -165,13 +171,13 @@ export const CHROME_JS = `
     button.hidden = false;
     var dialog = document.createElement('dialog');
     dialog.className = 'nav-drawer';
-    dialog.setAttribute('aria-label', button.getAttribute('aria-label') || 'Menu');
+    dialog.setAttribute('aria-label', button.getAttribute('aria-label'));
     var head = document.createElement('div');
     head.className = 'drawer-head';
     var close = document.createElement('button');
     close.type = 'button';
     close.className = 'drawer-close';
-    close.setAttribute('aria-label', button.getAttribute('data-close-label') || 'Close');
+    close.setAttribute('aria-label', button.getAttribute('data-close-label'));
     close.addEventListener('click', function () { dialog.close(); });
     head.appendChild(close);
     dialog.appendChild(head);

@@ -4,6 +4,7 @@
 // visitor, so the form carries nothing of the visitor — only which page and revision it is about.
 import type { Element } from 'hast';
 import { h } from 'hastscript';
+import type { Words } from './site-words.js';
 
 /** What the form is about, and where it posts. */
 export type FeedbackTarget = { action: string; space: string; page: string; revision: string };
@@ -11,23 +12,24 @@ export type FeedbackTarget = { action: string; space: string; page: string; revi
 export const FEEDBACK_COMMENT_MAX = 1000;
 
 export const RATINGS = [
-  { value: 'bad', label: 'No', icon: '👎' },
-  { value: 'ok', label: 'Somewhat', icon: '😐' },
-  { value: 'good', label: 'Yes', icon: '👍' },
+  { value: 'bad', icon: '👎' },
+  { value: 'ok', icon: '😐' },
+  { value: 'good', icon: '👍' },
 ] as const;
 
-export function feedbackForm(target: FeedbackTarget): Element {
-  return h('form.page-feedback', { method: 'post', action: target.action, dataFeedback: '' }, [
+/** The form in the site's words; what the site's script says after sending travels in `data-*`. */
+export function feedbackForm(target: FeedbackTarget, words: Words['feedback']): Element {
+  return h('form.page-feedback', { method: 'post', action: target.action, dataFeedback: '', dataThanks: words.thanks, dataFailed: words.failed, dataRetry: words.retry }, [
     h('fieldset', [
-      h('legend', 'Was this page helpful?'),
+      h('legend', words.question),
       h('input', { type: 'hidden', name: 'space', value: target.space }),
       h('input', { type: 'hidden', name: 'page', value: target.page }),
       h('input', { type: 'hidden', name: 'revision', value: target.revision }),
-      h('label', { for: 'feedback-comment' }, 'Comment (optional)'),
+      h('label', { for: 'feedback-comment' }, words.comment),
       h('textarea#feedback-comment', { name: 'comment', maxLength: FEEDBACK_COMMENT_MAX, rows: 2 }),
       h(
         'div.feedback-ratings',
-        RATINGS.map((rating) => h('button', { type: 'submit', name: 'rating', value: rating.value }, [h('span', { ariaHidden: 'true' }, `${rating.icon} `), rating.label])),
+        RATINGS.map((rating) => h('button', { type: 'submit', name: 'rating', value: rating.value }, [h('span', { ariaHidden: 'true' }, `${rating.icon} `), words[rating.value]])),
       ),
       h('p.feedback-status', { role: 'status' }),
     ]),

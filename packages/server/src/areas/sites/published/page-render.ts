@@ -10,6 +10,7 @@ import { renderPage, type Link, type TreeItem } from './site-layout.js';
 import { siteSpacePath } from './site-navigation.js';
 import { firstDocumentUnder, pageHref, type SitePage } from './site-page.js';
 import { siteChrome, type SiteVisit } from './site-visit.js';
+import { socialImageOf } from './site-social.js';
 import { spaceModel } from './space-model.js';
 import type { PublishedStructure } from '../published-structure.js';
 
@@ -77,6 +78,7 @@ export async function renderSitePage(visit: SiteVisit, structure: PublishedStruc
       description: layout.description === false ? undefined : page.description,
       emoji: page.emoji,
       cover,
+      socialImage: socialImageOf(visit, found),
       canonical: `${siteAddress(app.urls, site)}${siteSpacePath(located.section, located.siteSpace)}/${model.pathById.get(page.id)}`,
       markdown: `${here(page.id)}.md`,
       breadcrumbs,

@@ -1,7 +1,7 @@
 // SQL of the published sites: the one statement each request makes (site-state.ts keeps what it
 // allows), and the recent page trees of a space (for redirects of moved pages).
 import { sql, type Selectable } from 'kysely';
-import type { Executor } from '../../../db/database.js';
+import type { Database, Executor } from '../../../db/database.js';
 import { rawQuery, value } from '../../../db/raw-query.js';
 import type { SitesTable } from '../../../db/schema.js';
 
@@ -71,4 +71,35 @@ export async function recentPageRoots(db: Executor, organizationId: string, spac
     .limit(limit)
     .execute();
   return [...new Set(rows.flatMap((row) => (row.pagesRoot ? [row.pagesRoot.toString('hex')] : [])))];
+}
+
+type SocialImageKey = { organizationId: string; siteId: string; spaceId: string; pageId: string; inputHash: string };
+
+/** A page's kept social image of this hash (site-social.ts). */
+export async function findSocialImage(db: Executor, key: SocialImageKey): Promise<Buffer | undefined> {
+  const row = await db
+    .selectFrom('siteSocialImages')
+    .select('png')
+    .where('organizationId', '=', key.organizationId)
+    .where('siteId', '=', key.siteId)
+    .where('spaceId', '=', key.spaceId)
+    .where('pageId', '=', key.pageId)
+    .where('inputHash', '=', key.inputHash)
+    .executeTakeFirst();
+  return row?.png;
+}
+
+/** Keeps a page's social image, and drops the page's images of other hashes, in one transaction: one image per page. */
+export async function keepSocialImage(db: Database, values: SocialImageKey & { png: Buffer }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('siteSocialImages')
+      .where('organizationId', '=', values.organizationId)
+      .where('siteId', '=', values.siteId)
+      .where('spaceId', '=', values.spaceId)
+      .where('pageId', '=', values.pageId)
+      .where('inputHash', '<>', values.inputHash)
+      .execute();
+    await trx.insertInto('siteSocialImages').values(values).onConflict((oc) => oc.doNothing()).execute();
+  });
 }

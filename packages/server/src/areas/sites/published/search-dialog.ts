@@ -4,7 +4,8 @@
 // visitor types (debounced, the previous request aborted) from the site's JSON search
 // (endpoints/search-json.ts). Results are a listbox driven by the arrow keys and Enter; Escape closes.
 // The search keeps to the current variant or section when the page has one (the form's `data-scope`),
-// with a toggle to search the whole site. Every text is set as text nodes
+// with a toggle to search the whole site. Its words are the site's, from the form's `data-words`
+// (site-words.ts `dialog`; `{name}` filled in here). Every text is set as text nodes
 // (matched words become <mark> elements from the answer's ranges): nothing the server sends is parsed
 // as HTML. Served as its own file (SITE_ASSETS), under the pages' strict policy.
 
@@ -44,6 +45,9 @@ export const SEARCH_DIALOG_JS = `
   var scopeId = form.getAttribute('data-scope');
   var scopeLabel = form.getAttribute('data-scope-label');
   var mac = /Mac|iPhone|iPad/.test(navigator.platform || '');
+  var words = {};
+  try { words = JSON.parse(form.getAttribute('data-words') || '{}'); } catch (e) { /* the words are the server's own JSON */ }
+  function fill(template, values) { return String(template || '').replace(/\\{(\\w+)\\}/g, function (all, name) { return name in values ? String(values[name]) : all; }); }
   function el(tag, props, children) {
     var node = document.createElement(tag);
     for (var k in props) { if (k === 'text') node.textContent = props[k]; else node.setAttribute(k, props[k]); }
@@ -66,24 +70,24 @@ export const SEARCH_DIALOG_JS = `
   // The form's search icon (icons.ts), drawn in the page: the button's only visible mark on a phone.
   var glyph = form.querySelector('svg');
   var button = el('button', { type: 'button', class: 'search-button', 'aria-haspopup': 'dialog', 'aria-keyshortcuts': mac ? 'Meta+K /' : 'Control+K /' }, (glyph ? [glyph.cloneNode(true)] : []).concat([
-    el('span', { text: form.getAttribute('data-label') || 'Search' }),
+    el('span', { text: form.getAttribute('data-label') }),
     el('kbd', { 'aria-hidden': 'true', text: mac ? '⌘K' : 'Ctrl K' }),
   ]));
-  var input = el('input', { type: 'search', name: 'q', role: 'combobox', 'aria-expanded': 'false', 'aria-controls': 'search-dialog-results', 'aria-autocomplete': 'list', autocomplete: 'off', spellcheck: 'false', maxlength: '200', 'aria-label': form.getAttribute('data-label') || 'Search', placeholder: form.querySelector('input') ? form.querySelector('input').getAttribute('placeholder') : '' });
-  var close = el('button', { type: 'button', class: 'close', text: 'Esc', 'aria-label': 'Close' });
+  var input = el('input', { type: 'search', name: 'q', role: 'combobox', 'aria-expanded': 'false', 'aria-controls': 'search-dialog-results', 'aria-autocomplete': 'list', autocomplete: 'off', spellcheck: 'false', maxlength: '200', 'aria-label': form.getAttribute('data-label'), placeholder: form.querySelector('input') ? form.querySelector('input').getAttribute('placeholder') : '' });
+  var close = el('button', { type: 'button', class: 'close', text: 'Esc', 'aria-label': words.close });
   var dialogForm = el('form', { role: 'search', action: form.getAttribute('action'), method: 'get' }, [input, close]);
-  var list = el('ul', { id: 'search-dialog-results', role: 'listbox', 'aria-label': 'Results' });
+  var list = el('ul', { id: 'search-dialog-results', role: 'listbox', 'aria-label': words.results });
   var status = el('p', { class: 'search-status', role: 'status', 'aria-live': 'polite' });
   var scoped = Boolean(scopeId);
   var scopeBar = null, scopeButtons = [];
   if (scopeId) {
-    scopeButtons = [el('button', { type: 'button', 'aria-pressed': 'true', text: scopeLabel || 'This part' }), el('button', { type: 'button', 'aria-pressed': 'false', text: 'Whole site' })];
-    scopeBar = el('div', { class: 'search-scope', role: 'group', 'aria-label': 'Search in' }, [el('span', { text: 'In' })].concat(scopeButtons));
+    scopeButtons = [el('button', { type: 'button', 'aria-pressed': 'true', text: scopeLabel || words.thisPart }), el('button', { type: 'button', 'aria-pressed': 'false', text: words.wholeSite })];
+    scopeBar = el('div', { class: 'search-scope', role: 'group', 'aria-label': words.searchIn }, [el('span', { text: words.in })].concat(scopeButtons));
     scopeButtons.forEach(function (b, i) {
       b.addEventListener('click', function () { scoped = i === 0; scopeButtons[0].setAttribute('aria-pressed', String(scoped)); scopeButtons[1].setAttribute('aria-pressed', String(!scoped)); run(); input.focus(); });
     });
   }
-  var dialog = el('dialog', { class: 'search-dialog', 'aria-label': form.getAttribute('data-label') || 'Search' }, [dialogForm].concat(scopeBar ? [scopeBar] : [], [list, status]));
+  var dialog = el('dialog', { class: 'search-dialog', 'aria-label': form.getAttribute('data-label') }, [dialogForm].concat(scopeBar ? [scopeBar] : [], [list, status]));
   form.hidden = true;
   form.parentNode.insertBefore(button, form);
   document.body.appendChild(dialog);
@@ -109,10 +113,11 @@ export const SEARCH_DIALOG_JS = `
     });
     input.setAttribute('aria-expanded', String(options.length > 0));
     status.textContent = '';
-    if (answer.total === 0) status.textContent = 'Nothing published matches “' + answer.query + '”.';
+    if (answer.total === 0) status.textContent = fill(words.none, { query: answer.query });
     else {
-      status.appendChild(document.createTextNode(answer.total + (answer.total === 1 ? ' result' : ' results') + (answer.scope ? ' in ' + answer.scope.label : '') + ' · '));
-      status.appendChild(el('a', { href: answer.more, text: 'All results' }));
+      var count = fill(answer.total === 1 ? words.one : words.other, { count: answer.total });
+      status.appendChild(document.createTextNode(count + (answer.scope ? ' ' + fill(words.inScope, { scope: answer.scope.label }) : '') + ' · '));
+      status.appendChild(el('a', { href: answer.more, text: words.all }));
     }
     setActive(0);
   }
@@ -120,7 +125,7 @@ export const SEARCH_DIALOG_JS = `
     clearTimeout(timer);
     var q = input.value.trim();
     if (controller) controller.abort();
-    if (q === '') { list.textContent = ''; options = []; setActive(-1); input.setAttribute('aria-expanded', 'false'); status.textContent = ''; return; }
+    if (q === '') { list.textContent = ''; options = []; setActive(-1); input.setAttribute('aria-expanded', 'false'); status.textContent = words.hint || ''; return; }
     var mine = ++serial;
     controller = typeof AbortController === 'function' ? new AbortController() : null;
     var params = new URLSearchParams({ q: q });
@@ -130,9 +135,9 @@ export const SEARCH_DIALOG_JS = `
       .then(function (r) {
         if (mine !== serial) return;
         if (r.ok) show(r.body);
-        else { list.textContent = ''; options = []; setActive(-1); status.textContent = r.body && r.body.error ? r.body.error.message : 'The search failed.'; }
+        else { list.textContent = ''; options = []; setActive(-1); status.textContent = r.body && r.body.error ? r.body.error.message : words.failed; }
       })
-      .catch(function (e) { if (e && e.name === 'AbortError') return; if (mine === serial) status.textContent = 'The search failed: try again.'; });
+      .catch(function (e) { if (e && e.name === 'AbortError') return; if (mine === serial) status.textContent = words.failed; });
   }
   function open() {
     if (dialog.open) { input.focus(); return; }
@@ -142,7 +147,7 @@ export const SEARCH_DIALOG_JS = `
     dialog.showModal();
     input.focus();
     input.select();
-    if (input.value.trim()) run();
+    run();
   }
   input.addEventListener('input', function () { clearTimeout(timer); timer = setTimeout(run, 120); });
   input.addEventListener('keydown', function (e) {

@@ -122,9 +122,7 @@ ${HINT_ICONS}
 .sidebar details{border:1px solid var(--border);border-radius:var(--radius);padding:.3rem .8rem}
 .sidebar details>summary{display:list-item;cursor:pointer;padding:.3rem 0;font-weight:600}
 .sidebar details:not([open])>:not(summary){display:none}
-.site-header{flex-wrap:wrap;row-gap:.5rem}
-.search{order:3;flex:1 1 100%;margin-left:0}
-.search input{flex:1 1 auto;width:auto;min-width:0}
+/* The header stays one row, with or without script: chrome-assets.ts. */
 .site-header .theme-toggle{margin-left:auto;white-space:nowrap}
 .site-title{font-size:1rem}
 .pagination{grid-template-columns:1fr}.pagination .next{grid-column:1}
@@ -154,10 +152,10 @@ const SITE_JS = `
         fetch(form.action, { method: 'POST', body: data, credentials: 'same-origin', headers: { Accept: 'application/json' } })
           .then(function (response) { return response.json().then(function (body) { return { ok: response.ok, body: body }; }); })
           .then(function (result) {
-            if (result.ok) { form.querySelectorAll('textarea, .feedback-ratings').forEach(function (e) { e.hidden = true; }); form.querySelector('label').hidden = true; status.textContent = 'Thank you for your feedback.'; }
-            else { status.textContent = (result.body && result.body.error && result.body.error.message) || 'Your feedback could not be sent.'; buttons.forEach(function (b) { b.disabled = false; }); }
+            if (result.ok) { form.querySelectorAll('textarea, .feedback-ratings').forEach(function (e) { e.hidden = true; }); form.querySelector('label').hidden = true; status.textContent = form.getAttribute('data-thanks'); }
+            else { status.textContent = (result.body && result.body.error && result.body.error.message) || form.getAttribute('data-failed'); buttons.forEach(function (b) { b.disabled = false; }); }
           })
-          .catch(function () { status.textContent = 'Your feedback could not be sent: try again in a moment.'; buttons.forEach(function (b) { b.disabled = false; }); });
+          .catch(function () { status.textContent = form.getAttribute('data-retry'); buttons.forEach(function (b) { b.disabled = false; }); });
       });
     });
     var markdown = document.querySelector('a.copy-markdown');
@@ -167,8 +165,9 @@ const SITE_JS = `
         .then(function (response) { if (!response.ok) throw new Error(String(response.status)); return response.text(); })
         .then(function (text) { return navigator.clipboard.writeText(text); })
         .then(function () {
-          markdown.textContent = 'Copied';
-          setTimeout(function () { markdown.textContent = 'Copy page as Markdown'; }, 2000);
+          var label = markdown.textContent;
+          markdown.textContent = markdown.getAttribute('data-copied');
+          setTimeout(function () { markdown.textContent = label; }, 2000);
         }, function () { window.location.href = markdown.href; });
     });
   });

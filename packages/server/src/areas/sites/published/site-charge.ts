@@ -26,18 +26,18 @@ export function rememberChrome(caches: Caches, address: string, version: string,
   caches.siteChromes.set(address, { chrome: build(), version }, CHROME_TTL_MS);
 }
 
-function refuse(caches: Caches, res: Response, error: HttpError, address: string | null): false {
+function refuse(caches: Caches, req: Request, res: Response, error: HttpError, address: string | null): false {
   securityHeaders(res);
   res.removeHeader('Vary');
   const headers = { ...error.headers, 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
   const remembered = address === null ? undefined : caches.siteChromes.get(address);
   if (!remembered) {
-    sendHtml(res, 429, bareTooMany(address?.startsWith('host:') ? 'host' : 'path'), headers);
+    sendHtml(res, 429, bareTooMany(req, address?.startsWith('host:') ? 'host' : 'path'), headers);
     return false;
   }
   const seconds = Number(error.headers?.['Retry-After'] ?? 1);
-  const text = `This address has asked for many pages in a short time. Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
-  sendHtml(res, 429, renderMessage(remembered.chrome, { title: 'Too many requests', text }), headers);
+  const { messages } = remembered.chrome.words;
+  sendHtml(res, 429, renderMessage(remembered.chrome, { title: messages.tooMany, text: messages.tooManyText(seconds) }), headers);
   return false;
 }
 
@@ -54,7 +54,7 @@ export async function chargeVisit(app: AppContext, req: Request, res: Response, 
     return true;
   } catch (error) {
     if (!isTooMany(error)) throw error;
-    return refuse(app.caches, res, error, address);
+    return refuse(app.caches, req, res, error, address);
   }
 }
 
@@ -69,6 +69,6 @@ export function refuseSpentVisit(app: AppContext, req: Request, res: Response, a
     return true;
   } catch (error) {
     if (!isTooMany(error)) throw error;
-    return refuse(app.caches, res, error, address);
+    return refuse(app.caches, req, res, error, address);
   }
 }

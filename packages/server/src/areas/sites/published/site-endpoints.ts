@@ -17,6 +17,7 @@ import { robotsEndpoint } from './endpoints/robots.js';
 import { searchJsonEndpoint } from './endpoints/search-json.js';
 import { searchEndpoint } from './endpoints/search.js';
 import { sitemapEndpoint } from './endpoints/sitemap.js';
+import { socialImageEndpoint } from './endpoints/social-image.js';
 import { themeEndpoint } from './endpoints/theme.js';
 import type { SiteEndpoint, SiteRequest } from './site-visit.js';
 
@@ -31,6 +32,7 @@ export const SITE_ENDPOINTS: readonly SiteEndpoint[] = [
   searchEndpoint,
   searchJsonEndpoint,
   feedbackEndpoint,
+  socialImageEndpoint,
   // For agents: credentials per request (visitor.ts).
   llmsEndpoint,
   llmsFullEndpoint,

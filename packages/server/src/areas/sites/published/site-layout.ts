@@ -46,6 +46,8 @@ export type PageView = {
   description?: string | undefined;
   emoji?: string | undefined;
   cover?: string | undefined;
+  /** The page's generated social image (site-social.ts), absolute; only on sites anyone may read. */
+  socialImage?: string | undefined;
   canonical: string;
   /** The page's Markdown address: the head's alternate link and the "Copy page as Markdown" control. */
   markdown: string;
@@ -75,7 +77,19 @@ function faviconLinks(chrome: Chrome): Element[] {
   ];
 }
 
-function document(chrome: Chrome, head: { title: string; description?: string | undefined; canonical?: string; markdown?: string; noindex?: boolean; query?: string; sharing?: Element[] }, body: ElementContent[]): string {
+type Head = {
+  title: string;
+  description?: string | undefined;
+  canonical?: string;
+  markdown?: string;
+  noindex?: boolean;
+  query?: string;
+  sharing?: Element[];
+  /** Whether the page has the site's navigation (`#site-nav`), which the header's menu opens. */
+  navigation?: boolean;
+};
+
+function document(chrome: Chrome, head: Head, body: ElementContent[]): string {
   const noindex = chrome.noindex || head.noindex;
   const tree = h('html', { lang: chrome.locale }, [
     h('head', [
@@ -95,7 +109,7 @@ function document(chrome: Chrome, head: { title: string; description?: string | 
       h('script', { src: chrome.assets.js, defer: true }),
       ...(chrome.searchAction ? [h('script', { src: chrome.assets.search, defer: true })] : []),
     ]),
-    h('body', [h('a.skip-link', { href: '#content' }, chrome.words.skip), header(chrome, head.query), ...tabs(chrome), ...body, footer(chrome)]),
+    h('body', [h('a.skip-link', { href: '#content' }, chrome.words.skip), header(chrome, head), ...tabs(chrome), ...body, footer(chrome)]),
   ]);
   // Raw HTML is only the page body's slot (below): the body is spliced in after serializing.
   return `<!doctype html>\n${toHtml(tree, { allowDangerousHtml: true })}`;
@@ -130,7 +144,7 @@ function externalLink(link: Link, words: Words): Element {
   return h('a.external', { href: link.href, rel: 'noopener noreferrer' }, [link.title, h('span.sr-only', ` (${words.external})`), icon('external', 'icon external-icon')]);
 }
 
-function header(chrome: Chrome, query?: string): Element {
+function header(chrome: Chrome, { query, navigation }: Head): Element {
   const words = chrome.words;
   return h('header.site-header', [
     h('a.site-title', { href: `${chrome.root}/` }, [...siteIcon(chrome), h('span', chrome.title)]),
@@ -145,6 +159,8 @@ function header(chrome: Chrome, query?: string): Element {
                 action: chrome.searchAction,
                 method: 'get',
                 dataLabel: words.searchSite,
+                // The dialog's words (search-dialog.ts): the script is the same file for every site.
+                dataWords: JSON.stringify(words.dialog),
                 ...(chrome.searchEndpoint ? { dataEndpoint: chrome.searchEndpoint } : {}),
                 ...(chrome.searchScope ? { dataScope: chrome.searchScope.id, dataScopeLabel: chrome.searchScope.label } : {}),
               },
@@ -162,7 +178,14 @@ function header(chrome: Chrome, query?: string): Element {
         icon('sun', 'icon theme-light'),
         icon('moon', 'icon theme-dark'),
       ]),
-      h('button.menu-button.icon-button', { type: 'button', hidden: true, ariaLabel: words.menu, ariaHaspopup: 'dialog', dataCloseLabel: words.closeMenu }, [icon('menu')]),
+      ...(navigation
+        ? [
+            // On a phone without script, the menu is a link to the navigation (below the header, which
+            // stays on screen); the script shows the button instead, which opens it as a drawer.
+            h('a.menu-link.icon-button', { href: '#site-nav', ariaLabel: words.menu }, [icon('menu')]),
+            h('button.menu-button.icon-button', { type: 'button', hidden: true, ariaLabel: words.menu, ariaHaspopup: 'dialog', dataCloseLabel: words.closeMenu }, [icon('menu')]),
+          ]
+        : []),
     ]),
   ]);
 }
@@ -217,13 +240,17 @@ function treeList(items: TreeItem[], words: Words): Element {
   );
 }
 
-function sidebar(view: Pick<PageView, 'switcher' | 'tree'>, sidebarClass: string, words: Words): Element {
+function sidebar(view: Pick<PageView, 'switcher' | 'tree'>, sidebarClass: string, chrome: Chrome): Element {
+  const words = chrome.words;
+  // The header's links, which a phone's header has no room for: shown here on a phone without script
+  // (with script, the drawer takes the header's own).
+  const links = chrome.headerLinks.length > 0 ? [h('ul.sidebar-links', chrome.headerLinks.map((link) => h('li', [externalLink(link, words)])))] : [];
   const switcher = view.switcher
     ? [h('div.switcher', [h('p', view.switcher.label), h('ul', view.switcher.items.map((item) => h('li', [h('a', { href: item.href, ...current(item) }, item.title)])))])]
     : [];
   const tree = treeList(view.tree, words);
   tree.properties.className = ['page-tree'];
-  return h(`nav#site-nav.sidebar.${sidebarClass}`, { ariaLabel: words.pages }, [h('div.sidebar-inner', [h('details', { open: true }, [h('summary', words.menu), ...switcher, tree])])]);
+  return h(`nav#site-nav.sidebar.${sidebarClass}`, { ariaLabel: words.pages }, [h('div.sidebar-inner', [h('details', { open: true }, [h('summary', words.menu), ...links, ...switcher, tree])])]);
 }
 
 /**
@@ -234,7 +261,8 @@ function sidebar(view: Pick<PageView, 'switcher' | 'tree'>, sidebarClass: string
  */
 function sharingOf(chrome: Chrome, view: PageView): Element[] {
   const absolute = (href: string) => new URL(href, view.canonical).href;
-  const image = view.cover ? absolute(view.cover) : undefined;
+  // The generated image is made for previews (1200×630, the title on it); the cover is a page's banner.
+  const image = view.socialImage ?? (view.cover ? absolute(view.cover) : undefined);
   const property = (name: string, content: string) => h('meta', { property: name, content });
   const named = (name: string, content: string) => h('meta', { name, content });
   const trail = [...view.breadcrumbs, { title: view.title, href: view.canonical }];
@@ -264,6 +292,7 @@ function sharingOf(chrome: Chrome, view: PageView): Element[] {
     property('og:url', view.canonical),
     property('og:locale', chrome.locale.replace('-', '_')),
     ...(image ? [property('og:image', image)] : []),
+    ...(view.socialImage ? [property('og:image:type', 'image/png'), property('og:image:width', '1200'), property('og:image:height', '630'), property('og:image:alt', view.title)] : []),
     property('article:modified_time', new Date(view.updatedAt).toISOString()),
     named('twitter:card', image ? 'summary_large_image' : 'summary'),
     named('twitter:title', view.title),
@@ -282,9 +311,9 @@ export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: s
     h('h1.page-title', [...(view.emoji ? [h('span', { ariaHidden: 'true' }, `${view.emoji} `)] : []), view.title]),
     ...(view.description ? [h('p.page-description', view.description)] : []),
     // A link to the Markdown without a script; the site's script makes it copy the Markdown instead.
-    h('p.page-actions', [h('a.copy-markdown', { href: view.markdown, type: 'text/markdown' }, words.copyMarkdown)]),
+    h('p.page-actions', [h('a.copy-markdown', { href: view.markdown, type: 'text/markdown', dataCopied: words.copied }, words.copyMarkdown)]),
     h('div.content', [{ type: 'raw', value: BODY_SLOT }]),
-    ...(view.feedback ? [feedbackForm(view.feedback)] : []),
+    ...(view.feedback ? [feedbackForm(view.feedback, words.feedback)] : []),
     h('footer.page-meta', [
       // Relative to when the page was made; the script keeps it current from `datetime` (a page may be cached).
       h('p', [`${words.lastUpdated} `, h('time.relative', { dateTime: updated.toISOString(), title: exactDate(chrome.locale, updated) }, relativeTime(chrome.locale, updated, options.now))]),
@@ -302,7 +331,7 @@ export function renderPage(chrome: Chrome, view: PageView, options: { sidebar: s
     view.outline.length > 0
       ? [h('aside.outline', { ariaLabel: words.onThisPage }, [h('div.outline-inner', [h('p', words.onThisPage), h('ul', view.outline.map((entry) => h(`li.depth-${entry.depth}`, [h('a', { href: `#${entry.id}` }, entry.text)])))])])]
       : [];
-  const html = document(chrome, { title: view.title, description: view.description, canonical: view.canonical, markdown: view.markdown, noindex: options.noindex, sharing: sharingOf(chrome, view) }, [h('div.layout', [sidebar(view, options.sidebar, words), main, ...outline])]);
+  const html = document(chrome, { title: view.title, description: view.description, canonical: view.canonical, markdown: view.markdown, noindex: options.noindex, sharing: sharingOf(chrome, view), navigation: true }, [h('div.layout', [sidebar(view, options.sidebar, chrome), main, ...outline])]);
   return withBody(html, view.body);
 }
 
@@ -331,17 +360,12 @@ export type SearchView = {
 /** The results page: the query kept in the box, the results as links to the pages, and pages of results. */
 export function renderSearch(chrome: Chrome, view: SearchView): string {
   const { query, hits } = view;
-  const summary = view.problem
-    ? view.problem
-    : query === ''
-      ? 'Type words to search this site.'
-      : view.total === 0
-        ? 'Nothing published matches your search.'
-        : `${view.total} ${view.total === 1 ? 'page matches' : 'pages match'} your search${view.page > 1 ? ` (results page ${view.page})` : ''}.`;
-  return document(chrome, { title: query ? `Search: ${query}` : 'Search', noindex: true, query }, [
+  const words = chrome.words;
+  const summary = view.problem ? view.problem : query === '' ? words.results.prompt : view.total === 0 ? words.results.none(query) : words.results.count(view.total, view.page);
+  return document(chrome, { title: query ? words.results.title(query) : words.search, noindex: true, query }, [
     h('div.layout.search-layout', [
       h('main#content', [
-        h('h1.page-title', query && !view.problem ? `Results for “${query}”` : 'Search'),
+        h('h1.page-title', query && !view.problem ? words.results.heading(query) : words.search),
         h('p.search-summary', { role: 'status' }, summary),
         ...(hits.length > 0
           ? [
@@ -353,9 +377,9 @@ export function renderSearch(chrome: Chrome, view: SearchView): string {
           : []),
         ...(view.previous || view.next
           ? [
-              h('nav.pagination', { ariaLabel: 'Result pages' }, [
-                ...(view.previous ? [h('a.previous', { href: view.previous, rel: 'prev' }, [h('small', 'Previous'), 'Earlier results'])] : []),
-                ...(view.next ? [h('a.next', { href: view.next, rel: 'next' }, [h('small', 'Next'), 'More results'])] : []),
+              h('nav.pagination', { ariaLabel: words.results.pages }, [
+                ...(view.previous ? [h('a.previous', { href: view.previous, rel: 'prev' }, [h('small', words.previous), words.results.earlier])] : []),
+                ...(view.next ? [h('a.next', { href: view.next, rel: 'next' }, [h('small', words.next), words.results.more])] : []),
               ]),
             ]
           : []),

@@ -1,9 +1,12 @@
 // The answers every published-site response shares: its security headers, HTML, and the one answer for
 // a site that is not there for the visitor (issue 25, F8). An unknown name, a malformed address, an
 // unpublished site and a share-link site without its key all answer these same bytes, so none of them
-// tells a site exists: no status, header or body differs.
-import type { Response } from 'express';
+// tells a site exists: no status, header or body differs. Those answers name no site, so they cannot
+// speak its language: they speak the visitor's (`Accept-Language`, among the languages of
+// site-words.ts), which depends on the request alone and so tells nothing either.
+import type { Request, Response } from 'express';
 import { SITE_ASSETS } from './site-assets.js';
+import { LANGUAGES, wordsFor } from './site-words.js';
 
 /** `script-src 'self'`, no inline anything; images from the site itself (and the emoji favicon's data: URL). */
 export const SITE_CSP =
@@ -50,25 +53,40 @@ const bareCss = (via: 'host' | 'path') => `${via === 'host' ? '' : '/s/_'}/_asse
 const ICON =
   '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><circle cx="12" cy="12" r="10"/><path d="m16.24 7.76-2.12 6.36-6.36 2.12 2.12-6.36 6.36-2.12z"/></svg>';
 
-/** A page that names no site: its title and text, in the bare stylesheet. */
-const barePage = (via: 'host' | 'path', title: string, text: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title><link rel="stylesheet" href="${bareCss(via)}"></head><body><main>${ICON}<h1>${title}</h1><p>${text}</p></main></body></html>`;
+/** A page that names no site: its title and text, in the bare stylesheet. The words are the table's, never input. */
+const barePage = (via: 'host' | 'path', language: string, title: string, text: string) =>
+  `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title><link rel="stylesheet" href="${bareCss(via)}"></head><body><main>${ICON}<h1>${title}</h1><p>${text}</p></main></body></html>`;
 
-const ABSENT_HTML = {
-  host: barePage('host', 'Not found', 'There is nothing published at this address. If you were given a link to it, open that link again, or ask whoever shared it.'),
-  path: barePage('path', 'Not found', 'There is nothing published at this address. If you were given a link to it, open that link again, or ask whoever shared it.'),
-};
+type Via = 'host' | 'path';
+
+/** The bare pages of each kind, address form and language, made once. */
+const BARE_PAGES = new Map<string, string>(
+  (['host', 'path'] as const).flatMap((via) =>
+    LANGUAGES.flatMap((language) => {
+      const { messages } = wordsFor(language);
+      return [
+        [`absent:${via}:${language}`, barePage(via, language, messages.absent, messages.absentText)],
+        [`tooMany:${via}:${language}`, barePage(via, language, messages.tooMany, messages.tooManyBare)],
+      ] as const;
+    }),
+  ),
+);
+
+/** The visitor's language among the table's (English when they accept none of them). */
+const visitorLanguage = (req: Request) => req.acceptsLanguages(...LANGUAGES) || 'en';
+
+const barePageFor = (kind: 'absent' | 'tooMany', via: Via, req: Request) => BARE_PAGES.get(`${kind}:${via}:${visitorLanguage(req)}`)!;
 
 /**
  * The answer for a site nobody may see here: nothing of the site (not even its name), whatever the
  * reason. Sets every header itself, so no earlier step of the request can make two of them differ; the
  * bytes depend only on whether the address was a hostname or a path below `/s/`.
  */
-export function sendAbsent(res: Response, via: 'host' | 'path') {
+export function sendAbsent(req: Request, res: Response, via: Via) {
   securityHeaders(res);
   res.removeHeader('Vary');
-  sendHtml(res, 404, ABSENT_HTML[via], { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' });
+  sendHtml(res, 404, barePageFor('absent', via, req), { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex', Vary: 'Accept-Language' });
 }
 
 /** A 429 that names no site: for addresses whose site is unknown, absent, or not seen a moment ago. */
-export const bareTooMany = (via: 'host' | 'path') => barePage(via, 'Too many requests', 'Try again in a moment.');
+export const bareTooMany = (req: Request, via: Via) => barePageFor('tooMany', via, req);

@@ -60,7 +60,7 @@ export function publishedSiteRoutes(context: AppContext): RequestHandler {
       const state = path.address && path.segments ? await loadSiteState(context.db, path.address) : undefined;
       answering = true;
       if (state) await serveSite(context, { ...path, address: path.address! }, state, req, res);
-      else sendAbsent(res, 'path');
+      else sendAbsent(req, res, 'path');
     } catch (error) {
       if (!answering) return next(error);
       req.log?.error({ err: error }, 'published site: unexpected error');

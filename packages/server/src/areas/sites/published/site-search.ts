@@ -12,6 +12,7 @@ import type { SearchHit } from './site-layout.js';
 import { siteSpacePath, siteSpacesOf } from './site-navigation.js';
 import { readableSnippet } from './search-text.js';
 import { spaceModel } from './space-model.js';
+import { wordsFor, type Words } from './site-words.js';
 
 /** Characters a query may have (the search's own parser bounds its terms too). */
 export const MAX_QUERY_LENGTH = 200;
@@ -21,15 +22,15 @@ export const MAX_RESULT_PAGES = 10;
 
 export type SiteSearchQuery = { text: string; page: number };
 
-/** The query of `?q=&page=`; a string saying what is wrong when it cannot be searched. */
-export function readSearchQuery(query: URLSearchParams): SiteSearchQuery | { problem: string } {
+/** The query of `?q=&page=`; a sentence in `words` saying what is wrong when it cannot be searched. */
+export function readSearchQuery(query: URLSearchParams, words: Words = wordsFor('en')): SiteSearchQuery | { problem: string } {
   const text = (query.get('q') ?? '').trim();
-  if (text.length > MAX_QUERY_LENGTH) return { problem: `A search may have at most ${MAX_QUERY_LENGTH} characters.` };
+  if (text.length > MAX_QUERY_LENGTH) return { problem: words.results.tooLong(MAX_QUERY_LENGTH) };
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(text)) return { problem: 'A search may not contain control characters.' };
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(text)) return { problem: words.results.control };
   const raw = query.get('page');
   const page = raw === null ? 1 : /^[1-9][0-9]{0,2}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(page >= 1 && page <= MAX_RESULT_PAGES)) return { problem: `Result pages go from 1 to ${MAX_RESULT_PAGES}.` };
+  if (!(page >= 1 && page <= MAX_RESULT_PAGES)) return { problem: words.results.pageRange(MAX_RESULT_PAGES) };
   return { text, page };
 }
 

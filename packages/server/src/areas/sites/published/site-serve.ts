@@ -26,14 +26,14 @@ function setCookies(req: Request, res: Response, root: string, cookies: SetCooki
 
 /** Answers the site at `target` (`state`, just read) for `req`; a malformed path below it as an absent site. */
 export async function serveSite(app: AppContext, target: SiteTarget & { address: string }, state: SiteState, req: Request, res: Response): Promise<void> {
-  if (!target.segments) return sendAbsent(res, target.via);
+  if (!target.segments) return sendAbsent(req, res, target.via);
   const { site } = state;
   const url = new URL(req.originalUrl, 'http://site.invalid');
   const request: SiteRequest = { app, req, state, site, root: target.root, segments: target.segments, url, viaHost: target.via === 'host' };
   securityHeaders(res);
   const endpoint = endpointFor(request);
   const admission = await admit(site, state.shareKeyHashes, req, url.searchParams, endpoint.credentials);
-  if (admission.kind === 'absent') return sendAbsent(res, target.via);
+  if (admission.kind === 'absent') return sendAbsent(req, res, target.via);
   const methods = endpoint.methods ?? DEFAULT_METHODS;
   if (!methods.includes(req.method)) {
     res.status(405).set({ Allow: methods.join(', '), 'Content-Type': 'text/plain; charset=utf-8' }).send('Method not allowed');
@@ -63,7 +63,8 @@ export async function serveSite(app: AppContext, target: SiteTarget & { address:
       res.redirect(302, fallback.toString());
       return;
     }
-    return sendHtml(res, 401, renderMessage(siteChrome(request), { title: 'Sign-in required', text: 'This site is for signed-in visitors: open it through the link your sign-in page gives you.' }));
+    const chrome = siteChrome(request);
+    return sendHtml(res, 401, renderMessage(chrome, { title: chrome.words.messages.signIn, text: chrome.words.messages.signInText }));
   }
   res.set({ Vary: 'Cookie' });
   if (!indexable(site)) res.set('X-Robots-Tag', 'noindex');

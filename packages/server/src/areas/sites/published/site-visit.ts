@@ -82,7 +82,7 @@ export const siteChrome = (request: SiteRequest, structure?: PublishedStructure,
 /** The site's own 404 page: no page at this address for this visitor. */
 export function sendNotFound(visit: SiteRequest & { restricted: boolean }, res: Response, structure?: PublishedStructure) {
   const chrome = siteChrome(visit, structure);
-  sendHtml(res, 404, renderMessage(chrome, { title: 'Page not found', text: 'There is no page at this address. It may have moved, or it is not published.', link: { title: `Go to ${chrome.title}`, href: `${visit.root}/` } }), {
+  sendHtml(res, 404, renderMessage(chrome, { title: chrome.words.messages.notFound, text: chrome.words.messages.notFoundText, link: { title: chrome.words.messages.goTo(chrome.title), href: `${visit.root}/` } }), {
     'Cache-Control': visit.restricted ? 'private, no-store' : 'no-cache',
     'X-Robots-Tag': 'noindex',
   });

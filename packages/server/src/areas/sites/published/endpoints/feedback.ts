@@ -14,7 +14,9 @@ import express, { type Request, type Response } from 'express';
 import { HttpError } from '../../../../errors.js';
 import { insertFeedback, revisionOfSpace } from '../../feedback.repository.js';
 import { FEEDBACK_COMMENT_MAX, RATINGS } from '../feedback-form.js';
+import { customizationOf } from '../site-chrome.js';
 import { renderMessage } from '../site-layout.js';
+import { wordsFor } from '../site-words.js';
 import { pageAddressInSite } from '../site-redirects.js';
 import { sendHtml } from '../site-responses.js';
 import { ID, siteChrome, type SiteEndpoint, type SiteVisit } from '../site-visit.js';
@@ -45,46 +47,48 @@ async function serveFeedback(visit: SiteVisit, res: Response): Promise<void> {
   const { app, req, site, root } = visit;
   const wantsJson = (req.headers.accept ?? '').includes('application/json');
   const headers = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
+  // The answer's words are the site's: the script shows a refusal's message under the form.
+  const words = wordsFor(customizationOf(site).internationalization.locale).feedback;
   const answer = async (status: number, title: string, text: string, back?: string) => {
     if (wantsJson) {
       res.status(status).set(headers).json(status < 300 ? { ok: true } : { error: { code: status, message: text } });
       return;
     }
     const { structure } = await visit.visible();
-    sendHtml(res, status, renderMessage(siteChrome(visit, structure), { title, text, link: { title: back ? 'Back to the page' : 'Go to the site', href: back ?? `${root}/` } }), headers);
+    sendHtml(res, status, renderMessage(siteChrome(visit, structure), { title, text, link: { title: back ? words.back : words.toSite, href: back ?? `${root}/` } }), headers);
   };
 
-  if (crossSite(req)) return answer(403, 'Not sent', 'Feedback is sent from the site’s own pages only.');
+  if (crossSite(req)) return answer(403, words.notSent, words.crossSite);
   try {
     await app.rateLimits.chargeFeedback(req, res);
   } catch (error) {
     if (error instanceof HttpError && error.status === 429) {
       res.set(error.headers ?? {});
-      return answer(429, 'Too much feedback', 'This address has sent a lot of feedback lately. Try again later.');
+      return answer(429, words.tooMuch, words.tooMuchText);
     }
     throw error;
   }
-  if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return answer(415, 'Not sent', 'Feedback is sent as a form.');
+  if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return answer(415, words.notSent, words.notForm);
   let form: Record<string, unknown>;
   try {
     form = await readForm(req, res);
   } catch {
-    return answer(400, 'Not sent', 'The feedback form could not be read.');
+    return answer(400, words.notSent, words.unreadable);
   }
   const [spaceId, pageId, revisionId, rating] = ['space', 'page', 'revision', 'rating'].map((name) => field(form, name));
   const comment = (field(form, 'comment') ?? '').replace(/\r\n?/g, '\n').trim();
-  if (!spaceId || !ID.test(spaceId) || !pageId || !ID.test(pageId) || !revisionId || !ID.test(revisionId)) return answer(400, 'Not sent', 'The feedback does not name a page.');
-  if (!rating || !RATING_VALUES.has(rating)) return answer(400, 'Not sent', 'Choose whether the page was helpful.');
-  if ([...comment].length > FEEDBACK_COMMENT_MAX) return answer(400, 'Not sent', `The comment is longer than ${FEEDBACK_COMMENT_MAX} characters.`);
+  if (!spaceId || !ID.test(spaceId) || !pageId || !ID.test(pageId) || !revisionId || !ID.test(revisionId)) return answer(400, words.notSent, words.noPage);
+  if (!rating || !RATING_VALUES.has(rating)) return answer(400, words.notSent, words.noRating);
+  if ([...comment].length > FEEDBACK_COMMENT_MAX) return answer(400, words.notSent, words.tooLong(FEEDBACK_COMMENT_MAX));
 
   const { structure } = await visit.visible();
   const address = await pageAddressInSite(app, site.organizationId, root, structure, visit.state.heads, spaceId, pageId);
-  if (!address) return answer(404, 'Not sent', 'There is no such page on this site.');
+  if (!address) return answer(404, words.notSent, words.unknownPage);
   // The revision the reader read: the head, or an earlier revision of the same space.
   const head = visit.state.heads.get(spaceId)!;
   const revision = revisionId === head.revisionId || (await revisionOfSpace(app.db, site.organizationId, spaceId, revisionId)) ? revisionId : head.revisionId;
   await insertFeedback(app.db, { organizationId: site.organizationId, siteId: site.id, spaceId, pageId, revisionId: revision, rating: rating as 'bad' | 'ok' | 'good', comment: comment || null });
-  return answer(201, 'Thank you', 'Your feedback was sent to the people who write this site.', address);
+  return answer(201, words.sent, words.sentText, address);
 }
 
 export const feedbackEndpoint: SiteEndpoint = {

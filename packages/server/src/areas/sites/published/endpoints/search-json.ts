@@ -5,7 +5,9 @@
 // and the ranges of the visitor's words in them (search-text.ts), each linking to its page or section.
 import type { Response } from 'express';
 import { markTerms, queryWords } from '../search-text.js';
+import { customizationOf } from '../site-chrome.js';
 import { readSearchQuery, scopeOf, searchSite } from '../site-search.js';
+import { wordsFor } from '../site-words.js';
 import { ID, type SiteEndpoint, type SiteVisit } from '../site-visit.js';
 
 /** Results the dialog shows; the results page has the rest. */
@@ -27,7 +29,8 @@ function sendProblem(res: Response, headers: Record<string, string>, message: st
 async function serveSearchJson(visit: SiteVisit, res: Response): Promise<void> {
   const { app, site, root, url } = visit;
   const headers = { 'Cache-Control': visit.restricted ? 'private, no-store' : 'no-cache', 'X-Robots-Tag': 'noindex' };
-  const query = readSearchQuery(url.searchParams);
+  // Its message is shown in the dialog: in the site's words.
+  const query = readSearchQuery(url.searchParams, wordsFor(customizationOf(site).internationalization.locale));
   if ('problem' in query) return sendProblem(res, headers, query.problem);
   if (query.page !== 1) return sendProblem(res, headers, 'The dialog search has one page of results: the results page has the others.');
   const { structure } = await visit.visible();

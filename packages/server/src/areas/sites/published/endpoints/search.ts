@@ -12,7 +12,7 @@ async function serveSearch(visit: SiteVisit, res: Response): Promise<void> {
   const { structure } = await visit.visible();
   const chrome = siteChrome(visit, structure);
   const headers = { 'Cache-Control': visit.restricted ? 'private, no-store' : 'no-cache', 'X-Robots-Tag': 'noindex' };
-  const query = readSearchQuery(url.searchParams);
+  const query = readSearchQuery(url.searchParams, chrome.words);
   if ('problem' in query) {
     const text = (url.searchParams.get('q') ?? '').slice(0, 200);
     return sendHtml(res, 400, renderSearch(chrome, { query: text, problem: query.problem, total: 0, hits: [], page: 1 }), headers);
