@@ -52,6 +52,11 @@ const LONG_TICK_MS = 50;
 const lag = createHistogram();
 /** Long ticks, and the most CPU the main thread (server and checker alike) ran within one (Linux, 10 ms steps). */
 const longTicks = { count: 0, held: 0, mostCpuMs: 0 };
+/** The request in flight (its operation, and whether it is the operation's first in this process), for naming held ticks. */
+let inFlight: { operationId: string; first: boolean } | undefined;
+const seenOperations = new Set<string>();
+/** Held ticks by operation: `<operationId> (first request)` when the operation's first request held it. */
+const heldBy = new Map<string, number[]>();
 let sending = false;
 let lastTick = performance.now();
 let lastCpu = mainThreadCpuMs();
@@ -68,7 +73,11 @@ const lagSampler = setInterval(() => {
     lag.record(tickLag);
     if (tickLag > LONG_TICK_MS && cpu !== undefined && lastCpu !== undefined) {
       longTicks.count++;
-      if (cpu - lastCpu >= tickLag / 2) longTicks.held++;
+      if (cpu - lastCpu >= tickLag / 2) {
+        longTicks.held++;
+        const name = inFlight ? `${inFlight.operationId}${inFlight.first ? ' (first request)' : ''}` : 'unknown';
+        heldBy.set(name, [...(heldBy.get(name) ?? []), cpu - lastCpu]);
+      }
       longTicks.mostCpuMs = Math.max(longTicks.mostCpuMs, cpu - lastCpu);
     }
   }
@@ -108,6 +117,8 @@ async function send(operation: SpecOperation, world: SweepWorld, request: FuzzRe
   const started = performance.now();
   sending = true;
   sent++;
+  inFlight = { operationId: operation.operationId, first: !seenOperations.has(operation.operationId) };
+  seenOperations.add(operation.operationId);
   const response = await fetch(`${server().url}${request.url}`, {
     method: request.method,
     headers,
@@ -155,7 +166,8 @@ afterAll(() => {
   console.log(
     `contract fuzz: ${stats.requests} requests in ${seconds} s (${RUNS} runs per operation, seed ${SEED}; ${JSON.stringify(stats.byClass)}; ${worlds} worlds built in ${(stats.worldMs / 1000).toFixed(1)} s, requests ${(stats.requestMs / 1000).toFixed(1)} s); ` +
       `event-loop lag while requests ran: p99 ${lag.percentile(99)} ms, max ${lag.max} ms (${lag.count} ticks); ` +
-      `${longTicks.count} ticks over ${LONG_TICK_MS} ms, ${longTicks.held} of them run through by this process's thread (the rest: the machine paused it), at most ${longTicks.mostCpuMs} ms of its CPU in one`,
+      `${longTicks.count} ticks over ${LONG_TICK_MS} ms, ${longTicks.held} of them run through by this process's thread (the rest: the machine paused it), at most ${longTicks.mostCpuMs} ms of its CPU in one` +
+      (heldBy.size ? `; held during: ${[...heldBy].sort((a, b) => Math.max(...b[1]) - Math.max(...a[1])).map(([name, cpuMs]) => `${name} ${cpuMs.join('/')} ms`).join(', ')}` : ''),
   );
 });
 
