@@ -25,13 +25,17 @@
 // Rate limits are off on the main server (every request comes from one address).
 // Server under test on core 0; load generator and PostgreSQL on core 1 (where taskset exists).
 //
-//   pnpm bench sites [--rounds N] [--seconds S] [--profile] [--agents]
+// - body renderer, before and after (issue 28 "Speed"): the long page's body rendered in one process by
+//   this tree's renderer and by main at 4f225e7's (its worktree, bench/lib/builds.ts), alternately, each
+//   time a new document (warm: three rendered first): wall and CPU time, medians, same run.
+//
+//   pnpm bench sites [--rounds N] [--seconds S] [--profile] [--agents] [--renderer]
 //
 // --profile: instead of the rounds, a CPU profile (node --cpu-prof) of the server under the cached view,
 // summarised by self time (module and function); the .cpuprofile is kept in bench/results/.
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -40,6 +44,9 @@ import type { AppContext } from '../packages/server/src/context.js';
 import { SiteInsights } from '../packages/server/src/areas/sites/index.js';
 import { createSite, setPublished } from '../packages/server/src/areas/sites/sites.service.js';
 import { createLogger } from '../packages/server/src/logger.js';
+import { CodeHighlighter, HIGHLIGHT_KEPT_CHARS } from '../packages/server/src/areas/sites/published/code-highlight.js';
+import { renderBodyTemplate } from '../packages/server/src/areas/sites/published/markdown-html.js';
+import { buildCommit } from './lib/builds.js';
 import { canPin } from './lib/cpus.js';
 import { runScript, startScript, stop } from './lib/processes.js';
 import { applySpaceChanges } from '../packages/server/src/areas/content/space-content.service.js';
@@ -61,6 +68,10 @@ const SECONDS = option('seconds', 10);
 const PROFILE = args.includes('--profile');
 /** `--agents`: only the agents' reads (measureAgents), after the seeding. */
 const AGENTS_ONLY = args.includes('--agents');
+/** `--renderer`: only the body renderer before and after (measureBodyRenderers), without seeding. */
+const RENDERER_ONLY = args.includes('--renderer');
+/** The commit whose body renderer is the "before" (main when issue 28's render work started). */
+const RENDERER_BEFORE = '4f225e7';
 
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string } };
 
@@ -98,6 +109,8 @@ const line = (label: string, r: LoadResult, bare: LoadResult) =>
   (r.non2xx + r.errors ? ` · NON-2XX/ERRORS ${r.non2xx}/${r.errors}` : '');
 
 async function main() {
+  await measureBodyRenderers();
+  if (RENDERER_ONLY) return;
   console.log('seeding a 10,000-page space …');
   const world = await seedTenThousandPages();
   const servers: Array<Awaited<ReturnType<typeof startScript>>> = [];
@@ -203,6 +216,36 @@ async function main() {
     for (const server of servers) await stop(server.child);
     await world.stop();
   }
+}
+
+type RenderBody = (markdown: string) => unknown;
+
+/** The long page's body rendered by this tree and by RENDERER_BEFORE, alternately, in this process (see the file's header). */
+async function measureBodyRenderers() {
+  const before = await buildCommit(RENDERER_BEFORE);
+  const old = (await import(join(before.cwd, 'src/areas/sites/published/markdown-html.ts'))) as { renderBodyTemplate: RenderBody };
+  const highlighter = new CodeHighlighter(HIGHLIGHT_KEPT_CHARS);
+  const sides: Array<{ label: string; render: RenderBody; wall: number[]; cpu: number[] }> = [
+    { label: `before (${before.label})`, render: old.renderBodyTemplate, wall: [], cpu: [] },
+    { label: 'this tree', render: (markdown) => renderBodyTemplate(markdown, highlighter), wall: [], cpu: [] },
+  ];
+  for (let seed = 1000; seed < 1003; seed++) for (const side of sides) side.render(longPage(seed));
+  for (let seed = 1; seed <= 9; seed++) {
+    for (const side of seed % 2 ? sides : [...sides].reverse()) {
+      // A new document for each side: nothing of it highlighted before.
+      const markdown = longPage(seed * 2 + (side === sides[0] ? 0 : 1));
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      side.render(markdown);
+      side.wall.push(performance.now() - started);
+      const used = process.cpuUsage(cpu);
+      side.cpu.push((used.user + used.system) / 1000);
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  console.log(`body renderer, long page (${(longPage(9).length / 1024).toFixed(0)} KB of Markdown), 9 new documents each, alternating, one process (load average ${loadavg()[0]!.toFixed(1)}):`);
+  for (const side of sides) console.log(`  ${side.label}: wall median ${median(side.wall).toFixed(0)} ms (min ${Math.min(...side.wall).toFixed(0)}), CPU median ${median(side.cpu).toFixed(0)} ms (min ${Math.min(...side.cpu).toFixed(0)})`);
+  console.log(`  this tree ÷ before: wall ${(median(sides[1]!.wall) / median(sides[0]!.wall)).toFixed(2)}, CPU ${(median(sides[1]!.cpu) / median(sides[0]!.cpu)).toFixed(2)}`);
 }
 
 /** Bodies the server has rendered so far (its `siteBodies` cache's misses, from /metrics). */

@@ -155,6 +155,8 @@ export class ParsePool {
   private readonly longLane: LaneGate;
   private readonly maxWaitMs: number;
   private readonly heapMb: number;
+  /** Tasks handed to the workers, by name (what tests count: a published body's renders). */
+  private readonly runsByTask = new Map<TaskName, number>();
 
   constructor(options: ParsePoolOptions = {}) {
     this.threads = Math.max(2, options.threads ?? availableParallelism());
@@ -190,6 +192,11 @@ export class ParsePool {
   /** Tasks waiting for a worker now. */
   get queued(): number {
     return this.pool.queueSize;
+  }
+
+  /** Runs of `task` handed to the workers since the pool was built. */
+  runs(task: TaskName): number {
+    return this.runsByTask.get(task) ?? 0;
   }
 
   /** Worker threads alive now (a task stopped at its deadline takes its worker with it). */
@@ -229,6 +236,7 @@ export class ParsePool {
       clearTimeout(waitLimit);
       deadline = setTimeout(() => stop('deadline'), options.deadlineMs);
     });
+    this.runsByTask.set(task, this.runs(task) + 1);
     try {
       return (await this.pool.run(
         { task, input, started: startedInWorker },

@@ -55,8 +55,10 @@ export const TASKS = {
   'pdf-render': task<RenderInput, Uint8Array>(async () => (await import('../areas/pdf/pdf-render.js')).renderPdf),
   /** A published page's body as HTML with holes for its links (areas/sites/published/markdown-html.ts). */
   'site-body': task<{ markdown: string }, BodyTemplate>(async () => {
-    const { renderBodyTemplate } = await import('../areas/sites/published/markdown-html.js');
-    return ({ markdown }) => renderBodyTemplate(markdown);
+    const [{ renderBodyTemplate }, { CodeHighlighter, HIGHLIGHT_KEPT_CHARS }] = await Promise.all([import('../areas/sites/published/markdown-html.js'), import('../areas/sites/published/code-highlight.js')]);
+    // Kept by the worker for the renders it runs (code-highlight.ts).
+    const highlighter = new CodeHighlighter(HIGHLIGHT_KEPT_CHARS);
+    return ({ markdown }) => renderBodyTemplate(markdown, highlighter);
   }),
   /** A published page's social image, a PNG (areas/sites/published/social-image.ts). */
   'social-image': task<SocialInput, Uint8Array>(async () => (await import('../areas/sites/published/social-image.js')).renderSocialImage),

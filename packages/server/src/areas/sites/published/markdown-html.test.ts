@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { fillBody, type LinkResolver } from './body-template.js';
 import { expandGitbookBlocks } from './gitbook-blocks.js';
+import { CodeHighlighter } from './code-highlight.js';
 import { renderBodyTemplate } from './markdown-html.js';
 
 const links: LinkResolver = {
   link: (href) => (href.startsWith('/pages/') ? { href: `/site/${href.slice(7)}`, title: `Page ${href.slice(7)}` } : /^https?:/.test(href) ? { href, external: true } : { broken: true }),
   image: (src) => (src.startsWith('/files/') ? { src: `/site/_files/${src.slice(7)}`, width: 20, height: 10 } : /^https?:/.test(src) ? { external: src } : { broken: true }),
 };
-const html = (markdown: string) => fillBody(renderBodyTemplate(markdown), links);
+const highlighter = new CodeHighlighter(1024 * 1024);
+const render = (markdown: string) => renderBodyTemplate(markdown, highlighter);
+const html = (markdown: string) => fillBody(render(markdown), links);
 
 describe('renderBodyTemplate and fillBody', () => {
   it('lets no script through: tags, handlers, javascript: links, styles', () => {
@@ -17,7 +20,7 @@ describe('renderBodyTemplate and fillBody', () => {
   });
 
   it('highlights fences that name their language, anchors headings, outlines h2/h3, footnotes link to themselves', () => {
-    const rendered = renderBodyTemplate('## One\n\n### Two\n\n```python\ndef f(): pass\n```\n\nA[^n].\n\n[^n]: Note.');
+    const rendered = render('## One\n\n### Two\n\n```python\ndef f(): pass\n```\n\nA[^n].\n\n[^n]: Note.');
     const out = fillBody(rendered, links);
     expect(out).toContain('<span class="hljs-keyword">def</span>');
     expect(out).toContain('<h2 id="one">One<a class="heading-anchor" href="#one"');
@@ -52,7 +55,7 @@ describe('renderBodyTemplate and fillBody', () => {
   });
 
   it('keeps what depends on the site out of the rendering: links, images and content references are filled at assembly', () => {
-    const template = renderBodyTemplate('[a](/pages/p1 "The title") and [b](/pages/p1) ![img](/files/f)\n\n{% content-ref url="/pages/p2" %}\n[p2.md](/pages/p2)\n{% endcontent-ref %}');
+    const template = render('[a](/pages/p1 "The title") and [b](/pages/p1) ![img](/files/f)\n\n{% content-ref url="/pages/p2" %}\n[p2.md](/pages/p2)\n{% endcontent-ref %}');
     expect(template.parts.join('')).not.toContain('/pages/');
     expect(fillBody(template, links)).toContain('<a href="/site/p1" title="The title">a</a>');
     const moved = fillBody(template, { ...links, link: (href) => ({ href: `/moved${href}`, title: 'Renamed' }) });
@@ -67,7 +70,7 @@ describe('renderBodyTemplate and fillBody', () => {
   });
 
   it('escapes what the resolver gives and what holes carry', () => {
-    const template = renderBodyTemplate('[x](/pages/a) ![q"<](/files/f)\n\n{% content-ref url="/pages/b" %}\nx\n{% endcontent-ref %}');
+    const template = render('[x](/pages/a) ![q"<](/files/f)\n\n{% content-ref url="/pages/b" %}\nx\n{% endcontent-ref %}');
     const out = fillBody(template, { link: () => ({ href: '"><script>', title: '<b>&' }), image: () => ({ external: '"><script>' }) });
     expect(out).not.toMatch(/<script|<b>/);
     expect(out).toContain('&lt;b&gt;&amp;');
@@ -89,9 +92,9 @@ describe('renderBodyTemplate and fillBody', () => {
 
     const file = html(`{% file src="/files/report" %}\nThe report ${payload}\n{% endfile %}`);
     expect(file).toBe('<div class="file-block"><span class="broken-link" title="This file is not published">The report</span></div>');
-    const resolved = fillBody(renderBodyTemplate(`{% file src="/files/report" %}\nThe report ${payload}\n{% endfile %}`), { ...links, link: (href) => ({ href: `/site${href}` }) });
+    const resolved = fillBody(render(`{% file src="/files/report" %}\nThe report ${payload}\n{% endfile %}`), { ...links, link: (href) => ({ href: `/site${href}` }) });
     expect(resolved).toBe('<a class="file-block" href="/site/files/report" download><span class="file-mark" aria-hidden="true">FILE</span><span class="file-text"><span class="file-name">report</span><span class="file-caption">The report</span></span></a>');
-    const named = fillBody(renderBodyTemplate('{% file src="/files/f" %}\n{% endfile %}'), { ...links, link: () => ({ href: '/site/_files/f', title: 'Guide "v2" <b>.pdf' }) });
+    const named = fillBody(render('{% file src="/files/f" %}\n{% endfile %}'), { ...links, link: () => ({ href: '/site/_files/f', title: 'Guide "v2" <b>.pdf' }) });
     expect(named).toContain('<span class="file-mark" aria-hidden="true">PDF</span><span class="file-text"><span class="file-name">Guide "v2" &lt;b&gt;.pdf</span></span>');
     expect(html('{% file src="/nowhere" %}\nLost\n{% endfile %}')).toContain('<span class="broken-link" title="This file is not published">Lost</span>');
 

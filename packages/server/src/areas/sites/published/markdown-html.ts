@@ -4,7 +4,7 @@
 // markdown-it with raw HTML (markdown-parse.ts), then everything passes rehype-sanitize (GitHub's schema: no script, no event
 // handlers, no `javascript:` addresses, no styles) BEFORE the renderer adds anything of its own —
 // heading ids (rehype-slug, the github-slugger anchors search uses), code highlighting
-// (rehype-highlight: highlight.js classes, no inline styles), heading anchor links and the GitBook
+// (code-highlight.ts: highlight.js classes, no inline styles), heading anchor links and the GitBook
 // blocks dressed as HTML.
 //
 // What depends on the rest of the site — where a link or an image leads, a content reference's target
@@ -13,15 +13,16 @@
 // immutable) and an edit elsewhere in the site renders nothing again.
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { toHtml } from 'hast-util-to-html';
+import { toText } from 'hast-util-to-text';
 import { h } from 'hastscript';
-import rehypeHighlight from 'rehype-highlight';
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
 import rehypeSlug from 'rehype-slug';
 import { unified } from 'unified';
 import { renderMath } from './body-math.js';
 import type { BodyTemplate, Hole } from './body-template.js';
+import { highlightedLanguage, type CodeHighlighter } from './code-highlight.js';
 import { expandGitbookBlocks } from './gitbook-blocks.js';
-import { parseMarkdown } from './markdown-parse.js';
+import { parseMarkdown, type ParsedMarkdown } from './markdown-parse.js';
 
 /**
  * Additions to GitHub's schema: the GitBook wrappers' attributes (gitbook-blocks.ts), the marks of a
@@ -41,12 +42,7 @@ const SCHEMA: SanitizeSchema = {
   },
 };
 
-const processor = unified()
-  .use(rehypeSanitize, SCHEMA)
-  .use(rehypeSlug)
-  // Only fences that name their language are highlighted (guessing costs much and guesses wrong).
-  .use(rehypeHighlight, { detect: false, plainText: ['math'] })
-  .freeze();
+const processor = unified().use(rehypeSanitize, SCHEMA).use(rehypeSlug).freeze();
 
 export type OutlineEntry = { id: string; text: string; depth: 2 | 3 };
 
@@ -77,6 +73,13 @@ class Dresser {
   readonly holes: Hole[] = [];
   /** Links open around the node being dressed (an image inside one must not become a link itself). */
   private linkDepth = 0;
+  /** Inside a code block whose lines are numbered (its highlighting is needed as nodes, to cut at line ends). */
+  private numbered = false;
+
+  constructor(
+    private readonly parsed: Pick<ParsedMarkdown, 'fenceMarker' | 'fences'>,
+    private readonly highlighter: CodeHighlighter,
+  ) {}
 
   children(nodes: ElementContent[]): ElementContent[] {
     return nodes.flatMap((node) => (node.type === 'element' ? this.element(node) : [node]));
@@ -120,12 +123,35 @@ class Dresser {
       case 'pre':
         // Scrollable code must be reachable by keyboard.
         node.properties.tabIndex = 0;
+        for (const child of node.children) if (child.type === 'element' && child.tagName === 'code') this.code(child);
         return [node];
       case 'table':
         return [h('div.table-wrap', { tabIndex: 0, role: 'region', ariaLabel: 'Table' }, [node])];
       default:
         return [node];
     }
+  }
+
+  /**
+   * A block's code: a fence's text put back (markdown-parse.ts), highlighted when its fence names a
+   * language highlight.js knows (guessing costs much and guesses wrong), marked `hljs` when it names one.
+   */
+  private code(node: Element): void {
+    const only = node.children.length === 1 ? node.children[0] : undefined;
+    const marker = only?.type === 'text' && only.value.startsWith(this.parsed.fenceMarker) ? this.parsed.fences[Number(only.value.slice(this.parsed.fenceMarker.length))] : undefined;
+    const language = highlightedLanguage(node.properties.className);
+    if (language) (node.properties.className as string[]).unshift('hljs');
+    const text = marker ?? toText(node, { whitespace: 'pre' });
+    const highlighted = language === undefined ? undefined : this.numbered ? this.highlighter.tree(language, text) : this.highlighter.html(language, text);
+    if (typeof highlighted === 'string') node.children = highlighted === '' ? [] : [{ type: 'raw', value: highlighted } as unknown as ElementContent];
+    else if (highlighted !== undefined && highlighted.length > 0) node.children = highlighted;
+    else if (marker !== undefined) node.children = marker === '' ? [] : [{ type: 'text', value: marker }];
+  }
+
+  /** The text of a node not dressed (its fences' markers read as their texts). */
+  private sourceText(node: Element): string {
+    const { fenceMarker, fences } = this.parsed;
+    return textOf(node).replace(new RegExp(`${fenceMarker}(\\d+)`, 'g'), (_marker, index: string) => fences[Number(index)]!);
   }
 
   private image(node: Element): ElementContent {
@@ -197,9 +223,12 @@ class Dresser {
     if (kind === 'content-ref' && attribute('dataUrl') !== '' && this.linkDepth === 0) {
       // A card to the target, titled by it (filled with the page's title where it leads to one); the
       // block's own content is the same link, written for readers of the Markdown.
-      return [this.hole({ kind: 'ref', href: attribute('dataUrl'), text: textOf(node).trim() })];
+      return [this.hole({ kind: 'ref', href: attribute('dataUrl'), text: this.sourceText(node).trim() })];
     }
+    const outer = this.numbered;
+    if (kind === 'code') this.numbered = attribute('dataLinenumbers') === 'true';
     const children = this.children(node.children);
+    this.numbered = outer;
     switch (kind) {
       case 'hint': {
         const style = HINT_STYLES.has(attribute('dataStyle')) ? attribute('dataStyle') : 'info';
@@ -295,11 +324,12 @@ function withoutNul(nodes: ElementContent[]): void {
  * holes where links, images and content references go, and the outline of its h2/h3 headings. Runs in
  * the parse pool (`site-body`): parsing and highlight.js take seconds on a hostile body.
  */
-export function renderBodyTemplate(markdown: string): BodyTemplate {
-  const tree = processor.runSync(parseMarkdown(expandGitbookBlocks(markdown))) as Root;
+export function renderBodyTemplate(markdown: string, highlighter: CodeHighlighter): BodyTemplate {
+  const parsed = parseMarkdown(expandGitbookBlocks(markdown));
+  const tree = processor.runSync(parsed.tree) as Root;
   const content = tree.children.filter((node): node is ElementContent => node.type !== 'doctype');
   withoutNul(content);
-  const dresser = new Dresser();
+  const dresser = new Dresser(parsed, highlighter);
   const html = toHtml({ type: 'root', children: dresser.children(content) }, { allowDangerousHtml: true }).trim();
   const pieces = html.split(MARKER);
   return {

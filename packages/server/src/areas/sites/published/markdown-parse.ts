@@ -9,6 +9,7 @@
 // `ul.contains-task-list > li.task-list-item > input[type=checkbox][disabled]`, column alignment as
 // `align` (markdown-it writes a style, which the sanitizer drops), footnote ids prefixed
 // `user-content-` as remark-rehype does (the sanitizer prefixes them once more; the dresser takes one off).
+import { randomBytes } from 'node:crypto';
 import type { Root } from 'hast';
 import { raw } from 'hast-util-raw';
 import MarkdownIt, { type StateBlock, type StateCore, type StateInline } from 'markdown-it';
@@ -127,8 +128,29 @@ footnoteRules.footnote_anchor = (tokens, index, options, env, self) => {
   return ` <a href="#user-content-fnref-${name}${subId > 0 ? `-${subId + 1}` : ''}" data-footnote-backref aria-label="Back to reference ${name}">↩</a>`;
 };
 
-/** `markdown` as an HTML tree, not yet sanitized. */
-export function parseMarkdown(markdown: string): Root {
-  const html = markdownIt.render(markdown);
-  return raw({ type: 'root', children: [{ type: 'raw', value: html }] }) as Root;
+// A fence's text stands in the HTML as a marker (its number after a token drawn for each parse) and
+// is put back by the renderer (markdown-html.ts): parse5 reads a long page's code character by
+// character, and code is most of a reference page. The token is random: no text of a page names it.
+type FenceEnv = { fenceMarker: string; fences: string[] };
+const fence = markdownIt.renderer.rules.fence!;
+markdownIt.renderer.rules.fence = (tokens, index, options, env, self) => {
+  const token = tokens[index]!;
+  const text = token.content;
+  const { fenceMarker, fences } = env as FenceEnv;
+  token.content = `${fenceMarker}${fences.push(text) - 1}`;
+  try {
+    return fence(tokens, index, options, env, self);
+  } finally {
+    token.content = text;
+  }
+};
+
+/** A body parsed: its tree, in which each fenced block's `code` holds `${fenceMarker}${n}` for the text `fences[n]`. */
+export type ParsedMarkdown = { tree: Root; fenceMarker: string; fences: string[] };
+
+/** `markdown` as an HTML tree, not yet sanitized, its fences' texts aside (see `ParsedMarkdown`). */
+export function parseMarkdown(markdown: string): ParsedMarkdown {
+  const env: FenceEnv = { fenceMarker: `fence${randomBytes(12).toString('hex')}n`, fences: [] };
+  const html = markdownIt.render(markdown, env);
+  return { tree: raw({ type: 'root', children: [{ type: 'raw', value: html }] }) as Root, ...env };
 }
