@@ -5,7 +5,7 @@
 // parse pool (social-image.ts). Only sites anyone may read announce it (`og:image`): see `socialImageOf`.
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../../context.js';
-import { siteAddress } from '../addresses.js';
+import { siteAddress } from '../../../publication/site-addresses.js';
 import { findSocialImage, keepSocialImage } from './published.repository.js';
 import type { SocialInput } from './social-image.js';
 import { customizationOf } from './site-chrome.js';
