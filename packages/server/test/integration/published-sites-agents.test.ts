@@ -73,7 +73,7 @@ describe('a page as Markdown', () => {
     const world = await docs();
     const html = (await new Visitor(world.t.url).get(`${root(world)}/guide`)).body;
     expect(html).toContain(`<link rel="alternate" type="text/markdown" href="${root(world)}/guide.md">`);
-    expect(html).toContain(`<a class="copy-markdown" href="${root(world)}/guide.md" type="text/markdown">Copy page as Markdown</a>`);
+    expect(html).toContain(`<a class="copy-markdown" href="${root(world)}/guide.md" type="text/markdown" data-copied="Copied">Copy page as Markdown</a>`);
   });
 
   it('share-link: without the key, the same absent answer as the HTML; with the key in the address or `X-Share-Key`, the Markdown (no cookie, no reload)', async () => {

@@ -26,7 +26,9 @@ describe('sharing tags of a published page', () => {
     expect(meta('property', 'og:description')).toBe('With the package.');
     expect(meta('property', 'og:url')).toBe(canonical);
     expect(meta('property', 'og:site_name')).toBe('Acme Docs');
-    expect(meta('name', 'twitter:card')).toBe('summary');
+    // A public site's page has its generated social image (site-social.ts), so the large card.
+    expect(meta('name', 'twitter:card')).toBe('summary_large_image');
+    expect(meta('property', 'og:image')).toMatch(/^https?:\/\/.+\/_social\/.+\.png\?v=/);
     expect(meta('name', 'twitter:title')).toBe(title);
     // The title's markup stayed text: the page's only scripts are its own files and the data block.
     const scripts = [...document.querySelectorAll('script')];

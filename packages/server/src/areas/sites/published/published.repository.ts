@@ -75,16 +75,15 @@ export async function recentPageRoots(db: Executor, organizationId: string, spac
 
 type SocialImageKey = { organizationId: string; siteId: string; spaceId: string; pageId: string; inputHash: string };
 
+/** The columns naming a page's social images (all hashes). */
+const ofPage = ({ organizationId, siteId, spaceId, pageId }: SocialImageKey) => ({ organizationId, siteId, spaceId, pageId });
+
 /** A page's kept social image of this hash (site-social.ts). */
 export async function findSocialImage(db: Executor, key: SocialImageKey): Promise<Buffer | undefined> {
   const row = await db
     .selectFrom('siteSocialImages')
     .select('png')
-    .where('organizationId', '=', key.organizationId)
-    .where('siteId', '=', key.siteId)
-    .where('spaceId', '=', key.spaceId)
-    .where('pageId', '=', key.pageId)
-    .where('inputHash', '=', key.inputHash)
+    .where((eb) => eb.and({ ...ofPage(key), inputHash: key.inputHash }))
     .executeTakeFirst();
   return row?.png;
 }
@@ -94,10 +93,7 @@ export async function keepSocialImage(db: Database, values: SocialImageKey & { p
   await db.transaction().execute(async (trx) => {
     await trx
       .deleteFrom('siteSocialImages')
-      .where('organizationId', '=', values.organizationId)
-      .where('siteId', '=', values.siteId)
-      .where('spaceId', '=', values.spaceId)
-      .where('pageId', '=', values.pageId)
+      .where((eb) => eb.and(ofPage(values)))
       .where('inputHash', '<>', values.inputHash)
       .execute();
     await trx.insertInto('siteSocialImages').values(values).onConflict((oc) => oc.doNothing()).execute();
