@@ -1,68 +1,120 @@
 // The social image of a published page (issue 28, "SEO and sharing"): what a link preview shows, a
-// 1200×630 PNG with the site's colour and title, the page's title and description. Laid out by satori
-// (flexbox → SVG, with the Inter faces of @fontsource/inter: satori reads .woff, not .woff2) and
-// rasterized by resvg. CPU work for hundreds of milliseconds: it runs in the parse pool only
-// (packages/server/src/parsing/tasks.ts `social-image`), never on the event loop; the main thread
-// decides what it shows and keeps the result (packages/server/src/areas/sites/published/site-social.ts).
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+// 1200×630 PNG with the site's colour or logo and title, the page's title and description. Laid out by
+// satori (flexbox → SVG, with the faces social-fonts.ts picks for the text: Inter, Noto Sans for other
+// scripts, Twemoji for emoji) and rasterized by resvg. CPU work for hundreds of milliseconds: it runs
+// in the parse pool only (packages/server/src/parsing/tasks.ts `social-image`), never on the event
+// loop; the main thread decides what it shows and keeps the result
+// (packages/server/src/areas/sites/published/site-social.ts).
 import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
+import { readImageInfo } from '../../../content/image-info.js';
+import { emojiImage, facesFor, needsFace, type Weight } from './social-fonts.js';
 
 export const SOCIAL_WIDTH = 1200;
 export const SOCIAL_HEIGHT = 630;
 
-/** What the image shows: plain text, bounded by the caller (site-social.ts `socialInput`), and a `#rgb`/`#rrggbb` colour. */
-export type SocialInput = { siteTitle: string; pageTitle: string; description: string; color: string };
-
-type Weight = 400 | 700;
-type Font = { name: string; data: Buffer; weight: Weight; style: 'normal' };
-
-/** Inter's subsets for Latin, Greek and Cyrillic scripts; other scripts' characters are left out by satori. */
-const SUBSETS = ['latin', 'latin-ext', 'greek', 'cyrillic'];
-
-let fonts: Font[] | undefined;
-function interFaces(): Font[] {
-  if (fonts) return fonts;
-  // The package's files folder, found through one of its files.
-  const require = createRequire(import.meta.url);
-  const files = dirname(require.resolve('@fontsource/inter/files/inter-latin-400-normal.woff'));
-  const load = (subset: string, weight: Weight): Font => ({ name: 'Inter', data: readFileSync(join(files, `inter-${subset}-${weight}-normal.woff`)), weight, style: 'normal' });
-  fonts = SUBSETS.flatMap((subset) => [load(subset, 400), load(subset, 700)]);
-  return fonts;
-}
+/** The site's logo as the site keeps it (site-favicon.ts): its bytes, and their type read from them. */
+export type SocialLogo = { contentType: string; data: Uint8Array };
 
 /**
- * The text less the characters Inter has no glyph for (satori would draw a "no glyph" box): other
- * scripts (CJK, Arabic, Hebrew…) and emoji are left out, whitespace collapsed.
+ * What the image shows: plain text, bounded by the caller (site-social.ts `socialInput`), a
+ * `#rgb`/`#rrggbb` colour, the site's language (which Han faces come first) and its logo, if any.
  */
-const drawable = (text: string) =>
-  text
-    .replace(/\p{Extended_Pictographic}|[^\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]|\u200d|\ufe0f/gu, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+export type SocialInput = { siteTitle: string; pageTitle: string; description: string; color: string; locale: string; logo?: SocialLogo | undefined };
 
-type Node = { type: string; props: { style?: Record<string, string | number>; children?: Array<Node | string> | Node | string } };
+/** The logo's box in the corner: as tall as the site's title, at most this wide. */
+const LOGO_HEIGHT = 48;
+const LOGO_MAX_WIDTH = 280;
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// An emoji as Unicode recommends it (`v` flag: sequences, not only characters).
+const EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
+/** The first character with a strong direction decides a text's (as `dir="auto"` does). */
+const STRONG = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]|\p{L}/u;
+const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+const direction = (text: string): 'rtl' | 'ltr' => (RIGHT_TO_LEFT.test(text.match(STRONG)?.[0] ?? '') ? 'rtl' : 'ltr');
+
+type Node = { type: string; props: { style?: Record<string, string | number>; children?: Array<Node | string> | Node | string; [attribute: string]: unknown } };
 const div = (style: Record<string, string | number>, children: Array<Node | string> | string): Node => ({ type: 'div', props: { style, children } });
 
-/** The image's layout: a band of the site's colour, the page's title and description, the site's name below. */
-function layout(input: SocialInput): Node {
-  return div({ width: '100%', height: '100%', display: 'flex', flexDirection: 'column', background: '#ffffff', fontFamily: 'Inter' }, [
+/**
+ * The texts as they can be drawn, with the faces and emoji pictures that draw them: an emoji is a
+ * Twemoji picture, any other character no face has is left out (satori would draw a "no glyph" box).
+ */
+function prepare(input: SocialInput) {
+  const texts = { pageTitle: input.pageTitle, description: input.description, siteTitle: input.siteTitle };
+  const weights: Record<keyof typeof texts, Weight> = { pageTitle: 700, description: 400, siteTitle: 700 };
+  const graphemeImages: Record<string, string> = {};
+  const split = Object.fromEntries(
+    Object.entries(texts).map(([key, text]) => {
+      const graphemes = [...segmenter.segment(text)].map((part) => part.segment);
+      return [key, graphemes.filter((grapheme) => !EMOJI.test(grapheme) || (graphemeImages[grapheme] ??= emojiImage(grapheme) ?? '') !== '')];
+    }),
+  ) as Record<keyof typeof texts, string[]>;
+  const plain = (graphemes: string[]) => graphemes.filter((grapheme) => !graphemeImages[grapheme]).join('');
+  const { faces, drawable } = facesFor(
+    (Object.keys(texts) as Array<keyof typeof texts>).map((key) => ({ text: plain(split[key]), weight: weights[key] })),
+    input.locale,
+  );
+  const keep = (grapheme: string) => Boolean(graphemeImages[grapheme]) || [...grapheme].every((character) => !needsFace(character) || drawable(character.codePointAt(0)!));
+  const clean = (graphemes: string[]) =>
+    graphemes
+      .filter(keep)
+      .join('')
+      .replace(/\s+/g, ' ')
+      .trim();
+  for (const key of Object.keys(graphemeImages)) if (!graphemeImages[key]) delete graphemeImages[key];
+  return { faces, graphemeImages, pageTitle: clean(split.pageTitle), description: clean(split.description), siteTitle: clean(split.siteTitle) };
+}
+
+/** A logo SVG that names anything outside itself (an image, a stylesheet, an entity) is not drawn: resvg would read it from the disk. */
+const EXTERNAL_REFERENCE = /href\s*=\s*["']?\s*(?!#)|url\(\s*["']?\s*(?!#)|<!ENTITY|@import/i;
+
+/** The logo's image and its box (height LOGO_HEIGHT, its own proportions), or undefined when it cannot be drawn. */
+function logoBox(logo: SocialLogo | undefined): { src: string; width: number; height: number } | undefined {
+  if (!logo) return undefined;
+  const bytes = Buffer.from(logo.data.buffer, logo.data.byteOffset, logo.data.byteLength);
+  let ratio: number | undefined;
+  if (logo.contentType === 'image/svg+xml') {
+    const text = bytes.toString('utf8');
+    if (EXTERNAL_REFERENCE.test(text)) return undefined;
+    const tag = /<svg[^>]{0,4000}>/i.exec(text)?.[0] ?? '';
+    const viewBox = /viewBox\s*=\s*["']\s*[-\d.e]+[\s,]+[-\d.e]+[\s,]+([\d.e]+)[\s,]+([\d.e]+)/i.exec(tag);
+    const size = (name: string) => Number(new RegExp(`\\s${name}\\s*=\\s*["']?\\s*([\\d.]+)(px)?["'\\s/>]`, 'i').exec(tag)?.[1]);
+    ratio = viewBox ? Number(viewBox[1]) / Number(viewBox[2]) : size('width') / size('height');
+  } else if (logo.contentType === 'image/png' || logo.contentType === 'image/jpeg' || logo.contentType === 'image/gif') {
+    const info = readImageInfo(bytes);
+    ratio = info && info.width / info.height;
+  }
+  if (!ratio || !Number.isFinite(ratio) || ratio <= 0) ratio = 1;
+  const width = Math.max(8, Math.min(LOGO_MAX_WIDTH, Math.round(LOGO_HEIGHT * ratio)));
+  return { src: `data:${logo.contentType};base64,${bytes.toString('base64')}`, width, height: width === LOGO_MAX_WIDTH ? Math.round(LOGO_MAX_WIDTH / ratio) : LOGO_HEIGHT };
+}
+
+/** The image's layout: a band of the site's colour, the page's title and description, the site's logo or colour and name below. */
+function layout(input: SocialInput, text: ReturnType<typeof prepare>): Node {
+  const family = text.faces[0]!.name;
+  const logo = logoBox(input.logo);
+  const siteDirection = direction(text.siteTitle);
+  const block = (content: string) => ({ display: 'block', direction: direction(content), wordBreak: 'break-word', overflow: 'hidden' });
+  return div({ width: '100%', height: '100%', display: 'flex', flexDirection: 'column', background: '#ffffff', fontFamily: family }, [
     div({ width: '100%', height: 18, background: input.color }, ''),
     div({ flex: 1, display: 'flex', flexDirection: 'column', padding: '64px 80px 56px' }, [
-      div({ fontSize: 64, fontWeight: 700, lineHeight: 1.15, color: '#111827', lineClamp: 3, display: 'block', wordBreak: 'break-word', overflow: 'hidden' }, drawable(input.pageTitle)),
-      ...(input.description ? [div({ marginTop: 28, fontSize: 32, lineHeight: 1.4, color: '#4b5563', lineClamp: 3, display: 'block', wordBreak: 'break-word', overflow: 'hidden' }, drawable(input.description))] : []),
-      div({ marginTop: 'auto', display: 'flex', alignItems: 'center' }, [
-        div({ width: 40, height: 40, borderRadius: 10, background: input.color, marginRight: 20 }, ''),
-        div({ fontSize: 32, fontWeight: 700, color: '#111827', lineClamp: 1, display: 'block', maxWidth: 960, wordBreak: 'break-all', overflow: 'hidden' }, drawable(input.siteTitle)),
+      div({ fontSize: 64, fontWeight: 700, lineHeight: 1.15, color: '#111827', lineClamp: 3, ...block(text.pageTitle) }, text.pageTitle),
+      ...(text.description ? [div({ marginTop: 28, fontSize: 32, lineHeight: 1.4, color: '#4b5563', lineClamp: 3, ...block(text.description) }, text.description)] : []),
+      div({ marginTop: 'auto', display: 'flex', alignItems: 'center', direction: siteDirection }, [
+        logo
+          ? { type: 'img', props: { src: logo.src, width: logo.width, height: logo.height, style: { width: logo.width, height: logo.height, marginInlineEnd: 24 } } }
+          : div({ width: 40, height: 40, borderRadius: 10, background: input.color, marginInlineEnd: 20 }, ''),
+        div({ fontSize: 32, fontWeight: 700, lineHeight: 1.4, color: '#111827', lineClamp: 1, display: 'block', maxWidth: logo ? 1040 - logo.width - 24 : 960, wordBreak: 'break-word', overflow: 'hidden', direction: siteDirection }, text.siteTitle),
       ]),
     ]),
   ]);
 }
 
-/** The PNG of `input`. Characters no face has are left blank (no network, no fallback fetched). */
+/** The PNG of `input`. Nothing is fetched: the faces and emoji come from the server's packages, the logo with the input. */
 export async function renderSocialImage(input: SocialInput): Promise<Uint8Array> {
-  const svg = await satori(layout(input) as never, { width: SOCIAL_WIDTH, height: SOCIAL_HEIGHT, fonts: interFaces() });
+  const text = prepare(input);
+  const svg = await satori(layout(input, text) as never, { width: SOCIAL_WIDTH, height: SOCIAL_HEIGHT, fonts: text.faces, graphemeImages: text.graphemeImages });
   return new Resvg(svg, { fitTo: { mode: 'original' }, font: { loadSystemFonts: false } }).render().asPng();
 }
