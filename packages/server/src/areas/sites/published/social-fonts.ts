@@ -72,8 +72,8 @@ function rangesOf(family: Family): Ranges {
     // "[12]" names the file `…-12-400-normal.woff`; "latin-ext" names `…-latin-ext-400-normal.woff`.
     const subset = key.replace(/^\[(\d+)\]$/, '$1');
     for (const range of list.split(',')) {
-      const [start, end = start] = range.trim().replace(/^U\+/i, '').split('-');
-      rows.push([parseInt(start!, 16), parseInt(end, 16), subset]);
+      const [start = '', end = start] = range.trim().replace(/^U\+/i, '').split('-');
+      rows.push([parseInt(start, 16), parseInt(end, 16), subset]);
     }
   }
   rows.sort((a, b) => a[0] - b[0]);
