@@ -18,26 +18,30 @@ export type Weight = 400 | 700;
 export type Face = { name: string; data: Buffer; weight: Weight; style: 'normal' };
 
 /** Bytes of font files a worker keeps between renders (a CJK title needs a few hundred KB to a few MB). */
-const KEPT_FONT_BYTES = 24 * 1024 * 1024;
+const KEPT_FONT_BYTES = 8 * 1024 * 1024;
 /** Subset files one text may bring in, per weight: past this its rarest characters are left out (see `facesFor`). */
-export const MAX_SUBSETS = 80;
+export const MAX_SUBSETS = 24;
 
 const require = createRequire(import.meta.url);
 
-/** `boldFile`: the weight whose files draw bold text, when the 700 files cannot (satori emboldens a lighter face). */
-type Family = { package: string; prefix: string; boldFile?: 400 };
-const family = (name: string, boldFile?: 400): Family => ({ package: `@fontsource/${name}`, prefix: name, ...(boldFile ? { boldFile } : {}) });
-const INTER = family('inter');
+/**
+ * A family: its files' prefix, its package's folder (found through its `unicode.json`, named in full so
+ * the dependency is seen), and `boldFile`, the weight whose files draw bold text when the 700 files
+ * cannot (satori emboldens a lighter face).
+ */
+type Family = { prefix: string; folder: string; boldFile?: 400 };
+const family = (prefix: string, unicodeJson: string, boldFile?: 400): Family => ({ prefix, folder: dirname(unicodeJson), ...(boldFile ? { boldFile } : {}) });
+const INTER = family('inter', require.resolve('@fontsource/inter/unicode.json'));
 // Noto Sans Arabic's 600 and 700 files (@fontsource/noto-sans-arabic 5.3.0) lose the dots of ة and ي
 // under satori 0.63.2 (seen in renders); the 400 file draws them, emboldened by satori.
-const ARABIC = family('noto-sans-arabic', 400);
-const HEBREW = family('noto-sans-hebrew');
-const THAI = family('noto-sans-thai');
-const DEVANAGARI = family('noto-sans-devanagari');
-const KOREAN = family('noto-sans-kr');
-const JAPANESE = family('noto-sans-jp');
-const SIMPLIFIED = family('noto-sans-sc');
-const TRADITIONAL = family('noto-sans-tc');
+const ARABIC = family('noto-sans-arabic', require.resolve('@fontsource/noto-sans-arabic/unicode.json'), 400);
+const HEBREW = family('noto-sans-hebrew', require.resolve('@fontsource/noto-sans-hebrew/unicode.json'));
+const THAI = family('noto-sans-thai', require.resolve('@fontsource/noto-sans-thai/unicode.json'));
+const DEVANAGARI = family('noto-sans-devanagari', require.resolve('@fontsource/noto-sans-devanagari/unicode.json'));
+const KOREAN = family('noto-sans-kr', require.resolve('@fontsource/noto-sans-kr/unicode.json'));
+const JAPANESE = family('noto-sans-jp', require.resolve('@fontsource/noto-sans-jp/unicode.json'));
+const SIMPLIFIED = family('noto-sans-sc', require.resolve('@fontsource/noto-sans-sc/unicode.json'));
+const TRADITIONAL = family('noto-sans-tc', require.resolve('@fontsource/noto-sans-tc/unicode.json'));
 
 /**
  * The families in the order a character is looked for, by the site's language: a Han character has
@@ -61,12 +65,12 @@ function familiesFor(locale: string): Family[] {
  * nest: Inter's Vietnamese ones lie inside Latin-ext), read from its `unicode.json` once per worker.
  */
 type Ranges = { starts: Uint32Array; ends: Uint32Array; reach: Uint32Array; subsets: string[] };
-const rangesByFamily = new Map<string, Ranges>();
+const rangesByFamily = new Map<Family, Ranges>();
 
 function rangesOf(family: Family): Ranges {
-  const known = rangesByFamily.get(family.package);
+  const known = rangesByFamily.get(family);
   if (known) return known;
-  const table = JSON.parse(readFileSync(require.resolve(`${family.package}/unicode.json`), 'utf8')) as Record<string, string>;
+  const table = JSON.parse(readFileSync(join(family.folder, 'unicode.json'), 'utf8')) as Record<string, string>;
   const rows: Array<[number, number, string]> = [];
   for (const [key, list] of Object.entries(table)) {
     // "[12]" names the file `…-12-400-normal.woff`; "latin-ext" names `…-latin-ext-400-normal.woff`.
@@ -81,7 +85,7 @@ function rangesOf(family: Family): Ranges {
   const reach = new Uint32Array(ends.length);
   ends.forEach((end, index) => (reach[index] = Math.max(end, index > 0 ? reach[index - 1]! : 0)));
   const ranges = { starts: Uint32Array.from(rows, (row) => row[0]), ends, reach, subsets: rows.map((row) => row[2]) };
-  rangesByFamily.set(family.package, ranges);
+  rangesByFamily.set(family, ranges);
   return ranges;
 }
 
@@ -101,18 +105,12 @@ function subsetOf(family: Family, codePoint: number): string | undefined {
 }
 
 const files = new LRUCache<string, Buffer>({ maxSize: KEPT_FONT_BYTES, sizeCalculation: (data) => data.length });
-const filesFolders = new Map<string, string>();
 
 function readFace(family: Family, subset: string, weight: Weight): Face {
   const name = `${family.prefix}-${subset}-${weight === 700 ? (family.boldFile ?? 700) : weight}-normal.woff`;
   let data = files.get(name);
   if (!data) {
-    let folder = filesFolders.get(family.package);
-    if (!folder) {
-      folder = dirname(require.resolve(`${family.package}/files/${family.prefix}-latin-400-normal.woff`));
-      filesFolders.set(family.package, folder);
-    }
-    data = readFileSync(join(folder, name));
+    data = readFileSync(join(family.folder, 'files', name));
     files.set(name, data);
   }
   return { name: `${family.prefix}-${subset}`, data, weight, style: 'normal' };
@@ -166,9 +164,9 @@ export function facesFor(texts: Array<{ text: string; weight: Weight }>, locale:
       drawn.add(codePoint);
     }
   }
-  const order = new Map(families.map((entry, index) => [entry.package, index]));
+  const order = new Map(families.map((entry, index) => [entry, index]));
   const faces = [...chosen.values()]
-    .sort((a, b) => order.get(a.family.package)! - order.get(b.family.package)!)
+    .sort((a, b) => order.get(a.family)! - order.get(b.family)!)
     .map(({ family: entry, subset, weight }) => readFace(entry, subset, weight));
   return { faces, drawable: (codePoint) => drawn.has(codePoint) };
 }
