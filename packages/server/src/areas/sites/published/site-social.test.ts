@@ -1,7 +1,11 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ParsePool } from '../../../parsing/parse-pool.js';
 import { clip } from './site-social.js';
+import { readableFontFiles } from './social-fonts.js';
 import type { SocialInput } from './social-image.js';
 
 const pool = new ParsePool({ threads: 2 });
@@ -64,6 +68,17 @@ describe('social image input and rendering', () => {
     const png = await render({ siteTitle: clip(HOSTILE, 80), pageTitle: clip(HOSTILE, 160), description: clip(HOSTILE, 300), color: '#e11d48' });
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
+  });
+
+  it('every font file the image may read is installed (the release ships exactly these: tools/release.ts)', () => {
+    const require = createRequire(import.meta.url);
+    const listed = readableFontFiles();
+    expect(listed.map((entry) => entry.packageName)).toContain('@fontsource/noto-sans-jp');
+    for (const { packageName, files } of listed) {
+      const folder = join(dirname(require.resolve(`${packageName}/unicode.json`)), 'files');
+      expect(files.length, packageName).toBeGreaterThan(2);
+      expect(files.filter((file) => !existsSync(join(folder, file))), packageName).toEqual([]);
+    }
   });
 
   it('draws a Japanese title (Noto Sans JP subsets), which Inter alone leaves blank', async () => {

@@ -106,8 +106,11 @@ function subsetOf(family: Family, codePoint: number): string | undefined {
 
 const files = new LRUCache<string, Buffer>({ maxSize: KEPT_FONT_BYTES, sizeCalculation: (data) => data.length });
 
+/** The file of a subset drawn in `weight`. */
+const fileName = (family: Family, subset: string, weight: Weight) => `${family.prefix}-${subset}-${weight === 700 ? (family.boldFile ?? 700) : weight}-normal.woff`;
+
 function readFace(family: Family, subset: string, weight: Weight): Face {
-  const name = `${family.prefix}-${subset}-${weight === 700 ? (family.boldFile ?? 700) : weight}-normal.woff`;
+  const name = fileName(family, subset, weight);
   let data = files.get(name);
   if (!data) {
     data = readFileSync(join(family.folder, 'files', name));
@@ -169,6 +172,17 @@ export function facesFor(texts: Array<{ text: string; weight: Weight }>, locale:
     .sort((a, b) => order.get(a.family)! - order.get(b.family)!)
     .map(({ family: entry, subset, weight }) => readFace(entry, subset, weight));
   return { faces, drawable: (codePoint) => drawn.has(codePoint) };
+}
+
+/**
+ * Every font file the image may read, by package: the release ships only these of the packages' `files/`
+ * (tools/release.ts; the other weights and the `.woff2` copies are ~250 MB).
+ */
+export function readableFontFiles(): Array<{ packageName: string; files: string[] }> {
+  return [INTER, ARABIC, HEBREW, THAI, DEVANAGARI, KOREAN, JAPANESE, SIMPLIFIED, TRADITIONAL].map((entry) => ({
+    packageName: `@fontsource/${entry.prefix}`,
+    files: [...new Set(rangesOf(entry).subsets.flatMap((subset) => [fileName(entry, subset, 400), fileName(entry, subset, 700)]))],
+  }));
 }
 
 const TWEMOJI = dirname(require.resolve('@discordapp/twemoji/dist/svg/1f600.svg'));
