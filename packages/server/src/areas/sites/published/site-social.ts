@@ -38,11 +38,17 @@ export function clip(text: string, max: number): string {
   return graphemes.length > max || clean.length < text.length ? `${graphemes.slice(0, max - 1).join('').trimEnd()}…` : clean;
 }
 
-/** The logo types the renderer draws (resvg reads no WebP or ICO: those sites keep the coloured square). */
+/**
+ * The logo types drawn: those satori sizes and resvg 2.6 reads (PNG and SVG exercised by the tests). A
+ * WebP or ICO logo, not tried with resvg-js 2.6.2, keeps the coloured square.
+ */
 const DRAWN_LOGO_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/svg+xml']);
 
+/** What the image shows, as its hash sees it: the texts and colour, and the logo by its address. */
+type SocialShown = Omit<SocialInput, 'logo'> & { logoAddress: string | undefined };
+
 /** What the page's image shows, bounded; the logo by its address (its bytes are had by `socialImage`). */
-export function socialInput(visit: SiteVisit, found: SitePage): Omit<SocialInput, 'logo'> & { logoAddress: string | undefined } {
+export function socialInput(visit: SiteVisit, found: SitePage): SocialShown {
   const customization = customizationOf(visit.site);
   const { page } = found;
   const color = customization.styling.primaryColor.light;
@@ -56,7 +62,7 @@ export function socialInput(visit: SiteVisit, found: SitePage): Omit<SocialInput
   };
 }
 
-export const socialHash = (input: ReturnType<typeof socialInput>) => createHash('sha256').update(JSON.stringify([RENDERER_VERSION, input])).digest('base64url').slice(0, 22);
+export const socialHash = (input: SocialShown) => createHash('sha256').update(JSON.stringify([RENDERER_VERSION, input])).digest('base64url').slice(0, 22);
 
 /**
  * The absolute address of the page's image, for `og:image`; undefined on a site not everyone may read.
@@ -83,14 +89,15 @@ async function socialLogo(app: Pick<AppContext, 'caches' | 'config'>, address: s
  * logo's bytes).
  */
 export async function socialImage(app: Pick<AppContext, 'db' | 'parsing' | 'caches' | 'config'>, visit: SiteVisit, found: SitePage): Promise<{ png: Uint8Array; hash: string; etag: string }> {
-  const { logoAddress, ...shown } = socialInput(visit, found);
-  const hash = socialHash({ logoAddress, ...shown });
+  const shown = socialInput(visit, found);
+  const hash = socialHash(shown);
+  const { logoAddress, ...text } = shown;
   const logo = await socialLogo(app, logoAddress);
   const etag = logo ? createHash('sha256').update(`${hash} ${logo.etag}`).digest('base64url').slice(0, 22) : hash;
   const key = { organizationId: visit.site.organizationId, siteId: visit.site.id, spaceId: found.located.siteSpace.spaceId, pageId: found.page.id, inputHash: etag };
   const kept = await findSocialImage(app.db, key);
   if (kept) return { png: kept, hash, etag };
-  const input: SocialInput = { ...shown, ...(logo ? { logo: { contentType: logo.contentType, data: logo.data } } : {}) };
+  const input: SocialInput = { ...text, ...(logo ? { logo: { contentType: logo.contentType, data: logo.data } } : {}) };
   const png = await app.parsing.run('social-image', input, { deadlineMs: RENDER_DEADLINE_MS, lane: 'long' });
   await keepSocialImage(app.db, { ...key, png: Buffer.from(png) });
   return { png, hash, etag };

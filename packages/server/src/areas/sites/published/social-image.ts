@@ -8,7 +8,7 @@
 import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
 import { readImageInfo } from '../../../content/image-info.js';
-import { emojiImage, facesFor, needsFace, type Weight } from './social-fonts.js';
+import { emojiImage, facesFor, needsFace } from './social-fonts.js';
 
 export const SOCIAL_WIDTH = 1200;
 export const SOCIAL_HEIGHT = 630;
@@ -39,36 +39,54 @@ const div = (style: Record<string, string | number>, children: Array<Node | stri
 
 /**
  * The texts as they can be drawn, with the faces and emoji pictures that draw them: an emoji is a
- * Twemoji picture, any other character no face has is left out (satori would draw a "no glyph" box).
+ * Twemoji picture (left out when Twemoji has none), any other character no face has is left out
+ * (satori would draw a "no glyph" box).
  */
 function prepare(input: SocialInput) {
-  const texts = { pageTitle: input.pageTitle, description: input.description, siteTitle: input.siteTitle };
-  const weights: Record<keyof typeof texts, Weight> = { pageTitle: 700, description: 400, siteTitle: 700 };
   const graphemeImages: Record<string, string> = {};
-  const split = Object.fromEntries(
-    Object.entries(texts).map(([key, text]) => {
-      const graphemes = [...segmenter.segment(text)].map((part) => part.segment);
-      return [key, graphemes.filter((grapheme) => !EMOJI.test(grapheme) || (graphemeImages[grapheme] ??= emojiImage(grapheme) ?? '') !== '')];
-    }),
-  ) as Record<keyof typeof texts, string[]>;
-  const plain = (graphemes: string[]) => graphemes.filter((grapheme) => !graphemeImages[grapheme]).join('');
+  const graphemesOf = (text: string) =>
+    [...segmenter.segment(text)]
+      .map((part) => part.segment)
+      .filter((grapheme) => {
+        if (!EMOJI.test(grapheme)) return true;
+        const image = emojiImage(grapheme);
+        if (image) graphemeImages[grapheme] = image;
+        return image !== undefined;
+      });
+  const pageTitle = graphemesOf(input.pageTitle);
+  const siteTitle = graphemesOf(input.siteTitle);
+  const description = graphemesOf(input.description);
+  const plain = (graphemes: string[]) => graphemes.filter((grapheme) => !(grapheme in graphemeImages)).join('');
+  // The title first: when a text needs too many subsets, the title's characters are kept.
   const { faces, drawable } = facesFor(
-    (Object.keys(texts) as Array<keyof typeof texts>).map((key) => ({ text: plain(split[key]), weight: weights[key] })),
+    [
+      { text: plain(pageTitle), weight: 700 },
+      { text: plain(siteTitle), weight: 700 },
+      { text: plain(description), weight: 400 },
+    ],
     input.locale,
   );
-  const keep = (grapheme: string) => Boolean(graphemeImages[grapheme]) || [...grapheme].every((character) => !needsFace(character) || drawable(character.codePointAt(0)!));
+  const drawn = (grapheme: string) => grapheme in graphemeImages || [...grapheme].every((character) => !needsFace(character) || drawable(character.codePointAt(0)!));
   const clean = (graphemes: string[]) =>
     graphemes
-      .filter(keep)
+      .filter(drawn)
       .join('')
       .replace(/\s+/g, ' ')
       .trim();
-  for (const key of Object.keys(graphemeImages)) if (!graphemeImages[key]) delete graphemeImages[key];
-  return { faces, graphemeImages, pageTitle: clean(split.pageTitle), description: clean(split.description), siteTitle: clean(split.siteTitle) };
+  return { faces, graphemeImages, pageTitle: clean(pageTitle), description: clean(description), siteTitle: clean(siteTitle) };
 }
 
-/** A logo SVG that names anything outside itself (an image, a stylesheet, an entity) is not drawn: resvg would read it from the disk. */
-const EXTERNAL_REFERENCE = /href\s*=\s*["']?\s*(?!#)|url\(\s*["']?\s*(?!#)|<!ENTITY|@import/i;
+/**
+ * Whether a logo SVG names anything outside itself (an image, a stylesheet, a font, an entity): resvg
+ * would read it from the server's disk, so such a logo is not drawn. Only `#fragment` references pass.
+ * Linear: each pattern's parts cannot match the same characters twice.
+ */
+function namesOutside(svg: string): boolean {
+  if (/<!ENTITY|@import/i.test(svg)) return true;
+  for (const [, value = ''] of svg.matchAll(/href\s*=\s*("[^"]*"|'[^']*'|[^\s>]*)/gi)) if (!value.replace(/^["']/, '').trimStart().startsWith('#')) return true;
+  for (const [, value = ''] of svg.matchAll(/url\(([^)]*)\)/gi)) if (!value.replace(/^[\s"']+/, '').startsWith('#')) return true;
+  return false;
+}
 
 /** The logo's image and its box (height LOGO_HEIGHT, its own proportions), or undefined when it cannot be drawn. */
 function logoBox(logo: SocialLogo | undefined): { src: string; width: number; height: number } | undefined {
@@ -77,10 +95,10 @@ function logoBox(logo: SocialLogo | undefined): { src: string; width: number; he
   let ratio: number | undefined;
   if (logo.contentType === 'image/svg+xml') {
     const text = bytes.toString('utf8');
-    if (EXTERNAL_REFERENCE.test(text)) return undefined;
+    if (namesOutside(text)) return undefined;
     const tag = /<svg[^>]{0,4000}>/i.exec(text)?.[0] ?? '';
     const viewBox = /viewBox\s*=\s*["']\s*[-\d.e]+[\s,]+[-\d.e]+[\s,]+([\d.e]+)[\s,]+([\d.e]+)/i.exec(tag);
-    const size = (name: string) => Number(new RegExp(`\\s${name}\\s*=\\s*["']?\\s*([\\d.]+)(px)?["'\\s/>]`, 'i').exec(tag)?.[1]);
+    const size = (name: string) => Number(new RegExp(`\\s${name}\\s*=\\s*["']?([\\d.]+)`, 'i').exec(tag)?.[1]);
     ratio = viewBox ? Number(viewBox[1]) / Number(viewBox[2]) : size('width') / size('height');
   } else if (logo.contentType === 'image/png' || logo.contentType === 'image/jpeg' || logo.contentType === 'image/gif') {
     const info = readImageInfo(bytes);
