@@ -8,7 +8,7 @@
 import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
 import { readImageInfo } from '../../../content/image-info.js';
-import { emojiImage, facesFor, needsFace } from './social-fonts.js';
+import { needsFace, type SocialFonts } from './social-fonts.js';
 
 export const SOCIAL_WIDTH = 1200;
 export const SOCIAL_HEIGHT = 630;
@@ -42,14 +42,14 @@ const div = (style: Record<string, string | number>, children: Array<Node | stri
  * Twemoji picture (left out when Twemoji has none), any other character no face has is left out
  * (satori would draw a "no glyph" box).
  */
-function prepare(input: SocialInput) {
+function prepare(input: SocialInput, fonts: SocialFonts) {
   const graphemeImages: Record<string, string> = {};
   const graphemesOf = (text: string) =>
     [...segmenter.segment(text)]
       .map((part) => part.segment)
       .filter((grapheme) => {
         if (!EMOJI.test(grapheme)) return true;
-        const image = emojiImage(grapheme);
+        const image = fonts.emojiImage(grapheme);
         if (image) graphemeImages[grapheme] = image;
         return image !== undefined;
       });
@@ -58,7 +58,7 @@ function prepare(input: SocialInput) {
   const description = graphemesOf(input.description);
   const plain = (graphemes: string[]) => graphemes.filter((grapheme) => !(grapheme in graphemeImages)).join('');
   // The title first: when a text needs too many subsets, the title's characters are kept.
-  const { faces, drawable } = facesFor(
+  const { faces, drawable } = fonts.facesFor(
     [
       { text: plain(pageTitle), weight: 700 },
       { text: plain(siteTitle), weight: 700 },
@@ -130,9 +130,12 @@ function layout(input: SocialInput, text: ReturnType<typeof prepare>): Node {
   ]);
 }
 
-/** The PNG of `input`. Nothing is fetched: the faces and emoji come from the server's packages, the logo with the input. */
-export async function renderSocialImage(input: SocialInput): Promise<Uint8Array> {
-  const text = prepare(input);
+/**
+ * The PNG of `input`, drawn with what the worker keeps (`fonts`). Nothing is fetched: the faces and
+ * emoji come from the server's packages, the logo with the input.
+ */
+export async function renderSocialImage(input: SocialInput, fonts: SocialFonts): Promise<Uint8Array> {
+  const text = prepare(input, fonts);
   const svg = await satori(layout(input, text) as never, { width: SOCIAL_WIDTH, height: SOCIAL_HEIGHT, fonts: text.faces, graphemeImages: text.graphemeImages });
   return new Resvg(svg, { fitTo: { mode: 'original' }, font: { loadSystemFonts: false } }).render().asPng();
 }
