@@ -324,9 +324,10 @@ function withoutNul(nodes: ElementContent[]): void {
  * holes where links, images and content references go, and the outline of its h2/h3 headings. Runs in
  * the parse pool (`site-body`): parsing and highlight.js take seconds on a hostile body.
  */
-export function renderBodyTemplate(markdown: string, highlighter: CodeHighlighter): BodyTemplate {
-  const parsed = parseMarkdown(expandGitbookBlocks(markdown));
-  const tree = processor.runSync(parsed.tree) as Root;
+export function renderBodyTemplate(markdown: string, highlighter: CodeHighlighter, options: { through?: 'parse5' } = {}): BodyTemplate {
+  const parsed = parseMarkdown(expandGitbookBlocks(markdown), options);
+  // A tree built from the tokens is safe and has its heading ids already (markdown-hast.ts).
+  const tree = parsed.sanitized ? parsed.tree : (processor.runSync(parsed.tree) as Root);
   const content = tree.children.filter((node): node is ElementContent => node.type !== 'doctype');
   withoutNul(content);
   const dresser = new Dresser(parsed, highlighter);
