@@ -74,6 +74,8 @@ const AGENTS_ONLY = args.includes('--agents');
 const RENDERER_ONLY = args.includes('--renderer');
 /** The commits whose body renderers this tree's is compared with: main when issue 28's render work started, and main before the tokens-to-hast renderer. */
 const RENDERER_BASELINES = ['4f225e7', '4a10c56'];
+/** Documents each renderer renders for the figures (a median of 15 holds still on a shared machine where 9 did not). */
+const RENDERER_DOCUMENTS = 15;
 
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string } };
 
@@ -256,7 +258,7 @@ async function measureBodyRenderers() {
     }
     return;
   }
-  for (let seed = 1; seed <= 9; seed++) {
+  for (let seed = 1; seed <= RENDERER_DOCUMENTS; seed++) {
     for (let turn = 0; turn < sides.length; turn++) {
       const index = (seed + turn) % sides.length;
       const side = sides[index]!;
@@ -271,7 +273,7 @@ async function measureBodyRenderers() {
     }
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log(`body renderer, long page (${(longPage(9).length / 1024).toFixed(0)} KB of Markdown), 9 new documents each, in turns, one process (load average ${loadavg()[0]!.toFixed(1)}):`);
+  console.log(`body renderer, long page (${(longPage(9).length / 1024).toFixed(0)} KB of Markdown), ${RENDERER_DOCUMENTS} new documents each, in turns, one process (load average ${loadavg()[0]!.toFixed(1)}):`);
   for (const side of sides) console.log(`  ${side.label}: wall median ${median(side.wall).toFixed(0)} ms (min ${Math.min(...side.wall).toFixed(0)}), CPU median ${median(side.cpu).toFixed(0)} ms (min ${Math.min(...side.cpu).toFixed(0)})`);
   const tree = sides.at(-1)!;
   for (const side of sides.slice(0, -1)) console.log(`  this tree ÷ ${side.label}: wall ${(median(tree.wall) / median(side.wall)).toFixed(2)}, CPU ${(median(tree.cpu) / median(side.cpu)).toFixed(2)}`);

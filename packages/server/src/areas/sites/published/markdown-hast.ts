@@ -82,8 +82,14 @@ class TokenTree {
   private element(tagName: string, attributes: ReadonlyArray<readonly [string, string | number]> | null): Element {
     if (!attributes || attributes.length === 0) return { type: 'element', tagName, properties: {}, children: [] };
     const properties: Record<string, string> = {};
-    for (const [name, value] of attributes) if (!Object.hasOwn(properties, name)) properties[name] = String(value);
-    return h(tagName, properties as Properties);
+    let plain = true;
+    for (const [name, value] of attributes) {
+      if (Object.hasOwn(properties, name)) continue;
+      properties[name] = String(value);
+      plain &&= PLAIN_ATTRIBUTES.has(name);
+    }
+    // hastscript keeps these as the strings they are: links', images' and cells' attributes skip it.
+    return plain ? { type: 'element', tagName, properties, children: [] } : h(tagName, properties as Properties);
   }
 
   push(tagName: string, attributes: ReadonlyArray<readonly [string, string | number]> | null = null): Element {
@@ -307,6 +313,8 @@ function safeAttributes(tagName: string, attributes: ReadonlyArray<readonly [str
 const RENDERED_AS_TAGS = new Set(
   ['paragraph', 'heading', 'blockquote', 'bullet_list', 'ordered_list', 'list_item', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'em', 'strong', 's', 'link'].flatMap((name) => [`${name}_open`, `${name}_close`]).concat('hr'),
 );
+/** Attributes whose hast property has the attribute's name and its value as written (property-information: no list, number or boolean). */
+const PLAIN_ATTRIBUTES = new Set(['href', 'title', 'src', 'alt', 'align']);
 const VOID = new Set(['hr', 'br', 'img', 'input']);
 
 /** A footnote's name in ids and labels (markdown-parse.ts's `footnote_anchor_name`): its label, else its number. */

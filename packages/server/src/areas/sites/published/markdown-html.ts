@@ -82,7 +82,13 @@ class Dresser {
   ) {}
 
   children(nodes: ElementContent[]): ElementContent[] {
-    return nodes.flatMap((node) => (node.type === 'element' ? this.element(node) : [node]));
+    // A loop rather than flatMap: this runs for every element of the page (no closure, no array per text).
+    const dressed: ElementContent[] = [];
+    for (const node of nodes) {
+      if (node.type !== 'element') dressed.push(node);
+      else for (const each of this.element(node)) dressed.push(each);
+    }
+    return dressed;
   }
 
   private hole(hole: Hole): ElementContent {
@@ -274,12 +280,13 @@ class Dresser {
 
 /** A formula (`code.math-inline`, or `pre > code.math-display`): its TeX and whether it is a block. */
 function mathOf(node: Element): { tex: string; display: boolean } | undefined {
-  const classes = (element: Element) => (Array.isArray(element.properties.className) ? element.properties.className : []);
-  if (node.tagName === 'code' && classes(node).includes('math-inline')) return { tex: textOf(node), display: false };
+  if (node.tagName === 'code' && hasClass(node, 'math-inline')) return { tex: textOf(node), display: false };
   const only = node.tagName === 'pre' && node.children.length === 1 ? node.children[0] : undefined;
-  if (only?.type === 'element' && only.tagName === 'code' && classes(only).includes('math-display')) return { tex: textOf(only), display: true };
+  if (only?.type === 'element' && only.tagName === 'code' && hasClass(only, 'math-display')) return { tex: textOf(only), display: true };
   return undefined;
 }
+
+const hasClass = (element: Element, name: string) => Array.isArray(element.properties.className) && element.properties.className.includes(name);
 
 const elementsOf = (node: Element): Element[] => node.children.filter((child): child is Element => child.type === 'element');
 
@@ -329,7 +336,9 @@ export function renderBodyTemplate(markdown: string, highlighter: CodeHighlighte
   // A tree built from the tokens is safe and has its heading ids already (markdown-hast.ts).
   const tree = parsed.sanitized ? parsed.tree : (processor.runSync(parsed.tree) as Root);
   const content = tree.children.filter((node): node is ElementContent => node.type !== 'doctype');
-  withoutNul(content);
+  // markdown-it replaces NUL in the source before it parses, and the token tree holds nothing else of
+  // the page: only HTML read by parse5 needs the pass.
+  if (!parsed.sanitized) withoutNul(content);
   const dresser = new Dresser(parsed, highlighter);
   const html = toHtml({ type: 'root', children: dresser.children(content) }, { allowDangerousHtml: true }).trim();
   const pieces = html.split(MARKER);
