@@ -25,7 +25,7 @@ import type { Token } from 'markdown-it';
 class NeedsHtmlParser extends Error {}
 
 /** What the token tree needs of the parser: a fence's text goes aside like the HTML path's (markdown-parse.ts). */
-export type TokenTreeEnv = { fenceMarker: string; fences: string[] };
+type TokenTreeEnv = { fenceMarker: string; fences: string[] };
 
 /** Addresses as the sanitizer checks them (hast-util-sanitize's `safeProtocol` and GitHub's protocols in its default schema). */
 const PROTOCOLS: Record<'href' | 'src', readonly string[]> = { href: ['http', 'https', 'irc', 'ircs', 'mailto', 'xmpp'], src: ['http', 'https'] };

@@ -1,11 +1,13 @@
 // A page body as safe HTML, rendered once per document in the parse pool (parsing/tasks.ts `site-body`)
 // and kept (body-template.ts): Markdown with GFM (tables, task lists, footnotes, strikethrough,
 // autolinks) and the GitBook blocks imported content carries (gitbook-blocks.ts), parsed by
-// markdown-it with raw HTML (markdown-parse.ts), then everything passes rehype-sanitize (GitHub's schema: no script, no event
-// handlers, no `javascript:` addresses, no styles) BEFORE the renderer adds anything of its own —
-// heading ids (rehype-slug, the github-slugger anchors search uses), code highlighting
-// (code-highlight.ts: highlight.js classes, no inline styles), heading anchor links and the GitBook
-// blocks dressed as HTML.
+// markdown-it with raw HTML (markdown-parse.ts). A body without raw HTML becomes its tree straight
+// from markdown-it's tokens, safe by construction and with its heading ids (markdown-hast.ts); one with
+// raw HTML is written as HTML, read by parse5, and passes rehype-sanitize (GitHub's schema: no script,
+// no event handlers, no `javascript:` addresses, no styles) and rehype-slug (the github-slugger
+// anchors search uses) — the same tree either way (markdown-hast.test.ts). Only then does the renderer
+// add anything of its own: code highlighting (code-highlight.ts: highlight.js classes, no inline
+// styles), heading anchor links and the GitBook blocks dressed as HTML.
 //
 // What depends on the rest of the site — where a link or an image leads, a content reference's target
 // title — is left as a hole in the serialized HTML (body-template.ts) and filled on each assembly of the

@@ -1,6 +1,7 @@
-// A page's Markdown as an (unsanitized) HTML tree: CommonMark with GitHub's extensions (tables, task
-// lists, footnotes, strikethrough, autolinks), raw HTML, and GitBook's `$$` formulas, parsed by
-// markdown-it, whose HTML is then read by parse5 (hast-util-raw) like any raw HTML. markdown-it
+// A page's Markdown as an HTML tree: CommonMark with GitHub's extensions (tables, task lists,
+// footnotes, strikethrough, autolinks), raw HTML, and GitBook's `$$` formulas, parsed by markdown-it.
+// Without raw HTML the tree is built from its tokens, already safe (markdown-hast.ts); with raw HTML,
+// markdown-it's HTML is read by parse5 (hast-util-raw), unsanitized, for the sanitizer. markdown-it
 // parses a long page some fifteen times faster than remark's micromark did (docs/decisions.md,
 // "Published page bodies parsed by markdown-it"), the first render of a page being mostly parsing.
 //
