@@ -4,7 +4,7 @@
 // documents and the shapes where parse5 repairs HTML or the sanitizer drops something. The documents
 // without raw HTML must take the token path (else the comparison proves nothing).
 import { describe, expect, it } from 'vitest';
-import { longPage } from '../../../../../../bench/lib/long-page.js';
+import { longPage } from '../../../../test/support/long-page.js';
 import { NPM_INSTALL_TAB, tabsBlock } from '../../../../test/support/content.js';
 import { SAMPLE_INTRO_MARKDOWN } from '../../../../test/support/sample-site.js';
 import { CodeHighlighter } from './code-highlight.js';

@@ -44,7 +44,7 @@ describe('renderBodyTemplate and fillBody', () => {
     expect(out).toContain('<li>one <img src="/site/_files/a" width="20" height="10" loading="lazy" decoding="async"></li>');
     expect(out).toContain('<li>two <b>bold</b>');
     expect(out).toContain('<li><a>deep</a></li>');
-    expect(out).toMatch(/<p>Before  after\.<\/p>$/);
+    expect(out).toMatch(/<p>Before {2}after\.<\/p>$/);
   });
 
   it('highlights fences that name their language, anchors headings, outlines h2/h3, footnotes link to themselves', () => {

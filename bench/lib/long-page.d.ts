@@ -1,0 +1,1 @@
+export declare function longPage(seed: number): string;
