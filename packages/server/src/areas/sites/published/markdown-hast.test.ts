@@ -45,6 +45,7 @@ const TOKEN_BUILT: Record<string, string> = {
   'GitBook blocks nested': '{% tabs %}\n{% tab title="One" %}\n{% hint style="warning" %}\nNested **hint**.\n\n```js\nconst a = 1;\n```\n{% endhint %}\n{% endtab %}\n{% tab title="Two" %}\n- list\n{% endtab %}\n{% endtabs %}\n\n{% embed url="https://e.org" %}\n\n{% hint style="x" %}\nunclosed',
   'control characters and line ends': 'a\u0000b\r\nc\rd\u000be\u0007\n\n# h\u0000',
   'math: inline, block, prices': 'Costs $5 and $$a+b$$ and $$ $$ and $$unclosed\n\n$$\n\\sum_i i\n$$\n\n$$x$$\n\n  $$\n  indented\n  $$',
+  'inline tags written by hand': 'Press <kbd>Ctrl</kbd>+<kbd>C</kbd>, H<sub>2</sub>O, x<sup>2</sup>, <b>bold</b> <i>it</i> <em>em</em> <strong>st</strong> <s>s</s> <strike>k</strike> <del>d</del> <ins>i</ins> <samp>out</samp> <code>c *d*</code> <b>a <i>b</i> c</b>\n\n| a<br>b | c<br/>d<br />e |\n|---|---|\n| <kbd>x</kbd> | <sup>[n](https://e.org)</sup> |\n\n## Keys <kbd>Ctrl</kbd>\n\n## Keys <kbd>Ctrl</kbd>\n\nline<br>\nbreak',
 };
 
 /** Documents with raw HTML, or shapes parse5 would repair: read by parse5 and sanitized, as before. */
@@ -58,6 +59,11 @@ const HTML_READ: Record<string, string> = {
   'footnote labels with HTML characters': 'A[^a"b] and [^x&amp;y] and [^<i>].\n\n[^a"b]: Quote.\n[^x&amp;y]: Amp.\n[^<i>]: Tag.',
   'a link in a link (parse5 closes the first)': '[a <https://x.org> b](https://e.org)',
   "a wrapper's closing written by hand (the real one closes nothing)": '{% hint %}\ntext\n</div>\n\nmore\n{% endhint %}',
+  'an inline tag left open at the end of its paragraph': 'Press <kbd>x\n\nnext</kbd> one',
+  'a formatting tag left open (parse5 reopens it in the next paragraph)': 'a <b>bold\n\nnext paragraph',
+  'inline tags closed across each other': '<b>a <i>b</b> c</i>',
+  'an inline tag closed across emphasis': '<b>x *y</b> z*',
+  'inline tags in capitals or with attributes': 'a<BR>b <br class="x"> <kbd title="t">k</kbd>',
   'a wrapper written by hand, with another attribute': '<div data-gb="hint" data-style="info" data-other="x">\n\nText.\n\n</div>',
   'a wrapper with a reference parse5 reads its own way': '<div data-gb="tab" data-title="a&#x22;b">\n\nText.\n\n</div>',
 };

@@ -13,7 +13,8 @@
 //
 // Raw HTML in the page is what this cannot build: parse5 must read it as a browser would, and the
 // sanitizer must see it. Except the wrappers GitBook's blocks become (gitbook-blocks.ts), written by the
-// server in one exact shape, any `html_block`/`html_inline` token gives up (`undefined`), and so does
+// server in one exact shape, and a few bare inline tags (`<br>`, `<kbd>`, `<sub>`, … closed where they
+// opened), any `html_block`/`html_inline` token gives up (`undefined`), and so does
 // any shape parse5 would repair differently (a link in a link, a wrapper closed across a list item, a
 // footnote label holding HTML's own characters): the caller renders the document through parse5.
 import type { Element, ElementContent, Properties, Root } from 'hast';
@@ -50,6 +51,10 @@ const UNESCAPED: Record<string, string> = { amp: '&', quot: '"', lt: '<', gt: '>
 const HTML_SYNTAX = /[&"<>]/;
 
 const CLOBBER = 'user-content-';
+
+/** Inline tags built without parse5 (see `inlineTag`): each in GitHub's schema, without attributes there. */
+const INLINE_TAG = /^<(\/?)(b|i|em|strong|s|strike|del|ins|sub|sup|kbd|samp|code)>$/;
+const LINE_BREAK = /^<br ?\/?>$/;
 
 type Parent = Root | Element;
 
@@ -217,9 +222,12 @@ class TokenTree {
         case 'html_inline': {
           // A task list's box (markdown-parse.ts): known, and the sanitizer keeps it as written.
           const task = (token.meta as { taskChecked?: boolean } | null)?.taskChecked;
-          if (task === undefined) throw new NeedsHtmlParser();
-          this.void('input', [['type', 'checkbox'], ...(task ? [['checked', ''] as const] : []), ['disabled', '']]);
-          this.text(' ');
+          if (task !== undefined) {
+            this.void('input', [['type', 'checkbox'], ...(task ? [['checked', ''] as const] : []), ['disabled', '']]);
+            this.text(' ');
+            break;
+          }
+          this.inlineTag(token.content);
           break;
         }
         case 'footnote_ref': {
@@ -242,6 +250,20 @@ class TokenTree {
           this.renderToken(tokens, index);
       }
     }
+  }
+
+  /**
+   * The few inline tags pages write by hand (`<br>` in a table's cells, `<kbd>`, `<sub>`, …), bare and
+   * in lower case, the sanitizer keeping them as they are: built when each closes the element it opened
+   * (parse5 reads exactly that); one left open, or closed across another, gives up (parse5 would close or
+   * reopen it its own way).
+   */
+  private inlineTag(html: string): void {
+    if (LINE_BREAK.test(html)) return this.void('br');
+    const tag = INLINE_TAG.exec(html);
+    if (!tag) throw new NeedsHtmlParser();
+    if (tag[1]) this.pop(tag[2]!);
+    else this.push(tag[2]!);
   }
 
   /** `code` holding `text` (in `wrappers`: `pre`), as markdown-it's code rules write it. */
