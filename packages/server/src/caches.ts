@@ -195,8 +195,11 @@ export function createCaches(totalBytes = DEFAULT_CACHE_MEMORY_BYTES) {
     counts: cache<CountEntry>('counts', (_entry, key) => 96 + text(key)),
     sitePages: cache<string>('sitePages', (html, key) => 64 + text(key) + text(html)),
     siteBodies: cache<BodyTemplate>('siteBodies', (template, key) => 256 + text(key) + template.parts.reduce((sum, part) => sum + 16 + text(part), 0) + template.holes.length * 160),
-    // The model keeps its tree alive (also counted by `trees`, which may have let it go).
-    siteModels: cache<SpaceModel>('siteModels', (model) => 512 + model.tree.pages.size * (PAGE_ENTRY_BYTES + 400)),
+    // The model's own maps (paths both ways, reading order), ~400 bytes a page. Its tree is the `trees`
+    // entry of the same root, counted there: counted twice, a 100,000-page space (~91 MB) was larger
+    // than the whole budget, never kept, and rebuilt for every page and search result (~1 s each under
+    // load; docs/decisions.md, "Published sites: search as you type at 100,000 pages").
+    siteModels: cache<SpaceModel>('siteModels', (model) => 512 + model.tree.pages.size * 400),
     siteFormerPaths: cache<ReadonlyMap<string, string>>('siteFormerPaths', (paths) => 128 + paths.size * 200),
     siteStructures: cache<VisibleStructure>('siteStructures', structureBytes),
     siteFavicons: cache<FaviconEntry>('siteFavicons', (entry, key) => 256 + text(key) + (entry.icon?.body.length ?? 0)),
