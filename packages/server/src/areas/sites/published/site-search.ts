@@ -73,7 +73,12 @@ export async function searchSite(
   }
   if (query.text === '' || places.size === 0) return { total: 0, hits: [] };
   const scope = { kind: 'spaces' as const, spaces: [...places.keys()].map((spaceId) => ({ organizationId, spaceId })), publishedOnly: true };
-  const found = await searchPages(app.db, scope, query.text, { offset: (query.page - 1) * limit, limit });
+  const window = { offset: (query.page - 1) * limit, limit };
+  // The same spaces at the same heads answer the same text alike (the index moves with the heads, in
+  // their transaction): a visitor typing repeats the prefixes others typed a moment ago. The key has
+  // the spaces the visitor may search (audience, adaptive sections and scope are in that list).
+  const key = [organizationId, ...[...places.keys()].map((spaceId) => `${spaceId}@${heads.get(spaceId)!.revisionId}`), window.offset, window.limit, query.text].join('\n');
+  const found = await app.caches.siteSearches.load(key, () => searchPages(app.db, scope, query.text, window));
   const several = places.size > 1;
   // Result addresses from each space's cached model (by tree: space-model.ts), read once per space.
   const models = new Map<string, Promise<SpaceModel>>();
