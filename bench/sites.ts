@@ -30,15 +30,16 @@
 // Server under test on core 0; load generator and PostgreSQL on core 1 (where taskset exists).
 //
 // - body renderer, before and after (issue 28 "Speed"): the long page's body rendered in one process by
-//   this tree's renderer and by main at 4f225e7's (its worktree, bench/lib/builds.ts), alternately, each
-//   time a new document (warm: three rendered first): wall and CPU time, medians, same run.
+//   this tree's renderer and by main's at 4f225e7 and 4a10c56 (their worktrees, bench/lib/builds.ts), in
+//   turns, each time a new document (warm: three rendered first): wall and CPU time, medians, same run.
+//   With --profile (and --renderer), each renderer's CPU per render by stage instead.
 //
 //   pnpm bench sites [--rounds N] [--seconds S] [--profile] [--agents] [--renderer]
 //
 // --profile: instead of the rounds, a CPU profile (node --cpu-prof) of the server under the cached view,
 // summarised by self time (module and function); the .cpuprofile is kept in bench/results/.
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,11 +51,12 @@ import { createSite, setPublished } from '../packages/server/src/areas/sites/sit
 import { createLogger } from '../packages/server/src/logger.js';
 import { CodeHighlighter, HIGHLIGHT_KEPT_CHARS } from '../packages/server/src/areas/sites/published/code-highlight.js';
 import { renderBodyTemplate } from '../packages/server/src/areas/sites/published/markdown-html.js';
-import { buildCommit } from './lib/builds.js';
+import { checkoutCommit } from './lib/builds.js';
 import { canPin } from './lib/cpus.js';
 import { runScript, startScript, stop } from './lib/processes.js';
 import { applySpaceChanges } from '../packages/server/src/areas/content/space-content.service.js';
 import { longPage } from './lib/long-page.js';
+import { profileRenders } from './lib/renderer-profile.js';
 import { body, quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
 import { checkSeededPages, seedPagesInSql, type SqlPage } from './lib/sql-pages.js';
 import { createSpace } from '../packages/server/src/areas/spaces/spaces.service.js';
@@ -76,8 +78,10 @@ const PROFILE = args.includes('--profile');
 const AGENTS_ONLY = args.includes('--agents');
 /** `--renderer`: only the body renderer before and after (measureBodyRenderers), without seeding. */
 const RENDERER_ONLY = args.includes('--renderer');
-/** The commit whose body renderer is the "before" (main when issue 28's render work started). */
-const RENDERER_BEFORE = '4f225e7';
+/** The commits whose body renderers this tree's is compared with: main when issue 28's render work started, and main before the tokens-to-hast renderer. */
+const RENDERER_BASELINES = ['4f225e7', '4a10c56'];
+/** Documents each renderer renders for the figures (a median of 15 holds still on a shared machine where 9 did not). */
+const RENDERER_DOCUMENTS = 15;
 
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string } };
 
@@ -233,20 +237,46 @@ async function main() {
 
 type RenderBody = (markdown: string) => unknown;
 
-/** The long page's body rendered by this tree and by RENDERER_BEFORE, alternately, in this process (see the file's header). */
+/** A commit's body renderer, imported from its worktree's sources (bench/lib/builds.ts) into this process. */
+async function rendererOf(revision: string): Promise<{ label: string; render: RenderBody }> {
+  const { commit, dir } = await checkoutCommit(revision);
+  const published = join(dir, 'packages/server/src/areas/sites/published');
+  const { renderBodyTemplate: render } = (await import(join(published, 'markdown-html.ts'))) as { renderBodyTemplate: (markdown: string, highlighter?: unknown) => unknown };
+  // Commits before the kept highlighting (4f225e7) take the Markdown alone.
+  const kept = existsSync(join(published, 'code-highlight.ts'))
+    ? ((await import(join(published, 'code-highlight.ts'))) as { CodeHighlighter: new (maxChars: number) => unknown; HIGHLIGHT_KEPT_CHARS: number })
+    : undefined;
+  const highlighter = kept && new kept.CodeHighlighter(kept.HIGHLIGHT_KEPT_CHARS);
+  return { label: commit.slice(0, 7), render: (markdown) => render(markdown, highlighter) };
+}
+
+/**
+ * The long page's body rendered by this tree and by each of RENDERER_BASELINES, in turns (the order
+ * rotating), in this process (see the file's header). With --profile, where each side's CPU goes instead
+ * (bench/lib/renderer-profile.ts).
+ */
 async function measureBodyRenderers() {
-  const before = await buildCommit(RENDERER_BEFORE);
-  const old = (await import(join(before.cwd, 'src/areas/sites/published/markdown-html.ts'))) as { renderBodyTemplate: RenderBody };
   const highlighter = new CodeHighlighter(HIGHLIGHT_KEPT_CHARS);
-  const sides: Array<{ label: string; render: RenderBody; wall: number[]; cpu: number[] }> = [
-    { label: `before (${before.label})`, render: old.renderBodyTemplate, wall: [], cpu: [] },
-    { label: 'this tree', render: (markdown) => renderBodyTemplate(markdown, highlighter), wall: [], cpu: [] },
-  ];
+  const sides: Array<{ label: string; render: RenderBody; wall: number[]; cpu: number[] }> = [];
+  for (const revision of RENDERER_BASELINES) sides.push({ ...(await rendererOf(revision)), wall: [], cpu: [] });
+  sides.push({ label: 'this tree', render: (markdown) => renderBodyTemplate(markdown, highlighter), wall: [], cpu: [] });
+  // Warm: each side's modules loaded and compiled, its highlighter's grammars built.
   for (let seed = 1000; seed < 1003; seed++) for (const side of sides) side.render(longPage(seed));
-  for (let seed = 1; seed <= 9; seed++) {
-    for (const side of seed % 2 ? sides : [...sides].reverse()) {
+  if (PROFILE) {
+    for (const [index, side] of sides.entries()) {
+      const stages = await profileRenders(side.render, Array.from({ length: 9 }, (_, seed) => longPage(2000 + index * 100 + seed)));
+      const total = stages.reduce((sum, [, ms]) => sum + ms, 0);
+      console.log(`body renderer ${side.label}, CPU per render of the long page by stage (9 new documents, load average ${loadavg()[0]!.toFixed(1)}): ${total.toFixed(0)} ms`);
+      for (const [stage, ms] of stages) console.log(`  ${ms.toFixed(1).padStart(6)} ms  ${((ms / total) * 100).toFixed(0).padStart(3)} %  ${stage}`);
+    }
+    return;
+  }
+  for (let seed = 1; seed <= RENDERER_DOCUMENTS; seed++) {
+    for (let turn = 0; turn < sides.length; turn++) {
+      const index = (seed + turn) % sides.length;
+      const side = sides[index]!;
       // A new document for each side: nothing of it highlighted before.
-      const markdown = longPage(seed * 2 + (side === sides[0] ? 0 : 1));
+      const markdown = longPage(seed * sides.length + index);
       const cpu = process.cpuUsage();
       const started = performance.now();
       side.render(markdown);
@@ -256,9 +286,10 @@ async function measureBodyRenderers() {
     }
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log(`body renderer, long page (${(longPage(9).length / 1024).toFixed(0)} KB of Markdown), 9 new documents each, alternating, one process (load average ${loadavg()[0]!.toFixed(1)}):`);
+  console.log(`body renderer, long page (${(longPage(9).length / 1024).toFixed(0)} KB of Markdown), ${RENDERER_DOCUMENTS} new documents each, in turns, one process (load average ${loadavg()[0]!.toFixed(1)}):`);
   for (const side of sides) console.log(`  ${side.label}: wall median ${median(side.wall).toFixed(0)} ms (min ${Math.min(...side.wall).toFixed(0)}), CPU median ${median(side.cpu).toFixed(0)} ms (min ${Math.min(...side.cpu).toFixed(0)})`);
-  console.log(`  this tree ÷ before: wall ${(median(sides[1]!.wall) / median(sides[0]!.wall)).toFixed(2)}, CPU ${(median(sides[1]!.cpu) / median(sides[0]!.cpu)).toFixed(2)}`);
+  const tree = sides.at(-1)!;
+  for (const side of sides.slice(0, -1)) console.log(`  this tree ÷ ${side.label}: wall ${(median(tree.wall) / median(side.wall)).toFixed(2)}, CPU ${(median(tree.cpu) / median(side.cpu)).toFixed(2)}`);
 }
 
 /** Bodies the server has rendered so far (its `siteBodies` cache's misses, from /metrics). */
