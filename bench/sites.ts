@@ -78,6 +78,10 @@ const PROFILE = args.includes('--profile');
 const AGENTS_ONLY = args.includes('--agents');
 /** `--renderer`: only the body renderer before and after (measureBodyRenderers), without seeding. */
 const RENDERER_ONLY = args.includes('--renderer');
+/** `--long-page`: only the long page's first render in a site of the sample site's size (measureLongPageInSmallSite), without the big worlds. */
+const LONG_PAGE_ONLY = args.includes('--long-page');
+/** Pages beside the long page in that site: the sample site of issue 28 has about 40. */
+const SMALL_SITE_PAGES = 40;
 /** The commits whose body renderers this tree's is compared with: main when issue 28's render work started, and main before the tokens-to-hast renderer. */
 const RENDERER_BASELINES = ['4f225e7', '4a10c56'];
 /** Documents each renderer renders for the figures (a median of 15 holds still on a shared machine where 9 did not). */
@@ -121,6 +125,7 @@ const line = (label: string, r: LoadResult, bare: LoadResult) =>
 async function main() {
   await measureBodyRenderers();
   if (RENDERER_ONLY) return;
+  if (LONG_PAGE_ONLY) return await longPageOnly();
   console.log('seeding a 10,000-page space …');
   const world = await seedTenThousandPages();
   const servers: Array<Awaited<ReturnType<typeof startScript>>> = [];
@@ -218,6 +223,7 @@ async function main() {
     // The agents' reads before the long page, whose edits change the site's content.
     await measureAgents(world.url, fullUrl, siteId, cached, load);
     await measureLongPage(world, fullUrl, siteId, cached, load);
+    await measureLongPageInSmallSite(world, app, caller, fullUrl, load);
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.log(
       `\nPublished site, 10,000-page space, 16 connections, page of ~${(bytes / 1024).toFixed(0)} KB: ` +
@@ -340,6 +346,64 @@ async function measureLongPage(
   for (const visited of [...cachedPaths, path]) await (await fetch(`${url}${visited}`)).arrayBuffer();
   const rendered = (await bodiesRendered(url)) - before;
   console.log(`one page edited, then ${cachedPaths.length + 1} pages of the site visited: ${rendered} page bod${rendered === 1 ? 'y' : 'ies'} rendered again`);
+}
+
+type World = Awaited<ReturnType<typeof seedTenThousandPages>>;
+type Load = (url: string, paths: string[], seconds?: number) => Promise<LoadResult>;
+
+/** `--long-page`: the world without its 10,000 pages, one server, the small site's long page only. */
+async function longPageOnly() {
+  const world = await seedTenThousandPages({ pages: 0 });
+  const app = { ...world.app, db: world.db } as unknown as AppContext;
+  const caller = { user: { id: world.user.id } } as unknown as Caller;
+  const full = await startScript('api/full-server.ts', 0, { DATABASE_URL: world.url, RATE_LIMIT_ENABLED: 'false' });
+  try {
+    const load: Load = (url, paths, seconds = SECONDS) => runScript<LoadResult>('api/load.ts', 1, { url, paths, tokens: [], connections: 16, seconds, sequential: false });
+    await measureLongPageInSmallSite(world, app, caller, `http://127.0.0.1:${full.port}`, load);
+  } finally {
+    await stop(full.child);
+    await world.stop();
+  }
+}
+
+/**
+ * The long page's first render as issue 28 states it — in a site of the sample site's size (40 pages of
+ * ~3 KB beside it), so that a new version of the page re-assembles a small navigation, as a docs team's
+ * edit does; measureLongPage above does the same inside the 10,000-page site, where each edit also
+ * rebuilds that site's model and navigation. Each first render is of a new document (nothing of it
+ * highlighted or rendered before), one request at a time, on a warm server.
+ */
+async function measureLongPageInSmallSite(world: World, app: AppContext, caller: Caller, url: string, load: Load) {
+  const { user, actor, organizationId } = world;
+  let space = await createSpace(app.db, { organizationId, creatorId: user.id, parentId: null, body: { title: 'Sample-sized docs' } });
+  const pages = Array.from({ length: SMALL_SITE_PAGES }, (_, i) => ({ type: 'insert_page' as const, ref: `p${i}`, title: `Guide ${i}`, slug: `guide-${i}`, markdown: body(500_000 + i) }));
+  const applied = await applySpaceChanges(app, space, user.id, [...pages, { type: 'insert_page', ref: 'long', title: 'Long reference', slug: 'long-reference', markdown: longPage(0) }], { actor });
+  space = applied.space;
+  const longId = applied.refs.long!;
+  const siteId = await createSite(app, caller, organizationId, { title: 'Sample-sized docs', spaces: [space.id] }, new Map([[space.id, space]]));
+  await setPublished(app, organizationId, siteId, true);
+  const path = `/s/${siteId}/long-reference`;
+  const timed = async () => {
+    const started = performance.now();
+    const response = await fetch(`${url}${path}`);
+    await response.text();
+    if (response.status !== 200) throw new Error(`the long page answered ${response.status}`);
+    return performance.now() - started;
+  };
+  // The first documents warm the renderer's modules in the workers and the server's JIT.
+  for (const visited of [path, ...pages.slice(0, 5).map((page) => `/s/${siteId}/${page.slug}`)]) await (await fetch(`${url}${visited}`)).arrayBuffer();
+  const firsts: number[] = [];
+  for (let seed = 101; seed <= 115; seed++) {
+    space = (await applySpaceChanges(app, space, user.id, [{ type: 'update_page', page: longId, markdown: longPage(seed) }], { actor })).space;
+    firsts.push(await timed());
+  }
+  const cached = await load(url, [path], SECONDS);
+  const sorted = [...firsts].sort((a, b) => a - b);
+  console.log(
+    `\nlong page in a site of ${SMALL_SITE_PAGES + 1} pages (${(longPage(101).length / 1024).toFixed(0)} KB of Markdown): first render median ${sorted[7]!.toFixed(0)} ms ` +
+      `(min ${sorted[0]!.toFixed(0)}, max ${sorted.at(-1)!.toFixed(0)}; 15 new documents, one request at a time; budget 100 ms); ` +
+      `cached ${cached.requestsPerSecond.toFixed(0)} req/s (p50 ${cached.p50} ms, p99 ${cached.p99} ms); load average ${loadavg().map((value) => value.toFixed(1)).join(', ')}`,
+  );
 }
 
 /** The process a started script's server runs in: tsx runs node as its child (the last of the chain). */
