@@ -34,7 +34,10 @@
 //   turns, each time a new document (warm: three rendered first): wall and CPU time, medians, same run.
 //   With --profile (and --renderer), each renderer's CPU per render by stage instead.
 //
-//   pnpm bench sites [--rounds N] [--seconds S] [--profile] [--agents] [--renderer]
+//   pnpm bench sites [--rounds N] [--seconds S] [--profile] [--agents] [--renderer] [--long-page]
+//
+// --long-page: only the long page's first render in a site of the sample site's size (41 pages), without
+// the 10,000- and 100,000-page worlds.
 //
 // --profile: instead of the rounds, a CPU profile (node --cpu-prof) of the server under the cached view,
 // summarised by self time (module and function); the .cpuprofile is kept in bench/results/.
