@@ -1,14 +1,15 @@
-// `pnpm bench:statements [by-id|list|list-small] [--seconds S] [--no-rate-limits] [--against <revision>]`:
+// `pnpm bench:statements [by-id] [list] [list-small] [--seconds S] [--no-rate-limits] [--against <revision>]`:
 // what PostgreSQL does for the API's requests, statement by statement (issue 30: the database time
 // per GET). The benchmark's PostgreSQL is started with pg_stat_statements (planning tracked), each
 // server — this tree, and with `--against` an earlier commit — on a database of its own seeded through
-// its own API (bench/api/history.ts), warmed up, then loaded as `pnpm bench api` loads it; after the
-// load, per statement of that database: calls and plans per request (a prepared statement planned on
+// its own API (bench/api/history.ts), warmed up, then loaded as `pnpm bench api` loads it (each named
+// scenario in turn; all three by default); after each load, per statement of that database: calls and plans per request (a prepared statement planned on
 // every call runs on a custom plan), mean planning and execution time, rows, buffers, and the WAL and
 // commits per request (the background writes: rate-limit counters, token use).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildCommit, buildWorkingTree, startBuild, type ServerBuild } from './lib/builds.js';
 import { pin } from './lib/cpus.js';
@@ -17,14 +18,18 @@ import { stop } from './lib/processes.js';
 import { startSide, type HistoryScenario, type Side } from './api/history.js';
 import { line, load, loadAverage, measured } from './api/measure.js';
 
+process.chdir(dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
 const valueOf = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-const which = args.find((arg, i) => !arg.startsWith('--') && !['--seconds', '--against'].includes(args[i - 1]!)) ?? 'by-id';
-const scenario: HistoryScenario = which === 'list' ? 'list' : which === 'list-small' ? 'listSmall' : 'byId';
+const named = args.filter((arg, i) => !arg.startsWith('--') && !['--seconds', '--against'].includes(args[i - 1]!));
+const SCENARIOS: Record<string, HistoryScenario> = { 'by-id': 'byId', list: 'list', 'list-small': 'listSmall' };
+const scenarios = (named.length ? named : Object.keys(SCENARIOS)).map((name) => {
+  if (!SCENARIOS[name]) throw new Error(`Unknown scenario ${name}: by-id, list or list-small`);
+  return [name, SCENARIOS[name]] as const;
+});
 const seconds = Number(valueOf('--seconds') ?? 10);
 const rateLimits = !args.includes('--no-rate-limits');
 const against = valueOf('--against');
-const connections = scenario === 'byId' ? 50 : 16;
 
 /** The cluster with pg_stat_statements loaded: set in its configuration, then started again. */
 async function startWithStatements(dir: string): Promise<BenchDatabase> {
@@ -107,7 +112,8 @@ try {
         side.server = await startBuild(build, 0, { ...side.env, RATE_LIMIT_ENABLED: 'false' });
       }
     }
-    for (const [i, side] of sides.entries()) {
+    for (const [i, side] of sides.entries()) for (const [which, scenario] of scenarios) {
+      const connections = scenario === 'byId' ? 50 : 16;
       const run = (s: number) =>
         measured({ server: side.server.child.pid!, ...(postmaster ? { database: postmaster } : {}) }, () =>
           load({ url: side.server.url, paths: side.paths[scenario], tokens: side.seeded.tokens, connections, seconds: s }),
