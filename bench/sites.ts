@@ -16,8 +16,12 @@
 //   longest page of issue 28's sample site), each time a new document, alone on the server; the same page
 //   cached (16 connections); and what one page edit renders again (the server's `siteBodies` misses:
 //   bodies are rendered once per document, body-template.ts) when every cached page is visited after it;
-// - search as you type: the dialog's JSON search (`_search?q=`) for what a visitor types, a prefix at a
-//   time, one request after the other (latency p50 / p95, budget p95 < 30 ms), then at 16 connections.
+// - search as you type (issue 28): the dialog's JSON search (`_search?q=`) of a second site publishing a
+//   space of 100,000 pages (bench/lib/sql-pages.ts: written in SQL, checked against the server's own
+//   indexing, then read and searched through the server), for what a visitor types, a prefix at a time,
+//   one request after the other: each round types words it has not typed before (the first pass: the
+//   server has not seen these prefixes), then the same twice more (the recent-search cache answers);
+//   latency p50 / p95 of the first pass and of all three (budget p95 < 30 ms), then at 16 connections.
 // - agents (issue 31, measureAgents below): the cached `.md` of the 200 pages and the cached `llms.txt`
 //   (10,000 links) against the cached HTML page, 16 connections, same run; then the first build of
 //   `llms-full.txt` (every page's Markdown, streamed) on a server just started: time to its first and
@@ -26,15 +30,16 @@
 // Server under test on core 0; load generator and PostgreSQL on core 1 (where taskset exists).
 //
 // - body renderer, before and after (issue 28 "Speed"): the long page's body rendered in one process by
-//   this tree's renderer and by main at 4f225e7's (its worktree, bench/lib/builds.ts), alternately, each
-//   time a new document (warm: three rendered first): wall and CPU time, medians, same run.
+//   this tree's renderer and by main's at 4f225e7 and 4a10c56 (their worktrees, bench/lib/builds.ts), in
+//   turns, each time a new document (warm: three rendered first): wall and CPU time, medians, same run.
+//   With --profile (and --renderer), each renderer's CPU per render by stage instead.
 //
 //   pnpm bench sites [--rounds N] [--seconds S] [--profile] [--agents] [--renderer]
 //
 // --profile: instead of the rounds, a CPU profile (node --cpu-prof) of the server under the cached view,
 // summarised by self time (module and function); the .cpuprofile is kept in bench/results/.
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,12 +51,15 @@ import { createSite, setPublished } from '../packages/server/src/areas/sites/sit
 import { createLogger } from '../packages/server/src/logger.js';
 import { CodeHighlighter, HIGHLIGHT_KEPT_CHARS } from '../packages/server/src/areas/sites/published/code-highlight.js';
 import { renderBodyTemplate } from '../packages/server/src/areas/sites/published/markdown-html.js';
-import { buildCommit } from './lib/builds.js';
+import { checkoutCommit } from './lib/builds.js';
 import { canPin } from './lib/cpus.js';
 import { runScript, startScript, stop } from './lib/processes.js';
 import { applySpaceChanges } from '../packages/server/src/areas/content/space-content.service.js';
 import { longPage } from './lib/long-page.js';
+import { profileRenders } from './lib/renderer-profile.js';
 import { body, quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
+import { checkSeededPages, seedPagesInSql, type SqlPage } from './lib/sql-pages.js';
+import { createSpace } from '../packages/server/src/areas/spaces/spaces.service.js';
 
 // Scripts started below are named relative to bench/.
 process.chdir(dirname(fileURLToPath(import.meta.url)));
@@ -70,8 +78,10 @@ const PROFILE = args.includes('--profile');
 const AGENTS_ONLY = args.includes('--agents');
 /** `--renderer`: only the body renderer before and after (measureBodyRenderers), without seeding. */
 const RENDERER_ONLY = args.includes('--renderer');
-/** The commit whose body renderer is the "before" (main when issue 28's render work started). */
-const RENDERER_BEFORE = '4f225e7';
+/** The commits whose body renderers this tree's is compared with: main when issue 28's render work started, and main before the tokens-to-hast renderer. */
+const RENDERER_BASELINES = ['4f225e7', '4a10c56'];
+/** Documents each renderer renders for the figures (a median of 15 holds still on a shared machine where 9 did not). */
+const RENDERER_DOCUMENTS = 15;
 
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string } };
 
@@ -122,6 +132,8 @@ async function main() {
     const siteId = await createSite(app, caller, organizationId, { title: 'Bench docs', spaces: [space.id] }, new Map([[space.id, space]]));
     await setPublished(app, organizationId, siteId, true);
     console.log(`seeded in ${(world.seededInMs / 1000).toFixed(0)} s; site ${siteId} published; pinning ${canPin ? 'on (server: core 0; load + database: core 1)' : 'unavailable'}`);
+    // The 100,000-page space of the search-as-you-type step, and a site publishing it.
+    const many = await seedManyPages(app, caller, world);
 
     if (PROFILE) return await profileCached(world.url, siteId, world);
     const full = await startScript('api/full-server.ts', 0, { DATABASE_URL: world.url, RATE_LIMIT_ENABLED: 'false' });
@@ -150,8 +162,8 @@ async function main() {
     const barePaths = [`/bare/spaces/${space.id}`];
     const searchPaths = ['water', 'oil people', 'topic', 'section 4521'].map((q) => `/s/${siteId}/search?q=${encodeURIComponent(q)}`);
     // What the dialog asks while a visitor types: each prefix of a few queries.
-    const typed = ['water', 'oil people', 'topic 45', 'section 4521', 'number', 'lo'].flatMap((q) => Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 2)));
-    const typingPaths = typed.map((q) => `/s/${siteId}/_search?q=${encodeURIComponent(q)}`);
+    const typingPaths = (words: string[]) =>
+      words.flatMap((q) => Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 2))).map((q) => `/s/${many.siteId}/_search?q=${encodeURIComponent(q)}`);
 
     if (AGENTS_ONLY) {
       await load(fullUrl, cached, 5);
@@ -162,9 +174,10 @@ async function main() {
     await load(fullUrl, cached, 5);
     await load(limitedUrl, cached, 5);
     await load(fullUrl, searchPaths, 3);
-    await load(fullUrl, typingPaths, 3);
+    await checkManyPages(fullUrl, many);
+    await load(fullUrl, typingPaths(TYPED[0]!), 3);
     let unseen = allPaths.slice(200);
-    const rounds: Array<{ bare: LoadResult; cached: LoadResult; first: LoadResult; limited: LoadResult; search: LoadResult; recordMs: number; typing: LoadResult; latency: { p50: number; p95: number } }> = [];
+    const rounds: Array<{ bare: LoadResult; cached: LoadResult; first: LoadResult; limited: LoadResult; search: LoadResult; recordMs: number; typing: LoadResult; latency: TypingLatency }> = [];
     // What recording costs the server: the calls on the hot path and the batched writes they lead to.
     const insights = new SiteInsights(db, createLogger({ logLevel: 'warn' }));
     const recordViews = async () => {
@@ -185,8 +198,9 @@ async function main() {
       const limitedResult = await load(limitedUrl, cached);
       const search = await load(fullUrl, searchPaths);
       const recordMs = await recordViews();
-      const latency = await typingLatency(fullUrl, typingPaths);
-      const typing = await load(fullUrl, typingPaths);
+      const typed = typingPaths(TYPED[1 + ((round - 1) % (TYPED.length - 1))]!);
+      const latency = await typingLatency(fullUrl, typed);
+      const typing = await load(fullUrl, typed);
       rounds.push({ bare: bareResult, cached: cachedResult, first, limited: limitedResult, search, recordMs, typing, latency });
       console.log(`round ${round}: bare ${bareResult.requestsPerSecond.toFixed(0)} req/s (p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms)`);
       console.log(`  ${line('cached page view', cachedResult, bareResult)}`);
@@ -194,7 +208,10 @@ async function main() {
       console.log(`  ${line('cached, rate limits on', limitedResult, bareResult)}`);
       console.log(`  ${line('search', search, bareResult)}`);
       console.log(`  recording a view: ${(recordMs * 1000).toFixed(2)} µs = ${((recordMs * cachedResult.requestsPerSecond) / 10).toFixed(2)}% of a cached view`);
-      console.log(`  search as you type, one at a time: p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms (${typingPaths.length} × 3 requests)`);
+      console.log(
+        `  search as you type, 100,000 pages, one at a time: first pass p50 ${latency.first.p50.toFixed(1)} ms, p95 ${latency.first.p95.toFixed(1)} ms; ` +
+          `all three passes p50 ${latency.all.p50.toFixed(1)} ms, p95 ${latency.all.p95.toFixed(1)} ms (${typed.length} prefixes × 3)`,
+      );
       console.log(`  ${line('search as you type, 16 connections', typing, bareResult)}`);
     }
     await insights.stop();
@@ -210,7 +227,7 @@ async function main() {
         `search median ${median(rounds.map((r) => r.search.requestsPerSecond)).toFixed(0)} req/s, ` +
         `recording a view median ${median(rounds.map((r) => (r.recordMs * r.cached.requestsPerSecond) / 10)).toFixed(2)}% of a cached view (budget 5%), ` +
         `worst p99 cached ${Math.max(...rounds.map((r) => r.cached.p99))} ms, first render ${Math.max(...rounds.map((r) => r.first.p99))} ms, ` +
-        `search as you type p95 median ${median(rounds.map((r) => r.latency.p95)).toFixed(1)} ms (budget 30)`,
+        `search as you type (100,000 pages) p95 median: first pass ${median(rounds.map((r) => r.latency.first.p95)).toFixed(1)} ms, all passes ${median(rounds.map((r) => r.latency.all.p95)).toFixed(1)} ms (budget 30); load average ${loadavg().map((value) => value.toFixed(1)).join(', ')}`,
     );
   } finally {
     for (const server of servers) await stop(server.child);
@@ -220,20 +237,46 @@ async function main() {
 
 type RenderBody = (markdown: string) => unknown;
 
-/** The long page's body rendered by this tree and by RENDERER_BEFORE, alternately, in this process (see the file's header). */
+/** A commit's body renderer, imported from its worktree's sources (bench/lib/builds.ts) into this process. */
+async function rendererOf(revision: string): Promise<{ label: string; render: RenderBody }> {
+  const { commit, dir } = await checkoutCommit(revision);
+  const published = join(dir, 'packages/server/src/areas/sites/published');
+  const { renderBodyTemplate: render } = (await import(join(published, 'markdown-html.ts'))) as { renderBodyTemplate: (markdown: string, highlighter?: unknown) => unknown };
+  // Commits before the kept highlighting (4f225e7) take the Markdown alone.
+  const kept = existsSync(join(published, 'code-highlight.ts'))
+    ? ((await import(join(published, 'code-highlight.ts'))) as { CodeHighlighter: new (maxChars: number) => unknown; HIGHLIGHT_KEPT_CHARS: number })
+    : undefined;
+  const highlighter = kept && new kept.CodeHighlighter(kept.HIGHLIGHT_KEPT_CHARS);
+  return { label: commit.slice(0, 7), render: (markdown) => render(markdown, highlighter) };
+}
+
+/**
+ * The long page's body rendered by this tree and by each of RENDERER_BASELINES, in turns (the order
+ * rotating), in this process (see the file's header). With --profile, where each side's CPU goes instead
+ * (bench/lib/renderer-profile.ts).
+ */
 async function measureBodyRenderers() {
-  const before = await buildCommit(RENDERER_BEFORE);
-  const old = (await import(join(before.cwd, 'src/areas/sites/published/markdown-html.ts'))) as { renderBodyTemplate: RenderBody };
   const highlighter = new CodeHighlighter(HIGHLIGHT_KEPT_CHARS);
-  const sides: Array<{ label: string; render: RenderBody; wall: number[]; cpu: number[] }> = [
-    { label: `before (${before.label})`, render: old.renderBodyTemplate, wall: [], cpu: [] },
-    { label: 'this tree', render: (markdown) => renderBodyTemplate(markdown, highlighter), wall: [], cpu: [] },
-  ];
+  const sides: Array<{ label: string; render: RenderBody; wall: number[]; cpu: number[] }> = [];
+  for (const revision of RENDERER_BASELINES) sides.push({ ...(await rendererOf(revision)), wall: [], cpu: [] });
+  sides.push({ label: 'this tree', render: (markdown) => renderBodyTemplate(markdown, highlighter), wall: [], cpu: [] });
+  // Warm: each side's modules loaded and compiled, its highlighter's grammars built.
   for (let seed = 1000; seed < 1003; seed++) for (const side of sides) side.render(longPage(seed));
-  for (let seed = 1; seed <= 9; seed++) {
-    for (const side of seed % 2 ? sides : [...sides].reverse()) {
+  if (PROFILE) {
+    for (const [index, side] of sides.entries()) {
+      const stages = await profileRenders(side.render, Array.from({ length: 9 }, (_, seed) => longPage(2000 + index * 100 + seed)));
+      const total = stages.reduce((sum, [, ms]) => sum + ms, 0);
+      console.log(`body renderer ${side.label}, CPU per render of the long page by stage (9 new documents, load average ${loadavg()[0]!.toFixed(1)}): ${total.toFixed(0)} ms`);
+      for (const [stage, ms] of stages) console.log(`  ${ms.toFixed(1).padStart(6)} ms  ${((ms / total) * 100).toFixed(0).padStart(3)} %  ${stage}`);
+    }
+    return;
+  }
+  for (let seed = 1; seed <= RENDERER_DOCUMENTS; seed++) {
+    for (let turn = 0; turn < sides.length; turn++) {
+      const index = (seed + turn) % sides.length;
+      const side = sides[index]!;
       // A new document for each side: nothing of it highlighted before.
-      const markdown = longPage(seed * 2 + (side === sides[0] ? 0 : 1));
+      const markdown = longPage(seed * sides.length + index);
       const cpu = process.cpuUsage();
       const started = performance.now();
       side.render(markdown);
@@ -243,9 +286,10 @@ async function measureBodyRenderers() {
     }
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log(`body renderer, long page (${(longPage(9).length / 1024).toFixed(0)} KB of Markdown), 9 new documents each, alternating, one process (load average ${loadavg()[0]!.toFixed(1)}):`);
+  console.log(`body renderer, long page (${(longPage(9).length / 1024).toFixed(0)} KB of Markdown), ${RENDERER_DOCUMENTS} new documents each, in turns, one process (load average ${loadavg()[0]!.toFixed(1)}):`);
   for (const side of sides) console.log(`  ${side.label}: wall median ${median(side.wall).toFixed(0)} ms (min ${Math.min(...side.wall).toFixed(0)}), CPU median ${median(side.cpu).toFixed(0)} ms (min ${Math.min(...side.cpu).toFixed(0)})`);
-  console.log(`  this tree ÷ before: wall ${(median(sides[1]!.wall) / median(sides[0]!.wall)).toFixed(2)}, CPU ${(median(sides[1]!.cpu) / median(sides[0]!.cpu)).toFixed(2)}`);
+  const tree = sides.at(-1)!;
+  for (const side of sides.slice(0, -1)) console.log(`  this tree ÷ ${side.label}: wall ${(median(tree.wall) / median(side.wall)).toFixed(2)}, CPU ${(median(tree.cpu) / median(side.cpu)).toFixed(2)}`);
 }
 
 /** Bodies the server has rendered so far (its `siteBodies` cache's misses, from /metrics). */
@@ -369,20 +413,64 @@ async function measureAgents(databaseUrl: string, url: string, siteId: string, c
   }
 }
 
-/** Each path requested in turn, three times over (one visitor typing): latency p50 and p95 in ms. */
-async function typingLatency(url: string, paths: string[]): Promise<{ p50: number; p95: number }> {
-  const times: number[] = [];
+type Quantiles = { p50: number; p95: number };
+type TypingLatency = { first: Quantiles; all: Quantiles };
+
+/** What visitors type in the search-as-you-type step: the warm-up's words, then new words for each round. */
+const TYPED = [
+  ['release notes', 'session'],
+  ['webhook', 'configure token', 'pagination cursor', 'install docker', 'kubernetes', 'permision'],
+  ['deploy cluster', 'search index', 'billing invoice', 'terraform', 'saml provider', 'idempotency'],
+  ['export csv', 'rate limit', 'translation locale', 'profiling', 'onboarding guide', 'retry backoff'],
+];
+
+/** Each path requested in turn, three times over (one visitor typing): latency p50 and p95 in ms, of the first pass and of all. */
+async function typingLatency(url: string, paths: string[]): Promise<TypingLatency> {
+  const times: number[][] = [];
   for (let pass = 0; pass < 3; pass++) {
+    const passTimes: number[] = [];
     for (const path of paths) {
       const started = performance.now();
       const answer = await fetch(`${url}${path}`);
       await answer.arrayBuffer();
       if (answer.status !== 200) throw new Error(`the site's JSON search answered ${answer.status} for ${path}`);
-      times.push(performance.now() - started);
+      passTimes.push(performance.now() - started);
     }
+    times.push(passTimes);
   }
-  times.sort((a, b) => a - b);
-  return { p50: quantile(times, 0.5), p95: quantile(times, 0.95) };
+  const quantiles = (values: number[]): Quantiles => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
+  };
+  return { first: quantiles(times[0]!), all: quantiles(times.flat()) };
+}
+
+type ManyPages = { siteId: string; organizationId: string; spaceId: string; pages: SqlPage[] };
+
+/** The 100,000-page space (100 chapters of 999 topics) written in SQL, checked, and a second site publishing it. */
+async function seedManyPages(app: AppContext, caller: Caller, world: Awaited<ReturnType<typeof seedTenThousandPages>>): Promise<ManyPages> {
+  const { db, organizationId, user } = world;
+  console.log('seeding a 100,000-page space in SQL …');
+  const empty = await createSpace(db, { organizationId, creatorId: user.id, parentId: null, body: { title: 'Hundred thousand pages' } });
+  const seeded = await seedPagesInSql(db, organizationId, empty, user.id, { chapters: 100, topics: 999, log: (text) => console.log(`  ${text}`) });
+  await checkSeededPages(db, organizationId, empty.id, seeded.pages.filter((_, i) => i % 4999 === 0).map((page) => page.id));
+  const siteId = await createSite(app, caller, organizationId, { title: 'Search bench docs', spaces: [empty.id] }, new Map([[empty.id, seeded.space]]));
+  await setPublished(app, organizationId, siteId, true);
+  console.log(`  ${seeded.pages.length} pages in ${(seeded.seededInMs / 1000).toFixed(0)} s, 21 sampled pages indexed as the server indexes them; site ${siteId} published`);
+  return { siteId, organizationId, spaceId: empty.id, pages: seeded.pages };
+}
+
+/** A few of the 100,000 pages read through the server, and each found by its title through the dialog's search. */
+async function checkManyPages(url: string, many: ManyPages): Promise<void> {
+  for (const page of [many.pages[1]!, many.pages[50_000]!, many.pages.at(-1)!]) {
+    const read = await fetch(`${url}/s/${many.siteId}/${page.path}`);
+    const html = await read.text();
+    if (read.status !== 200 || !html.includes(page.title)) throw new Error(`the 100,000-page site answered ${read.status} for ${page.path}`);
+    const found = await fetch(`${url}/s/${many.siteId}/_search?q=${encodeURIComponent(`"${page.title}"`)}`);
+    const answer = (await found.json()) as { total: number; results: Array<{ href: string }> };
+    if (found.status !== 200 || answer.total === 0) throw new Error(`the 100,000-page site's search found nothing for "${page.title}" (${found.status})`);
+  }
+  console.log('100,000-page site: 3 pages read and searched by their titles through the server');
 }
 
 /** The cached view under a CPU profile (see --profile above). */

@@ -3,20 +3,22 @@
 //
 // Inside, one folder `content-workspace-<version>/`: `dist/` (the build: main.js, cli.js, workers),
 // `node_modules/` with the server's runtime dependencies only (`pnpm deploy --prod`, from the pnpm
-// store the install filled: no network), `package.json`, `deploy/` (the systemd unit, the nginx
+// store the install filled: no network; of the social image's font packages, only the files it reads),
+// `package.json`, `deploy/` (the systemd unit, the nginx
 // example), CHANGELOG.md and LICENSE. The version is the server package's; CHANGELOG.md must have
 // its section. `--tag` then tags the commit `v<version>` (the tree must be clean). `--fast`
 // compresses less (tests). docs/deploy.md, "Install a release", says how operators install it; the test
 // packages/server/test/deploy/artifact.test.ts unpacks it in a fresh folder and runs it.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, createReadStream, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, createReadStream, createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
+import { readableFontFiles } from '../packages/server/src/areas/sites/published/social-fonts.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const serverDir = join(repoRoot, 'packages/server');
@@ -56,6 +58,21 @@ async function writeArchive(parent: string, folder: string, archive: string, lev
   await Promise.all([pipeline(tar.stdout, createGzip({ level }), createWriteStream(archive)), exited]);
 }
 
+/**
+ * Removes from the deployed font packages the files the social image never reads (the weights it does
+ * not draw, the `.woff2` copies: ~250 MB of CJK faces), as
+ * packages/server/src/areas/sites/published/social-fonts.ts lists them. `pnpm deploy` links or copies
+ * files out of the store: removing them here leaves the store as it was.
+ */
+function pruneFontFiles(root: string): void {
+  for (const { packageName, files } of readableFontFiles()) {
+    const folder = join(realpathSync(join(root, 'node_modules', packageName)), 'files');
+    if (!folder.startsWith(`${realpathSync(root)}/`)) throw new ReleaseError(`${packageName} is not inside the release folder (${folder})`);
+    const kept = new Set(files);
+    for (const name of readdirSync(folder)) if (!kept.has(name)) rmSync(join(folder, name));
+  }
+}
+
 async function sha256(file: string): Promise<string> {
   const hash = createHash('sha256');
   await pipeline(createReadStream(file), hash);
@@ -73,6 +90,7 @@ export async function buildRelease(options: { out: string; fast?: boolean }): Pr
     // pnpm 10 deploys from a shared lockfile only with injected workspace packages; for this command
     // only, so the workspace itself keeps its links (the contract package stays live while editing).
     await run('pnpm', ['--config.inject-workspace-packages=true', '--filter', '@content-workspace/server', 'deploy', '--prod', '--offline', root], repoRoot);
+    pruneFontFiles(root);
     // The build, straight into the archive's folder (tsdown.config.ts: the contract bundled, workers copied).
     await run(join(serverDir, 'node_modules/.bin/tsdown'), ['--out-dir', join(root, 'dist'), '--log-level', 'warn'], serverDir);
     cpSync(join(repoRoot, 'deploy'), join(root, 'deploy'), { recursive: true });

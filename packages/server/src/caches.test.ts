@@ -57,6 +57,13 @@ describe('Cache', () => {
 });
 
 describe('createCaches', () => {
+  it('keeps the site model of a 100,000-page space at the default budget (its tree is counted by `trees`)', () => {
+    const caches = createCaches();
+    const model = { tree: { pages: { size: 100_000 } } } as unknown as Parameters<typeof caches.siteModels.set>[1];
+    caches.siteModels.set('organization:root', model);
+    expect(caches.siteModels.get('organization:root')).toBe(model);
+  });
+
   it('builds every named cache, each with its share of the total', () => {
     const caches = createCaches(DEFAULT_CACHE_MEMORY_BYTES / 4);
     expect(Object.keys(caches).sort()).toEqual(Object.keys(CACHE_BUDGETS).sort());

@@ -21,6 +21,7 @@ import type { CountEntry } from './db/count-cache.js';
 import type { Occurrence } from './content/links/status.js';
 import type { FileEntry, FlatTree, PageTree, ReusableEntry } from './content/model.js';
 import type { RevisionRow } from './content/revisions.repository.js';
+import type { PagesFound } from './content/search/search.js';
 
 /** What a cache reports at each scrape (metrics.ts `cache`): every figure, bytes and budget included. */
 export type CacheStats = Required<MetricsCacheStats>;
@@ -103,6 +104,9 @@ export class Cache<V extends Cacheable> {
 
 const MiB = 1024 * 1024;
 
+/** How long a published site's search answer is kept for the next visitor typing the same prefix. */
+const SITE_SEARCH_TTL_MS = 60_000;
+
 /** CACHE_MEMORY_MB's default: what the budgets below add up to. */
 export const DEFAULT_CACHE_MEMORY_BYTES = 512 * MiB;
 
@@ -136,7 +140,9 @@ export const CACHE_BUDGETS = {
   /** Published sites: page bodies rendered once per document, with holes for their links (body-template.ts). */
   siteBodies: 48 * MiB,
   /** Published sites: a space's pages as the site shows them, by tree (space-model.ts). */
-  siteModels: 64 * MiB,
+  siteModels: 60 * MiB,
+  /** Published sites: recent searches (what a visitor types), by spaces, their heads and the text (site-search.ts). */
+  siteSearches: 4 * MiB,
   /** Published sites: paths pages had in recent revisions, by head (space-model.ts). */
   siteFormerPaths: 8 * MiB,
   /** Published sites: the structure a visitor sees, by structure version and claims (site-state.ts). */
@@ -195,8 +201,18 @@ export function createCaches(totalBytes = DEFAULT_CACHE_MEMORY_BYTES) {
     counts: cache<CountEntry>('counts', (_entry, key) => 96 + text(key)),
     sitePages: cache<string>('sitePages', (html, key) => 64 + text(key) + text(html)),
     siteBodies: cache<BodyTemplate>('siteBodies', (template, key) => 256 + text(key) + template.parts.reduce((sum, part) => sum + 16 + text(part), 0) + template.holes.length * 160),
-    // The model keeps its tree alive (also counted by `trees`, which may have let it go).
-    siteModels: cache<SpaceModel>('siteModels', (model) => 512 + model.tree.pages.size * (PAGE_ENTRY_BYTES + 400)),
+    // The model's own maps (paths both ways, reading order), ~400 bytes a page. Its tree is the `trees`
+    // entry of the same root, counted there: counted twice, a 100,000-page space (~91 MB) was larger
+    // than the whole budget, never kept, and rebuilt for every page and search result (~1 s each under
+    // load; docs/decisions.md, "Published sites: search as you type at 100,000 pages").
+    siteModels: cache<SpaceModel>('siteModels', (model) => 512 + model.tree.pages.size * 400),
+    // A short time: the key has the spaces' head revisions, so an entry is never stale; the time only
+    // lets the prefixes of a burst of typing go (site-search.ts).
+    siteSearches: cache<PagesFound>(
+      'siteSearches',
+      (found, key) => 256 + text(key) + found.pages.reduce((sum, page) => sum + 256 + text(page.title) + text(page.path) + page.sections.reduce((inner, section) => inner + 96 + text(section.id) + text(section.title) + text(section.body), 0), 0),
+      SITE_SEARCH_TTL_MS,
+    ),
     siteFormerPaths: cache<ReadonlyMap<string, string>>('siteFormerPaths', (paths) => 128 + paths.size * 200),
     siteStructures: cache<VisibleStructure>('siteStructures', structureBytes),
     siteFavicons: cache<FaviconEntry>('siteFavicons', (entry, key) => 256 + text(key) + (entry.icon?.body.length ?? 0)),

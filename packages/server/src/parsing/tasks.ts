@@ -61,7 +61,12 @@ export const TASKS = {
     return ({ markdown }) => renderBodyTemplate(markdown, highlighter);
   }),
   /** A published page's social image, a PNG (areas/sites/published/social-image.ts). */
-  'social-image': task<SocialInput, Uint8Array>(async () => (await import('../areas/sites/published/social-image.js')).renderSocialImage),
+  'social-image': task<SocialInput, Uint8Array>(async () => {
+    const [{ renderSocialImage }, { SocialFonts, SOCIAL_KEPT_FONT_BYTES }] = await Promise.all([import('../areas/sites/published/social-image.js'), import('../areas/sites/published/social-fonts.js')]);
+    // Kept by the worker for the images it renders: font files, ranges, emoji (social-fonts.ts).
+    const fonts = new SocialFonts(SOCIAL_KEPT_FONT_BYTES);
+    return (input) => renderSocialImage(input, fonts);
+  }),
   /** Where comments' anchors now are in a changed body (areas/comments/anchoring.ts). */
   reanchor: task<{ blocks: string; anchors: Anchor[] }, Array<{ id: string; preview: string } | null>>(async () => (await import('../areas/comments/anchoring.js')).reanchorAll),
 };

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createClient } from '@content-workspace/sdk';
+import { readableFontFiles } from '../../src/areas/sites/published/social-fonts.js';
 import { captureOutput } from '../fault/child-server.js';
 import { freePorts, repoRoot, run, serverDir, serviceEnvironment } from './build.js';
 
@@ -93,6 +94,13 @@ describe('the release archive, unpacked on a fresh host', { timeout: 300_000 }, 
       expect(stored.filter((name) => name.startsWith(`${tool}@`)), tool).toEqual([]);
     }
     expect(readFileSync(join(home, 'node_modules/express-openapi-validator/dist/middlewares/openapi.metadata.js'), 'utf8')).toContain('Patched (content-workspace)');
+  });
+
+  it("holds every font file the social image reads, and none of the font packages' other files", () => {
+    for (const { packageName, files } of readableFontFiles()) {
+      const shipped = readdirSync(join(home, 'node_modules', packageName, 'files'));
+      expect(shipped.sort(), packageName).toEqual([...files].sort());
+    }
   });
 
   it('says its version; its CLI migrates a new database and creates the first administrator; the server answers and stops', async () => {

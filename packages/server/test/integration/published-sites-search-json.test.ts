@@ -4,6 +4,7 @@
 // bad input answered 400 in the documented error shape.
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { edit } from '../support/content.js';
 import { useTestServer } from '../support/harness.js';
 import { addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, Visitor } from '../support/published.js';
 
@@ -99,6 +100,23 @@ describe('the search dialog\'s JSON search', () => {
     expect(hiddenScope.status).toBe(400);
     expect(hiddenScope.json).toEqual({ error: { code: 'invalid_search', message: 'The search scope is not a section or variant of this site.' } });
     expect(unknownScope.body).toBe(hiddenScope.body);
+  });
+
+  it('answers follow each change at once, though recent answers are kept (by the spaces\' head revisions)', async () => {
+    const world = await docs();
+    const visitor = new Visitor(world.t.url);
+    const guide = world.spaces.guide!;
+    const titles = async (q: string) => (await search(visitor, world.root, { q })).json.results.map((hit) => hit.title);
+    expect(await titles('beacon')).toEqual([]);
+    expect(await titles('lighthouse')).toContain('Welcome');
+    // The same text again after an edit, a hidden page and a new page: each answer is the new head's.
+    await edit(world.admin, guide.id, [{ type: 'update_page', page: guide.refs.welcome!, markdown: 'Our beacon keeps ships safe.' } as never]);
+    expect(await titles('beacon')).toEqual(['Welcome']);
+    expect(await titles('lighthouse')).not.toContain('Welcome');
+    await edit(world.admin, guide.id, [{ type: 'update_page', page: guide.refs.welcome!, hidden: true } as never]);
+    expect(await titles('beacon')).toEqual([]);
+    await edit(world.admin, guide.id, [{ type: 'insert_page', title: 'Beacons', slug: 'beacons', markdown: 'A beacon guide.' } as never]);
+    expect(await titles('beacon')).toEqual(['Beacons']);
   });
 
   it('reads code as text: no escapes, no data punctuation in the snippet', async () => {

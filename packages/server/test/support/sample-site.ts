@@ -9,7 +9,8 @@ import { edit, NPM_INSTALL_TAB, tabsBlock } from './content.js';
 import { solidPng } from './images.js';
 import { addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, type PublishedWorld } from './published.js';
 
-const BODY = [
+/** The guide's introduction (its `{…}` filled with the refs of the pages and the file it names). */
+export const SAMPLE_INTRO_MARKDOWN = [
   'Everything about the **tool**. See [the FAQ](/pages/{faq}) and [Install](/pages/{install}#linux).',
   '',
   '## Getting set up',
@@ -56,7 +57,7 @@ export async function sampleSite(t: TestServer, visibility: 'public' | 'share-li
     { visibility, title: 'Toolbox' },
   );
   const guide = world.spaces.guide!;
-  await edit(world.admin, guide.id, [{ type: 'update_page', page: guide.refs.intro!, markdown: BODY.replace('{faq}', guide.refs.faq!).replace('{install}', guide.refs.install!).replace('{chart}', guide.refs.chart!) } as never]);
+  await edit(world.admin, guide.id, [{ type: 'update_page', page: guide.refs.intro!, markdown: SAMPLE_INTRO_MARKDOWN.replace('{faq}', guide.refs.faq!).replace('{install}', guide.refs.install!).replace('{chart}', guide.refs.chart!) } as never]);
   const { admin, organizationId, siteId } = world;
   const v1 = await spaceWithPages(t, admin, organizationId, 'v1', [{ type: 'insert_page', title: 'Endpoints', slug: 'endpoints', markdown: '## GET /things\n\nLists things (v1).' } as never]);
   const v2 = await spaceWithPages(t, admin, organizationId, 'v2', [{ type: 'insert_page', title: 'Endpoints', slug: 'endpoints', markdown: '## GET /things\n\nLists things (v2).' } as never]);

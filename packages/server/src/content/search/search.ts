@@ -289,17 +289,14 @@ async function spacesPass(db: Database, scope: SearchScope, text: string, window
 /** How a result window was found: the exact pass, or the fuzzy one (nothing matched exactly). */
 export type SearchMode = 'exact' | 'fuzzy';
 
+/** What searchPages answers. */
+export type PagesFound = { total: number; pages: SearchPageHit[]; mode: SearchMode };
+
 /**
  * Pages matching `text` in `scope`, best first: `mode` decides the pass (undefined: exact, then fuzzy
  * when the exact pass finds nothing), so that a result's next windows continue with the same pass.
  */
-export async function searchPages(
-  db: Database,
-  scope: SearchScope,
-  text: string,
-  window: SearchWindow,
-  mode?: SearchMode,
-): Promise<{ total: number; pages: SearchPageHit[]; mode: SearchMode }> {
+export async function searchPages(db: Database, scope: SearchScope, text: string, window: SearchWindow, mode?: SearchMode): Promise<PagesFound> {
   if (!hasPositiveTerm(parseQuery(text))) return { total: 0, pages: [], mode: 'exact' };
   if (mode !== 'fuzzy') {
     const exact = await pagesPass(db, scope, text, window, false);

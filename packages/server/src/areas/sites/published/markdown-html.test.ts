@@ -3,6 +3,7 @@ import { fillBody, type LinkResolver } from './body-template.js';
 import { expandGitbookBlocks } from './gitbook-blocks.js';
 import { CodeHighlighter } from './code-highlight.js';
 import { renderBodyTemplate } from './markdown-html.js';
+import { parseMarkdown } from './markdown-parse.js';
 
 const links: LinkResolver = {
   link: (href) => (href.startsWith('/pages/') ? { href: `/site/${href.slice(7)}`, title: `Page ${href.slice(7)}` } : /^https?:/.test(href) ? { href, external: true } : { broken: true }),
@@ -17,6 +18,33 @@ describe('renderBodyTemplate and fillBody', () => {
     const out = html('<script>alert(1)</script>\n\n<img src="/files/a" onerror="alert(2)" style="x">\n\n[x](javascript:alert(3)) <a href="JaVaScRiPt:alert(4)">y</a> <iframe src="https://e.com"></iframe>');
     expect(out).not.toMatch(/<script|onerror|alert\(2|href="?javascript|<iframe|style=/i);
     expect(out).toContain('<img src="/site/_files/a" width="20" height="10" loading="lazy"');
+  });
+
+  it('Markdown alone (no sanitizer pass: markdown-hast.ts): a javascript: link, addresses of other protocols and entities stay inert', () => {
+    const markdown = '[x](javascript:alert(1)) [y](JAVASCRIPT:alert(2)) [z](vbscript:a) [f](ftp://e.org/a) ![i](data:image/png;base64,AA) ![j](javascript:alert(3))\n\n&lt;script&gt;alert(4)&lt;/script&gt; &amp;lt;b&amp;gt; &#60;img src=x onerror=alert(5)&#62; `<script>`';
+    expect(parseMarkdown(expandGitbookBlocks(markdown)).sanitized).toBe(true);
+    const template = render(markdown);
+    // markdown-it leaves javascript: and vbscript: links as their text; ftp: and data: addresses go as the sanitizer drops them.
+    expect(template.parts[0]).toBe('<p>[x](javascript:alert(1)) [y](JAVASCRIPT:alert(2)) [z](vbscript:a) <a>f</a> ');
+    expect(template.holes).toEqual([{ kind: 'image', src: '', alt: 'i', attributes: ' alt="i"', inLink: false }]);
+    const out = html(markdown);
+    expect(out).not.toMatch(/<script|<img src="?x|href="?(javascript|vbscript|ftp)|href="[^"]*alert|src="(data|javascript)/i);
+    expect(out).toContain('&#x3C;script>alert(4)&#x3C;/script>');
+    expect(out).toContain('&#x26;lt;b&#x26;gt;');
+    expect(out).toContain('&#x3C;img src=x onerror=alert(5)>');
+    expect(out).toContain('<code>&#x3C;script></code>');
+    expect(out).toContain('<span class="broken-link" title="This image is not published">Image: i</span>');
+  });
+
+  it('raw HTML goes through parse5 and the sanitizer: a handler inside a list, a comment', () => {
+    const markdown = '- one <img src="/files/a" onerror="alert(1)">\n- two <b onclick="alert(2)">bold</b>\n  - <a href="javascript:alert(3)">deep</a>\n\nBefore <!-- a comment --> after.\n\n<!--\nblock comment\n-->';
+    expect(parseMarkdown(expandGitbookBlocks(markdown)).sanitized).toBe(false);
+    const out = html(markdown);
+    expect(out).not.toMatch(/onerror|onclick|alert\(|<!--|comment/i);
+    expect(out).toContain('<li>one <img src="/site/_files/a" width="20" height="10" loading="lazy" decoding="async"></li>');
+    expect(out).toContain('<li>two <b>bold</b>');
+    expect(out).toContain('<li><a>deep</a></li>');
+    expect(out).toMatch(/<p>Before {2}after\.<\/p>$/);
   });
 
   it('highlights fences that name their language, anchors headings, outlines h2/h3, footnotes link to themselves', () => {

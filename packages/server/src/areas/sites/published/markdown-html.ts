@@ -1,11 +1,13 @@
 // A page body as safe HTML, rendered once per document in the parse pool (parsing/tasks.ts `site-body`)
 // and kept (body-template.ts): Markdown with GFM (tables, task lists, footnotes, strikethrough,
 // autolinks) and the GitBook blocks imported content carries (gitbook-blocks.ts), parsed by
-// markdown-it with raw HTML (markdown-parse.ts), then everything passes rehype-sanitize (GitHub's schema: no script, no event
-// handlers, no `javascript:` addresses, no styles) BEFORE the renderer adds anything of its own —
-// heading ids (rehype-slug, the github-slugger anchors search uses), code highlighting
-// (code-highlight.ts: highlight.js classes, no inline styles), heading anchor links and the GitBook
-// blocks dressed as HTML.
+// markdown-it with raw HTML (markdown-parse.ts). A body without raw HTML becomes its tree straight
+// from markdown-it's tokens, safe by construction and with its heading ids (markdown-hast.ts); one with
+// raw HTML is written as HTML, read by parse5, and passes rehype-sanitize (GitHub's schema: no script,
+// no event handlers, no `javascript:` addresses, no styles) and rehype-slug (the github-slugger
+// anchors search uses) — the same tree either way (markdown-hast.test.ts). Only then does the renderer
+// add anything of its own: code highlighting (code-highlight.ts: highlight.js classes, no inline
+// styles), heading anchor links and the GitBook blocks dressed as HTML.
 //
 // What depends on the rest of the site — where a link or an image leads, a content reference's target
 // title — is left as a hole in the serialized HTML (body-template.ts) and filled on each assembly of the
@@ -82,7 +84,13 @@ class Dresser {
   ) {}
 
   children(nodes: ElementContent[]): ElementContent[] {
-    return nodes.flatMap((node) => (node.type === 'element' ? this.element(node) : [node]));
+    // A loop rather than flatMap: this runs for every element of the page (no closure, no array per text).
+    const dressed: ElementContent[] = [];
+    for (const node of nodes) {
+      if (node.type !== 'element') dressed.push(node);
+      else for (const each of this.element(node)) dressed.push(each);
+    }
+    return dressed;
   }
 
   private hole(hole: Hole): ElementContent {
@@ -274,12 +282,13 @@ class Dresser {
 
 /** A formula (`code.math-inline`, or `pre > code.math-display`): its TeX and whether it is a block. */
 function mathOf(node: Element): { tex: string; display: boolean } | undefined {
-  const classes = (element: Element) => (Array.isArray(element.properties.className) ? element.properties.className : []);
-  if (node.tagName === 'code' && classes(node).includes('math-inline')) return { tex: textOf(node), display: false };
+  if (node.tagName === 'code' && hasClass(node, 'math-inline')) return { tex: textOf(node), display: false };
   const only = node.tagName === 'pre' && node.children.length === 1 ? node.children[0] : undefined;
-  if (only?.type === 'element' && only.tagName === 'code' && classes(only).includes('math-display')) return { tex: textOf(only), display: true };
+  if (only?.type === 'element' && only.tagName === 'code' && hasClass(only, 'math-display')) return { tex: textOf(only), display: true };
   return undefined;
 }
+
+const hasClass = (element: Element, name: string) => Array.isArray(element.properties.className) && element.properties.className.includes(name);
 
 const elementsOf = (node: Element): Element[] => node.children.filter((child): child is Element => child.type === 'element');
 
@@ -324,11 +333,14 @@ function withoutNul(nodes: ElementContent[]): void {
  * holes where links, images and content references go, and the outline of its h2/h3 headings. Runs in
  * the parse pool (`site-body`): parsing and highlight.js take seconds on a hostile body.
  */
-export function renderBodyTemplate(markdown: string, highlighter: CodeHighlighter): BodyTemplate {
-  const parsed = parseMarkdown(expandGitbookBlocks(markdown));
-  const tree = processor.runSync(parsed.tree) as Root;
+export function renderBodyTemplate(markdown: string, highlighter: CodeHighlighter, options: { through?: 'parse5' } = {}): BodyTemplate {
+  const parsed = parseMarkdown(expandGitbookBlocks(markdown), options);
+  // A tree built from the tokens is safe and has its heading ids already (markdown-hast.ts).
+  const tree = parsed.sanitized ? parsed.tree : (processor.runSync(parsed.tree) as Root);
   const content = tree.children.filter((node): node is ElementContent => node.type !== 'doctype');
-  withoutNul(content);
+  // markdown-it replaces NUL in the source before it parses, and the token tree holds nothing else of
+  // the page: only HTML read by parse5 needs the pass.
+  if (!parsed.sanitized) withoutNul(content);
   const dresser = new Dresser(parsed, highlighter);
   const html = toHtml({ type: 'root', children: dresser.children(content) }, { allowDangerousHtml: true }).trim();
   const pieces = html.split(MARKER);

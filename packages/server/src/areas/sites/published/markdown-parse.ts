@@ -1,6 +1,7 @@
-// A page's Markdown as an (unsanitized) HTML tree: CommonMark with GitHub's extensions (tables, task
-// lists, footnotes, strikethrough, autolinks), raw HTML, and GitBook's `$$` formulas, parsed by
-// markdown-it, whose HTML is then read by parse5 (hast-util-raw) like any raw HTML. markdown-it
+// A page's Markdown as an HTML tree: CommonMark with GitHub's extensions (tables, task lists,
+// footnotes, strikethrough, autolinks), raw HTML, and GitBook's `$$` formulas, parsed by markdown-it.
+// Without raw HTML the tree is built from its tokens, already safe (markdown-hast.ts); with raw HTML,
+// markdown-it's HTML is read by parse5 (hast-util-raw), unsanitized, for the sanitizer. markdown-it
 // parses a long page some fifteen times faster than remark's micromark did (docs/decisions.md,
 // "Published page bodies parsed by markdown-it"), the first render of a page being mostly parsing.
 //
@@ -14,6 +15,7 @@ import type { Root } from 'hast';
 import { raw } from 'hast-util-raw';
 import MarkdownIt, { type StateBlock, type StateCore, type StateInline } from 'markdown-it';
 import footnote from 'markdown-it-footnote';
+import { tokensToHast } from './markdown-hast.js';
 // hast's `raw` node (HTML carried as text), declared by mdast-util-to-hast.
 import type {} from 'mdast-util-to-hast';
 
@@ -82,6 +84,8 @@ function taskLists(state: StateCore): void {
     }
     const checkbox = new state.Token('html_inline', '', 0);
     checkbox.content = `<input type="checkbox"${mark[1] === ' ' ? '' : ' checked'} disabled> `;
+    // Known to the token tree (markdown-hast.ts), which builds it without reading the HTML.
+    checkbox.meta = { taskChecked: mark[1] !== ' ' };
     const text = inline.children?.[0];
     if (text?.type === 'text') text.content = text.content.slice(mark[0].length);
     inline.children?.unshift(checkbox);
@@ -145,12 +149,25 @@ markdownIt.renderer.rules.fence = (tokens, index, options, env, self) => {
   }
 };
 
-/** A body parsed: its tree, in which each fenced block's `code` holds `${fenceMarker}${n}` for the text `fences[n]`. */
-export type ParsedMarkdown = { tree: Root; fenceMarker: string; fences: string[] };
+/**
+ * A body parsed: its tree, in which each fenced block's `code` holds `${fenceMarker}${n}` for the text
+ * `fences[n]`. `sanitized`: built from the tokens (markdown-hast.ts), safe and with heading ids; else
+ * read from HTML by parse5, for the sanitizer and rehype-slug to pass over (markdown-html.ts).
+ */
+export type ParsedMarkdown = { tree: Root; sanitized: boolean; fenceMarker: string; fences: string[] };
 
-/** `markdown` as an HTML tree, not yet sanitized, its fences' texts aside (see `ParsedMarkdown`). */
-export function parseMarkdown(markdown: string): ParsedMarkdown {
+/**
+ * `markdown` as an HTML tree, its fences' texts aside (see `ParsedMarkdown`): built from markdown-it's
+ * tokens unless it holds raw HTML (or `through: 'parse5'`, the reference the tests compare with), else
+ * markdown-it's HTML read by parse5.
+ */
+export function parseMarkdown(markdown: string, { through }: { through?: 'parse5' } = {}): ParsedMarkdown {
   const env: FenceEnv = { fenceMarker: `fence${randomBytes(12).toString('hex')}n`, fences: [] };
-  const html = markdownIt.render(markdown, env);
-  return { tree: raw({ type: 'root', children: [{ type: 'raw', value: html }] }) as Root, ...env };
+  const tokens = markdownIt.parse(markdown, env);
+  const built = through === 'parse5' ? undefined : tokensToHast(tokens, env, markdownIt.utils.unescapeAll);
+  if (built) return { tree: { type: 'root', children: built }, sanitized: true, ...env };
+  // What the token tree set aside before it gave up is set aside again by the fence rule.
+  env.fences.length = 0;
+  const html = markdownIt.renderer.render(tokens, markdownIt.options, env);
+  return { tree: raw({ type: 'root', children: [{ type: 'raw', value: html }] }) as Root, sanitized: false, ...env };
 }

@@ -11,7 +11,7 @@ import type { SpaceHead } from './published.repository.js';
 import type { SearchHit } from './site-layout.js';
 import { siteSpacePath, siteSpacesOf } from './site-navigation.js';
 import { readableSnippet } from './search-text.js';
-import { spaceModel } from './space-model.js';
+import { spaceModel, type SpaceModel } from './space-model.js';
 import { wordsFor, type Words } from './site-words.js';
 
 /** Characters a query may have (the search's own parser bounds its terms too). */
@@ -73,13 +73,24 @@ export async function searchSite(
   }
   if (query.text === '' || places.size === 0) return { total: 0, hits: [] };
   const scope = { kind: 'spaces' as const, spaces: [...places.keys()].map((spaceId) => ({ organizationId, spaceId })), publishedOnly: true };
-  const found = await searchPages(app.db, scope, query.text, { offset: (query.page - 1) * limit, limit });
+  const window = { offset: (query.page - 1) * limit, limit };
+  // The same spaces at the same heads answer the same text alike (the index moves with the heads, in
+  // their transaction): a visitor typing repeats the prefixes others typed a moment ago. The key has
+  // the spaces the visitor may search (audience, adaptive sections and scope are in that list).
+  const key = [organizationId, ...[...places.keys()].map((spaceId) => `${spaceId}@${heads.get(spaceId)!.revisionId}`), window.offset, window.limit, query.text].join('\n');
+  const found = await app.caches.siteSearches.load(key, () => searchPages(app.db, scope, query.text, window));
   const several = places.size > 1;
+  // Result addresses from each space's cached model (by tree: space-model.ts), read once per space.
+  const models = new Map<string, Promise<SpaceModel>>();
+  const modelOf = (spaceId: string) => {
+    let model = models.get(spaceId);
+    if (!model) models.set(spaceId, (model = spaceModel(app, organizationId, heads.get(spaceId)!.pagesRoot)));
+    return model;
+  };
   const hits: SearchHit[] = [];
   for (const page of found.pages) {
     const place = places.get(page.spaceId)!;
-    const model = await spaceModel(app, organizationId, heads.get(page.spaceId)!.pagesRoot);
-    const path = model.pathById.get(page.pageId);
+    const path = (await modelOf(page.spaceId)).pathById.get(page.pageId);
     // The index follows the head in the head's own transaction; a page it does not know is skipped.
     if (path === undefined) continue;
     const href = `${root}${siteSpacePath(place.section, place.siteSpace)}/${path}`;

@@ -18,9 +18,9 @@ async function serveSocialImage(visit: SiteVisit, res: Response): Promise<void> 
   const visible = await visit.visible();
   const lookup = await findPage(visit, visible, pageSegments(visit.segments)!);
   if (lookup.kind !== 'page') return sendNotFound(visit, res, visible.structure);
-  const { png, hash } = await socialImage(visit.app, visit, lookup.found);
+  const { png, hash, etag: imageTag } = await socialImage(visit.app, visit, lookup.found);
   const scope = visit.restricted ? 'private' : 'public';
-  const etag = `"${hash}"`;
+  const etag = `"${imageTag}"`;
   const headers = {
     ETag: etag,
     'Cache-Control': visit.url.searchParams.get('v') === hash ? `${scope}, max-age=31536000, immutable` : `${scope}, no-cache`,
