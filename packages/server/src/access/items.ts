@@ -53,10 +53,12 @@ type Ranked<T> = { item: T; standing: Standing; rank: number };
 /**
  * An item with the caller's rank on it, in one query in the steady state: the item's organization is
  * remembered, so the caller's cached viewer there computes the rank in the item's own query (the
- * same SQL expression the lists use), read by the item's primary key in that organization. When the
- * organization is not known yet, the item is not there any more (moved to another organization,
- * deleted), or the viewer is behind the standing the query read, the item is found by its locator and
- * the viewer rebuilt, and the query runs again.
+ * same SQL expression the lists use), read by the item's primary key in that organization. An item
+ * this server has not read yet is looked for in the organization the caller last read in (most callers
+ * belong to one): its first read is one query too, not two. When the organization is not known, the
+ * item is not there (moved to another organization, deleted, in another of the caller's
+ * organizations), or the viewer is behind the standing the query read, the item is found by its
+ * locator and the viewer rebuilt, and the query runs again.
  */
 async function findRanked<T, R extends Ranked<T> = Ranked<T>>(
   app: AccessReader,
@@ -70,9 +72,14 @@ async function findRanked<T, R extends Ranked<T> = Ranked<T>>(
   // item's own query checks its organization and an item that moved is looked up again.
   const hints = app.caches.itemOrganizations;
   const hintKey = `${kind}:${id}`;
+  // The organization the caller last read an item in: the guess for an item without a hint of its own.
+  const callerKey = `caller:${caller.user.id}`;
   const forget = () => void hints.delete(hintKey);
-  const remember = (organizationId: string) => hints.get(hintKey) === organizationId || hints.set(hintKey, organizationId);
-  const hint = hints.get(hintKey);
+  const remember = (organizationId: string) => {
+    if (hints.get(hintKey) !== organizationId) hints.set(hintKey, organizationId);
+    if (hints.get(callerKey) !== organizationId) hints.set(callerKey, organizationId);
+  };
+  const hint = hints.get(hintKey) ?? hints.get(callerKey);
   let viewer = hint === undefined ? undefined : cachedViewer(app.caches, hint, caller.user.id);
   for (let attempt = 1; ; attempt++) {
     const fromHint = viewer !== undefined && attempt === 1;

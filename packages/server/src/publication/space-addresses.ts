@@ -3,7 +3,7 @@
 // `share-link` site holding the space, that site's address carrying the key. One query for a whole page
 // of spaces, and none at all when no space of the page is in a published site (`in_published_site`).
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
+import { PREPARED, type Executor } from '../db/database.js';
 import { column, rawQuery, value } from '../db/raw-query.js';
 import type { Urls } from '../urls.js';
 import { hashShareKey } from './share-key.js';
@@ -25,7 +25,9 @@ const addressesQuery = rawQuery({
     path: column('siteSpaces', 'path'),
     opened: value('bool').neverNull('visibility is never null; the key test and EXISTS never are'),
   },
-  statement: (organizationId: string, spaceIds: string[], keyHash: Buffer | null) => sql`
+  // Prepared (db/database.ts PREPARED): parsed once per connection, and a page's lookup runs on a generic
+  // plan (unprepared, every call was parsed and planned: ~0.8 ms more per call on the loaded bench machine).
+  statement: (organizationId: string, spaceIds: string[], keyHash: Buffer | null) => sql`${PREPARED}
     SELECT DISTINCT ON (ss.space_id) ss.space_id, s.id AS site_id, s.hostname, s.hostname_verified_at, s.basename, sec.path AS section_path, ss.path,
       (s.visibility = 'share-link' AND ${keyHash}::bytea IS NOT NULL AND EXISTS (
         SELECT 1 FROM site_share_links l WHERE l.organization_id = s.organization_id AND l.site_id = s.id AND l.key_hash = ${keyHash}::bytea)) AS opened

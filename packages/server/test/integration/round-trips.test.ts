@@ -83,6 +83,22 @@ describe('single-resource reads', () => {
     });
     expect(await roundTrips(`/v1/spaces/${world.params.spaceId}/change-requests/${data!.number}`)).toEqual({ status: 200, roundTrips: 1 });
   });
+
+  it.each([
+    ['space', '/v1/spaces/{spaceId}', 'spaceId'],
+    ['collection', '/v1/collections/{collectionId}', 'collectionId'],
+  ])('GET the first time this server reads a %s, by a caller who read in its organization before: one round trip', async (kind, template, name) => {
+    const path = pathOf(template);
+    const hints = counted.context.caches.itemOrganizations;
+    const forgetItem = () => hints.delete(`${kind}:${fixtureFor(world, template, name)!}`);
+    // The caller's token and viewer, and the organization they read in, are known; the item is not.
+    await roundTrips(path);
+    forgetItem();
+    const before = proxy.readyForQuery();
+    const response = await fetch(`${counted.url}${path}`, { headers: { authorization: `Bearer ${world.owner.token}` } });
+    await response.arrayBuffer();
+    expect({ status: response.status, roundTrips: proxy.readyForQuery() - before }).toEqual({ status: 200, roundTrips: 1 });
+  });
 });
 
 /**
