@@ -20,25 +20,48 @@ export type SpaceModel = {
   firstPage: string | undefined;
 };
 
-function buildModel(tree: PageTree): SpaceModel {
+/**
+ * Pages handled between two yields to the event loop while a model is built: a 100,000-page tree took
+ * ~300 ms to model in one go (more under load), and no request may hold the loop past ~50 ms
+ * (docs/decisions.md, "A large space's site model is built in slices"); 2,000 pages are a few ms.
+ */
+export const MODEL_SLICE_PAGES = 2_000;
+
+const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Calls `nextMacrotask` after every MODEL_SLICE_PAGES steps. */
+function slicer() {
+  let steps = 0;
+  return async () => {
+    if (++steps % MODEL_SLICE_PAGES === 0) await nextMacrotask();
+  };
+}
+
+export async function buildModel(tree: PageTree): Promise<SpaceModel> {
+  const step = slicer();
   const pathById = new Map<string, string>();
   const idByPath = new Map<string, string>();
-  for (const id of tree.pages.keys()) {
-    const path = pathOf(tree, id);
+  for (const [id, page] of tree.pages) {
+    // A parent's path is usually known already (trees list parents first); pathOf walks up otherwise.
+    const parent = tree.parentOf.get(id) ?? null;
+    const parentPath = parent === null ? '' : pathById.get(parent);
+    const path = parentPath === undefined ? pathOf(tree, id) : parent === null ? page.slug : `${parentPath}/${page.slug}`;
     pathById.set(id, path);
     idByPath.set(path, id);
+    await step();
   }
   const navChildren = new Map<ParentId, string[]>();
   const readingOrder: string[] = [];
-  const walk = (parent: ParentId) => {
+  // Depth first, children in order, without recursion (a deep tree would otherwise grow the stack).
+  const pending: ParentId[] = [null];
+  while (pending.length > 0) {
+    const parent = pending.pop()!;
+    if (parent !== null && tree.pages.get(parent)!.type === 'document') readingOrder.push(parent);
     const shown = (tree.childrenOf.get(parent) ?? []).filter((id) => !tree.pages.get(id)!.hidden);
     if (shown.length > 0) navChildren.set(parent, shown);
-    for (const id of shown) {
-      if (tree.pages.get(id)!.type === 'document') readingOrder.push(id);
-      walk(id);
-    }
-  };
-  walk(null);
+    for (let index = shown.length - 1; index >= 0; index--) pending.push(shown[index]!);
+    await step();
+  }
   const anyDocument = [...tree.pages.values()].find((page: PageEntry) => page.type === 'document')?.id;
   return {
     tree,
@@ -55,7 +78,7 @@ function buildModel(tree: PageTree): SpaceModel {
 type Reader = Pick<AppContext, 'db' | 'caches'>;
 
 export async function spaceModel(app: Reader, organizationId: string, pagesRoot: string | null): Promise<SpaceModel> {
-  return app.caches.siteModels.load(`${organizationId}:${pagesRoot ?? 'empty'}`, async () => buildModel(await loadPageTree(app.db, app.caches, organizationId, pagesRoot)));
+  return app.caches.siteModels.load(`${organizationId}:${pagesRoot ?? 'empty'}`, async () => await buildModel(await loadPageTree(app.db, app.caches, organizationId, pagesRoot)));
 }
 
 /** How many of a space's latest revisions are searched for a path that is no longer there. */
