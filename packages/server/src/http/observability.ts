@@ -197,8 +197,8 @@ export function observe(log: Logger, metrics: Metrics, loop: EventLoopWatch, acc
     }
     const tracked = loop.track(req, started);
     // One listener: `close` follows `finish` on every response, and comes alone when the client left
-    // before the answer was written (nothing to record then).
-    res.once('close', () => {
+    // before the answer was written (nothing to record then). Emitted once: `on`, without `once`'s wrapper.
+    res.on('close', () => {
       const now = performance.now();
       loop.untrack(tracked, now);
       if (!res.writableFinished) return;
