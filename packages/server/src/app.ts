@@ -1,6 +1,6 @@
 // Builds the Express app. The middleware order lives here and only here.
 import compression from 'compression';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { createAccessResolver } from './access/resolve.js';
 import { resolveCaller } from './auth/authenticate.js';
 import type { AppContext } from './context.js';
@@ -40,22 +40,22 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   // The client's address (per-address rate limits) from the proxies the configuration trusts.
   app.set('trust proxy', context.config.trustProxy);
 
-  app.use(observe(context.log, metrics, loop, context.config.accessLog));
-  app.use(apiHeaders);
-  app.use(cors(context.config.corsOrigins));
+  // Every step below runs in one Express layer (http/pipeline.ts): the router's work between layers
+  // was a tenth of a read's CPU (bench/README.md, issue 30).
+  const front: RequestHandler[] = [observe(context.log, metrics, loop, context.config.accessLog), apiHeaders, cors(context.config.corsOrigins)];
   // Only for clients that accept it: the middleware otherwise still wraps every response.
   const compress = compression({ threshold: 2048 });
-  app.use((req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next()));
+  front.push((req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next()));
   // The health endpoints and the API reference (/docs/: outside the spec, no token, its own content
   // security policy), on a router that only their paths enter: the API's requests do not try their
   // routes one by one.
   const operations = express.Router();
   mountHealth(operations, context.db, metrics, options.isShuttingDown ?? (() => false));
   mountReference(operations);
-  app.use((req, res, next) => (OPERATIONS_PATHS.test(req.path) ? operations(req, res, next) : next()));
+  front.push((req, res, next) => (OPERATIONS_PATHS.test(req.path) ? operations(req, res, next) : next()));
   // The areas' routes outside the spec, before the caller is resolved (areas/area.ts `routes`): the
   // published sites' HTML for their visitors, on their hostnames and under /s/ (visitors carry no token).
-  for (const routes of areaRoutes(context, 'beforeApi')) app.use(routes);
+  front.push(...areaRoutes(context, 'beforeApi'));
 
   // The request's path: who calls and whether they may call now (rate limits), which operation it is
   // (401 when it needs a token), and whether the caller may do it (404/403: access/resolve.ts) — all
@@ -73,6 +73,7 @@ export function createApp(context: AppContext, options: AppOptions = {}): { app:
   const access = createAccessResolver(context, accessRules, scopeLookups);
   app.use(
     pipeline([
+      ...front,
       resolveCaller(context),
       rateLimit(context.rateLimits),
       (req, res, next) => (MCP_PATHS.test(req.path) ? agentMcp(req, res, next) : next()),

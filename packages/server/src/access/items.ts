@@ -74,12 +74,19 @@ async function findRanked<T, R extends Ranked<T> = Ranked<T>>(
   const hintKey = `${kind}:${id}`;
   // The organization the caller last read an item in: the guess for an item without a hint of its own.
   const callerKey = `caller:${caller.user.id}`;
-  const forget = () => void hints.delete(hintKey);
-  const remember = (organizationId: string) => {
-    if (hints.get(hintKey) !== organizationId) hints.set(hintKey, organizationId);
-    if (hints.get(callerKey) !== organizationId) hints.set(callerKey, organizationId);
+  // Each hint read once: the usual read (both hints already right) costs no other cache operation.
+  let itemHint = hints.get(hintKey);
+  let callerHint = hints.get(callerKey);
+  const forget = (): undefined => {
+    hints.delete(hintKey);
+    itemHint = undefined;
+    return undefined;
   };
-  const hint = hints.get(hintKey) ?? hints.get(callerKey);
+  const remember = (organizationId: string) => {
+    if (itemHint !== organizationId) hints.set(hintKey, (itemHint = organizationId));
+    if (callerHint !== organizationId) hints.set(callerKey, (callerHint = organizationId));
+  };
+  const hint = itemHint ?? callerHint;
   let viewer = hint === undefined ? undefined : cachedViewer(app.caches, hint, caller.user.id);
   for (let attempt = 1; ; attempt++) {
     const fromHint = viewer !== undefined && attempt === 1;

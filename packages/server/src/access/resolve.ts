@@ -31,10 +31,16 @@ export type AccessResolver = {
 };
 
 export function createAccessResolver(app: AppContext, registry: AccessRuleRegistry, lookups: ScopeLookups): AccessResolver {
+  // Each operation's declaration with its rules, looked up once (this runs twice on every request).
+  const declarations = new Map<string, { declaration: Declaration; rules: AnyAccessRule[] }>();
   const declarationOf = (operationId: string): { declaration: Declaration; rules: AnyAccessRule[] } => {
-    const declaration = (operationAccess as Record<string, Declaration>)[operationId];
-    if (!declaration) throw new Error(`No declared access for ${operationId}`);
-    return { declaration, rules: declaration.rules.map((name) => registry[name]) };
+    let known = declarations.get(operationId);
+    if (!known) {
+      const declaration = (operationAccess as Record<string, Declaration>)[operationId];
+      if (!declaration) throw new Error(`No declared access for ${operationId}`);
+      declarations.set(operationId, (known = { declaration, rules: declaration.rules.map((name) => registry[name]) }));
+    }
+    return known;
   };
   // Fail at start-up, not on the first request, when a declared rule has no implementation.
   for (const [operationId, declaration] of Object.entries(operationAccess as Record<string, Declaration>)) {

@@ -3,6 +3,7 @@
 // missing token answers 401 before any input is validated.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context.js';
+import type { CachedToken } from './token-cache.js';
 import { findTokenWithUser, touchToken } from './tokens.repository.js';
 import type { UserRow } from './users.repository.js';
 import { unauthorized } from '../errors.js';
@@ -34,7 +35,26 @@ declare global {
 const TOUCH_EVERY_MINUTES = 5;
 
 export function resolveCaller(app: AppContext): RequestHandler {
-  return async (req: Request, res: Response, next: NextFunction) => {
+  /** Sets the caller from the token found (or why it was refused). */
+  const admit = (req: Request, found: CachedToken | undefined): void => {
+    if (!found) {
+      req.authProblem = 'Invalid bearer token';
+      return;
+    }
+    if (found.token.expiresAt && found.token.expiresAt.getTime() <= Date.now()) {
+      req.authProblem = 'Expired bearer token';
+      return;
+    }
+    req.caller = { user: found.user, tokenId: found.token.id, organizationScope: found.token.organizationId, tokenExpiresAt: found.token.expiresAt };
+    const last = found.token.lastUsedAt?.getTime() ?? 0;
+    if (Date.now() - last > TOUCH_EVERY_MINUTES * 60_000) {
+      // Mark it in the cached copy too, so the next requests do not write again.
+      found.token.lastUsedAt = new Date();
+      touchToken(app.db, found.token.id, TOUCH_EVERY_MINUTES).catch((err) => app.log.warn({ err }, 'could not record token use'));
+    }
+  };
+  // Synchronous for a token this instance has cached (nearly every request): no promise to wait for.
+  return (req: Request, res: Response, next: NextFunction) => {
     const header = req.headers.authorization;
     if (!header) return next();
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -44,31 +64,20 @@ export function resolveCaller(app: AppContext): RequestHandler {
     }
     const hash = hashToken(match[1]!);
     const hashHex = hash.toString('hex');
-    let found = app.tokens.get(hashHex);
-    if (!found) {
-      // Not known here: a lookup costs a query, which an address that spent its budget does not get
-      // (http/rate-limit.ts). The request is charged afterwards, to the token found or to the address.
-      app.rateLimits.refuseSpentAddress(req, res);
-      const generation = app.tokens.generation;
-      found = await findTokenWithUser(app.db, hash);
+    const cached = app.tokens.get(hashHex);
+    if (cached) {
+      admit(req, cached);
+      return next();
+    }
+    // Not known here: a lookup costs a query, which an address that spent its budget does not get
+    // (http/rate-limit.ts). The request is charged afterwards, to the token found or to the address.
+    app.rateLimits.refuseSpentAddress(req, res);
+    const generation = app.tokens.generation;
+    return findTokenWithUser(app.db, hash).then((found) => {
       if (found) app.tokens.set(hashHex, found, generation);
-    }
-    if (!found) {
-      req.authProblem = 'Invalid bearer token';
-      return next();
-    }
-    if (found.token.expiresAt && found.token.expiresAt.getTime() <= Date.now()) {
-      req.authProblem = 'Expired bearer token';
-      return next();
-    }
-    req.caller = { user: found.user, tokenId: found.token.id, organizationScope: found.token.organizationId, tokenExpiresAt: found.token.expiresAt };
-    const last = found.token.lastUsedAt?.getTime() ?? 0;
-    if (Date.now() - last > TOUCH_EVERY_MINUTES * 60_000) {
-      // Mark it in the cached copy too, so the next requests do not write again.
-      found.token.lastUsedAt = new Date();
-      touchToken(app.db, found.token.id, TOUCH_EVERY_MINUTES).catch((err) => app.log.warn({ err }, 'could not record token use'));
-    }
-    next();
+      admit(req, found);
+      next();
+    });
   };
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { newId } from '../ids.js';
 
 export const TOKEN_PREFIX = 'cw_';
@@ -10,7 +10,8 @@ export function newTokenSecret(): string {
 
 /** Tokens are stored only as their SHA-256: a database leak does not leak usable tokens. */
 export function hashToken(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  // The one-shot hash: no Hash object per request (half the time of createHash on every API call).
+  return hash('sha256', secret, 'buffer');
 }
 
 export function looksLikeToken(value: string): boolean {

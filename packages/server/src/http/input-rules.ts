@@ -87,18 +87,27 @@ function pointerSegment(key: string): string {
  * under `rootPath`. Iterative: the depth of `root` is bounded by the parsers, not by the stack.
  */
 export function forbiddenValues(root: unknown, rootPath: string, issues: ErrorIssue[] = []): ErrorIssue[] {
-  const pending: Array<[unknown, string]> = [[root, rootPath]];
+  // Each value with its key and parent: its path is only written out for an issue (most requests have none).
+  type Visit = { value: unknown; key?: string; parent?: Visit };
+  const pathOf = (visit: Visit): string => {
+    const segments: string[] = [];
+    for (let at: Visit | undefined = visit; at?.parent; at = at.parent) segments.push(pointerSegment(at.key!));
+    return [rootPath, ...segments.reverse()].join('/');
+  };
+  const pending: Visit[] = [{ value: root }];
   while (pending.length && issues.length < MAX_ISSUES) {
-    const [value, path] = pending.pop()!;
+    const visit = pending.pop()!;
+    const { value } = visit;
     if (typeof value === 'string') {
-      if (value.includes(NUL)) issues.push({ path, message: 'must not contain the character U+0000' });
+      if (value.includes(NUL)) issues.push({ path: pathOf(visit), message: 'must not contain the character U+0000' });
     } else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) issues.push({ path, message: 'must be a finite number' });
+      if (!Number.isFinite(value)) issues.push({ path: pathOf(visit), message: 'must be a finite number' });
     } else if (typeof value === 'object' && value !== null) {
-      for (const [key, item] of Object.entries(value)) {
-        const itemPath = `${path}/${pointerSegment(key)}`;
-        if (key.includes(NUL)) issues.push({ path: itemPath, message: 'names a property with the character U+0000' });
-        pending.push([item, itemPath]);
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        const item: Visit = { value: (value as Record<string, unknown>)[key], key, parent: visit };
+        if (key.includes(NUL)) issues.push({ path: pathOf(item), message: 'names a property with the character U+0000' });
+        pending.push(item);
       }
     }
   }

@@ -35,7 +35,8 @@ const RECENTLY_FINISHED = 32;
 /** Requests named in one alarm at most. */
 const NAMED_IN_ALARM = 10;
 
-type Tracked = { req: Request; started: number; finished?: number };
+/** A request in flight (or finished lately): when it started and, once answered, when it finished. */
+type Tracked = { req: Request; started: number; finished: number };
 
 /** Linux's clock ticks per second in /proc (USER_HZ: 100 on every architecture Node runs on). */
 const PROC_TICK_MS = 10;
@@ -62,18 +63,23 @@ export function mainThreadCpuMs(): number | undefined {
  */
 export class EventLoopWatch {
   private readonly inFlight = new Set<Tracked>();
-  private readonly finished: Tracked[] = [];
+  /** A ring of the last RECENTLY_FINISHED requests finished (every request passes here: no array shifts). */
+  private readonly finished: Array<Tracked | undefined> = new Array<Tracked | undefined>(RECENTLY_FINISHED);
+  private nextFinished = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  track(req: Request): () => void {
-    const tracked: Tracked = { req, started: performance.now() };
+  /** Starts tracking a request; `untrack` it once answered or abandoned. */
+  track(req: Request, started = performance.now()): Tracked {
+    const tracked: Tracked = { req, started, finished: 0 };
     this.inFlight.add(tracked);
-    return () => {
-      if (!this.inFlight.delete(tracked)) return;
-      tracked.finished = performance.now();
-      this.finished.push(tracked);
-      if (this.finished.length > RECENTLY_FINISHED) this.finished.shift();
-    };
+    return tracked;
+  }
+
+  untrack(tracked: Tracked, finished = performance.now()): void {
+    if (!this.inFlight.delete(tracked)) return;
+    tracked.finished = finished;
+    this.finished[this.nextFinished] = tracked;
+    this.nextFinished = (this.nextFinished + 1) % RECENTLY_FINISHED;
   }
 
   /** Starts sampling (once); the timer never keeps the process alive. */
@@ -95,7 +101,8 @@ export class EventLoopWatch {
 
   /** `cpuMs`: what the main thread ran meanwhile (10 ms steps): about `lag` when code held it, near 0 when the machine did not run it. */
   private alarm(log: Logger, lag: number, blockedSince: number, cpuMs: number | undefined): void {
-    const during = [...this.inFlight, ...this.finished.filter((tracked) => tracked.finished! >= blockedSince)].filter((tracked) => tracked.started <= blockedSince + lag);
+    const finishedDuring = this.finished.filter((tracked): tracked is Tracked => tracked !== undefined && tracked.finished >= blockedSince).sort((a, b) => a.finished - b.finished);
+    const during = [...this.inFlight, ...finishedDuring].filter((tracked) => tracked.started <= blockedSince + lag);
     const requests = during.slice(0, NAMED_IN_ALARM).map(({ req }) => ({ reqId: req.id, method: req.method, path: loggedPath(req), operation: matchedOperation(req)?.operationId }));
     log.warn({ lagMs: Math.round(lag), ...(cpuMs === undefined ? {} : { cpuMs }), ...(requests.length === 1 ? { reqId: requests[0]!.reqId } : {}), requests }, 'event loop blocked');
   }
@@ -118,13 +125,20 @@ export const SECRET_PATH_PARAMETERS: ReadonlySet<string> = new Set(['inviteId', 
 /** Probes and scrapes: at `trace` when they succeed, so they do not drown the access log. */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
+/** Whether a spec route (`/v1/invites/{inviteId}`) has a secret path parameter: decided once per route. */
+const routesWithSecrets = new Map<string, boolean>();
+const hasSecretParameter = (route: string) => {
+  let secret = routesWithSecrets.get(route);
+  if (secret === undefined) routesWithSecrets.set(route, (secret = [...route.matchAll(/\{(\w+)\}/g)].some(([, name]) => SECRET_PATH_PARAMETERS.has(name!))));
+  return secret;
+};
+
 /** The request's path as logged: without its query string, and with secret path parameters masked. */
 function loggedPath(req: Request): string {
-  const operation = matchedOperation(req);
-  if (operation && Object.keys(operation.params).some((name) => SECRET_PATH_PARAMETERS.has(name))) {
-    return operation.route.replace(/\{(\w+)\}/g, (_, name: string) =>
-      SECRET_PATH_PARAMETERS.has(name) ? '[redacted]' : encodeURIComponent(operation.params[name] ?? ''),
-    );
+  const route = (req as Request & { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute;
+  if (route !== undefined && hasSecretParameter(route)) {
+    const params = matchedOperation(req)!.params;
+    return route.replace(/\{(\w+)\}/g, (_, name: string) => (SECRET_PATH_PARAMETERS.has(name) ? '[redacted]' : encodeURIComponent(params[name] ?? '')));
   }
   const query = req.originalUrl.indexOf('?');
   return query === -1 ? req.originalUrl : req.originalUrl.slice(0, query);
@@ -160,7 +174,7 @@ export function observe(log: Logger, metrics: Metrics, loop: EventLoopWatch, acc
   const series = new Map<string, { observe(value: number): void }>();
   let requestPrototype: object | undefined;
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     req.id = id;
@@ -181,14 +195,16 @@ export function observe(log: Logger, metrics: Metrics, loop: EventLoopWatch, acc
         });
       }
     }
-    const done = loop.track(req);
-    // A request whose client left emits `close` without `finish`.
-    res.once('close', done);
-    res.once('finish', () => {
-      done();
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const operation = matchedOperation(req);
-      const route = operation?.route ?? (req.route?.path as string | undefined) ?? 'unmatched';
+    const tracked = loop.track(req, started);
+    // One listener: `close` follows `finish` on every response, and comes alone when the client left
+    // before the answer was written (nothing to record then). Emitted once: `on`, without `once`'s wrapper.
+    res.on('close', () => {
+      const now = performance.now();
+      loop.untrack(tracked, now);
+      if (!res.writableFinished) return;
+      const seconds = (now - started) / 1000;
+      const match = (req as Request & { openapi?: { openApiRoute?: string; schema?: { operationId?: string } } }).openapi;
+      const route = match?.openApiRoute ?? (req.route?.path as string | undefined) ?? 'unmatched';
       const status = res.statusCode;
       const name = `${req.method} ${route} ${status}`;
       let observer = series.get(name);
@@ -200,7 +216,7 @@ export function observe(log: Logger, metrics: Metrics, loop: EventLoopWatch, acc
       const level = levelOf(path, status);
       if (!level || !log.isLevelEnabled(level)) return;
       // The line req.log would write (its reqId first), without making the request a child logger.
-      log[level]({ reqId: req.id, method: req.method, path, operation: operation?.operationId, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+      log[level]({ reqId: req.id, method: req.method, path, operation: match?.schema?.operationId, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
     });
     next();
   };
