@@ -176,8 +176,9 @@ const schema = z.object({
   IMPORT_MAX_DEPTH: z.coerce.number().int().min(0).max(20).default(3),
   IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(25 * 1024 * 1024),
   IMPORT_TIME_LIMIT_MS: z.coerce.number().int().min(100).optional(),
-  // One resource's read in the parse pool: an HTML page past 10 s is adversarial (Readability takes ~1 s
-  // for a 2 MB page). Set lower by the hostile-input tests, which wait for it (areas/import/import-parser.ts).
+  // One resource's read in the parse pool (packages/server/src/areas/import/import-parser.ts): an HTML
+  // page past 10 s is adversarial (Readability takes ~1 s for a 2 MB page). The hostile-input tests,
+  // which wait for it, set it lower.
   IMPORT_READ_DEADLINE_MS: z.coerce.number().int().min(100).default(10_000),
   IMPORT_ZIP_MAX_ENTRIES: z.coerce.number().int().min(1).max(100_000).default(5000),
   IMPORT_ZIP_MAX_EXPANDED_BYTES: z.coerce.number().int().min(1024).default(200 * 1024 * 1024),
