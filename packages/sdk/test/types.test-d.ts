@@ -1,5 +1,6 @@
-// Type-level tests: they run under `tsc` (the package's typecheck script) and vitest's typecheck
-// mode. When the contract changes shape, these fail to compile.
+// Type-level tests, checked by `tsc` (`pnpm typecheck` at the root, or the package's typecheck
+// script): when the contract changes shape, these fail to compile. vitest does not run them
+// (packages/sdk/vitest.config.ts).
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type ApiError,

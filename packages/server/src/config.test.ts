@@ -25,7 +25,8 @@ describe('loadConfig', () => {
   });
 
   it('has import and PDF limits that end within a request', () => {
-    expect(loadConfig({}).import).toEqual({ maxPages: 200, maxDepth: 3, maxBytes: 25 * 1024 * 1024, timeLimitMs: 20_000, zipMaxEntries: 5000, zipMaxExpandedBytes: 200 * 1024 * 1024 });
+    expect(loadConfig({}).import).toEqual({ maxPages: 200, maxDepth: 3, maxBytes: 25 * 1024 * 1024, timeLimitMs: 20_000, readDeadlineMs: 10_000, zipMaxEntries: 5000, zipMaxExpandedBytes: 200 * 1024 * 1024 });
+    expect(loadConfig({ IMPORT_READ_DEADLINE_MS: '3000' }).import.readDeadlineMs).toBe(3000);
     expect(loadConfig({}).pdf).toEqual({ maxPages: 500, renderTimeoutMs: 20_000, cacheMaxBytes: 256 * 1024 * 1024 });
     // Unset, the time limits follow a shorter request timeout.
     expect(loadConfig({ REQUEST_TIMEOUT_MS: '15000' }).import.timeLimitMs).toBe(10_000);

@@ -176,6 +176,10 @@ const schema = z.object({
   IMPORT_MAX_DEPTH: z.coerce.number().int().min(0).max(20).default(3),
   IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(25 * 1024 * 1024),
   IMPORT_TIME_LIMIT_MS: z.coerce.number().int().min(100).optional(),
+  // One resource's read in the parse pool (packages/server/src/areas/import/import-parser.ts): an HTML
+  // page past 10 s is adversarial (Readability takes ~1 s for a 2 MB page). The hostile-input tests,
+  // which wait for it, set it lower.
+  IMPORT_READ_DEADLINE_MS: z.coerce.number().int().min(100).default(10_000),
   IMPORT_ZIP_MAX_ENTRIES: z.coerce.number().int().min(1).max(100_000).default(5000),
   IMPORT_ZIP_MAX_EXPANDED_BYTES: z.coerce.number().int().min(1024).default(200 * 1024 * 1024),
   PDF_MAX_PAGES: z.coerce.number().int().min(1).max(10_000).default(500),
@@ -239,7 +243,7 @@ export type Config = {
   /** How many request bodies above 1 MB (content batches, imports) are read at once; more get 503. */
   largeBodyConcurrency: number;
   /** Content import limits (docs/decisions.md, Content import). */
-  import: { maxPages: number; maxDepth: number; maxBytes: number; timeLimitMs: number; zipMaxEntries: number; zipMaxExpandedBytes: number };
+  import: { maxPages: number; maxDepth: number; maxBytes: number; timeLimitMs: number; readDeadlineMs: number; zipMaxEntries: number; zipMaxExpandedBytes: number };
   /** Change-request PDFs: pages in one PDF, rendering time, cached bytes per organization. */
   pdf: { maxPages: number; renderTimeoutMs: number; cacheMaxBytes: number };
   /**
@@ -393,6 +397,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: Mode = 'd
       maxDepth: e.IMPORT_MAX_DEPTH,
       maxBytes: e.IMPORT_MAX_BYTES,
       timeLimitMs: withinRequest(e.IMPORT_TIME_LIMIT_MS),
+      readDeadlineMs: e.IMPORT_READ_DEADLINE_MS,
       zipMaxEntries: e.IMPORT_ZIP_MAX_ENTRIES,
       zipMaxExpandedBytes: e.IMPORT_ZIP_MAX_EXPANDED_BYTES,
     },

@@ -17,13 +17,22 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject) {
+type Shared = { adminUrl: string; template: string; stop: () => Promise<void> };
+/**
+ * Both server projects (packages/server/vitest.server-projects.ts) run this setup in vitest's one
+ * process, one after the other: the first starts PostgreSQL and migrates the template, the second uses
+ * them (a second server and migration cost several seconds before any test starts), and the last
+ * teardown removes them. Kept on `globalThis`: each project may load this module afresh.
+ */
+const SHARED = Symbol.for('content-workspace.test-postgres');
+type Holder = { ready?: Promise<Shared>; users: number };
+const holder = ((globalThis as Record<symbol, Holder | undefined>)[SHARED] ??= { users: 0 });
+
+async function startShared(): Promise<Shared> {
   const log = createLogger({ logLevel: 'warn' });
   const { adminUrl, stop: stopServer } = await startScratchPostgres('cw-test-', log);
-
-  // Both server projects (packages/server/vitest.server-projects.ts) run this in vitest's one process, on one
-  // PostgreSQL when TEST_DATABASE_URL names it: a template of each project's own.
-  const template = `cw_template_${process.pid}_${project.name.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}`;
+  // On one PostgreSQL under TEST_DATABASE_URL, another run's template may exist: each is named by its process.
+  const template = `cw_template_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${template}`);
@@ -41,15 +50,28 @@ export default async function setup(project: TestProject) {
   await templateClient.query('INSERT INTO server_keys (kind, material) VALUES ($1, $2)', ['samlServiceProvider', newKeyMaterial('samlServiceProvider')]);
   await templateClient.end();
   await admin.end();
-
-  project.provide('databaseAdminUrl', adminUrl);
-  project.provide('templateDatabase', template);
-
-  return async () => {
+  const stop = async () => {
     const cleanup = new pg.Client({ connectionString: adminUrl });
     await cleanup.connect();
     await cleanup.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).catch(() => {});
     await cleanup.end();
     await stopServer();
+  };
+  return { adminUrl, template, stop };
+}
+
+export default async function setup(project: TestProject) {
+  holder.users += 1;
+  holder.ready ??= startShared();
+  const { adminUrl, template } = await holder.ready;
+  project.provide('databaseAdminUrl', adminUrl);
+  project.provide('templateDatabase', template);
+
+  return async () => {
+    holder.users -= 1;
+    if (holder.users > 0) return;
+    const shared = holder.ready;
+    holder.ready = undefined;
+    await (await shared)?.stop();
   };
 }

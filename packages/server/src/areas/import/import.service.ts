@@ -120,7 +120,7 @@ export async function importContent(app: App, target: ImportTarget, userId: stri
 async function importFor(app: App, target: ImportTarget, userId: string, actor: EventActor, request: ImportRequest, state: ImportRequestState): Promise<ImportResult> {
   checkRequest(request);
   const budget = new ImportBudget(app.config.import);
-  const parser = new ImportParser(app.parsing, budget, state.clientGone);
+  const parser = new ImportParser(app.parsing, budget, app.config.import.readDeadlineMs, state.clientGone);
   const { plan, totalResources } = await readSource(request, app, budget, parser);
   if (plan.pages.length === 0) throw unprocessable('The source holds no page to import');
   const { build, bodies } = planBatch(plan);
