@@ -41,7 +41,10 @@
 // answers each round's words too, turn about with this tree's, on the same database: before and after
 // in one run. SITES_BENCH_DATA=/some/dir keeps the seeded database there and reuses it on the next runs
 // (`typing/` and `full/` beside each other: a typing-only world has no 10,000-page space); the full run's
-// long-page step edits its space, so a kept full world grows by those edits.
+// long-page step edits its space, so a kept full world grows by those edits. --explain (with --typing):
+// instead of the rounds, EXPLAIN (ANALYZE, BUFFERS) of every statement the dialog's search runs
+// (bench/lib/explain.ts) for a few prefixes, with the dialog's bound and the results page's, and how
+// many of the dialog's eight results each bound gives alike, for every prefix of the rounds' words.
 //
 // --long-page: only the long page's first render in a site of the sample site's size (41 pages), without
 // the 10,000- and 100,000-page worlds.
@@ -69,6 +72,10 @@ import { longPage } from './lib/long-page.js';
 import { profileRenders } from './lib/renderer-profile.js';
 import { body, quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
 import { checkSeededPages, seedPagesInSql, type SqlPage } from './lib/sql-pages.js';
+import { explainingPool, type ExplainedStatement } from './lib/explain.js';
+import { RESULTS_BOUND, searchPages, type SearchPageHit } from '../packages/server/src/content/search/search.js';
+import { createDatabase } from '../packages/server/src/db/database.js';
+import { DIALOG_BOUND, DIALOG_RESULTS } from '../packages/server/src/areas/sites/published/endpoints/search-json.js';
 import { createSpace } from '../packages/server/src/areas/spaces/spaces.service.js';
 
 // Scripts started below are named relative to bench/.
@@ -98,6 +105,8 @@ const RENDERER_BASELINES = ['4f225e7', '4a10c56'];
 const TYPING_ONLY = args.includes('--typing');
 /** `--against REV` (with --typing): an earlier commit's server measured beside this tree's. */
 const AGAINST = args.includes('--against') ? args[args.indexOf('--against') + 1] : undefined;
+/** `--explain` (with --typing): the statements' plans and the bounds' results compared (explainTyping). */
+const EXPLAIN = args.includes('--explain');
 /** SITES_BENCH_DATA: where the seeded worlds are kept between runs (see the file's header). */
 const DATA_DIR = process.env.SITES_BENCH_DATA;
 /** Documents each renderer renders for the figures (a median of 15 holds still on a shared machine where 9 did not). */
@@ -498,6 +507,107 @@ const TYPED = [
   ['export csv', 'rate limit', 'translation locale', 'profiling', 'onboarding guide', 'retry backoff'],
 ];
 
+/**
+ * --typing --profile: the server's CPU (node --cpu-prof) while it answers every prefix of the rounds'
+ * words once, one request at a time, each new to it (the first pass), summarised by self time.
+ */
+async function profileTyping(url: string, many: ManyPages) {
+  const directory = mkdtempSync(join(tmpdir(), 'cw-typing-profile-'));
+  const server = await startScript('api/full-server.ts', 0, { DATABASE_URL: url, RATE_LIMIT_ENABLED: 'false' }, ['--cpu-prof', `--cpu-prof-dir=${directory}`]);
+  try {
+    const base = `http://127.0.0.1:${server.port}`;
+    await checkManyPages(base, many);
+    await runScript<LoadResult>('api/load.ts', 1, { url: base, paths: typingPaths(many.siteId, TYPED[0]!), tokens: [], connections: 16, seconds: 3, sequential: false });
+    const paths = typingPaths(many.siteId, TYPED.slice(1).flat());
+    const started = performance.now();
+    const times: Array<[number, string]> = [];
+    for (const path of paths) {
+      const before = performance.now();
+      await (await fetch(`${base}${path}`)).arrayBuffer();
+      times.push([performance.now() - before, decodeURIComponent(path.replace(/.*q=/, ''))]);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    times.sort((a, b) => b[0] - a[0]);
+    console.log(`${paths.length} prefixes new to the server in ${seconds.toFixed(1)} s (profiled); slowest: ${times.slice(0, 10).map(([ms, q]) => `"${q}" ${ms.toFixed(0)} ms`).join(', ')}`);
+    await stop(server.child);
+    summarise(readdirSync(directory).map((name) => join(directory, name))[0]!, Math.floor(seconds) + 2);
+  } finally {
+    await stop(server.child);
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/** Prefixes whose statements --explain shows: short and common, mid, two words, a rare word, the same misspelt (the fuzzy pass). */
+const EXPLAINED = ['co', 'inst', 'kube', 'webh', 'install doc', 'deprovisioning', 'deprovisoning', 'qzxv'];
+
+/**
+ * --explain: each EXPLAINED text searched in the 100,000-page space as the dialog searches it, with its
+ * bound and with the results page's (RESULTS_BOUND): each statement's execution time and the scans of
+ * the main one (the whole plans in bench/results/); then, for every prefix of the rounds' words, how
+ * many of the eight first results the two bounds share.
+ */
+async function explainTyping(world: World, many: ManyPages) {
+  const scope = { kind: 'spaces' as const, spaces: [{ organizationId: many.organizationId, spaceId: many.spaceId }], publishedOnly: true };
+  const window = { offset: 0, limit: DIALOG_RESULTS };
+  const plans: ExplainedStatement[] = [];
+  const explained = createDatabase(explainingPool(world.pool, plans));
+  // `--bound SECTIONS/TITLES`: another dialog bound, to compare.
+  const asked = args.includes('--bound') ? args[args.indexOf('--bound') + 1]!.split('/').map(Number) : undefined;
+  const dialogBound = asked ? { ...DIALOG_BOUND, sections: asked[0]!, titles: asked[1]! } : DIALOG_BOUND;
+  const bounds = [
+    ['dialog', dialogBound],
+    ['results page', RESULTS_BOUND],
+  ] as const;
+  const report: string[] = [];
+  console.log(`EXPLAIN (ANALYZE, BUFFERS) of the dialog's search, 100,000 pages (load average ${loadavg().map((value) => value.toFixed(1)).join(', ')}):`);
+  // `--texts a,b`: other texts than EXPLAINED.
+  const texts = args.includes('--texts') ? args[args.indexOf('--texts') + 1]!.split(',') : EXPLAINED;
+  for (const text of texts) {
+    for (const [label, bound] of bounds) {
+      plans.length = 0;
+      const found = await searchPages(explained, scope, text, window, undefined, bound);
+      const times = plans.map((statement) => `${statement.executionMs.toFixed(1)}`).join(' + ');
+      console.log(`  "${text}", ${label} bound (${bound.sections} sections, ${bound.titles} titles): ${found.mode}, total ${found.total}${found.totalIsLowerBound ? '+' : ''}; statements ${times} ms (execution; planning ${plans.map((statement) => statement.planningMs.toFixed(1)).join(' + ')} ms)`);
+      const main = plans.filter((statement) => /search_sections/.test(statement.sql));
+      for (const statement of main) {
+        for (const planLine of statement.plan) if (/on search_(sections|titles) |Rows Removed by Filter/.test(planLine)) console.log(`      ${planLine.trim().slice(0, 170)}`);
+      }
+      report.push(`== "${text}", ${label} bound`, ...plans.flatMap((statement) => [statement.sql, ...statement.plan, '']));
+    }
+  }
+  mkdirSync('results', { recursive: true });
+  const file = join('results', `explain-typing-${new Date().toISOString().replace(/[:.]/g, '-')}.txt`);
+  writeFileSync(file, report.join('\n'));
+  console.log(`(the whole plans in bench/${file})`);
+  // The eight first results of each bound, for what visitors type in the rounds.
+  const prefixes = TYPED.slice(1).flat().flatMap((q) => Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 2)));
+  const shared: number[] = [];
+  const differing: string[] = [];
+  // Results whose page title has every typed word (the last as a prefix): the ranking puts title matches first.
+  const titled = { dialog: 0, full: 0, results: 0 };
+  for (const text of prefixes) {
+    const [dialog, full] = await Promise.all(bounds.map(([, bound]) => searchPages(world.db, scope, text, window, undefined, bound)));
+    const key = (page: SearchPageHit) => `${page.pageId}#${page.sections[0]?.id ?? ''}`;
+    const fullKeys = new Set(full!.pages.map(key));
+    const alike = dialog!.pages.filter((page) => fullKeys.has(key(page))).length;
+    const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+    const hasWords = (page: SearchPageHit) => words.every((word) => page.title.toLowerCase().includes(word));
+    titled.dialog += dialog!.pages.filter(hasWords).length;
+    titled.full += full!.pages.filter(hasWords).length;
+    titled.results += full!.pages.length;
+    shared.push(full!.pages.length === 0 ? 1 : alike / full!.pages.length);
+    if (alike < full!.pages.length) differing.push(`"${text}" ${alike}/${full!.pages.length} (dialog: ${dialog!.pages.slice(0, 3).map((page) => page.title).join(', ')}; results page: ${full!.pages.slice(0, 3).map((page) => page.title).join(', ')})`);
+  }
+  const identical = shared.filter((share) => share === 1).length;
+  console.log(
+    `\nthe dialog's eight results with its bound against the results page's bound, ${prefixes.length} prefixes: ${identical} the same eight, ` +
+      `mean share ${((shared.reduce((sum, share) => sum + share, 0) / shared.length) * 100).toFixed(0)}%; ` +
+      `results whose title has the typed words: ${titled.dialog} with the dialog's bound, ${titled.full} with the results page's (of ${titled.results})`,
+  );
+  for (const line of differing.slice(0, 12)) console.log(`  ${line}`);
+  if (differing.length > 12) console.log(`  … and ${differing.length - 12} more`);
+}
+
 /** What the dialog of site `siteId` asks while a visitor types `words`: each prefix of two letters or more. */
 const typingPaths = (siteId: string, words: string[]) =>
   words.flatMap((q) => Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 2))).map((q) => `/s/${siteId}/_search?q=${encodeURIComponent(q)}`);
@@ -553,6 +663,8 @@ async function measureTypingOnly() {
   const servers: Array<{ label: string; child: ChildProcess; url: string }> = [];
   try {
     const { many } = await keptSites(world, async () => ({ many: await seedManyPages(app, caller, world) }));
+    if (EXPLAIN) return await explainTyping(world, many);
+    if (PROFILE) return await profileTyping(world.url, many);
     const sides: Array<{ label: string; script: string }> = [{ label: 'this tree', script: 'api/full-server.ts' }];
     if (AGAINST) {
       const { commit, dir } = await checkoutCommit(AGAINST);
