@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DIALOG_BOUND, DIALOG_RESULTS } from '../../src/areas/sites/published/endpoints/search-json.js';
 import { edit } from '../support/content.js';
 import { useTestServer } from '../support/harness.js';
-import { addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, Visitor } from '../support/published.js';
+import { addPagesSaying, addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, Visitor } from '../support/published.js';
 
 const server = useTestServer();
 
@@ -126,16 +126,7 @@ describe('the search dialog\'s JSON search', () => {
     // More pages whose title and sections match than the dialog reads (titles and sections both).
     const pages = Math.max(DIALOG_BOUND.titles, DIALOG_BOUND.sections) + 10;
     const world = await publishedSite(server(), [{ type: 'insert_page', title: 'Welcome', slug: 'welcome', markdown: 'Start here.' }] as never);
-    const guide = world.spaces.guide!;
-    for (let from = 0; from < pages; from += 50) {
-      const batch = Array.from({ length: Math.min(50, pages - from) }, (_, i) => ({
-        type: 'insert_page',
-        title: `Lantern ${from + i}`,
-        slug: `lantern-${from + i}`,
-        markdown: 'Light the lantern at dusk.\n\n## Lantern care\n\nKeep the lantern clean.',
-      }));
-      await edit(world.admin, guide.id, batch as never);
-    }
+    await addPagesSaying(world.admin, world.spaces.guide!.id, 'lantern', pages);
     const visitor = new Visitor(world.t.url);
     const root = `/s/${world.siteId}`;
     const found = await search(visitor, root, { q: 'lantern' });
