@@ -36,6 +36,8 @@
 //
 //   pnpm bench sites [--rounds N] [--seconds S] [--profile] [--agents] [--renderer] [--long-page] [--typing [--against REV]]
 //
+// (bench/run.ts starts this file without the options: for them, `cd bench && ./node_modules/.bin/tsx sites.ts …`.)
+//
 // --typing: only the search-as-you-type step (the 100,000-page space, without the 10,000-page one and
 // the renderers), ROUNDS rounds; with --against REV, REV's server (its worktree, bench/lib/builds.ts)
 // answers each round's words too, turn about with this tree's, on the same database: before and after
