@@ -20,6 +20,7 @@ export const MAX_TITLE_MATCHES = 5_000;
 /** Matching sections considered per query: bounds the ranking work of very common words. */
 export const MAX_MATCHED_SECTIONS = 2_000;
 export const SECTIONS_PER_PAGE = 5;
+export const PAGES_PER_SPACE = 5;
 
 /**
  * How much a search reads: the title matches (`titles`) and the matching sections in primary-key
@@ -31,7 +32,7 @@ export const SECTIONS_PER_PAGE = 5;
 export type SearchBound = { sections: number; titles: number; sectionsPerPage: number };
 /** The bound of a ranked list of results (the API, a site's results page). */
 export const RESULTS_BOUND: SearchBound = { sections: MAX_MATCHED_SECTIONS, titles: MAX_TITLE_MATCHES, sectionsPerPage: SECTIONS_PER_PAGE };
-export const PAGES_PER_SPACE = 5;
+
 /** ts_rank's weights of D (body), C (description), B (heading) and A (title). */
 const WEIGHTS = sql`'{0.1, 0.2, 0.4, 1.0}'::real[]`;
 
