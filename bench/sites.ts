@@ -34,7 +34,19 @@
 //   turns, each time a new document (warm: three rendered first): wall and CPU time, medians, same run.
 //   With --profile (and --renderer), each renderer's CPU per render by stage instead.
 //
-//   pnpm bench sites [--rounds N] [--seconds S] [--profile] [--agents] [--renderer] [--long-page]
+//   pnpm bench sites [--rounds N] [--seconds S] [--profile] [--agents] [--renderer] [--long-page] [--typing [--against REV]]
+//
+// (bench/run.ts starts this file without the options: for them, `cd bench && ./node_modules/.bin/tsx sites.ts …`.)
+//
+// --typing: only the search-as-you-type step (the 100,000-page space, without the 10,000-page one and
+// the renderers), ROUNDS rounds; with --against REV, REV's server (its worktree, bench/lib/builds.ts)
+// answers each round's words too, turn about with this tree's, on the same database: before and after
+// in one run. SITES_BENCH_DATA=/some/dir keeps the seeded database there and reuses it on the next runs
+// (`typing/` and `full/` beside each other: a typing-only world has no 10,000-page space); the full run's
+// long-page step edits its space, so a kept full world grows by those edits. --explain (with --typing):
+// instead of the rounds, EXPLAIN (ANALYZE, BUFFERS) of every statement the dialog's search runs
+// (bench/lib/explain.ts) for a few prefixes, with the dialog's bound and the results page's, and how
+// many of the dialog's eight results each bound gives alike, for every prefix of the rounds' words.
 //
 // --long-page: only the long page's first render in a site of the sample site's size (41 pages), without
 // the 10,000- and 100,000-page worlds.
@@ -42,7 +54,7 @@
 // --profile: instead of the rounds, a CPU profile (node --cpu-prof) of the server under the cached view,
 // summarised by self time (module and function); the .cpuprofile is kept in bench/results/.
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +74,10 @@ import { longPage } from './lib/long-page.js';
 import { profileRenders } from './lib/renderer-profile.js';
 import { body, quantile, seedTenThousandPages } from './lib/ten-thousand-pages.js';
 import { checkSeededPages, seedPagesInSql, type SqlPage } from './lib/sql-pages.js';
+import { explainingPool, type ExplainedStatement } from './lib/explain.js';
+import { RESULTS_BOUND, searchPages, type SearchPageHit } from '../packages/server/src/content/search/search.js';
+import { createDatabase } from '../packages/server/src/db/database.js';
+import { DIALOG_BOUND, DIALOG_RESULTS } from '../packages/server/src/areas/sites/published/endpoints/search-json.js';
 import { createSpace } from '../packages/server/src/areas/spaces/spaces.service.js';
 
 // Scripts started below are named relative to bench/.
@@ -87,6 +103,14 @@ const LONG_PAGE_ONLY = args.includes('--long-page');
 const SMALL_SITE_PAGES = 40;
 /** The commits whose body renderers this tree's is compared with: main when issue 28's render work started, and main before the tokens-to-hast renderer. */
 const RENDERER_BASELINES = ['4f225e7', '4a10c56'];
+/** `--typing`: only the search-as-you-type step (measureTypingOnly). */
+const TYPING_ONLY = args.includes('--typing');
+/** `--against REV` (with --typing): an earlier commit's server measured beside this tree's. */
+const AGAINST = args.includes('--against') ? args[args.indexOf('--against') + 1] : undefined;
+/** `--explain` (with --typing): the statements' plans and the bounds' results compared (explainTyping). */
+const EXPLAIN = args.includes('--explain');
+/** SITES_BENCH_DATA: where the seeded worlds are kept between runs (see the file's header). */
+const DATA_DIR = process.env.SITES_BENCH_DATA;
 /** Documents each renderer renders for the figures (a median of 15 holds still on a shared machine where 9 did not). */
 const RENDERER_DOCUMENTS = 15;
 
@@ -126,22 +150,25 @@ const line = (label: string, r: LoadResult, bare: LoadResult) =>
   (r.non2xx + r.errors ? ` · NON-2XX/ERRORS ${r.non2xx}/${r.errors}` : '');
 
 async function main() {
+  if (TYPING_ONLY) return await measureTypingOnly();
   await measureBodyRenderers();
   if (RENDERER_ONLY) return;
   if (LONG_PAGE_ONLY) return await longPageOnly();
   console.log('seeding a 10,000-page space …');
-  const world = await seedTenThousandPages();
+  const world = await seedTenThousandPages(DATA_DIR ? { keepIn: join(DATA_DIR, 'full') } : {});
   const servers: Array<Awaited<ReturnType<typeof startScript>>> = [];
   try {
     const { db, organizationId, space, user, tops, children } = world;
     // The services record events with the actor's addresses: the seeded app context has them.
     const app = { ...world.app, db } as unknown as AppContext;
     const caller = { user: { id: user.id } } as unknown as Caller;
-    const siteId = await createSite(app, caller, organizationId, { title: 'Bench docs', spaces: [space.id] }, new Map([[space.id, space]]));
-    await setPublished(app, organizationId, siteId, true);
+    const { siteId, many } = await keptSites(world, async () => {
+      const siteId = await createSite(app, caller, organizationId, { title: 'Bench docs', spaces: [space.id] }, new Map([[space.id, space]]));
+      await setPublished(app, organizationId, siteId, true);
+      // The 100,000-page space of the search-as-you-type step, and a site publishing it.
+      return { siteId, many: await seedManyPages(app, caller, world) };
+    });
     console.log(`seeded in ${(world.seededInMs / 1000).toFixed(0)} s; site ${siteId} published; pinning ${canPin ? 'on (server: core 0; load + database: core 1)' : 'unavailable'}`);
-    // The 100,000-page space of the search-as-you-type step, and a site publishing it.
-    const many = await seedManyPages(app, caller, world);
 
     if (PROFILE) return await profileCached(world.url, siteId, world);
     const full = await startScript('api/full-server.ts', 0, { DATABASE_URL: world.url, RATE_LIMIT_ENABLED: 'false' });
@@ -169,9 +196,6 @@ async function main() {
     const cached = allPaths.slice(0, 200);
     const barePaths = [`/bare/spaces/${space.id}`];
     const searchPaths = ['water', 'oil people', 'topic', 'section 4521'].map((q) => `/s/${siteId}/search?q=${encodeURIComponent(q)}`);
-    // What the dialog asks while a visitor types: each prefix of a few queries.
-    const typingPaths = (words: string[]) =>
-      words.flatMap((q) => Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 2))).map((q) => `/s/${many.siteId}/_search?q=${encodeURIComponent(q)}`);
 
     if (AGENTS_ONLY) {
       await load(fullUrl, cached, 5);
@@ -183,7 +207,7 @@ async function main() {
     await load(limitedUrl, cached, 5);
     await load(fullUrl, searchPaths, 3);
     await checkManyPages(fullUrl, many);
-    await load(fullUrl, typingPaths(TYPED[0]!), 3);
+    await load(fullUrl, typingPaths(many.siteId, TYPED[0]!), 3);
     let unseen = allPaths.slice(200);
     const rounds: Array<{ bare: LoadResult; cached: LoadResult; first: LoadResult; limited: LoadResult; search: LoadResult; recordMs: number; typing: LoadResult; latency: TypingLatency }> = [];
     // What recording costs the server: the calls on the hot path and the batched writes they lead to.
@@ -206,7 +230,7 @@ async function main() {
       const limitedResult = await load(limitedUrl, cached);
       const search = await load(fullUrl, searchPaths);
       const recordMs = await recordViews();
-      const typed = typingPaths(TYPED[1 + ((round - 1) % (TYPED.length - 1))]!);
+      const typed = typingPaths(many.siteId, TYPED[1 + ((round - 1) % (TYPED.length - 1))]!);
       const latency = await typingLatency(fullUrl, typed);
       const typing = await load(fullUrl, typed);
       rounds.push({ bare: bareResult, cached: cachedResult, first, limited: limitedResult, search, recordMs, typing, latency });
@@ -485,6 +509,111 @@ const TYPED = [
   ['export csv', 'rate limit', 'translation locale', 'profiling', 'onboarding guide', 'retry backoff'],
 ];
 
+/**
+ * --typing --profile: the server's CPU (node --cpu-prof) while it answers every prefix of the rounds'
+ * words once, one request at a time, each new to it (the first pass), summarised by self time.
+ */
+async function profileTyping(url: string, many: ManyPages) {
+  const directory = mkdtempSync(join(tmpdir(), 'cw-typing-profile-'));
+  const server = await startScript('api/full-server.ts', 0, { DATABASE_URL: url, RATE_LIMIT_ENABLED: 'false' }, ['--cpu-prof', `--cpu-prof-dir=${directory}`]);
+  try {
+    const base = `http://127.0.0.1:${server.port}`;
+    await checkManyPages(base, many);
+    await runScript<LoadResult>('api/load.ts', 1, { url: base, paths: typingPaths(many.siteId, TYPED[0]!), tokens: [], connections: 16, seconds: 3, sequential: false });
+    const paths = typingPaths(many.siteId, TYPED.slice(1).flat());
+    const started = performance.now();
+    const times: Array<[number, string]> = [];
+    for (const path of paths) {
+      const before = performance.now();
+      await (await fetch(`${base}${path}`)).arrayBuffer();
+      times.push([performance.now() - before, decodeURIComponent(path.replace(/.*q=/, ''))]);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    times.sort((a, b) => b[0] - a[0]);
+    console.log(`${paths.length} prefixes new to the server in ${seconds.toFixed(1)} s (profiled); slowest: ${times.slice(0, 10).map(([ms, q]) => `"${q}" ${ms.toFixed(0)} ms`).join(', ')}`);
+    await stop(server.child);
+    summarise(readdirSync(directory).map((name) => join(directory, name))[0]!, Math.floor(seconds) + 2);
+  } finally {
+    await stop(server.child);
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/** Prefixes whose statements --explain shows: short and common, mid, two words, a rare word, the same misspelt (the fuzzy pass). */
+const EXPLAINED = ['co', 'inst', 'kube', 'webh', 'install doc', 'deprovisioning', 'deprovisoning', 'qzxv'];
+
+/**
+ * --explain: each EXPLAINED text searched in the 100,000-page space as the dialog searches it, with its
+ * bound and with the results page's (RESULTS_BOUND): each statement's execution time and the scans of
+ * the main one (the whole plans in bench/results/); then, for every prefix of the rounds' words, how
+ * many of the eight first results the two bounds share.
+ */
+async function explainTyping(world: World, many: ManyPages) {
+  const scope = { kind: 'spaces' as const, spaces: [{ organizationId: many.organizationId, spaceId: many.spaceId }], publishedOnly: true };
+  const window = { offset: 0, limit: DIALOG_RESULTS };
+  const plans: ExplainedStatement[] = [];
+  const explained = createDatabase(explainingPool(world.pool, plans));
+  // `--bound SECTIONS/TITLES`: another dialog bound, to compare.
+  const asked = args.includes('--bound') ? args[args.indexOf('--bound') + 1]!.split('/').map(Number) : undefined;
+  const dialogBound = asked ? { ...DIALOG_BOUND, sections: asked[0]!, titles: asked[1]! } : DIALOG_BOUND;
+  const bounds = [
+    ['dialog', dialogBound],
+    ['results page', RESULTS_BOUND],
+  ] as const;
+  const report: string[] = [];
+  console.log(`EXPLAIN (ANALYZE, BUFFERS) of the dialog's search, 100,000 pages (load average ${loadavg().map((value) => value.toFixed(1)).join(', ')}):`);
+  // `--texts a,b`: other texts than EXPLAINED.
+  const texts = args.includes('--texts') ? args[args.indexOf('--texts') + 1]!.split(',') : EXPLAINED;
+  for (const text of texts) {
+    for (const [label, bound] of bounds) {
+      plans.length = 0;
+      const found = await searchPages(explained, scope, text, window, undefined, bound);
+      const times = plans.map((statement) => `${statement.executionMs.toFixed(1)}`).join(' + ');
+      console.log(`  "${text}", ${label} bound (${bound.sections} sections, ${bound.titles} titles): ${found.mode}, total ${found.total}${found.totalIsLowerBound ? '+' : ''}; statements ${times} ms (execution; planning ${plans.map((statement) => statement.planningMs.toFixed(1)).join(' + ')} ms)`);
+      const main = plans.filter((statement) => /search_sections/.test(statement.sql));
+      for (const statement of main) {
+        for (const planLine of statement.plan) if (/on search_(sections|titles) |Rows Removed by Filter/.test(planLine)) console.log(`      ${planLine.trim().slice(0, 170)}`);
+      }
+      report.push(`== "${text}", ${label} bound`, ...plans.flatMap((statement) => [statement.sql, ...statement.plan, '']));
+    }
+  }
+  mkdirSync('results', { recursive: true });
+  const file = join('results', `explain-typing-${new Date().toISOString().replace(/[:.]/g, '-')}.txt`);
+  writeFileSync(file, report.join('\n'));
+  console.log(`(the whole plans in bench/${file})`);
+  // The eight first results of each bound, for what visitors type in the rounds.
+  const prefixes = TYPED.slice(1).flat().flatMap((q) => Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 2)));
+  const shared: number[] = [];
+  const differing: string[] = [];
+  // Results whose page title has every typed word (the last as a prefix): the ranking puts title matches first.
+  const titled = { dialog: 0, full: 0, results: 0 };
+  for (const text of prefixes) {
+    const [dialog, full] = await Promise.all(bounds.map(([, bound]) => searchPages(world.db, scope, text, window, undefined, bound)));
+    const key = (page: SearchPageHit) => `${page.pageId}#${page.sections[0]?.id ?? ''}`;
+    const fullKeys = new Set(full!.pages.map(key));
+    const alike = dialog!.pages.filter((page) => fullKeys.has(key(page))).length;
+    const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+    const hasWords = (page: SearchPageHit) => words.every((word) => page.title.toLowerCase().includes(word));
+    titled.dialog += dialog!.pages.filter(hasWords).length;
+    titled.full += full!.pages.filter(hasWords).length;
+    titled.results += full!.pages.length;
+    shared.push(full!.pages.length === 0 ? 1 : alike / full!.pages.length);
+    if (alike < full!.pages.length) differing.push(`"${text}" ${alike}/${full!.pages.length} (dialog: ${dialog!.pages.slice(0, 3).map((page) => page.title).join(', ')}; results page: ${full!.pages.slice(0, 3).map((page) => page.title).join(', ')})`);
+  }
+  const identical = shared.filter((share) => share === 1).length;
+  console.log(
+    `\nthe dialog's eight results with its bound against the results page's bound, ${prefixes.length} prefixes: ${identical} the same eight, ` +
+      `mean share ${((shared.reduce((sum, share) => sum + share, 0) / shared.length) * 100).toFixed(0)}%; ` +
+      `results whose title has the typed words: ${titled.dialog} with the dialog's bound, ${titled.full} with the results page's (of ${titled.results})`,
+  );
+  for (const line of differing.slice(0, 12)) console.log(`  ${line}`);
+  if (differing.length > 12) console.log(`  … and ${differing.length - 12} more`);
+}
+
+/** What the dialog of site `siteId` asks while a visitor types `words`: each prefix of two letters or more. */
+const typingPaths = (siteId: string, words: string[]) =>
+  words.flatMap((q) => Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 2))).map((q) => `/s/${siteId}/_search?q=${encodeURIComponent(q)}`);
+
 /** Each path requested in turn, three times over (one visitor typing): latency p50 and p95 in ms, of the first pass and of all. */
 async function typingLatency(url: string, paths: string[]): Promise<TypingLatency> {
   const times: number[][] = [];
@@ -507,6 +636,82 @@ async function typingLatency(url: string, paths: string[]): Promise<TypingLatenc
 }
 
 type ManyPages = { siteId: string; organizationId: string; spaceId: string; pages: SqlPage[] };
+
+/**
+ * The sites of a world: `seed` them, or read them from the kept folder's `sites.json` when the world was
+ * reused from it (and written there once seeded).
+ */
+async function keptSites<T>(world: { reused: boolean }, seed: () => Promise<T>): Promise<T> {
+  const file = DATA_DIR ? join(DATA_DIR, TYPING_ONLY ? 'typing' : 'full', 'sites.json') : undefined;
+  if (file && world.reused && existsSync(file)) {
+    console.log(`reusing the worlds kept in ${dirname(file)}`);
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  }
+  if (world.reused) throw new Error(`the world kept in ${DATA_DIR} has no sites.json: remove the folder to seed it again`);
+  const seeded = await seed();
+  if (file) writeFileSync(file, JSON.stringify(seeded));
+  return seeded;
+}
+
+/**
+ * `--typing`: the search-as-you-type step alone (see the file's header): the 100,000-page site, one
+ * server (and REV's with --against), ROUNDS rounds of new words, each typed one request at a time
+ * (first pass p50/p95) then at 16 connections; with REV, each side takes each round's words new to it.
+ */
+async function measureTypingOnly() {
+  const world = await seedTenThousandPages({ pages: 0, ...(DATA_DIR ? { keepIn: join(DATA_DIR, 'typing') } : {}) });
+  const app = { ...world.app, db: world.db } as unknown as AppContext;
+  const caller = { user: { id: world.user.id } } as unknown as Caller;
+  const servers: Array<{ label: string; child: ChildProcess; url: string }> = [];
+  try {
+    const { many } = await keptSites(world, async () => ({ many: await seedManyPages(app, caller, world) }));
+    if (EXPLAIN) return await explainTyping(world, many);
+    if (PROFILE) return await profileTyping(world.url, many);
+    const sides: Array<{ label: string; script: string }> = [{ label: 'this tree', script: 'api/full-server.ts' }];
+    if (AGAINST) {
+      const { commit, dir } = await checkoutCommit(AGAINST);
+      sides.unshift({ label: commit.slice(0, 7), script: join(dir, 'bench/api/full-server.ts') });
+    }
+    for (const side of sides) {
+      const started = await startScript(side.script, 0, { DATABASE_URL: world.url, RATE_LIMIT_ENABLED: 'false' });
+      servers.push({ label: side.label, child: started.child, url: `http://127.0.0.1:${started.port}` });
+    }
+    const load = (url: string, paths: string[], seconds = SECONDS) => runScript<LoadResult>('api/load.ts', 1, { url, paths, tokens: [], connections: 16, seconds, sequential: false });
+    // Warm-up of each server: the site model, the JIT, on the warm-up's words only.
+    for (const server of servers) {
+      await checkManyPages(server.url, many);
+      await load(server.url, typingPaths(many.siteId, TYPED[0]!), 3);
+    }
+    const results = new Map<string, Array<{ latency: TypingLatency; typing: LoadResult }>>(servers.map((server) => [server.label, []]));
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Both sides answer the same words, each new to it (their caches are their own); the order turns.
+      const typed = typingPaths(many.siteId, TYPED[1 + ((round - 1) % (TYPED.length - 1))]!);
+      for (const server of round % 2 === 0 ? [...servers].reverse() : servers) {
+        const latency = await typingLatency(server.url, typed);
+        const typing = await load(server.url, typed);
+        results.get(server.label)!.push({ latency, typing });
+        console.log(
+          `round ${round}, ${server.label}: first pass p50 ${latency.first.p50.toFixed(1)} ms, p95 ${latency.first.p95.toFixed(1)} ms; all three passes p50 ${latency.all.p50.toFixed(1)} ms, ` +
+            `p95 ${latency.all.p95.toFixed(1)} ms (${typed.length} prefixes × 3); 16 connections ${typing.requestsPerSecond.toFixed(0)} req/s (p50 ${typing.p50} ms, p99 ${typing.p99} ms)` +
+            (typing.non2xx + typing.errors ? ` · NON-2XX/ERRORS ${typing.non2xx}/${typing.errors}` : '') +
+            `; load average ${loadavg().map((value) => value.toFixed(1)).join(', ')}`,
+        );
+      }
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    for (const [label, rounds] of results) {
+      console.log(
+        `
+search as you type, 100,000 pages, ${label}: first pass p95 median ${median(rounds.map((r) => r.latency.first.p95)).toFixed(1)} ms (p50 ${median(rounds.map((r) => r.latency.first.p50)).toFixed(1)} ms; budget 30), ` +
+          `16 connections ${median(rounds.map((r) => r.typing.requestsPerSecond)).toFixed(0)} req/s (p50 ${median(rounds.map((r) => r.typing.p50))} ms, p99 ${median(rounds.map((r) => r.typing.p99))} ms); ` +
+          `load average ${loadavg().map((value) => value.toFixed(1)).join(', ')}`,
+      );
+    }
+  } finally {
+    for (const server of servers) await stop(server.child);
+    await world.stop();
+  }
+}
 
 /** The 100,000-page space (100 chapters of 999 topics) written in SQL, checked, and a second site publishing it. */
 async function seedManyPages(app: AppContext, caller: Caller, world: Awaited<ReturnType<typeof seedTenThousandPages>>): Promise<ManyPages> {

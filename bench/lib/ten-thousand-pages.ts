@@ -1,7 +1,7 @@
 // The content benchmarks' world: an embedded PostgreSQL of its own (durable, in a temporary folder),
 // an organization, and a space of 10,000 pages (100 top-level pages with 99 children each), written
 // through the batch service 50 changes at a time.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,7 +13,7 @@ import { createDatabase, createPool, type Database } from '../../packages/server
 import { startEmbeddedPostgres } from '../../packages/server/src/db/embedded.js';
 import type { SpaceRow } from '../../packages/server/src/access/standing.repository.js';
 import { insertMember, insertOrganization } from '../../packages/server/src/areas/organizations/organizations.repository.js';
-import { insertUser, type UserRow } from '../../packages/server/src/auth/users.repository.js';
+import { findUserById, insertUser, type UserRow } from '../../packages/server/src/auth/users.repository.js';
 import { createLogger } from '../../packages/server/src/logger.js';
 import { ParsePool } from '../../packages/server/src/parsing/parse-pool.js';
 import { migrate } from '../../packages/server/src/server.js';
@@ -75,12 +75,23 @@ export type TenThousandPages = {
   stop(): Promise<void>;
 };
 
-/** Seeds the space with TOP × (CHILDREN + 1) pages, or none (`pages: 0`) for benchmarks that need only the world. */
-export async function seedTenThousandPages(options: { pages?: 0 } = {}): Promise<TenThousandPages> {
+/** What a kept world's folder records of it (`world.json`), to be read back instead of seeded. */
+type KeptWorld = { userId: string; organizationId: string; spaceId: string; tops: string[]; children: TenThousandPages['children']; seededInMs: number };
+
+/**
+ * Seeds the space with TOP × (CHILDREN + 1) pages, or none (`pages: 0`) for benchmarks that need only the
+ * world. `keepIn`: the folder of a database kept after the run (`world.json` beside it once seeded); a
+ * world found there is reused as it is (the caller's own seeds in it are the caller's to recognise).
+ */
+export async function seedTenThousandPages(options: { pages?: 0; keepIn?: string } = {}): Promise<TenThousandPages & { reused: boolean }> {
   const topCount = options.pages === 0 ? 0 : TOP;
   const log = createLogger({ logLevel: 'warn' });
-  const dir = mkdtempSync(join(tmpdir(), 'cw-bench-'));
+  const dir = options.keepIn ?? mkdtempSync(join(tmpdir(), 'cw-bench-'));
+  mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o755); // embedded PostgreSQL runs as user postgres when we are root
+  const statePath = join(dir, 'world.json');
+  // A kept folder without its record is a seed that did not finish: started again from nothing.
+  if (options.keepIn && !existsSync(statePath)) rmSync(join(dir, 'pg'), { recursive: true, force: true });
   const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), database: 'bench', log, durability: 'durable' });
   const pool = createPool(postgres.url, 4, log);
   const db = createDatabase(pool);
@@ -89,12 +100,19 @@ export async function seedTenThousandPages(options: { pages?: 0 } = {}): Promise
     await parsing.close();
     await db.destroy();
     await postgres.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (!options.keepIn) rmSync(dir, { recursive: true, force: true });
   };
   try {
     await migrate(postgres.url, log);
     const config = loadConfig({});
     const app = { db, config, parsing, urls: createUrls(config), caches: createCaches(), blobs: postgresBlobStore };
+    if (existsSync(statePath)) {
+      const kept = JSON.parse(readFileSync(statePath, 'utf8')) as KeptWorld;
+      const user = (await findUserById(db, kept.userId))!;
+      const space = (await db.selectFrom('spaces').selectAll().where('organizationId', '=', kept.organizationId).where('id', '=', kept.spaceId).executeTakeFirstOrThrow()) as SpaceRow;
+      const actor: EventActor = { type: 'user', user: toApiUser(user, app.urls) };
+      return { pool, db, url: postgres.url, app, user, actor, organizationId: kept.organizationId, space, tops: kept.tops, children: kept.children, seededInMs: kept.seededInMs, stop, reused: true };
+    }
     const user = await insertUser(db, { email: 'bench@example.com', displayName: 'Bench' });
     // Content writes record their event as any request's would (the user, without a token).
     const actor: EventActor = { type: 'user', user: toApiUser(user, app.urls) };
@@ -131,7 +149,11 @@ export async function seedTenThousandPages(options: { pages?: 0 } = {}): Promise
     }
     const seededInMs = performance.now() - started;
     await pool.query('VACUUM ANALYZE');
-    return { pool, db, url: postgres.url, app, user, actor, organizationId: organization.id, space, tops, children, seededInMs, stop };
+    if (options.keepIn) {
+      const kept: KeptWorld = { userId: user.id, organizationId: organization.id, spaceId: space.id, tops, children, seededInMs };
+      writeFileSync(statePath, JSON.stringify(kept));
+    }
+    return { pool, db, url: postgres.url, app, user, actor, organizationId: organization.id, space, tops, children, seededInMs, stop, reused: false };
   } catch (error) {
     await stop();
     throw error;

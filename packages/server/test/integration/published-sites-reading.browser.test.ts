@@ -2,8 +2,9 @@
 // icons the server serves itself, within the transfer budget of a first and a second visit; the header
 // on one row at phone width, its logo, icon buttons and links from the customization; the page tree's
 // folding kept across visits, the outline following the reading, variants keeping the page, section
-// groups as keyboard menus; the phone's navigation drawer; the interface in the site's language; axe
-// on every sample page at both widths and both themes. Screenshots go to $SITE_SCREENSHOTS when set.
+// groups as keyboard menus; the phone's navigation drawer; the interface in the site's language; the
+// search dialog's count when it is a lower bound; axe on every sample page at both widths and both
+// themes. Screenshots go to $SITE_SCREENSHOTS when set.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confinedPage, launchBrowser, type ConfinedPage } from '../support/browser.js';
 import { useTestServer } from '../support/harness.js';
 import { solidPng } from '../support/images.js';
-import { addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, type PublishedWorld } from '../support/published.js';
+import { DIALOG_BOUND } from '../../src/areas/sites/published/endpoints/search-json.js';
+import { addPagesSaying, addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, type PublishedWorld } from '../support/published.js';
 import { createGroup } from '../support/sites.js';
 
 const server = useTestServer();
@@ -485,6 +487,39 @@ describe('words', () => {
       expect(await page.locator('.page-feedback legend').textContent()).toBe('このページは役に立ちましたか？');
       expect(await page.locator('a.copy-markdown').textContent()).toBe('ページを Markdown でコピー');
     });
+  });
+});
+
+describe('search dialog', () => {
+  it('says a count is a lower bound when more pages match than it reads, in the site\'s language; the results page counts them all', SLOW, async () => {
+    const world = await publishedSite(server(), [{ type: 'insert_page', title: 'Welcome', slug: 'welcome', markdown: 'Start here.' }] as never, { title: 'Lamps' });
+    const pages = Math.max(DIALOG_BOUND.titles, DIALOG_BOUND.sections) + 10;
+    await addPagesSaying(world.admin, world.spaces.guide!.id, 'lantern', pages);
+    const root = `${server().url}/s/${world.siteId}`;
+    const status = async (locale: string, query: string) => {
+      await world.admin.client.PUT('/v1/orgs/{organizationId}/sites/{siteId}/customization', { ...sitePath(world.organizationId, world.siteId), body: { internationalization: { locale } } as never });
+      return withPage({}, async ({ page }) => {
+        await page.goto(`${root}/welcome`);
+        await page.locator('.search-button').click();
+        const dialog = page.locator('dialog.search-dialog');
+        await dialog.locator('input').fill(query);
+        await expect.poll(() => dialog.locator('[role=option]').count()).toBeGreaterThan(0);
+        const text = await dialog.locator('.search-status').textContent();
+        // The status's link goes to the results page, which counts every match.
+        await dialog.locator('.search-status a').click();
+        await page.waitForURL(/\/search\?q=/);
+        return { text, results: await page.locator('main').textContent() };
+      });
+    };
+    const english = await status('en', 'lantern');
+    expect(english.text).toMatch(/^(\d+)\+ results · All results$/);
+    expect(Number(/^(\d+)/.exec(english.text!)![1])).toBeLessThan(pages);
+    expect(english.results).toContain(`${pages} pages match your search.`);
+    const french = await status('fr', 'lantern');
+    expect(french.text).toMatch(/^au moins \d+ résultats · Tous les résultats$/);
+    expect(french.results).toContain(`${pages} pages correspondent à votre recherche.`);
+    // Within the bound, the count is exact.
+    expect((await status('fr', 'welcome')).text).toBe('1 résultat · Tous les résultats');
   });
 });
 

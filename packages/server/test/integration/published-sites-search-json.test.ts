@@ -4,9 +4,10 @@
 // bad input answered 400 in the documented error shape.
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { DIALOG_BOUND, DIALOG_RESULTS } from '../../src/areas/sites/published/endpoints/search-json.js';
 import { edit } from '../support/content.js';
 import { useTestServer } from '../support/harness.js';
-import { addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, Visitor } from '../support/published.js';
+import { addPagesSaying, addSection, addSiteSpace, publishedSite, sitePath, spaceWithPages, Visitor } from '../support/published.js';
 
 const server = useTestServer();
 
@@ -14,6 +15,7 @@ type Answer = {
   query: string;
   scope: { id: string; label: string } | null;
   total: number;
+  totalIsLowerBound: boolean;
   more: string;
   results: Array<{ title: string; titleMarks: Array<[number, number]>; href: string; where?: string; snippet: string; snippetMarks: Array<[number, number]> }>;
 };
@@ -69,6 +71,7 @@ describe('the search dialog\'s JSON search', () => {
       query: 'lighthouse things',
       scope: { id: scopeId, label: 'API › v1' },
       total: 1,
+      totalIsLowerBound: false,
       more: `${world.root}/search?q=lighthouse+things`,
       results: [{ title: 'GET /things', titleMarks: [[5, 11]], href: `${world.root}/${world.api.path}/endpoints#get-things`, where: 'Endpoints', snippet: 'Lists the lighthouse things (v1).', snippetMarks: [[10, 20], [21, 27]] }],
     });
@@ -117,6 +120,26 @@ describe('the search dialog\'s JSON search', () => {
     expect(await titles('beacon')).toEqual([]);
     await edit(world.admin, guide.id, [{ type: 'insert_page', title: 'Beacons', slug: 'beacons', markdown: 'A beacon guide.' } as never]);
     expect(await titles('beacon')).toEqual(['Beacons']);
+  });
+
+  it('reads a bounded number of matches: eight results and a count said to be a lower bound, where the results page counts them all', async () => {
+    // More pages whose title and sections match than the dialog reads (titles and sections both).
+    const pages = Math.max(DIALOG_BOUND.titles, DIALOG_BOUND.sections) + 10;
+    const world = await publishedSite(server(), [{ type: 'insert_page', title: 'Welcome', slug: 'welcome', markdown: 'Start here.' }] as never);
+    await addPagesSaying(world.admin, world.spaces.guide!.id, 'lantern', pages);
+    const visitor = new Visitor(world.t.url);
+    const root = `/s/${world.siteId}`;
+    const found = await search(visitor, root, { q: 'lantern' });
+    expect(found.status).toBe(200);
+    expect(found.json.results).toHaveLength(DIALOG_RESULTS);
+    expect(found.json.totalIsLowerBound).toBe(true);
+    expect(found.json.total).toBeGreaterThanOrEqual(DIALOG_RESULTS);
+    expect(found.json.total).toBeLessThan(pages);
+    // The results page, the dialog's "all results" link, counts every one of them.
+    const all = await visitor.get(found.json.more);
+    expect(all.body).toContain(`${pages} pages match your search.`);
+    // A search within the bound is counted exactly.
+    expect((await search(visitor, root, { q: 'welcome' })).json).toMatchObject({ total: 1, totalIsLowerBound: false });
   });
 
   it('reads code as text: no escapes, no data punctuation in the snippet', async () => {

@@ -24,6 +24,13 @@ async function found(user: TestUser, spaceId: string, query: string): Promise<st
   return data.items.map((item) => item.title);
 }
 
+/** A search row as the index writes it: section `ordinal` of page `pageId` (0: the page's lead, under its title). */
+const row = (pageId: string, ordinal: number, pageTitle: string, text: string): SectionRow => ({
+  pageId, ordinal, documentHash: null, sectionId: ordinal === 0 ? pageId : `part-${ordinal}`, sectionTitle: ordinal === 0 ? pageTitle : `Part ${ordinal}`,
+  pageTitle, pagePath: pageId, hidden: false, noIndex: false, body: text, head: ordinal === 0 ? pageTitle : `Part ${ordinal}`,
+  headWeight: ordinal === 0 ? 'A' : 'B', description: '', text, headFallback: '', fallback: '',
+});
+
 const GUIDE = [
   'The server starts on a fresh machine.',
   '',
@@ -177,11 +184,6 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
     const space = await createSpace(t, admin, organization, { title: 'Large' });
     // More sections mention the word in their text than a search ranks, all on pages before the one
     // whose title has it in primary-key order (space, page, section): rows written in bulk, as the index does.
-    const row = (pageId: string, ordinal: number, pageTitle: string, text: string): SectionRow => ({
-      pageId, ordinal, documentHash: null, sectionId: ordinal === 0 ? pageId : `part-${ordinal}`, sectionTitle: ordinal === 0 ? pageTitle : `Part ${ordinal}`,
-      pageTitle, pagePath: pageId, hidden: false, noIndex: false, body: text, head: ordinal === 0 ? pageTitle : `Part ${ordinal}`,
-      headWeight: ordinal === 0 ? 'A' : 'B', description: '', text, headFallback: '', fallback: '',
-    });
     const pages = Math.ceil(MAX_MATCHED_SECTIONS / 5) + 20;
     const rows = Array.from({ length: pages }, (_, p) =>
       Array.from({ length: 5 }, (_, ordinal) => row(`a${String(p).padStart(5, '0')}`, ordinal, `Notes ${p}`, 'The server restarts at night.')),
@@ -193,6 +195,29 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
     expect(data!.items[0]).toEqual(expect.objectContaining({ id: 'zzzz', title: 'Server guide' }));
     const inOrganization = await orgSearch(admin, organization.id, 'server');
     expect(inOrganization.data!.items[0]!.pages[0]).toEqual(expect.objectContaining({ id: 'zzzz', title: 'Server guide' }));
+  });
+
+  it('reads no more matches than a caller\'s bound, the total then flagged as a lower bound; the default bound counts them all', async () => {
+    const t = server();
+    const { admin, organization } = await createOrganizationWithAdmin(t);
+    const space = await createSpace(t, admin, organization, { title: 'Bounded' });
+    // 120 pages whose title and two sections say the word (240 sections), and two pages saying another.
+    const rows = Array.from({ length: 120 }, (_, p) => [0, 1].map((ordinal) => row(`b${String(p).padStart(4, '0')}`, ordinal, `Lantern ${p}`, 'Light the lantern at dusk.'))).flat();
+    rows.push(row('c0001', 0, 'Wicks', 'A lantern wick.'), row('c0002', 0, 'Oil', 'Wicks burn oil.'));
+    await insertSections(t.db, organization.id, space.id, rows);
+    const scope = { kind: 'spaces' as const, spaces: [{ organizationId: organization.id, spaceId: space.id }] };
+    const window = { offset: 0, limit: 8 };
+
+    // 50 sections (pages b0000–b0024) and 30 titles (b0000–b0029) read: 30 pages counted, and said to be a lower bound.
+    const bounded = await searchPages(t.db, scope, 'lantern', window, undefined, { sections: 50, titles: 30, sectionsPerPage: 5 });
+    expect(bounded).toMatchObject({ total: 30, totalIsLowerBound: true, mode: 'exact' });
+    expect(bounded.pages.map((page) => page.pageId)).toEqual(['b0000', 'b0001', 'b0002', 'b0003', 'b0004', 'b0005', 'b0006', 'b0007']);
+    // The default bound (a results page's) reads every match here: an exact count.
+    expect(await searchPages(t.db, scope, 'lantern', window)).toMatchObject({ total: 121, totalIsLowerBound: false });
+    // Fewer matches than the bound: exact too, with the same bound.
+    const few = await searchPages(t.db, scope, 'wicks', window, undefined, { sections: 50, titles: 30, sectionsPerPage: 5 });
+    expect(few).toMatchObject({ total: 2, totalIsLowerBound: false });
+    expect(few.pages.map((page) => page.title)).toEqual(['Wicks', 'Oil']);
   });
 
   it('includes hidden pages (members read them through the API too)', async () => {

@@ -78,4 +78,21 @@ export async function publishedSite(t: TestServer, changes: Change[], options: {
   return { t, admin, organizationId: organization.id, siteId: site.id, spaces: { guide } } satisfies PublishedWorld;
 }
 
+/**
+ * `count` pages whose titles and two sections all say `word` (`"<Word> 0"`, `"<Word> 1"`, …), added to
+ * the space in batches of the API's 50 changes: more matches than the search dialog reads.
+ */
+export async function addPagesSaying(admin: TestUser, spaceId: string, word: string, count: number): Promise<void> {
+  const title = word.charAt(0).toUpperCase() + word.slice(1);
+  for (let from = 0; from < count; from += 50) {
+    const batch = Array.from({ length: Math.min(50, count - from) }, (_, i) => ({
+      type: 'insert_page',
+      title: `${title} ${from + i}`,
+      slug: `${word}-${from + i}`,
+      markdown: `Light the ${word} at dusk.\n\n## ${title} care\n\nKeep the ${word} clean.`,
+    }));
+    await edit(admin, spaceId, batch as Change[]);
+  }
+}
+
 export { addSection, addSiteSpace, sitePath };

@@ -21,6 +21,18 @@ export const MAX_TITLE_MATCHES = 5_000;
 export const MAX_MATCHED_SECTIONS = 2_000;
 export const SECTIONS_PER_PAGE = 5;
 export const PAGES_PER_SPACE = 5;
+
+/**
+ * How much a search reads: the title matches (`titles`) and the matching sections in primary-key
+ * order (`sections`) it ranks, and the best sections it returns per page (`sectionsPerPage`). The cost
+ * of a common word is the rows read to find `sections` matches, so a caller that shows a few results
+ * (the site's search dialog) asks for fewer; `total` then counts the pages among those read, and
+ * `totalIsLowerBound` says when more may match.
+ */
+export type SearchBound = { sections: number; titles: number; sectionsPerPage: number };
+/** The bound of a ranked list of results (the API, a site's results page). */
+export const RESULTS_BOUND: SearchBound = { sections: MAX_MATCHED_SECTIONS, titles: MAX_TITLE_MATCHES, sectionsPerPage: SECTIONS_PER_PAGE };
+
 /** ts_rank's weights of D (body), C (description), B (heading) and A (title). */
 const WEIGHTS = sql`'{0.1, 0.2, 0.4, 1.0}'::real[]`;
 
@@ -86,13 +98,13 @@ type Row = Pick<Selectable<DB['searchSections']>, 'organizationId' | 'spaceId' |
 
 /**
  * The matching pages, as the CTEs both kinds of search start from: those whose title matches (up to
- * MAX_TITLE_MATCHES, from `search_titles`) and those of the first MAX_MATCHED_SECTIONS matching
- * sections, in primary-key order (the same sections for every window of a result, so a cursor's next
+ * `bound.titles`, from `search_titles`) and those of the first `bound.sections` matching sections, in
+ * primary-key order (the same sections for every window of a result, so a cursor's next
  * page ranks what the first did; a very common word is read through that index until enough match).
  * A page's `title_rank` is its title's (null: no title match), its `rank` its best section's among
  * those read (null when only its title was read).
  */
-function matches(scope: SearchScope, tsquery: Resolved): RawBuilder<unknown> {
+function matches(scope: SearchScope, tsquery: Resolved, bound: SearchBound): RawBuilder<unknown> {
   const excluded = tsquery.exclude
     ? sql`WHERE NOT EXISTS (
         SELECT 1 FROM search_sections x
@@ -106,14 +118,14 @@ function matches(scope: SearchScope, tsquery: Resolved): RawBuilder<unknown> {
       FROM q, search_titles t
       WHERE ${candidateFilter(scope, tsquery, 't')} AND t.title @@ ${tsquery.match}::tsquery ${publishedFilter(scope, 't')}
       ORDER BY t.organization_id, t.space_id, t.page_id
-      LIMIT ${MAX_TITLE_MATCHES}
+      LIMIT ${bound.titles}
     ),
     sections AS MATERIALIZED (
       SELECT s.organization_id, s.space_id, s.page_id, ts_rank(${WEIGHTS}, s.tsv, q.query) AS rank
       FROM q, search_sections s
       WHERE ${candidateFilter(scope, tsquery, 's')} AND s.tsv @@ ${tsquery.match}::tsquery ${publishedFilter(scope, 's')}
       ORDER BY s.organization_id, s.space_id, s.page_id, s.ordinal
-      LIMIT ${MAX_MATCHED_SECTIONS}
+      LIMIT ${bound.sections}
     ),
     pages AS MATERIALIZED (
       SELECT * FROM (
@@ -136,10 +148,10 @@ const pageOrder = (table: string) => {
 };
 
 /**
- * The chosen pages (`chosen`, a CTE of `pages` rows) with their best matching sections and texts:
- * each page's sections are read by primary key and ranked here, for the returned pages only.
+ * The chosen pages (`chosen`, a CTE of `pages` rows) with their `perPage` best matching sections and
+ * texts: each page's sections are read by primary key and ranked here, for the returned pages only.
  */
-const sectionsOf = (scope: SearchScope, chosen: string) => sql`
+const sectionsOf = (scope: SearchScope, chosen: string, perPage: number) => sql`
   SELECT p.*, sc.title AS space_title, s.ordinal, s.section_id, s.section_title, s.page_title, s.page_path, s.body, s.rank AS section_rank
   FROM ${sql.raw(chosen)} p
   JOIN scope sc ON sc.organization_id = p.organization_id AND sc.space_id = p.space_id
@@ -149,7 +161,7 @@ const sectionsOf = (scope: SearchScope, chosen: string) => sql`
     WHERE x.organization_id = p.organization_id AND x.space_id = p.space_id AND x.page_id = p.page_id
       AND x.tsv @@ q.query ${publishedFilter(scope, 'x')}
     ORDER BY rank DESC, x.ordinal
-    LIMIT ${SECTIONS_PER_PAGE}
+    LIMIT ${perPage}
   ) s`;
 
 // What a pass answers: the total, the query's lexemes (for snippets) and the window's sections.
@@ -221,21 +233,27 @@ const SHAPE_RESOLVED: Resolved[] = [
 
 const pagesQuery = rawQuery({
   name: 'searchPages',
-  columns: ANSWER_COLUMNS,
-  statement: (scope: SearchScope, tsquery: Resolved, window: SearchWindow) => sql`
-    WITH ${matches(scope, tsquery)},
+  columns: {
+    ...ANSWER_COLUMNS,
+    totalIsLowerBound: value('bool').neverNull('a comparison of two counts'),
+  },
+  statement: (scope: SearchScope, tsquery: Resolved, window: SearchWindow, bound: SearchBound) => sql`
+    WITH ${matches(scope, tsquery, bound)},
     chosen AS MATERIALIZED (SELECT * FROM pages p ORDER BY ${pageOrder('p')} OFFSET ${window.offset} LIMIT ${window.limit})
     SELECT
       (SELECT count(*)::int FROM pages) AS total,
+      ((SELECT count(*) FROM sections) >= ${bound.sections} OR (SELECT count(*) FROM titled) >= ${bound.titles}) AS total_is_lower_bound,
       (SELECT querytree(query) FROM q) AS lexemes,
-      (SELECT json_agg(t ORDER BY ${pageOrder('t')}, t.section_rank DESC, t.ordinal) FROM (${sectionsOf(scope, 'chosen')}) t) AS rows`,
-  shapes: SHAPE_SCOPES.flatMap((scope) => SHAPE_RESOLVED.map((resolved) => [scope, resolved, { offset: 0, limit: 1 }] as [SearchScope, Resolved, SearchWindow])),
+      (SELECT json_agg(t ORDER BY ${pageOrder('t')}, t.section_rank DESC, t.ordinal) FROM (${sectionsOf(scope, 'chosen', bound.sectionsPerPage)}) t) AS rows`,
+  shapes: SHAPE_SCOPES.flatMap((scope) =>
+    SHAPE_RESOLVED.map((resolved) => [scope, resolved, { offset: 0, limit: 1 }, RESULTS_BOUND] as [SearchScope, Resolved, SearchWindow, SearchBound]),
+  ),
 });
 
-async function pagesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean) {
+async function pagesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean, bound: SearchBound) {
   const tsquery = await resolve(db, scope, text, fuzzy);
-  const [answer] = await pagesQuery.rows(db, scope, tsquery, window);
-  return { total: answer!.total, pages: toPages(answer!.rows ?? [], answer!.lexemes) };
+  const [answer] = await pagesQuery.rows(db, scope, tsquery, window, bound);
+  return { total: answer!.total, totalIsLowerBound: answer!.totalIsLowerBound, pages: toPages(answer!.rows ?? [], answer!.lexemes) };
 }
 
 const spaceOrder = sql`title_rank DESC NULLS LAST, rank DESC NULLS LAST, space_id`;
@@ -244,7 +262,7 @@ const spacesQuery = rawQuery({
   name: 'searchSpaces',
   columns: ANSWER_COLUMNS,
   statement: (scope: SearchScope, tsquery: Resolved, window: SearchWindow) => sql`
-    WITH ${matches(scope, tsquery)},
+    WITH ${matches(scope, tsquery, RESULTS_BOUND)},
     spaces AS MATERIALIZED (
       SELECT organization_id, space_id, max(title_rank) AS title_rank, max(rank) AS rank FROM pages
       GROUP BY organization_id, space_id
@@ -264,7 +282,7 @@ const spacesQuery = rawQuery({
     SELECT
       (SELECT count(*)::int FROM spaces) AS total,
       (SELECT querytree(query) FROM q) AS lexemes,
-      (SELECT json_agg(t ORDER BY t.space_order, t.page_order, t.section_rank DESC, t.ordinal) FROM (${sectionsOf(scope, 'chosen')}) t) AS rows`,
+      (SELECT json_agg(t ORDER BY t.space_order, t.page_order, t.section_rank DESC, t.ordinal) FROM (${sectionsOf(scope, 'chosen', SECTIONS_PER_PAGE)}) t) AS rows`,
   shapes: SHAPE_SCOPES.flatMap((scope) => SHAPE_RESOLVED.map((resolved) => [scope, resolved, { offset: 0, limit: 1 }] as [SearchScope, Resolved, SearchWindow])),
 });
 
@@ -289,20 +307,31 @@ async function spacesPass(db: Database, scope: SearchScope, text: string, window
 /** How a result window was found: the exact pass, or the fuzzy one (nothing matched exactly). */
 export type SearchMode = 'exact' | 'fuzzy';
 
-/** What searchPages answers. */
-export type PagesFound = { total: number; pages: SearchPageHit[]; mode: SearchMode };
+/**
+ * What searchPages answers: `total` counts the matching pages among the candidates read, all of them
+ * unless `totalIsLowerBound` (the bound stopped the reading: more pages may match).
+ */
+export type PagesFound = { total: number; totalIsLowerBound: boolean; pages: SearchPageHit[]; mode: SearchMode };
 
 /**
- * Pages matching `text` in `scope`, best first: `mode` decides the pass (undefined: exact, then fuzzy
- * when the exact pass finds nothing), so that a result's next windows continue with the same pass.
+ * Pages matching `text` in `scope`, best first, ranked among the candidates `bound` lets it read:
+ * `mode` decides the pass (undefined: exact, then fuzzy when the exact pass finds nothing), so that a
+ * result's next windows continue with the same pass.
  */
-export async function searchPages(db: Database, scope: SearchScope, text: string, window: SearchWindow, mode?: SearchMode): Promise<PagesFound> {
-  if (!hasPositiveTerm(parseQuery(text))) return { total: 0, pages: [], mode: 'exact' };
+export async function searchPages(
+  db: Database,
+  scope: SearchScope,
+  text: string,
+  window: SearchWindow,
+  mode?: SearchMode,
+  bound: SearchBound = RESULTS_BOUND,
+): Promise<PagesFound> {
+  if (!hasPositiveTerm(parseQuery(text))) return { total: 0, totalIsLowerBound: false, pages: [], mode: 'exact' };
   if (mode !== 'fuzzy') {
-    const exact = await pagesPass(db, scope, text, window, false);
+    const exact = await pagesPass(db, scope, text, window, false, bound);
     if (exact.total > 0 || mode === 'exact' || !canBeFuzzy(parseQuery(text))) return { ...exact, mode: 'exact' };
   }
-  return { ...(await pagesPass(db, scope, text, window, true)), mode: 'fuzzy' };
+  return { ...(await pagesPass(db, scope, text, window, true, bound)), mode: 'fuzzy' };
 }
 
 /** Spaces with pages matching `text` in `scope`, each with its best pages; `mode` as for searchPages. */

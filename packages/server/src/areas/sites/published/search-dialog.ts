@@ -5,7 +5,8 @@
 // (endpoints/search-json.ts). Results are a listbox driven by the arrow keys and Enter; Escape closes.
 // The search keeps to the current variant or section when the page has one (the form's `data-scope`),
 // with a toggle to search the whole site. Its words are the site's, from the form's `data-words`
-// (site-words.ts `dialog`; `{name}` filled in here). Every text is set as text nodes
+// (site-words.ts `dialog`; `{name}` filled in here); a count that is a lower bound (the dialog's search
+// reads a bounded number of matches: endpoints/search-json.ts) reads "at least N". Every text is set as text nodes
 // (matched words become <mark> elements from the answer's ranges): nothing the server sends is parsed
 // as HTML. Served as its own file (SITE_ASSETS), under the pages' strict policy.
 
@@ -115,7 +116,7 @@ export const SEARCH_DIALOG_JS = `
     status.textContent = '';
     if (answer.total === 0) status.textContent = fill(words.none, { query: answer.query });
     else {
-      var count = fill(answer.total === 1 ? words.one : words.other, { count: answer.total });
+      var count = fill(answer.totalIsLowerBound ? words.atLeast : answer.total === 1 ? words.one : words.other, { count: answer.total });
       status.appendChild(document.createTextNode(count + (answer.scope ? ' ' + fill(words.inScope, { scope: answer.scope.label }) : '') + ' · '));
       status.appendChild(el('a', { href: answer.more, text: words.all }));
     }

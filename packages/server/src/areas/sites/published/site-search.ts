@@ -5,7 +5,7 @@
 // no-index pages left out (as from navigation and the sitemap: `publishedOnly`). Each result links to
 // the page's site address, and to the heading's anchor when the best match is a section of the page.
 import type { AppContext } from '../../../context.js';
-import { searchPages } from '../../../content/search/search.js';
+import { RESULTS_BOUND, searchPages, type SearchBound } from '../../../content/search/search.js';
 import type { PublishedStructure } from '../published-structure.js';
 import type { SpaceHead } from './published.repository.js';
 import type { SearchHit } from './site-layout.js';
@@ -34,7 +34,8 @@ export function readSearchQuery(query: URLSearchParams, words: Words = wordsFor(
   return { text, page };
 }
 
-export type SiteSearchResult = { total: number; hits: SearchHit[] };
+/** `total` counts every matching page, unless `totalIsLowerBound` (the search's bound was reached). */
+export type SiteSearchResult = { total: number; totalIsLowerBound: boolean; hits: SearchHit[] };
 
 /** Part of a site a search keeps to: one site space (a variant), or a section's site spaces. */
 export type SearchScope = { id: string; label: string; siteSpaceIds: ReadonlySet<string> };
@@ -62,23 +63,31 @@ export async function searchSite(
   structure: PublishedStructure,
   heads: ReadonlyMap<string, SpaceHead>,
   query: SiteSearchQuery,
-  options: { scope?: SearchScope | undefined; limit?: number } = {},
+  options: { scope?: SearchScope | undefined; limit?: number; bound?: SearchBound } = {},
 ): Promise<SiteSearchResult> {
   const limit = options.limit ?? RESULTS_PER_PAGE;
+  const bound = options.bound ?? RESULTS_BOUND;
   // Each space once, at the first place the site (or the scope) shows it.
   const places = new Map<string, ReturnType<typeof siteSpacesOf>[number]>();
   for (const place of siteSpacesOf(structure)) {
     if (options.scope && !options.scope.siteSpaceIds.has(place.siteSpace.id)) continue;
     if (heads.has(place.siteSpace.spaceId) && !places.has(place.siteSpace.spaceId)) places.set(place.siteSpace.spaceId, place);
   }
-  if (query.text === '' || places.size === 0) return { total: 0, hits: [] };
+  if (query.text === '' || places.size === 0) return { total: 0, totalIsLowerBound: false, hits: [] };
   const scope = { kind: 'spaces' as const, spaces: [...places.keys()].map((spaceId) => ({ organizationId, spaceId })), publishedOnly: true };
   const window = { offset: (query.page - 1) * limit, limit };
   // The same spaces at the same heads answer the same text alike (the index moves with the heads, in
   // their transaction): a visitor typing repeats the prefixes others typed a moment ago. The key has
   // the spaces the visitor may search (audience, adaptive sections and scope are in that list).
-  const key = [organizationId, ...[...places.keys()].map((spaceId) => `${spaceId}@${heads.get(spaceId)!.revisionId}`), window.offset, window.limit, query.text].join('\n');
-  const found = await app.caches.siteSearches.load(key, () => searchPages(app.db, scope, query.text, window));
+  const key = [
+    organizationId,
+    ...[...places.keys()].map((spaceId) => `${spaceId}@${heads.get(spaceId)!.revisionId}`),
+    window.offset,
+    window.limit,
+    `${bound.sections}/${bound.titles}/${bound.sectionsPerPage}`,
+    query.text,
+  ].join('\n');
+  const found = await app.caches.siteSearches.load(key, () => searchPages(app.db, scope, query.text, window, undefined, bound));
   const several = places.size > 1;
   // Result addresses from each space's cached model (by tree: space-model.ts), read once per space.
   const models = new Map<string, Promise<SpaceModel>>();
@@ -104,5 +113,5 @@ export async function searchSite(
       ...(where.length > 0 ? { where: [...new Set(where)].join(' › ') } : {}),
     });
   }
-  return { total: found.total, hits };
+  return { total: found.total, totalIsLowerBound: found.totalIsLowerBound, hits };
 }

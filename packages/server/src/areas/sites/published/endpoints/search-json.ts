@@ -4,6 +4,7 @@
 // sends the current variant's, and widens by leaving it out). A few results, with readable snippets
 // and the ranges of the visitor's words in them (search-text.ts), each linking to its page or section.
 import type { Response } from 'express';
+import type { SearchBound } from '../../../../content/search/search.js';
 import { markTerms, queryWords } from '../search-text.js';
 import { customizationOf } from '../site-chrome.js';
 import { readSearchQuery, scopeOf, searchSite } from '../site-search.js';
@@ -13,10 +14,20 @@ import { ID, type SiteEndpoint, type SiteVisit } from '../site-visit.js';
 /** Results the dialog shows; the results page has the rest. */
 export const DIALOG_RESULTS = 8;
 
+/**
+ * What the dialog's search reads (the results page reads 2,000 sections and 5,000 titles, and returns
+ * five sections a page): the cost of a common prefix is the rows read to find the matches, and the
+ * dialog shows each page's best section only (docs/decisions.md, "The search dialog reads a bounded
+ * number of matches"). The answer's `total` is then a lower bound.
+ */
+export const DIALOG_BOUND: SearchBound = { sections: 200, titles: 200, sectionsPerPage: 1 };
+
 export type SearchAnswer = {
   query: string;
   scope: { id: string; label: string } | null;
+  /** Matching pages: all of them, or at least this many when `totalIsLowerBound` (the results page counts further). */
   total: number;
+  totalIsLowerBound: boolean;
   /** The results page of the same query (all results, pages of them). */
   more: string;
   results: Array<{ title: string; titleMarks: Array<[number, number]>; href: string; where?: string; snippet: string; snippetMarks: Array<[number, number]> }>;
@@ -38,12 +49,13 @@ async function serveSearchJson(visit: SiteVisit, res: Response): Promise<void> {
   const scope = scopeId ? (ID.test(scopeId) ? scopeOf(structure, scopeId) : undefined) : undefined;
   // An id the visitor cannot see reads exactly as one that does not exist.
   if (scopeId && !scope) return sendProblem(res, headers, 'The search scope is not a section or variant of this site.');
-  const found = await searchSite(app, site.organizationId, root, structure, visit.state.heads, query, { scope, limit: DIALOG_RESULTS });
+  const found = await searchSite(app, site.organizationId, root, structure, visit.state.heads, query, { scope, limit: DIALOG_RESULTS, bound: DIALOG_BOUND });
   const words = queryWords(query.text);
   const answer: SearchAnswer = {
     query: query.text,
     scope: scope ? { id: scope.id, label: scope.label } : null,
     total: found.total,
+    totalIsLowerBound: found.totalIsLowerBound,
     more: `${root}/search?${new URLSearchParams({ q: query.text }).toString()}`,
     results: found.hits.map((hit) => ({
       title: hit.title,
