@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { describe, expect, it, vi } from 'vitest';
 import { loadSpec, type OpenApiDocument } from './operations.js';
-import { createValidator } from './validator.js';
+import { createValidator, pathOnlyOperations } from './validator.js';
 
 /**
  * What the validator's first step answers for one request: the validator is set up on first use, and a
@@ -38,5 +38,34 @@ describe('the bundled spec against the OpenAPI meta-schema', () => {
     const { status, text } = await firstStep(broken);
     expect(status).toBe(500);
     expect(text).toMatch(/apiDoc was invalid/);
+  });
+});
+
+// The request check is skipped for a request that gives only its path, on the operations that such a
+// request can call (validator.ts): never where a body, a header, a required or defaulted query
+// parameter, or a path parameter the access gate does not check as the validator does, could matter.
+describe('the operations whose request check a path alone makes empty', () => {
+  const spec = loadSpec();
+  const pathOnly = pathOnlyOperations(spec);
+
+  it('include the reads by id, with their optional scalar query parameters (getSpaceById: shareKey)', () => {
+    expect(pathOnly.has('GET /v1/spaces/{spaceId}')).toBe(true);
+    expect(pathOnly.has('GET /v1/collections/{collectionId}')).toBe(true);
+  });
+
+  it('leave out bodies, defaulted query parameters (a list’s limit) and header parameters (Idempotency-Key)', () => {
+    expect(pathOnly.has('PATCH /v1/spaces/{spaceId}')).toBe(false);
+    expect(pathOnly.has('GET /v1/orgs/{organizationId}/spaces')).toBe(false);
+    expect(pathOnly.has('DELETE /v1/spaces/{spaceId}')).toBe(false);
+  });
+
+  it('leave out an operation once one of its path parameters has a format, or a query parameter a default', () => {
+    const changed = structuredClone(spec);
+    changed.components!.parameters!.SpaceId!.schema = { type: 'string', format: 'uuid' };
+    expect(pathOnlyOperations(changed).has('GET /v1/spaces/{spaceId}')).toBe(false);
+    const defaulted = structuredClone(spec);
+    const parameters = defaulted.paths['/v1/spaces/{spaceId}']!.get.parameters as Array<Record<string, any>>;
+    parameters.find((parameter) => parameter.name === 'shareKey')!.schema.default = 'none';
+    expect(pathOnlyOperations(defaulted).has('GET /v1/spaces/{spaceId}')).toBe(false);
   });
 });

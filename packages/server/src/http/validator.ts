@@ -59,13 +59,15 @@ const MATCHING = new Set(['pathParamsMiddleware', 'metadataMiddleware', 'securit
 const REQUEST_CHECKS = new Set(['multipartMiddleware', 'requestMiddleware']);
 
 /**
- * Operations (`GET /v1/spaces/{spaceId}`) whose only input is their path: no request body, and no
- * parameter besides path parameters of type string. Their path parameters are checked against the
- * same schemas by the access gate before the validator's request check (http/access-gate.ts), and
- * strings are not coerced: for a request with no query string and no body, the request check has
- * nothing left to check or change, and is skipped (it was a twentieth of a read's CPU).
+ * Operations (`GET /v1/spaces/{spaceId}`) that a request can call with its path alone: no request
+ * body, path parameters of type string, and otherwise only optional scalar query parameters without
+ * a default. The path
+ * parameters are checked against the same schemas by the access gate before the validator's request
+ * check (http/access-gate.ts), and strings are not coerced: for a request with no query string and no
+ * body, the request check has nothing left to check, require or change, and is skipped (it was a
+ * twentieth of a read's CPU).
  */
-function pathOnlyOperations(spec: OpenApiDocument): Set<string> {
+export function pathOnlyOperations(spec: OpenApiDocument): Set<string> {
   const resolve = (node: JsonObject): JsonObject => {
     let current = node;
     while (typeof current.$ref === 'string') current = current.$ref.split('/').slice(1).reduce((at: JsonObject, key: string) => at[key], spec as JsonObject);
@@ -75,12 +77,24 @@ function pathOnlyOperations(spec: OpenApiDocument): Set<string> {
   for (const operation of listOperations(spec)) {
     if (operation.definition.requestBody) continue;
     const parameters = (operation.definition.parameters as JsonObject[]).map(resolve);
-    if (parameters.every((parameter) => parameter.in === 'path' && resolve(parameter.schema ?? {}).type === 'string')) {
+    // A string the gate's ajv checks as the validator's would (a `format` it may not know keeps the check).
+    const givenByPath = (parameter: JsonObject) => {
+      const schema = resolve(parameter.schema ?? {});
+      return parameter.in === 'path' && schema.type === 'string' && schema.format === undefined;
+    };
+    // Optional, scalar and without a default: absent, the check (whose ajv fills in defaults) adds nothing to `req.query`.
+    const optionalQuery = (parameter: JsonObject) => {
+      const schema = resolve(parameter.schema ?? {});
+      return parameter.in === 'query' && parameter.required !== true && SCALARS.has(schema.type) && schema.default === undefined;
+    };
+    if (parameters.every((parameter) => givenByPath(parameter) || optionalQuery(parameter))) {
       keys.add(`${operation.method.toUpperCase()} ${operation.path}`);
     }
   }
   return keys;
 }
+
+const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
 
 /** Whether the request gives nothing but its path (see pathOnlyOperations). */
 const givesOnlyItsPath = (req: Request) => req.originalUrl.indexOf('?') === -1 && !hasPendingBody(req);
