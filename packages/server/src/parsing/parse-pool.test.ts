@@ -47,10 +47,13 @@ describe('the parse pool', { timeout: 120_000 }, () => {
   });
 
   it('answers 503 with Retry-After when the queue is full, and when a task waits too long', async () => {
-    const full = pool({ maxQueue: 1 });
-    const busy = [0, 1].map(() => rejection(full.run('markdown', { markdown: SLOW, normalize: true }, { deadlineMs: 20_000 })));
-    const queued = rejection(full.run('markdown', quick, { deadlineMs: 60_000 }));
+    // Refused at once, while the pool is full, not once its wait limit (a minute here) has passed.
+    const full = pool({ maxQueue: 1, maxWaitMs: 60_000 });
+    let settled = 0;
+    const busy = [0, 1].map(() => rejection(full.run('markdown', { markdown: SLOW, normalize: true }, { deadlineMs: 20_000 })).finally(() => settled++));
+    const queued = rejection(full.run('markdown', quick, { deadlineMs: 60_000 })).finally(() => settled++);
     const refused = await rejection(full.run('markdown', quick, { deadlineMs: 60_000 }));
+    expect(settled).toBe(0);
     expect(refused).toBeInstanceOf(HttpError);
     expect(refused).toMatchObject({ status: 503, headers: { 'Retry-After': expect.stringMatching(/^[1-9]\d*$/) } });
     await full.close();

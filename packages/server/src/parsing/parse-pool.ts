@@ -157,18 +157,26 @@ export class ParsePool {
   private readonly heapMb: number;
   /** Tasks handed to the workers, by name (what tests count: a published body's renders). */
   private readonly runsByTask = new Map<TaskName, number>();
+  /** Tasks handed to the pool and not settled yet: running, or waiting for a worker. */
+  private inPool = 0;
+  /** What the pool holds at most: a task per worker and `maxQueue` waiting (the rest are refused, 503). */
+  private readonly capacity: number;
 
   constructor(options: ParsePoolOptions = {}) {
     this.threads = Math.max(2, options.threads ?? availableParallelism());
     this.maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
     this.heapMb = options.heapMb ?? WORKER_HEAP_MB;
     this.longLane = new LaneGate(this.threads - 1, LONG_LANE_QUEUE, this.maxWaitMs);
+    const maxQueue = options.maxQueue ?? this.threads * QUEUED_PER_THREAD;
+    // Counted here too: piscina keeps a waiting task that carries an abort signal (all of ours) in a
+    // queue of its own that its `maxQueue` does not count, so its limit alone never refused one.
+    this.capacity = this.threads + maxQueue;
     this.pool = new Piscina({
       ...workerScript(),
       minThreads: 0,
       maxThreads: this.threads,
       idleTimeout: 60_000,
-      maxQueue: options.maxQueue ?? this.threads * QUEUED_PER_THREAD,
+      maxQueue,
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb, stackSizeMb: WORKER_STACK_MB },
     });
   }
@@ -220,6 +228,16 @@ export class ParsePool {
 
   private async runInWorker<K extends TaskName>(task: K, input: TaskInput<K>, options: RunOptions): Promise<TaskOutput<K>> {
     if (options.signal?.aborted) throw new ParseCancelledError();
+    if (this.inPool >= this.capacity) throw busy();
+    this.inPool++;
+    try {
+      return await this.handToPool(task, input, options);
+    } finally {
+      this.inPool--;
+    }
+  }
+
+  private async handToPool<K extends TaskName>(task: K, input: TaskInput<K>, options: RunOptions): Promise<TaskOutput<K>> {
     const controller = new AbortController();
     let stoppedBy: 'wait' | 'deadline' | 'caller' | undefined;
     const stop = (reason: typeof stoppedBy) => {
