@@ -98,10 +98,13 @@ if (which === 'all' || which === 'comments') {
   verdicts.push(`re-anchoring a page's 100 comments after an edit: median ${comments.reanchor.serviceMs.median.toFixed(1)} ms, p95 ${comments.reanchor.serviceMs.p95.toFixed(1)} ms (no budget)`);
 }
 
-/** Runs a standalone benchmark script (its own database and report) and streams its output. */
-function runStandalone(script: string): Promise<number> {
+/**
+ * Runs a standalone benchmark script (its own database and report) and streams its output; `options`
+ * are its own (`pnpm bench sites --typing --rounds 2`: everything after the benchmark's name).
+ */
+function runStandalone(script: string, options: string[] = []): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(join(here, 'node_modules/.bin/tsx'), [join(here, script)], { stdio: 'inherit', cwd: join(here, '..') });
+    const child = spawn(join(here, 'node_modules/.bin/tsx'), [join(here, script), ...options], { stdio: 'inherit', cwd: join(here, '..') });
     child.on('exit', (code) => resolve(code ?? 1));
   });
 }
@@ -116,7 +119,8 @@ for (const [name, script] of [
 ] as const) {
   if ((which === 'all' || which === name) && existsSync(join(here, script))) {
     console.log(`\n== ${name}: ${script}`);
-    const code = await runStandalone(script);
+    // A benchmark run alone gets the options given after its name; `all` runs each with its defaults.
+    const code = await runStandalone(script, which === name ? args.filter((arg) => arg !== name) : []);
     verdicts.push(`${name} benchmark: ${code === 0 ? 'ran (figures above, each against its budget)' : `FAILED (exit ${code})`}`);
   }
 }
