@@ -94,6 +94,8 @@ export async function listenForTokenChanges(
   const connect = async () => {
     // keepAlive: a peer that vanished without closing (network cut) is noticed, not waited on forever.
     const next = new pg.Client({ connectionString, connectionTimeoutMillis: 5000, keepAlive: true });
+    // When the attempt began, then when the connection was made: what a failure is evidence about.
+    let since = Date.now();
     let lost = false;
     const onLost = (error?: Error) => {
       if (lost) return;
@@ -103,7 +105,7 @@ export async function listenForTokenChanges(
       cache.setLive(false);
       if (!stopped) {
         // The database away is the availability's to log, once per outage; anything else is said here.
-        const outage = error === undefined || availability.failed(error, 'token listener');
+        const outage = error === undefined || availability.failed(error, 'token listener', since);
         if (!outage) log.warn({ err: error }, 'token change listener lost its connection; the token cache is bypassed until it is back');
         else if (wasListening) log.info('token change listener lost its connection; the token cache is bypassed until it is back');
       }
@@ -126,6 +128,7 @@ export async function listenForTokenChanges(
       return;
     }
     client = next;
+    since = Date.now();
     availability.succeeded();
     if (failures > 0) log.info({ attempts: failures }, 'token change listener reconnected');
     failures = 0;

@@ -1,13 +1,21 @@
 // Whether the database can be reached, as the server's connections see it, logged once per change: one
 // warning when an outage starts and one when it ends, however many connections, requests and job polls
 // fail in between (each of those only at `debug`). Fed by the pools (db/database.ts: connections made,
-// failed or broken) and by the connections of their own (the job queue, the token listener).
+// failed or broken; the job queue's pool is one of them) and by the token listener's own connection.
+//
+// A failure is evidence about the moment its connection was made (or, for an attempt that failed, when
+// it began). One from before the last outage ended tells nothing about now, and starts no outage: after
+// a restart, a connection the starting server refused a moment before it was ready, or a backend of the
+// killed server that ends late, can report after the first new connection was made (seen on a loaded CI
+// machine: a second outage logged a moment after the first ended).
 import type { Logger } from '../logger.js';
 import { isDatabaseUnavailable } from './errors.js';
 import { unreachableReason } from './unreachable.js';
 
 export class DatabaseAvailability {
   private downSince: number | undefined;
+  /** When the last outage ended (0: none has). */
+  private recoveredAt = 0;
   private failures = 0;
 
   constructor(
@@ -22,14 +30,19 @@ export class DatabaseAvailability {
   }
 
   /**
-   * Reports `error` of a connection (`source`: which one). An error that says the database is away
-   * starts an outage (logged once) or counts in the current one; any other error is the caller's to log:
-   * returns whether it was taken.
+   * Reports `error` of a connection (`source`: which one) made at `since` (for an attempt that failed,
+   * when it began). An error that says the database is away starts an outage (logged once) or counts in
+   * the current one, unless the connection is older than the last recovery; any other error is the
+   * caller's to log: returns whether it was taken.
    */
-  failed(error: unknown, source: string): boolean {
+  failed(error: unknown, source: string, since: number): boolean {
     if (!isDatabaseUnavailable(error)) return false;
-    this.failures++;
     const reason = unreachableReason(error);
+    if (this.downSince === undefined && since < this.recoveredAt) {
+      this.log.debug({ source, reason }, 'database connection from before the outage ended failed');
+      return true;
+    }
+    this.failures++;
     if (this.downSince !== undefined) {
       this.log.debug({ source, reason }, 'database still unavailable');
       return true;
@@ -42,7 +55,8 @@ export class DatabaseAvailability {
   /** A connection was made: an outage, if any, is over. */
   succeeded(): void {
     if (this.downSince === undefined) return;
-    this.log.warn({ database: this.address, downMs: Date.now() - this.downSince, failures: this.failures }, 'database available again');
+    this.recoveredAt = Date.now();
+    this.log.warn({ database: this.address, downMs: this.recoveredAt - this.downSince, failures: this.failures }, 'database available again');
     this.downSince = undefined;
     this.failures = 0;
   }

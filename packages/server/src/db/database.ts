@@ -70,9 +70,10 @@ export function createPool(connectionString: string, max: number, log: Logger, a
   /* eslint-disable @typescript-eslint/no-explicit-any -- pg's connect() has a callback form (pg-pool's) and a promise form */
   class ReportingClient extends PreparingClient {
     override connect(callback?: (error: any, client?: any) => void): any {
+      const attemptedAt = Date.now();
       const report = (error: Error | null | undefined) => {
         if (!error) availability.succeeded();
-        else availability.failed(error, 'pool');
+        else availability.failed(error, 'pool', attemptedAt);
       };
       if (callback) return super.connect(((error: Error | null, ...rest: unknown[]) => (report(error), callback(error, ...rest))) as (error: Error) => void);
       return super.connect().then(
@@ -99,8 +100,9 @@ export function createPool(connectionString: string, max: number, log: Logger, a
   // pending and later queries fail with the connection error, which the HTTP layer answers with 503,
   // and the pool discards it on release (it is no longer queryable).
   pool.on('connect', (client) => {
+    const connectedAt = Date.now();
     client.on('error', (error) => {
-      if (!availability.failed(error, 'pool')) log.warn({ err: error }, 'database connection lost');
+      if (!availability.failed(error, 'pool', connectedAt)) log.warn({ err: error }, 'database connection lost');
     });
   });
   // Idle clients' errors also reach the pool: already reported by the client's listener above.

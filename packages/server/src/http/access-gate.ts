@@ -6,7 +6,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import type { Request, RequestHandler } from 'express';
 import type { AccessResolver, PendingAccess } from '../access/resolve.js';
 import { badRequest } from '../errors.js';
-import { listOperations, loadSpec, type JsonObject, type SpecOperation } from './operations.js';
+import { listOperations, loadSpec, resolveRef, type JsonObject, type OpenApiDocument, type SpecOperation } from './operations.js';
 import { matchedOperationKey } from './router.js';
 
 declare global {
@@ -31,14 +31,8 @@ export function hasPendingBody(req: Request): boolean {
   return req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
 }
 
-function resolveRef(spec: JsonObject, node: JsonObject): JsonObject {
-  let current = node;
-  while (typeof current.$ref === 'string') current = current.$ref.split('/').slice(1).reduce((at: JsonObject, key: string) => at[key], spec);
-  return current;
-}
-
 /** A validator of an operation's path parameters (all strings), from their schemas in the spec. */
-function pathParameterValidator(ajv: Ajv, spec: JsonObject, operation: SpecOperation): { names: string[]; validate: ValidateFunction } {
+function pathParameterValidator(ajv: Ajv, spec: OpenApiDocument, operation: SpecOperation): { names: string[]; validate: ValidateFunction } {
   const parameters = (operation.definition.parameters as JsonObject[]).map((parameter) => resolveRef(spec, parameter)).filter((parameter) => parameter.in === 'path');
   const properties = Object.fromEntries(parameters.map((parameter) => [parameter.name, resolveRef(spec, parameter.schema ?? {})]));
   return { names: Object.keys(properties), validate: ajv.compile({ type: 'object', properties }) };

@@ -42,6 +42,13 @@ export function loadSpec(): OpenApiDocument {
   return cached;
 }
 
+/** `node` itself, or what its local `$ref` (`#/components/...`) points to, followed until it is not a reference. */
+export function resolveRef(spec: OpenApiDocument, node: JsonObject): JsonObject {
+  let current = node;
+  while (typeof current.$ref === 'string') current = current.$ref.split('/').slice(1).reduce((at: JsonObject, key: string) => at[key], spec as JsonObject);
+  return current;
+}
+
 const METHODS: HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
 
 export function listOperations(spec: OpenApiDocument = loadSpec()): SpecOperation[] {

@@ -6,7 +6,7 @@ import type { Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { bearerSecurityHandler } from '../auth/authenticate.js';
 import { hasPendingBody } from './access-gate.js';
-import { listOperations, type JsonObject, type OpenApiDocument } from './operations.js';
+import { listOperations, resolveRef, type JsonObject, type OpenApiDocument } from './operations.js';
 import { pipeline } from './pipeline.js';
 import { matchedOperationKey } from './router.js';
 
@@ -68,11 +68,7 @@ const REQUEST_CHECKS = new Set(['multipartMiddleware', 'requestMiddleware']);
  * twentieth of a read's CPU).
  */
 export function pathOnlyOperations(spec: OpenApiDocument): Set<string> {
-  const resolve = (node: JsonObject): JsonObject => {
-    let current = node;
-    while (typeof current.$ref === 'string') current = current.$ref.split('/').slice(1).reduce((at: JsonObject, key: string) => at[key], spec as JsonObject);
-    return current;
-  };
+  const resolve = (node: JsonObject) => resolveRef(spec, node);
   const keys = new Set<string>();
   for (const operation of listOperations(spec)) {
     if (operation.definition.requestBody) continue;

@@ -1,7 +1,8 @@
 // Background work on pg-boss, in the same PostgreSQL: any number of server instances share the queue.
 import PgBoss from 'pg-boss';
-import { DatabaseAvailability } from '../db/availability.js';
-import { databaseAddress } from '../db/unreachable.js';
+import type { DatabaseAvailability } from '../db/availability.js';
+import { createPool } from '../db/database.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 
@@ -56,13 +57,16 @@ export type JobsOptions = {
 
 /** Starts pg-boss, creates the workers' queues and schedules, and subscribes the workers. */
 export async function startJobs(connectionString: string, workers: JobWorker[], log: Logger, options: JobsOptions = {}): Promise<Jobs> {
-  const availability = options.availability ?? new DatabaseAvailability(log, databaseAddress(connectionString));
-  const boss = new PgBoss({ connectionString, max: 3, schema: 'pgboss' });
-  // pg-boss reports its pool's connection errors and failed polls here (it uses only pool.query, whose
-  // clients always have a listener). While the database is away every poll fails: the availability logs
-  // the outage once; the polls carry on and resume by themselves when the database is back.
+  // pg-boss's statements go through a pool of ours: its connections report to the server's availability
+  // like the server's own (db/availability.ts), when each was made included.
+  const pool = createPool(connectionString, 3, log, options.availability);
+  const boss = new PgBoss({ db: { executeSql: (text, values) => pool.query(text, values) }, schema: 'pgboss' });
+  // pg-boss reports its failed polls here. While the database is away every poll fails: the pool has
+  // reported the connection that failed, and the availability logs the outage once; the polls carry on
+  // and resume by themselves when the database is back.
   boss.on('error', (error: Error) => {
-    if (!availability.failed(error, 'job queue')) log.error({ err: error }, 'job queue error');
+    if (isDatabaseUnavailable(error)) log.debug({ err: error }, 'job queue poll failed: database unavailable');
+    else log.error({ err: error }, 'job queue error');
   });
   const processed = options.metrics?.counter({
     name: 'jobs_processed_total',
@@ -70,7 +74,11 @@ export async function startJobs(connectionString: string, workers: JobWorker[], 
     labelNames: ['queue', 'outcome'],
   });
   if (options.metrics) registerQueueGauge(options.metrics, boss, workers.map((worker) => worker.name));
-  await boss.start();
+  // A queue that fails to start leaves no connections behind.
+  await boss.start().catch(async (error: unknown) => {
+    await pool.end();
+    throw error;
+  });
   const loops: Array<{ stop(timeoutMs: number): Promise<void> }> = [];
   for (const worker of workers) {
     if ('start' in worker) {
@@ -97,6 +105,7 @@ export async function startJobs(connectionString: string, workers: JobWorker[], 
     // Stops fetching at once; running jobs get up to `timeoutMs` (pg-boss waits at least 1 s).
     stop: async (timeoutMs = 10_000) => {
       await Promise.all([boss.stop({ graceful: true, timeout: timeoutMs }), ...loops.map((loop) => loop.stop(timeoutMs))]);
+      await pool.end();
     },
   };
 }

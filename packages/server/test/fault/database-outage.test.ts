@@ -90,8 +90,14 @@ describe('database outage under write load', () => {
     // PostgreSQL's own death and restart.)
     const outages = (lines: typeof server.logs) => lines.filter((line) => /^database (unavailable|available again)/.test(line.msg)).map((line) => line.msg.split(':')[0]);
     const [terminatedLines, killedLines] = [server.logs.slice(0, killedFrom), server.logs.slice(killedFrom)];
-    expect(outages(terminatedLines)).toEqual(['database unavailable', 'database available again']);
-    expect(outages(killedLines)).toEqual(['database unavailable', 'database available again']);
+    // (On a failure, which connection said what, and when.)
+    const told = (lines: typeof server.logs) =>
+      lines
+        .filter((line) => line.level >= 40 && !line.reqId)
+        .map((line) => `${new Date(line.time as number).toISOString()} ${line.msg} ${line.source ?? ''} ${line.reason ?? ''}`)
+        .join('\n');
+    expect(outages(terminatedLines), told(terminatedLines)).toEqual(['database unavailable', 'database available again']);
+    expect(outages(killedLines), told(killedLines)).toEqual(['database unavailable', 'database available again']);
     // (An answered 503's access line is at warn: one per request by design, without a stack.)
     // (The lag alarm's `event loop blocked` depends on the machine's load, not on the outage.)
     const loud = server.logs.filter((line) => line.level >= 40 && !(line.msg === 'request' && line.status === 503 && line.level === 40) && line.msg !== 'event loop blocked');
