@@ -29,7 +29,19 @@ export const PAGES_PER_SPACE = 5;
  * (the site's search dialog) asks for fewer; `total` then counts the pages among those read, and
  * `totalIsLowerBound` says when more may match.
  */
-export type SearchBound = { sections: number; titles: number; sectionsPerPage: number };
+export type SearchBound = {
+  sections: number;
+  titles: number;
+  sectionsPerPage: number;
+  /**
+   * Rows of each table read at most before the index is asked instead (unset: read until `sections` and
+   * `titles` match). Two words each common but rare together made the search read tens of thousands
+   * of sections to find its matches; bounded, it reads these many (`sections`, `titles`) and keeps what
+   * matched there, unless fewer than `enough` did: then the GIN index gives them all (the words are
+   * rare, so it is cheap).
+   */
+  read?: { sections: number; titles: number; enough: number };
+};
 /** The bound of a ranked list of results (the API, a site's results page). */
 export const RESULTS_BOUND: SearchBound = { sections: MAX_MATCHED_SECTIONS, titles: MAX_TITLE_MATCHES, sectionsPerPage: SECTIONS_PER_PAGE };
 
@@ -96,37 +108,105 @@ type Row = Pick<Selectable<DB['searchSections']>, 'organizationId' | 'spaceId' |
   spaceTitle: Selectable<SpacesTable>['title'];
 };
 
+/** Where the matches of one table are read: its alias, its tsvector column and its primary key. */
+type Matched = { table: 'search_titles' | 'search_sections'; alias: 't' | 's'; vector: 'title' | 'tsv'; key: string[]; rank: 'title_rank' | 'rank' };
+const TITLES: Matched = { table: 'search_titles', alias: 't', vector: 'title', key: ['organization_id', 'space_id', 'page_id'], rank: 'title_rank' };
+const SECTIONS: Matched = { table: 'search_sections', alias: 's', vector: 'tsv', key: ['organization_id', 'space_id', 'page_id', 'ordinal'], rank: 'rank' };
+const keyOf = (m: Matched, alias: string) => sql.raw(m.key.map((column) => `${alias}.${column}`).join(', '));
+
+/**
+ * The CTE `name`: up to `limit` rows of `m.table` in `scope` matching the query (their page and rank),
+ * and whether more may match than it holds (`moreMayMatch`).
+ *
+ * Unbounded (`read` unset): the first `limit` matches in primary-key order (the same rows for every
+ * window of a result, so a cursor's next page ranks what the first did); the planner weighs reading in
+ * key order until enough match against the GIN index.
+ *
+ * Bounded: the first `read.rows` rows the scan meets (`row_number() OVER ()`, whose run condition stops
+ * the scan; no order, so no sort), keeping those that match (`name_read`, with the row at the bound as a
+ * sentinel: the read stopped there). When fewer than `read.enough` matched and the read stopped at
+ * its bound, the query is rare in the scope: all its matches come from the GIN index instead (`OFFSET
+ * 0` keeps the limit out of that plan, so it is not read in key order again), the first `limit` in key
+ * order. One statement: the index part runs only when chosen (a one-time filter).
+ */
+function firstMatches(name: string, m: Matched, scope: SearchScope, tsquery: Resolved, limit: number, read?: { rows: number; enough: number }) {
+  const a = sql.raw(m.alias);
+  const vector = sql.raw(`${m.alias}.${m.vector}`);
+  const where = sql`${candidateFilter(scope, tsquery, m.alias)} ${publishedFilter(scope, m.alias)}`;
+  const cte = sql.raw(name);
+  const rank = sql.raw(m.rank);
+  if (!read) {
+    return {
+      ctes: sql`
+    ${cte} AS MATERIALIZED (
+      SELECT ${a}.organization_id, ${a}.space_id, ${a}.page_id, ts_rank(${WEIGHTS}, ${vector}, q.query) AS ${rank}
+      FROM q, ${sql.raw(m.table)} ${a}
+      WHERE ${where} AND ${vector} @@ ${tsquery.match}::tsquery
+      ORDER BY ${keyOf(m, m.alias)}
+      LIMIT ${limit}
+    )`,
+      moreMayMatch: sql`(SELECT count(*) FROM ${cte}) >= ${limit}`,
+    };
+  }
+  const readName = sql.raw(`${name}_read`);
+  const readingName = sql.raw(`${name}_reading`);
+  return {
+    ctes: sql`
+    ${readName} AS MATERIALIZED (
+      SELECT w.organization_id, w.space_id, w.page_id, w.n, w.matched, CASE WHEN w.matched THEN ts_rank(${WEIGHTS}, w.vector, q.query) END AS ${rank}
+      FROM q, (
+        SELECT ${a}.organization_id, ${a}.space_id, ${a}.page_id, ${vector} AS vector, ${vector} @@ ${tsquery.match}::tsquery AS matched, row_number() OVER () AS n
+        FROM ${sql.raw(m.table)} ${a}
+        WHERE ${where}
+      ) w
+      WHERE w.n <= ${read.rows} AND (w.matched OR w.n = ${read.rows})
+      LIMIT ${limit + 1}
+    ),
+    ${readingName} AS MATERIALIZED (
+      SELECT coalesce(bool_or(n = ${read.rows}), false) AS stopped, count(*) FILTER (WHERE matched) < ${read.enough} AND coalesce(bool_or(n = ${read.rows}), false) AS by_index
+      FROM ${readName}
+    ),
+    ${cte} AS MATERIALIZED (
+      (SELECT organization_id, space_id, page_id, ${rank} FROM ${readName}
+        WHERE matched AND NOT (SELECT by_index FROM ${readingName}) ORDER BY n LIMIT ${limit})
+      UNION ALL
+      (SELECT f.organization_id, f.space_id, f.page_id, ts_rank(${WEIGHTS}, f.vector, q.query)
+        FROM q, (
+          SELECT ${keyOf(m, m.alias)}, ${vector} AS vector
+          FROM ${sql.raw(m.table)} ${a}
+          WHERE ${where} AND ${vector} @@ ${tsquery.match}::tsquery
+          OFFSET 0
+        ) f
+        WHERE (SELECT by_index FROM ${readingName})
+        ORDER BY ${keyOf(m, 'f')}
+        LIMIT ${limit})
+    )`,
+    moreMayMatch: sql`((SELECT count(*) FROM ${cte}) >= ${limit} OR (SELECT stopped AND NOT by_index FROM ${readingName}))`,
+  };
+}
+
 /**
  * The matching pages, as the CTEs both kinds of search start from: those whose title matches (up to
- * `bound.titles`, from `search_titles`) and those of the first `bound.sections` matching sections, in
- * primary-key order (the same sections for every window of a result, so a cursor's next
- * page ranks what the first did; a very common word is read through that index until enough match).
- * A page's `title_rank` is its title's (null: no title match), its `rank` its best section's among
- * those read (null when only its title was read).
+ * `bound.titles`, from `search_titles`) and those of the first `bound.sections` matching sections
+ * (firstMatches). A page's `title_rank` is its title's (null: no title match), its `rank` its best
+ * section's among those read (null when only its title was read). `moreMayMatch`: whether the bound
+ * stopped a reading (more pages may match than `pages` holds).
  */
-function matches(scope: SearchScope, tsquery: Resolved, bound: SearchBound): RawBuilder<unknown> {
+function matches(scope: SearchScope, tsquery: Resolved, bound: SearchBound): { ctes: RawBuilder<unknown>; moreMayMatch: RawBuilder<unknown> } {
   const excluded = tsquery.exclude
     ? sql`WHERE NOT EXISTS (
         SELECT 1 FROM search_sections x
         WHERE x.organization_id = h.organization_id AND x.space_id = h.space_id AND x.page_id = h.page_id AND x.tsv @@ ${tsquery.exclude}::tsquery)`
     : sql``;
-  return sql`
+  const read = bound.read;
+  const titled = firstMatches('titled', TITLES, scope, tsquery, bound.titles, read && { rows: read.titles, enough: read.enough });
+  const sections = firstMatches('sections', SECTIONS, scope, tsquery, bound.sections, read && { rows: read.sections, enough: read.enough });
+  return {
+    ctes: sql`
     q AS MATERIALIZED (SELECT ${tsquery.match}::tsquery AS query),
     scope AS MATERIALIZED (${scopeQuery(scope, tsquery)}),
-    titled AS MATERIALIZED (
-      SELECT t.organization_id, t.space_id, t.page_id, ts_rank(${WEIGHTS}, t.title, q.query) AS title_rank
-      FROM q, search_titles t
-      WHERE ${candidateFilter(scope, tsquery, 't')} AND t.title @@ ${tsquery.match}::tsquery ${publishedFilter(scope, 't')}
-      ORDER BY t.organization_id, t.space_id, t.page_id
-      LIMIT ${bound.titles}
-    ),
-    sections AS MATERIALIZED (
-      SELECT s.organization_id, s.space_id, s.page_id, ts_rank(${WEIGHTS}, s.tsv, q.query) AS rank
-      FROM q, search_sections s
-      WHERE ${candidateFilter(scope, tsquery, 's')} AND s.tsv @@ ${tsquery.match}::tsquery ${publishedFilter(scope, 's')}
-      ORDER BY s.organization_id, s.space_id, s.page_id, s.ordinal
-      LIMIT ${bound.sections}
-    ),
+    ${titled.ctes},
+    ${sections.ctes},
     pages AS MATERIALIZED (
       SELECT * FROM (
         SELECT organization_id, space_id, page_id, max(title_rank) AS title_rank, max(rank) AS rank
@@ -138,7 +218,9 @@ function matches(scope: SearchScope, tsquery: Resolved, bound: SearchBound): Raw
         GROUP BY organization_id, space_id, page_id
       ) h
       ${excluded}
-    )`;
+    )`,
+    moreMayMatch: sql`(${titled.moreMayMatch} OR ${sections.moreMayMatch})`,
+  };
 }
 
 /** Best first: title matches by their title's rank, then the others by their best section. */
@@ -226,6 +308,9 @@ async function resolve(db: Executor, scope: SearchScope, text: string, fuzzy: bo
   return resolved!;
 }
 
+/** A bound that reads a bounded number of rows (the site's search dialog's kind), for the shapes. */
+const SHAPE_READ_BOUND: SearchBound = { sections: 1, titles: 1, sectionsPerPage: 1, read: { sections: 1, titles: 1, enough: 1 } };
+
 const SHAPE_RESOLVED: Resolved[] = [
   { match: 'word', exclude: null, spaceIds: null },
   { match: 'word', exclude: 'other', spaceIds: [] },
@@ -237,16 +322,21 @@ const pagesQuery = rawQuery({
     ...ANSWER_COLUMNS,
     totalIsLowerBound: value('bool').neverNull('a comparison of two counts'),
   },
-  statement: (scope: SearchScope, tsquery: Resolved, window: SearchWindow, bound: SearchBound) => sql`
-    WITH ${matches(scope, tsquery, bound)},
+  statement: (scope: SearchScope, tsquery: Resolved, window: SearchWindow, bound: SearchBound) => {
+    const matched = matches(scope, tsquery, bound);
+    return sql`
+    WITH ${matched.ctes},
     chosen AS MATERIALIZED (SELECT * FROM pages p ORDER BY ${pageOrder('p')} OFFSET ${window.offset} LIMIT ${window.limit})
     SELECT
       (SELECT count(*)::int FROM pages) AS total,
-      ((SELECT count(*) FROM sections) >= ${bound.sections} OR (SELECT count(*) FROM titled) >= ${bound.titles}) AS total_is_lower_bound,
+      ${matched.moreMayMatch} AS total_is_lower_bound,
       (SELECT querytree(query) FROM q) AS lexemes,
-      (SELECT json_agg(t ORDER BY ${pageOrder('t')}, t.section_rank DESC, t.ordinal) FROM (${sectionsOf(scope, 'chosen', bound.sectionsPerPage)}) t) AS rows`,
+      (SELECT json_agg(t ORDER BY ${pageOrder('t')}, t.section_rank DESC, t.ordinal) FROM (${sectionsOf(scope, 'chosen', bound.sectionsPerPage)}) t) AS rows`;
+  },
   shapes: SHAPE_SCOPES.flatMap((scope) =>
-    SHAPE_RESOLVED.map((resolved) => [scope, resolved, { offset: 0, limit: 1 }, RESULTS_BOUND] as [SearchScope, Resolved, SearchWindow, SearchBound]),
+    SHAPE_RESOLVED.flatMap((resolved) =>
+      [RESULTS_BOUND, SHAPE_READ_BOUND].map((bound) => [scope, resolved, { offset: 0, limit: 1 }, bound] as [SearchScope, Resolved, SearchWindow, SearchBound]),
+    ),
   ),
 });
 
@@ -262,7 +352,7 @@ const spacesQuery = rawQuery({
   name: 'searchSpaces',
   columns: ANSWER_COLUMNS,
   statement: (scope: SearchScope, tsquery: Resolved, window: SearchWindow) => sql`
-    WITH ${matches(scope, tsquery, RESULTS_BOUND)},
+    WITH ${matches(scope, tsquery, RESULTS_BOUND).ctes},
     spaces AS MATERIALIZED (
       SELECT organization_id, space_id, max(title_rank) AS title_rank, max(rank) AS rank FROM pages
       GROUP BY organization_id, space_id
