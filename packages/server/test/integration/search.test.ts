@@ -244,6 +244,11 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
     expect(rare.pages.map((page) => page.title)).toEqual(['Wicks', 'Oil']);
     // Nothing matching: nothing, not a lower bound.
     expect(await searchPages(t.db, scope, 'walrus', window, 'exact', bound)).toMatchObject({ total: 0, totalIsLowerBound: false });
+    // Two words rare together, the last a short prefix (the index is asked for the other; each row is
+    // checked against both): the one section that says both.
+    const together = await searchPages(t.db, scope, 'lantern wi', window, undefined, bound);
+    expect(together).toMatchObject({ total: 1, totalIsLowerBound: false });
+    expect(together.pages.map((page) => page.title)).toEqual(['Wicks']);
     // A space with fewer rows than the bound reads them all: an exact count.
     const wide = { sections: 2_000, titles: 2_000, sectionsPerPage: 1, read: { sections: 1_000, titles: 1_000, enough: 3 } };
     expect(await searchPages(t.db, scope, 'lantern', window, undefined, wide)).toMatchObject({ total: 121, totalIsLowerBound: false });

@@ -126,8 +126,8 @@ const keyOf = (m: Matched, alias: string) => sql.raw(m.key.map((column) => `${al
  * the scan; no order, so no sort), keeping those that match (`name_read`, with the row at the bound as a
  * sentinel: the read stopped there). When fewer than `read.enough` matched and the read stopped at
  * its bound, the query is rare in the scope: all its matches come from the GIN index instead (`OFFSET
- * 0` keeps the limit out of that plan, so it is not read in key order again), the first `limit` in key
- * order. One statement: the index part runs only when chosen (a one-time filter).
+ * 0` keeps the limit out of that plan, so it is not read in key order again; `indexed`, see tsqueryOf),
+ * the first `limit` in key order. One statement: the index part runs only when chosen (a one-time filter).
  */
 function firstMatches(name: string, m: Matched, scope: SearchScope, tsquery: Resolved, limit: number, read?: { rows: number; enough: number }) {
   const a = sql.raw(m.alias);
@@ -148,6 +148,11 @@ function firstMatches(name: string, m: Matched, scope: SearchScope, tsquery: Res
       moreMayMatch: sql`(SELECT count(*) FROM ${cte}) >= ${limit}`,
     };
   }
+  // The index is asked for `indexed` when set (the query without its short prefixes), each row then
+  // checked against the whole query with the function behind `@@`, which the planner does not take to the index.
+  const byIndex = tsquery.indexed
+    ? sql`${vector} @@ ${tsquery.indexed}::tsquery AND ts_match_vq(${vector}, ${tsquery.match}::tsquery)`
+    : sql`${vector} @@ ${tsquery.match}::tsquery`;
   const readName = sql.raw(`${name}_read`);
   const readingName = sql.raw(`${name}_reading`);
   return {
@@ -174,7 +179,7 @@ function firstMatches(name: string, m: Matched, scope: SearchScope, tsquery: Res
         FROM q, (
           SELECT ${keyOf(m, m.alias)}, ${vector} AS vector
           FROM ${sql.raw(m.table)} ${a}
-          WHERE ${where} AND ${vector} @@ ${tsquery.match}::tsquery
+          WHERE ${where} AND ${byIndex}
           OFFSET 0
         ) f
         WHERE (SELECT by_index FROM ${readingName})
@@ -287,6 +292,7 @@ const resolveQuery = rawQuery({
   columns: {
     match: value('text').neverNull('the tsquery of at least one positive term (hasPositiveTerm)'),
     exclude: value('text').orNull(),
+    indexed: value('text').orNull(),
     spaceIds: value('text[]').orNull(),
   },
   statement: (scope: SearchScope, tsquery: ReturnType<typeof tsqueryOf>) => {
@@ -296,9 +302,13 @@ const resolveQuery = rawQuery({
             WHERE sp.organization_id = ${scope.organizationId} AND sp.deleted_at IS NULL AND (${scope.readable}))`
         : sql`NULL::text[]`;
     return sql`
-      SELECT (${tsquery.match})::text AS match, (${tsquery.exclude ?? sql`NULL::tsquery`})::text AS exclude, ${readable} AS space_ids`;
+      SELECT (${tsquery.match})::text AS match, (${tsquery.exclude ?? sql`NULL::tsquery`})::text AS exclude, (${tsquery.indexed ?? sql`NULL::tsquery`})::text AS indexed,
+        ${readable} AS space_ids`;
   },
-  shapes: SHAPE_SCOPES.map((scope): [SearchScope, ReturnType<typeof tsqueryOf>] => [scope, shapeQuery('word -other')]),
+  shapes: SHAPE_SCOPES.flatMap((scope): Array<[SearchScope, ReturnType<typeof tsqueryOf>]> => [
+    [scope, shapeQuery('word -other')],
+    [scope, shapeQuery('word in')],
+  ]),
 });
 
 type Resolved = Awaited<ReturnType<typeof resolveQuery.rows>>[number];
@@ -312,8 +322,8 @@ async function resolve(db: Executor, scope: SearchScope, text: string, fuzzy: bo
 const SHAPE_READ_BOUND: SearchBound = { sections: 1, titles: 1, sectionsPerPage: 1, read: { sections: 1, titles: 1, enough: 1 } };
 
 const SHAPE_RESOLVED: Resolved[] = [
-  { match: 'word', exclude: null, spaceIds: null },
-  { match: 'word', exclude: 'other', spaceIds: [] },
+  { match: 'word', exclude: null, indexed: null, spaceIds: null },
+  { match: 'word', exclude: 'other', indexed: 'word', spaceIds: [] },
 ];
 
 const pagesQuery = rawQuery({
