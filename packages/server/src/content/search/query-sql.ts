@@ -72,7 +72,7 @@ function clauseQuery(clause: Clause, organizationIds: string[], fuzzy: boolean):
 const isExclusion = (clause: Clause) => clause.length === 1 && clause[0]!.negated;
 
 /** Letters below which a prefix is broad: the GIN index unions the entries of every word it starts. */
-const BROAD_PREFIX_LETTERS = 4;
+const BROAD_PREFIX_LETTERS = 3;
 /** A clause that is only a short prefix (`in` of `billing in`): its index lookup costs more than the match it narrows. */
 const isBroadPrefix = (clause: Clause) =>
   clause.length === 1 && clause[0]!.prefix && /^[\p{L}\p{N}]+$/u.test(clause[0]!.text) && [...clause[0]!.text].length < BROAD_PREFIX_LETTERS;

@@ -38,7 +38,7 @@ export type SearchBound = {
    * `titles` match). Two words each common but rare together made the search read tens of thousands
    * of sections to find its matches; bounded, it reads these many (`sections`, `titles`) and keeps what
    * matched there, unless fewer than `enough` did: then the GIN index gives them all (the words are
-   * rare, so it is cheap).
+   * rare together). For two words or more only (readBoundOf).
    */
   read?: { sections: number; titles: number; enough: number };
 };
@@ -350,9 +350,21 @@ const pagesQuery = rawQuery({
   ),
 });
 
+/**
+ * The bound a pass of `text` reads with: `bound.read` applies to two words or more only. The planner
+ * estimates one word's matches from the column's statistics and picks key order or the index well;
+ * it multiplies the estimates of several (as if independent), and words rare together are where it
+ * read a space through in key order.
+ */
+function readBoundOf(text: string, bound: SearchBound): SearchBound {
+  if (!bound.read) return bound;
+  const positive = parseQuery(text).clauses.filter((clause) => clause.some((term) => !term.negated));
+  return positive.length > 1 ? bound : { sections: bound.sections, titles: bound.titles, sectionsPerPage: bound.sectionsPerPage };
+}
+
 async function pagesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean, bound: SearchBound) {
   const tsquery = await resolve(db, scope, text, fuzzy);
-  const [answer] = await pagesQuery.rows(db, scope, tsquery, window, bound);
+  const [answer] = await pagesQuery.rows(db, scope, tsquery, window, readBoundOf(text, bound));
   return { total: answer!.total, totalIsLowerBound: answer!.totalIsLowerBound, pages: toPages(answer!.rows ?? [], answer!.lexemes) };
 }
 
