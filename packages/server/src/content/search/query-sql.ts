@@ -71,32 +71,19 @@ function clauseQuery(clause: Clause, organizationIds: string[], fuzzy: boolean):
 
 const isExclusion = (clause: Clause) => clause.length === 1 && clause[0]!.negated;
 
-/** Letters below which a prefix is broad: the GIN index unions the entries of every word it starts. */
-const BROAD_PREFIX_LETTERS = 3;
-/** A clause that is only a short prefix (`in` of `billing in`): its index lookup costs more than the match it narrows. */
-const isBroadPrefix = (clause: Clause) =>
-  clause.length === 1 && clause[0]!.prefix && /^[\p{L}\p{N}]+$/u.test(clause[0]!.text) && [...clause[0]!.text].length < BROAD_PREFIX_LETTERS;
-
 /**
  * The query as tsquery expressions: what a section must match, and what its page must not contain
  * anywhere (`-word` excludes pages, not only sections); `organizationIds` scope the word look-ups.
- * `indexed`, when set, is what to ask the GIN index for instead of `match` (each row read is then
- * checked against `match`): `match` without its short prefixes when other words remain. A short prefix
- * makes the index union the entries of every word it starts, hundreds of thousands for `in`, however
- * rare the other words are (`billing in`: 81 ms for no row at 100,000 pages).
  */
-export function tsqueryOf(query: ParsedQuery, organizationIds: string[], fuzzy: boolean): { match: Tsquery; exclude: Tsquery | undefined; indexed: Tsquery | undefined } {
+export function tsqueryOf(query: ParsedQuery, organizationIds: string[], fuzzy: boolean): { match: Tsquery; exclude: Tsquery | undefined } {
   const positive = query.clauses.filter((clause) => !isExclusion(clause));
   const excluded = query.clauses.filter(isExclusion).map((clause) => ({ ...clause[0]!, negated: false }));
-  const all = (clauses: Clause[]) => sql`(${sql.join(
-    clauses.map((clause) => clauseQuery(clause, organizationIds, fuzzy)),
-    sql` && `,
-  )})`;
-  const narrow = positive.filter((clause) => !isBroadPrefix(clause));
   return {
-    match: all(positive),
+    match: sql`(${sql.join(
+      positive.map((clause) => clauseQuery(clause, organizationIds, fuzzy)),
+      sql` && `,
+    )})`,
     exclude: excluded.length > 0 ? or(excluded.map((term) => termQuery(term, organizationIds, false))) : undefined,
-    indexed: narrow.length > 0 && narrow.length < positive.length ? all(narrow) : undefined,
   };
 }
 

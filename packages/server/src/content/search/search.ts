@@ -36,11 +36,12 @@ export type SearchBound = {
   /**
    * Rows of each table read at most before the index is asked instead (unset: read until `sections` and
    * `titles` match). Two words each common but rare together made the search read tens of thousands
-   * of sections to find its matches; bounded, it reads these many (`sections`, `titles`) and keeps what
-   * matched there, unless fewer than `enough` did: then the GIN index gives them all (the words are
-   * rare together). For two words or more only (readBoundOf).
+   * of sections to find its matches, and a word in one title of a hundred as many titles; bounded, it
+   * reads these many (`sections`, `titles`) and keeps what matched there, unless fewer than `enough`
+   * did: then the GIN index gives them all (they are rare). Sections: for two words or more only
+   * (readBoundOf).
    */
-  read?: { sections: number; titles: number; enough: number };
+  read?: { sections?: number; titles?: number; enough: number };
 };
 /** The bound of a ranked list of results (the API, a site's results page). */
 export const RESULTS_BOUND: SearchBound = { sections: MAX_MATCHED_SECTIONS, titles: MAX_TITLE_MATCHES, sectionsPerPage: SECTIONS_PER_PAGE };
@@ -126,8 +127,8 @@ const keyOf = (m: Matched, alias: string) => sql.raw(m.key.map((column) => `${al
  * the scan; no order, so no sort), keeping those that match (`name_read`, with the row at the bound as a
  * sentinel: the read stopped there). When fewer than `read.enough` matched and the read stopped at
  * its bound, the query is rare in the scope: all its matches come from the GIN index instead (`OFFSET
- * 0` keeps the limit out of that plan, so it is not read in key order again; `indexed`, see tsqueryOf),
- * the first `limit` in key order. One statement: the index part runs only when chosen (a one-time filter).
+ * 0` keeps the limit out of that plan, so it is not read in key order again), the first `limit` in
+ * key order. One statement: the index part runs only when chosen (a one-time filter).
  */
 function firstMatches(name: string, m: Matched, scope: SearchScope, tsquery: Resolved, limit: number, read?: { rows: number; enough: number }) {
   const a = sql.raw(m.alias);
@@ -148,11 +149,6 @@ function firstMatches(name: string, m: Matched, scope: SearchScope, tsquery: Res
       moreMayMatch: sql`(SELECT count(*) FROM ${cte}) >= ${limit}`,
     };
   }
-  // The index is asked for `indexed` when set (the query without its short prefixes), each row then
-  // checked against the whole query with the function behind `@@`, which the planner does not take to the index.
-  const byIndex = tsquery.indexed
-    ? sql`${vector} @@ ${tsquery.indexed}::tsquery AND ts_match_vq(${vector}, ${tsquery.match}::tsquery)`
-    : sql`${vector} @@ ${tsquery.match}::tsquery`;
   const readName = sql.raw(`${name}_read`);
   const readingName = sql.raw(`${name}_reading`);
   return {
@@ -179,7 +175,7 @@ function firstMatches(name: string, m: Matched, scope: SearchScope, tsquery: Res
         FROM q, (
           SELECT ${keyOf(m, m.alias)}, ${vector} AS vector
           FROM ${sql.raw(m.table)} ${a}
-          WHERE ${where} AND ${byIndex}
+          WHERE ${where} AND ${vector} @@ ${tsquery.match}::tsquery
           OFFSET 0
         ) f
         WHERE (SELECT by_index FROM ${readingName})
@@ -203,9 +199,9 @@ function matches(scope: SearchScope, tsquery: Resolved, bound: SearchBound): { c
         SELECT 1 FROM search_sections x
         WHERE x.organization_id = h.organization_id AND x.space_id = h.space_id AND x.page_id = h.page_id AND x.tsv @@ ${tsquery.exclude}::tsquery)`
     : sql``;
-  const read = bound.read;
-  const titled = firstMatches('titled', TITLES, scope, tsquery, bound.titles, read && { rows: read.titles, enough: read.enough });
-  const sections = firstMatches('sections', SECTIONS, scope, tsquery, bound.sections, read && { rows: read.sections, enough: read.enough });
+  const read = (rows: number | undefined) => (rows === undefined || !bound.read ? undefined : { rows, enough: bound.read.enough });
+  const titled = firstMatches('titled', TITLES, scope, tsquery, bound.titles, read(bound.read?.titles));
+  const sections = firstMatches('sections', SECTIONS, scope, tsquery, bound.sections, read(bound.read?.sections));
   return {
     ctes: sql`
     q AS MATERIALIZED (SELECT ${tsquery.match}::tsquery AS query),
@@ -292,7 +288,6 @@ const resolveQuery = rawQuery({
   columns: {
     match: value('text').neverNull('the tsquery of at least one positive term (hasPositiveTerm)'),
     exclude: value('text').orNull(),
-    indexed: value('text').orNull(),
     spaceIds: value('text[]').orNull(),
   },
   statement: (scope: SearchScope, tsquery: ReturnType<typeof tsqueryOf>) => {
@@ -302,13 +297,9 @@ const resolveQuery = rawQuery({
             WHERE sp.organization_id = ${scope.organizationId} AND sp.deleted_at IS NULL AND (${scope.readable}))`
         : sql`NULL::text[]`;
     return sql`
-      SELECT (${tsquery.match})::text AS match, (${tsquery.exclude ?? sql`NULL::tsquery`})::text AS exclude, (${tsquery.indexed ?? sql`NULL::tsquery`})::text AS indexed,
-        ${readable} AS space_ids`;
+      SELECT (${tsquery.match})::text AS match, (${tsquery.exclude ?? sql`NULL::tsquery`})::text AS exclude, ${readable} AS space_ids`;
   },
-  shapes: SHAPE_SCOPES.flatMap((scope): Array<[SearchScope, ReturnType<typeof tsqueryOf>]> => [
-    [scope, shapeQuery('word -other')],
-    [scope, shapeQuery('word in')],
-  ]),
+  shapes: SHAPE_SCOPES.map((scope): [SearchScope, ReturnType<typeof tsqueryOf>] => [scope, shapeQuery('word -other')]),
 });
 
 type Resolved = Awaited<ReturnType<typeof resolveQuery.rows>>[number];
@@ -319,11 +310,14 @@ async function resolve(db: Executor, scope: SearchScope, text: string, fuzzy: bo
 }
 
 /** A bound that reads a bounded number of rows (the site's search dialog's kind), for the shapes. */
-const SHAPE_READ_BOUND: SearchBound = { sections: 1, titles: 1, sectionsPerPage: 1, read: { sections: 1, titles: 1, enough: 1 } };
+const SHAPE_READ_BOUNDS: SearchBound[] = [
+  { sections: 1, titles: 1, sectionsPerPage: 1, read: { sections: 1, titles: 1, enough: 1 } },
+  { sections: 1, titles: 1, sectionsPerPage: 1, read: { titles: 1, enough: 1 } },
+];
 
 const SHAPE_RESOLVED: Resolved[] = [
-  { match: 'word', exclude: null, indexed: null, spaceIds: null },
-  { match: 'word', exclude: 'other', indexed: 'word', spaceIds: [] },
+  { match: 'word', exclude: null, spaceIds: null },
+  { match: 'word', exclude: 'other', spaceIds: [] },
 ];
 
 const pagesQuery = rawQuery({
@@ -345,21 +339,22 @@ const pagesQuery = rawQuery({
   },
   shapes: SHAPE_SCOPES.flatMap((scope) =>
     SHAPE_RESOLVED.flatMap((resolved) =>
-      [RESULTS_BOUND, SHAPE_READ_BOUND].map((bound) => [scope, resolved, { offset: 0, limit: 1 }, bound] as [SearchScope, Resolved, SearchWindow, SearchBound]),
+      [RESULTS_BOUND, ...SHAPE_READ_BOUNDS].map((bound) => [scope, resolved, { offset: 0, limit: 1 }, bound] as [SearchScope, Resolved, SearchWindow, SearchBound]),
     ),
   ),
 });
 
 /**
- * The bound a pass of `text` reads with: `bound.read` applies to two words or more only. The planner
- * estimates one word's matches from the column's statistics and picks key order or the index well;
- * it multiplies the estimates of several (as if independent), and words rare together are where it
- * read a space through in key order.
+ * The bound a pass of `text` reads with: `bound.read.sections` applies to two words or more only. The
+ * planner estimates one word's sections from the column's statistics and picks key order or the index
+ * well; it multiplies the estimates of several (as if independent), and words rare together are where
+ * it read a space through in key order. (Titles are read bounded for one word too: short, one of a
+ * hundred matching, the planner's key order read 20,000 of them for 200.)
  */
 function readBoundOf(text: string, bound: SearchBound): SearchBound {
-  if (!bound.read) return bound;
+  if (bound.read?.sections === undefined) return bound;
   const positive = parseQuery(text).clauses.filter((clause) => clause.some((term) => !term.negated));
-  return positive.length > 1 ? bound : { sections: bound.sections, titles: bound.titles, sectionsPerPage: bound.sectionsPerPage };
+  return positive.length > 1 ? bound : { ...bound, read: { titles: bound.read.titles, enough: bound.read.enough } };
 }
 
 async function pagesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean, bound: SearchBound) {

@@ -17,12 +17,13 @@ export const DIALOG_RESULTS = 8;
 /**
  * What the dialog's search reads (the results page reads 2,000 sections and 5,000 titles, and returns
  * five sections a page): the cost of a common prefix is the rows read to find the matches, and the
- * dialog shows each page's best section only; the cost of two words rare together is the rows read
- * before enough match, so for two words or more it reads 3,000 sections and 5,000 titles at most, and
- * asks the index when fewer than a dialog's worth matched there (docs/decisions.md, "The search dialog reads a bounded
- * number of matches", "… and of rows"). The answer's `total` is then a lower bound.
+ * dialog shows each page's best section only; the cost of words rare together, or of a word in few
+ * titles, is the rows read before enough match, so it reads 2,000 titles and (for two words or more)
+ * 3,000 sections at most, and asks the index when fewer than a dialog's worth matched there
+ * (docs/decisions.md, "The search dialog reads a bounded number of matches", "… and of rows"). The
+ * answer's `total` is then a lower bound.
  */
-export const DIALOG_BOUND: SearchBound = { sections: 200, titles: 200, sectionsPerPage: 1, read: { sections: 3_000, titles: 5_000, enough: DIALOG_RESULTS } };
+export const DIALOG_BOUND: SearchBound = { sections: 200, titles: 200, sectionsPerPage: 1, read: { sections: 3_000, titles: 2_000, enough: DIALOG_RESULTS } };
 
 export type SearchAnswer = {
   query: string;
