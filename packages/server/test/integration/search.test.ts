@@ -248,6 +248,11 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
     expect(together.pages.map((page) => page.title)).toEqual(['Wicks']);
     // Nothing matching: nothing, not a lower bound.
     expect(await searchPages(t.db, scope, 'walrus tusk', window, 'exact', bound)).toMatchObject({ total: 0, totalIsLowerBound: false });
+    // Only stop words (`we`, being typed): nothing, without reading a row (one statement: the query's resolution).
+    let statements = 0;
+    const counted = t.db.withPlugin({ transformQuery: (args) => (statements++, args.node), transformResult: async (args) => args.result });
+    expect(await searchPages(counted, scope, 'we', window, undefined, bound)).toMatchObject({ total: 0, pages: [] });
+    expect(statements).toBe(1);
     // One word: its sections are read as without the bound on rows (the planner estimates a word well:
     // the first 200, pages b0000–b0099), its titles with it (10 read, all matching).
     const one = await searchPages(t.db, scope, 'lantern', window, undefined, bound);

@@ -357,8 +357,15 @@ function readBoundOf(text: string, bound: SearchBound): SearchBound {
   return positive.length > 1 ? bound : { ...bound, read: { titles: bound.read.titles, enough: bound.read.enough } };
 }
 
+/**
+ * Whether a resolved query has no lexeme (every word a stop word: `we`, `the`): it matches nothing,
+ * and PostgreSQL would still read every candidate row to find that out.
+ */
+const matchesNothing = (tsquery: Resolved) => tsquery.match === '';
+
 async function pagesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean, bound: SearchBound) {
   const tsquery = await resolve(db, scope, text, fuzzy);
+  if (matchesNothing(tsquery)) return { total: 0, totalIsLowerBound: false, pages: [] };
   const [answer] = await pagesQuery.rows(db, scope, tsquery, window, readBoundOf(text, bound));
   return { total: answer!.total, totalIsLowerBound: answer!.totalIsLowerBound, pages: toPages(answer!.rows ?? [], answer!.lexemes) };
 }
@@ -395,6 +402,7 @@ const spacesQuery = rawQuery({
 
 async function spacesPass(db: Database, scope: SearchScope, text: string, window: SearchWindow, fuzzy: boolean) {
   const tsquery = await resolve(db, scope, text, fuzzy);
+  if (matchesNothing(tsquery)) return { total: 0, spaces: [] };
   const [answer] = await spacesQuery.rows(db, scope, tsquery, window);
   const rows = answer!.rows ?? [];
   const titles = new Map(rows.map((row) => [`${row.organizationId}/${row.spaceId}`, row.spaceTitle]));
