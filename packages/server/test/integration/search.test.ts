@@ -197,15 +197,22 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
     expect(inOrganization.data!.items[0]!.pages[0]).toEqual(expect.objectContaining({ id: 'zzzz', title: 'Server guide' }));
   });
 
-  it('reads no more matches than a caller\'s bound, the total then flagged as a lower bound; the default bound counts them all', async () => {
-    const t = server();
+  /**
+   * A space of 120 pages whose title says "lantern" and whose two sections say "lantern" and "dusk"
+   * (240 sections), then two pages, written last, saying "wicks"; its search scope.
+   */
+  async function lanternSpace(t: ReturnType<typeof server>) {
     const { admin, organization } = await createOrganizationWithAdmin(t);
-    const space = await createSpace(t, admin, organization, { title: 'Bounded' });
-    // 120 pages whose title and two sections say the word (240 sections), and two pages saying another.
+    const space = await createSpace(t, admin, organization, { title: 'Lanterns' });
     const rows = Array.from({ length: 120 }, (_, p) => [0, 1].map((ordinal) => row(`b${String(p).padStart(4, '0')}`, ordinal, `Lantern ${p}`, 'Light the lantern at dusk.'))).flat();
     rows.push(row('c0001', 0, 'Wicks', 'A lantern wick.'), row('c0002', 0, 'Oil', 'Wicks burn oil.'));
     await insertSections(t.db, organization.id, space.id, rows);
-    const scope = { kind: 'spaces' as const, spaces: [{ organizationId: organization.id, spaceId: space.id }] };
+    return { kind: 'spaces' as const, spaces: [{ organizationId: organization.id, spaceId: space.id }] };
+  }
+
+  it('reads no more matches than a caller\'s bound, the total then flagged as a lower bound; the default bound counts them all', async () => {
+    const t = server();
+    const scope = await lanternSpace(t);
     const window = { offset: 0, limit: 8 };
 
     // 50 sections (pages b0000–b0024) and 30 titles (b0000–b0029) read: 30 pages counted, and said to be a lower bound.
@@ -222,13 +229,7 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
 
   it('with a bound on the rows read (two words or more): keeps what matched among them, a count said to be a lower bound; words rare together come from the index, exactly', async () => {
     const t = server();
-    const { admin, organization } = await createOrganizationWithAdmin(t);
-    const space = await createSpace(t, admin, organization, { title: 'Read bound' });
-    // As above: 240 sections say "lantern" and "dusk", 120 titles "lantern"; two rows, written last, say "wicks".
-    const rows = Array.from({ length: 120 }, (_, p) => [0, 1].map((ordinal) => row(`b${String(p).padStart(4, '0')}`, ordinal, `Lantern ${p}`, 'Light the lantern at dusk.'))).flat();
-    rows.push(row('c0001', 0, 'Wicks', 'A lantern wick.'), row('c0002', 0, 'Oil', 'Wicks burn oil.'));
-    await insertSections(t.db, organization.id, space.id, rows);
-    const scope = { kind: 'spaces' as const, spaces: [{ organizationId: organization.id, spaceId: space.id }] };
+    const scope = await lanternSpace(t);
     const window = { offset: 0, limit: 8 };
     const bound = { sections: 200, titles: 200, sectionsPerPage: 1, read: { sections: 40, titles: 10, enough: 3 } };
 
