@@ -15,8 +15,8 @@
 // sanitizer must see it. Except the wrappers GitBook's blocks become (gitbook-blocks.ts), written by the
 // server in one exact shape, and a few bare inline tags (`<br>`, `<kbd>`, `<sub>`, … closed where they
 // opened), any `html_block`/`html_inline` token gives up (`undefined`), and so does
-// any shape parse5 would repair differently (a link in a link, a wrapper closed across a list item, a
-// footnote label holding HTML's own characters): the caller renders the document through parse5.
+// any shape parse5 would repair differently (a link in a link, a wrapper closed across a list item):
+// the caller renders the document through parse5.
 import type { Element, ElementContent, Properties, Root } from 'hast';
 import { h } from 'hastscript';
 import GithubSlugger from 'github-slugger';
@@ -47,8 +47,6 @@ const GITBOOK_CLOSE = '</div>\n';
 /** The only references `escapeAttribute` writes; any other `&` in a value is one parse5 would read its own way. */
 const ESCAPED = /&(amp|quot|lt|gt);/g;
 const UNESCAPED: Record<string, string> = { amp: '&', quot: '"', lt: '<', gt: '>' };
-/** Characters a footnote label may hold that change what the other path's HTML says (the label is written into it unescaped). */
-const HTML_SYNTAX = /[&"<>]/;
 
 const CLOBBER = 'user-content-';
 
@@ -342,9 +340,7 @@ const VOID = new Set(['hr', 'br', 'img', 'input']);
 /** A footnote's name in ids and labels (markdown-parse.ts's `footnote_anchor_name`): its label, else its number. */
 function footnoteName(token: Token): string {
   const { id, label } = token.meta as { id: number; label?: string };
-  const name = label ?? String(id + 1);
-  if (HTML_SYNTAX.test(name)) throw new NeedsHtmlParser();
-  return name;
+  return label ?? String(id + 1);
 }
 
 /** markdown-it's `renderInlineAsText` (an image's `alt`). */

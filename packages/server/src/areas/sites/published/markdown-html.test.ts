@@ -60,6 +60,17 @@ describe('renderBodyTemplate and fillBody', () => {
     expect(out).toContain(`id="${target}"`);
   });
 
+  it('keeps a footnote label whole in its ids, whatever characters it holds: each note reached from its own reference', () => {
+    for (const through of [undefined, 'parse5'] as const) {
+      const out = fillBody(renderBodyTemplate('A[^a"b] B[^a"c] C[^<i>].\n\n[^a"b]: First.\n[^a"c]: Second.\n[^<i>]: Third.', highlighter, through ? { through } : {}), links);
+      const targets = [...out.matchAll(/data-footnote-ref="" |href="#(user-content-fn-[^"]*)"/g)].flatMap((match) => (match[1] ? [match[1]] : []));
+      expect(targets, through ?? 'tokens').toEqual(['user-content-fn-a&#x22;b', 'user-content-fn-a&#x22;c', 'user-content-fn-<i>']);
+      for (const [target, note] of targets.map((target, i) => [target, ['First.', 'Second.', 'Third.'][i]!] as const)) {
+        expect(out, `${through ?? 'tokens'}: ${target}`).toContain(`<li id="${target}"><p>${note}`);
+      }
+    }
+  });
+
   it('renders GitBook blocks and leaves them alone inside code', () => {
     const out = html('{% hint style="danger" %}\nStop.\n{% endhint %}\n\n{% code title="a.js" %}\n```js\nx\n```\n{% endcode %}\n\n```md\n{% hint %}\n```\n\n{% embed url="https://video.example/1" %}\n\n{% unknown %}kept{% endunknown %}');
     expect(out).toContain('<div class="hint hint-danger" role="note"><p class="hint-label">Important</p>');

@@ -110,10 +110,12 @@ markdownIt.core.ruler.push('task_lists', taskLists);
 markdownIt.core.ruler.push('table_alignment', tableAlignment);
 markdownIt.renderer.rules.math_inline = (tokens, index) => `<code class="language-math math-inline">${escapeHtml(tokens[index]!.content)}</code>`;
 markdownIt.renderer.rules.math_block = (tokens, index) => `<pre><code class="language-math math-display">${escapeHtml(tokens[index]!.content)}</code></pre>\n`;
-// Footnotes named as remark-rehype names them (see the file's comment).
+// Footnotes named as remark-rehype names them (see the file's comment), escaped for the attributes and
+// text they are written into (a label may hold `"`, `&` or `<`: `[^a"b]` was cut to `a`, and two such
+// labels shared an id).
 markdownIt.renderer.rules.footnote_anchor_name = (tokens, index) => {
   const { id, label } = tokens[index]!.meta as { id: number; label?: string };
-  return label ?? String(id + 1);
+  return escapeHtml(label ?? String(id + 1));
 };
 const footnoteRules = markdownIt.renderer.rules;
 footnoteRules.footnote_ref = (tokens, index, options, env, self) => {
