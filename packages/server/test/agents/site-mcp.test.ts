@@ -25,8 +25,9 @@ describe('a site\'s MCP server (~mcp)', { timeout: 180_000 }, () => {
     for (const tool of tools) expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
 
     const found = JSON.parse(textOf(await call(client, 'searchDocumentation', { query: 'lighthouse' })));
-    // The hidden page is not searched, as on the site.
+    // The hidden page is not searched, as on the site; the count is exact (the search's bound not reached).
     expect(found.results).toEqual([{ title: 'Welcome', url: `${base}/welcome.md`, snippet: expect.stringContaining('lighthouse') }]);
+    expect(found).toMatchObject({ total: 1, totalIsLowerBound: false });
 
     const markdown = (await new Visitor(world.t.url).get(`${root(world)}/welcome.md`)).body;
     expect(textOf(await call(client, 'getPage', { address: found.results[0].url }))).toBe(markdown);

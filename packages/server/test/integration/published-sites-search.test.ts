@@ -56,6 +56,18 @@ describe('site search', () => {
     expect(links((await visitor.get(`${root(world)}/search?q=lighthouse`)).body)).toEqual([]);
   });
 
+  it('says "at least" when the search reached its bound (more sections match than it ranks), an exact count otherwise', async () => {
+    // Eleven pages of 200 sections (a page's most) that say the word: 2,200 sections, more than the 2,000 a search ranks.
+    const seasons = ['Spring', 'Summer', 'Autumn', 'Winter', 'Dawn', 'Noon', 'Dusk', 'Night', 'Tide', 'Gale', 'Frost'];
+    const almanac = (part: string) => Array.from({ length: 200 }, (_, i) => `## ${part} ${i}\n\nThe lantern of ${part.toLowerCase()} ${i}.`).join('\n\n');
+    const pages = seasons.map((part) => ({ type: 'insert_page', title: part, slug: part.toLowerCase(), markdown: almanac(part) }));
+    const world = await publishedSite(server(), pages as never, {});
+    const visitor = new Visitor(world.t.url);
+    const summary = async (q: string) => /<p class="search-summary" role="status">([^<]*)<\/p>/.exec((await visitor.get(`${root(world)}/search?q=${q}`)).body)?.[1];
+    expect(await summary('lantern')).toMatch(/^At least 1[01] pages match your search\.$/);
+    expect(await summary('spring')).toBe('1 page matches your search.');
+  });
+
   it('escapes the query; refuses a query too long or with control characters (400); an empty query shows the box', async () => {
     const world = await docs();
     const visitor = new Visitor(world.t.url);

@@ -351,6 +351,8 @@ export type SearchView = {
   /** Why the query could not be searched (the page is then a 400). */
   problem?: string | undefined;
   total: number;
+  /** The search's bound was reached: at least `total` pages match. */
+  totalIsLowerBound?: boolean;
   hits: SearchHit[];
   page: number;
   previous?: string | undefined;
@@ -361,7 +363,7 @@ export type SearchView = {
 export function renderSearch(chrome: Chrome, view: SearchView): string {
   const { query, hits } = view;
   const words = chrome.words;
-  const summary = view.problem ? view.problem : query === '' ? words.results.prompt : view.total === 0 ? words.results.none(query) : words.results.count(view.total, view.page);
+  const summary = view.problem ? view.problem : query === '' ? words.results.prompt : view.total === 0 ? words.results.none(query) : (view.totalIsLowerBound ? words.results.atLeast : words.results.count)(view.total, view.page);
   return document(chrome, { title: query ? words.results.title(query) : words.search, noindex: true, query }, [
     h('div.layout.search-layout', [
       h('main#content', [

@@ -138,7 +138,8 @@ export async function createSiteMcpServer(visit: SiteVisit): Promise<McpServer> 
         const [path, anchor] = hit.href.split('#');
         return { title: hit.title, url: `${origin}${path}.md${anchor ? `#${anchor}` : ''}`, snippet: hit.snippet, ...(hit.where ? { where: hit.where } : {}) };
       });
-      return text(JSON.stringify({ total: found.total, results }, null, 1));
+      // `totalIsLowerBound`: the search's bound was reached, at least `total` pages match.
+      return text(JSON.stringify({ total: found.total, totalIsLowerBound: found.totalIsLowerBound, results }, null, 1));
     },
   );
 

@@ -27,6 +27,7 @@ async function serveSearch(visit: SiteVisit, res: Response): Promise<void> {
     renderSearch(chrome, {
       query: query.text,
       total: found.total,
+      totalIsLowerBound: found.totalIsLowerBound,
       hits: found.hits,
       page: query.page,
       previous: query.page > 1 ? pageAddress(query.page - 1) : undefined,
