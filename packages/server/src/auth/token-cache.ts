@@ -128,8 +128,8 @@ export async function listenForTokenChanges(
       return;
     }
     client = next;
+    availability.succeeded(since);
     since = Date.now();
-    availability.succeeded();
     if (failures > 0) log.info({ attempts: failures }, 'token change listener reconnected');
     failures = 0;
     cache.setLive(true);

@@ -29,8 +29,8 @@ describe('DatabaseAvailability', () => {
     for (let i = 0; i < 5; i++) expect(availability.failed(refused, 'pool', Date.now())).toBe(true);
     expect(availability.available).toBe(false);
     vi.advanceTimersByTime(10);
-    availability.succeeded();
-    availability.succeeded();
+    availability.succeeded(Date.now());
+    availability.succeeded(Date.now());
     await vi.runAllTimersAsync();
     expect(said).toEqual(['database unavailable', 'database available again']);
     expect(availability.available).toBe(true);
@@ -43,7 +43,7 @@ describe('DatabaseAvailability', () => {
     // An attempt that began while the server was starting up…
     const attemptedAt = Date.now();
     vi.advanceTimersByTime(5);
-    availability.succeeded();
+    availability.succeeded(Date.now());
     vi.advanceTimersByTime(5);
     // …is refused after another connection was made: old evidence.
     expect(availability.failed(startingUp, 'job queue', attemptedAt)).toBe(true);
@@ -55,6 +55,23 @@ describe('DatabaseAvailability', () => {
     expect(availability.available).toBe(false);
     await vi.runAllTimersAsync();
     expect(said).toEqual(['database unavailable', 'database available again', 'database unavailable']);
+  });
+
+  it('a connection whose attempt began before the outage did, made after it started, does not end it', async () => {
+    vi.useFakeTimers({ now: 1_000 });
+    const { availability, said } = watched();
+    // Begun a moment before the server was killed: its backend completes its start-up after the first failure.
+    const attemptedAt = Date.now();
+    vi.advanceTimersByTime(5);
+    availability.failed(refused, 'pool', Date.now());
+    vi.advanceTimersByTime(5);
+    availability.succeeded(attemptedAt);
+    expect(availability.available).toBe(false);
+    // An attempt begun once the outage was known ends it.
+    availability.succeeded(Date.now());
+    expect(availability.available).toBe(true);
+    await vi.runAllTimersAsync();
+    expect(said).toEqual(['database unavailable', 'database available again']);
   });
 
   it('leaves an error that does not say the database is away to the caller', () => {

@@ -4,7 +4,9 @@
 // failed or broken; the job queue's pool is one of them) and by the token listener's own connection.
 //
 // A failure is evidence about the moment its connection was made (or, for an attempt that failed, when
-// it began). One from before the last outage ended tells nothing about now, and starts no outage: after
+// it began), and a connection made about the moment its attempt began. Neither tells about a later
+// state: a success whose attempt began before the outage did ends no outage, and a failure from before
+// the last outage ended starts no outage: after
 // a restart, a connection the starting server refused a moment before it was ready, or a backend of the
 // killed server that ends late, can report after the first new connection was made (seen on a loaded CI
 // machine: a second outage logged a moment after the first ended).
@@ -52,9 +54,17 @@ export class DatabaseAvailability {
     return true;
   }
 
-  /** A connection was made: an outage, if any, is over. */
-  succeeded(): void {
+  /**
+   * A connection was made, its attempt begun at `attemptedAt`: an outage, if any, is over, unless the
+   * attempt began before the outage did (a backend the killed server forked a moment before it died
+   * still completes its start-up: seen on CI, 8 ms after the first failure).
+   */
+  succeeded(attemptedAt: number): void {
     if (this.downSince === undefined) return;
+    if (attemptedAt <= this.downSince) {
+      this.log.debug('database connection begun before the outage was made');
+      return;
+    }
     this.recoveredAt = Date.now();
     this.log.warn({ database: this.address, downMs: this.recoveredAt - this.downSince, failures: this.failures }, 'database available again');
     this.downSince = undefined;

@@ -72,7 +72,7 @@ export function createPool(connectionString: string, max: number, log: Logger, a
     override connect(callback?: (error: any, client?: any) => void): any {
       const attemptedAt = Date.now();
       const report = (error: Error | null | undefined) => {
-        if (!error) availability.succeeded();
+        if (!error) availability.succeeded(attemptedAt);
         else availability.failed(error, 'pool', attemptedAt);
       };
       if (callback) return super.connect(((error: Error | null, ...rest: unknown[]) => (report(error), callback(error, ...rest))) as (error: Error) => void);
