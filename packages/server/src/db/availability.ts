@@ -6,10 +6,10 @@
 // A failure is evidence about the moment its connection was made (or, for an attempt that failed, when
 // it began), and a connection made about the moment its attempt began. Neither tells about a later
 // state: a success whose attempt began before the outage did ends no outage, and a failure from before
-// the last outage ended starts no outage: after
-// a restart, a connection the starting server refused a moment before it was ready, or a backend of the
-// killed server that ends late, can report after the first new connection was made (seen on a loaded CI
-// machine: a second outage logged a moment after the first ended).
+// the last outage ended starts no outage. After a restart, a connection the starting server refused a
+// moment before it was ready, or a backend of the killed server that ends late, can report after the
+// first new connection was made (seen on a loaded CI machine: a second outage logged a moment after the
+// first ended).
 import type { Logger } from '../logger.js';
 import { isDatabaseUnavailable } from './errors.js';
 import { unreachableReason } from './unreachable.js';
