@@ -5,12 +5,13 @@ import { createPool } from '../db/database.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import { parseSchedule, startSchedules, type ScheduledQueue } from './schedules.js';
 
 /** Work taken from the queue: jobs sent to `name`, or run on a cron schedule. */
 export type QueueWorker = {
   /** Queue name. */
   name: string;
-  /** Cron schedule (UTC), for periodic work. */
+  /** Cron schedule (UTC), for periodic work: one job in each minute it names (schedules.ts). */
   schedule?: string;
   handle(data: unknown): Promise<void>;
 };
@@ -60,7 +61,9 @@ export async function startJobs(connectionString: string, workers: JobWorker[], 
   // pg-boss's statements go through a pool of ours: its connections report to the server's availability
   // like the server's own (db/availability.ts), when each was made included.
   const pool = createPool(connectionString, 3, log, options.availability);
-  const boss = new PgBoss({ db: { executeSql: (text, values) => pool.query(text, values) }, schema: 'pgboss' });
+  // pg-boss's own scheduler is off: it held the event loop for tens of ms every 30 s (schedules.ts).
+  const boss = new PgBoss({ db: { executeSql: (text, values) => pool.query(text, values) }, schema: 'pgboss', schedule: false });
+  const scheduled: ScheduledQueue[] = workers.flatMap((worker) => ('schedule' in worker && worker.schedule ? [{ name: worker.name, schedule: parseSchedule(worker.schedule) }] : []));
   // pg-boss reports its failed polls here. While the database is away every poll fails: the pool has
   // reported the connection that failed, and the availability logs the outage once; the polls carry on
   // and resume by themselves when the database is back.
@@ -86,7 +89,6 @@ export async function startJobs(connectionString: string, workers: JobWorker[], 
       continue;
     }
     await retryOnDeadlock(() => boss.createQueue(worker.name));
-    if (worker.schedule) await retryOnDeadlock(() => boss.schedule(worker.name, worker.schedule!));
     await boss.work(worker.name, async (jobs: PgBoss.Job[]) => {
       for (const job of jobs) {
         log.info({ job: worker.name, id: job.id }, 'job started');
@@ -100,11 +102,19 @@ export async function startJobs(connectionString: string, workers: JobWorker[], 
       }
     });
   }
+  const schedules = startSchedules(
+    scheduled,
+    (name, id) => boss.send(name, {}, { id }),
+    (error, name) => {
+      if (isDatabaseUnavailable(error)) log.debug({ err: error, job: name }, 'scheduled job not sent: database unavailable');
+      else log.error({ err: error, job: name }, 'scheduled job not sent');
+    },
+  );
   return {
     send: (name, data) => boss.send(name, data ?? {}),
     // Stops fetching at once; running jobs get up to `timeoutMs` (pg-boss waits at least 1 s).
     stop: async (timeoutMs = 10_000) => {
-      await Promise.all([boss.stop({ graceful: true, timeout: timeoutMs }), ...loops.map((loop) => loop.stop(timeoutMs))]);
+      await Promise.all([schedules.stop(), boss.stop({ graceful: true, timeout: timeoutMs }), ...loops.map((loop) => loop.stop(timeoutMs))]);
       await pool.end();
     },
   };

@@ -17,7 +17,7 @@ import { LAG_ALARM_MS } from '../../src/http/observability.js';
 import { startChildServer, type ChildServer } from '../fault/child-server.js';
 import { startFixtureSite, type FixtureSite } from '../support/fixture-site.js';
 import { zip } from '../support/zip.js';
-import { watch } from './probe.js';
+import { prioritize, watch } from './probe.js';
 
 /** A probe's answer, at most: the event loop is never held long. */
 const PROBE_LIMIT_MS = 200;
@@ -38,6 +38,8 @@ const ANSWER_WITHIN_MS = 30_000;
  */
 const SERVER_LIMITS = { IMPORT_READ_DEADLINE_MS: '3000', IMPORT_TIME_LIMIT_MS: '15000', PDF_RENDER_TIMEOUT_MS: '15000' };
 const REFUSALS = [400, 413, 422, 503];
+/** The priority of the server's threads and of the probe, where allowed (root): see beforeAll. */
+const SERVER_PRIORITY = -10;
 
 let server: ChildServer;
 /** The limit for this run: PROBE_LIMIT_MS, or twice the probes' worst latency with no hostile input. */
@@ -51,6 +53,7 @@ let client: ReturnType<typeof createClient>;
 /** Runs `hostile` while probing; checks the probes and the memory; records the figures under `input`. */
 async function underProbe<T extends { status: number }>(input: string, hostile: () => Promise<T>, { noiseFloor = false } = {}): Promise<T & { answeredMs: number }> {
   const logged = server.logs.length;
+  prioritize(pid, SERVER_PRIORITY);
   const watching = watch(server.url, pid);
   const started = performance.now();
   const result = await hostile();
@@ -129,16 +132,15 @@ beforeAll(async () => {
     env: { OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_ENABLED: 'false', ...SERVER_LIMITS },
   });
   pid = Number(server.logs.find((line) => line.msg === 'listening')!.pid);
-  // On a machine shared with other work, the server's event loop and this probe go first when allowed
+  // On a machine shared with other work, the server's threads and this probe go first when allowed
   // (root): what is measured is then the event loop's own responsiveness, not other processes' load. A
-  // blocked loop stays blocked whatever its priority. (Linux: a thread's priority is its own; parse
-  // workers started later by the main thread inherit it.)
-  for (const thread of [pid, 0]) {
-    try {
-      setPriority(thread, -10);
-    } catch {
-      // not allowed: measured as the machine runs them
-    }
+  // blocked loop stays blocked whatever its priority. (Linux: a thread's priority is its own: every
+  // thread of the server is raised, again before each case for the threads made since: probe.ts.)
+  prioritize(pid, SERVER_PRIORITY);
+  try {
+    setPriority(0, SERVER_PRIORITY);
+  } catch {
+    // not allowed: measured as the machine runs it
   }
   // Hostile requests may take the server's whole request time: the SDK waits longer than that.
   client = createClient({ baseUrl: server.url, token: server.token, maxRetries: 0, timeoutMs: ANSWER_WITHIN_MS + 10_000 });

@@ -1,7 +1,8 @@
 // What the hostile-input tests watch while a hostile request runs against a child server: a `/healthz`
 // probe every 50 ms (each probe's latency: the event loop must keep answering), and the server
 // process's resident memory (read from /proc, threads included).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 
 export type ProbeReport = { probes: number; failures: number; worstMs: number; p99Ms: number };
 
@@ -11,6 +12,30 @@ export type Watch = { stop(): Promise<ProbeReport & { peakRssMb: number }> };
 export function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
+}
+
+/**
+ * Raises the priority of every thread of process `pid` to `priority` where allowed (root), returning
+ * whether it could: on Linux a priority is a thread's own, and the threads that answer for the event
+ * loop are not only its main thread: V8's helper threads (made at start-up) do much of its garbage
+ * collection, which the main thread otherwise waits for or does alone; libuv's pool and the parse
+ * workers come later. Called again before each case, for the threads made since.
+ */
+export function prioritize(pid: number, priority: number): boolean {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return false;
+  }
+  for (const tid of tids) {
+    try {
+      setPriority(Number(tid), priority);
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Starts probing `baseUrl`/healthz every `everyMs` and sampling `pid`'s memory; `stop` reports both. */
