@@ -16,7 +16,7 @@ const repoRoot = join(serverDir, '../..');
 export type LogLine = { level: number; msg: string; [key: string]: unknown };
 
 export type ChildServer = {
-  /** The process started: `tsx` itself, the outer `pnpm`, or node running the build. */
+  /** The process started: the server itself (`tsx`, `built`), or the outer `pnpm`. */
   process: ChildProcess;
   url: string;
   port: number;
@@ -120,8 +120,10 @@ export function captureOutput(child: ChildProcess): CapturedOutput {
 }
 
 /**
- * Starts the server in a child process: `tsx src/dev.ts` in the server package (the development
- * entry), the README's `pnpm start` at the repository root, or the build's `main.js` in `dist` under
+ * Starts the server in a child process: `node --import tsx src/dev.ts` in the server package (the
+ * development entry, as the package's `start` script runs it: no tsx command between the test and the
+ * server, which would relay a signal and kill a server slow to acknowledge it, docs/decisions.md),
+ * the README's `pnpm start` at the repository root, or the build's `main.js` in `dist` under
  * plain node (see test/deploy/build.ts; production: on the embedded PostgreSQL by EMBEDDED_DATABASE).
  * Resolves when it is ready, with the demo user's token. `dataDir` runs it on the folder of an earlier
  * server (the caller removes it), whose demo token is `demoToken`: this start's banner then shows the
@@ -152,7 +154,7 @@ export async function startChildServer(options: {
   const spawnOptions: SpawnOptions = { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] };
   const child: ChildProcess =
     options.command === 'tsx'
-      ? spawn(join(serverDir, 'node_modules/.bin/tsx'), ['src/dev.ts'], { cwd: serverDir, ...spawnOptions })
+      ? spawn(process.execPath, ['--import', 'tsx', 'src/dev.ts'], { cwd: serverDir, ...spawnOptions })
       : options.command === 'built'
         ? spawn(process.execPath, ['--enable-source-maps', join(options.dist ?? join(serverDir, 'dist'), 'main.js')], { cwd: tmpdir(), ...spawnOptions })
         : spawn('pnpm', ['start'], { cwd: repoRoot, ...spawnOptions });
