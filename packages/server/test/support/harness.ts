@@ -32,10 +32,12 @@ export async function cloneDatabase(): Promise<{ url: string; drop(): Promise<vo
   const name = `cw_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  // Concurrent clones of one template can collide on its lock: retry briefly.
+  // Concurrent clones of one template can collide on its lock: retry briefly. FILE_COPY copies the
+  // template's files (34–39 ms a clone of the 11 MB template) where the default strategy writes every
+  // page to the WAL (60–149 ms); its checkpoints are cheap on the tests' PostgreSQL (fsync off).
   for (let attempt = 0; ; attempt++) {
     try {
-      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY = FILE_COPY`);
       break;
     } catch (error) {
       if (attempt >= 20 || !/being accessed by other users/.test(String(error))) throw error;
