@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../../packages/server/src/db/embedded.js';
 import { createLogger } from '../../packages/server/src/logger.js';
-import { migrate } from '../../packages/server/src/server.js';
+import { migrate } from '../../packages/server/src/db/migrate.js';
 
 export type BenchDatabase = { url: string; postmasterPid: () => number | undefined; stop(): Promise<void> };
 

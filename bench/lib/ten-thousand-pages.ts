@@ -16,7 +16,7 @@ import { insertMember, insertOrganization } from '../../packages/server/src/area
 import { findUserById, insertUser, type UserRow } from '../../packages/server/src/auth/users.repository.js';
 import { createLogger } from '../../packages/server/src/logger.js';
 import { ParsePool } from '../../packages/server/src/parsing/parse-pool.js';
-import { migrate } from '../../packages/server/src/server.js';
+import { migrate } from '../../packages/server/src/db/migrate.js';
 import type { ContentChange } from '../../packages/server/src/content/apply-changes.js';
 import { parseMarkdownBodies } from '../../packages/server/src/content/markdown-check.js';
 import { applySpaceChanges } from '../../packages/server/src/areas/content/space-content.service.js';

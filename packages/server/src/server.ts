@@ -3,7 +3,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
 import { createApp, type AppOptions } from './app.js';
 import { listenForTokenChanges, TokenCache } from './auth/token-cache.js';
 import { allCaches, createCaches } from './caches.js';
@@ -15,8 +14,10 @@ import { DatabaseAvailability } from './db/availability.js';
 import { createDatabase, createPool, registerPoolMetrics, type Database } from './db/database.js';
 import { DEMO_EMAIL, demoBanner, type DemoAccount } from './demo-banner.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
-import { migrateToLatest } from './db/migrate.js';
-import { databaseAddress, ensureReachable } from './db/unreachable.js';
+import { migrate } from './db/migrate.js';
+// The CLI takes `migrate` from here: with it comes the area registry its commands need (events, permissions).
+export { migrate };
+import { databaseAddress } from './db/unreachable.js';
 import { createCursorCodec } from './db/cursor.js';
 import { jobWorkers, lifecycle } from './areas/index.js';
 import { SiteInsights } from './areas/sites/index.js';
@@ -54,20 +55,6 @@ export async function openDatabaseUrl(config: Config, log: Logger): Promise<{ ur
     urlFile: join(config.dataDir, 'postgres.url'),
   });
   return { url: embedded.url, embedded };
-}
-
-export async function migrate(url: string, log: Logger): Promise<void> {
-  // A database away at this point fails the start (or the command) with its own sentence: no outage warning too.
-  const pool = createPool(url, 1, log, new DatabaseAvailability(log.child({}, { level: 'silent' }), databaseAddress(url)));
-  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
-  try {
-    // The first connection of a start: a database that cannot be used is named here, not as a failed migration.
-    await ensureReachable(pool, url);
-    const result = await migrateToLatest(db);
-    for (const r of result.results ?? []) log.info({ migration: r.migrationName }, 'migrated');
-  } finally {
-    await db.destroy();
-  }
 }
 
 export async function startServer(

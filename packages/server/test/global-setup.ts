@@ -5,7 +5,7 @@ import PgBoss from 'pg-boss';
 import type { TestProject } from 'vitest/node';
 import { newKeyMaterial } from '../src/keys.js';
 import { createLogger } from '../src/logger.js';
-import { migrate } from '../src/server.js';
+import { migrate } from '../src/db/migrate.js';
 import { startScratchPostgres, withDatabase } from '../tools/scratch-postgres.js';
 
 declare module 'vitest' {

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import pg from 'pg';
 import { createLogger } from '../src/logger.js';
-import { migrate } from '../src/server.js';
+import { migrate } from '../src/db/migrate.js';
 import { DATABASE_TYPES_FILE, generateDatabaseTypes } from './database-types.js';
 import { startScratchPostgres, withDatabase } from './scratch-postgres.js';
 
