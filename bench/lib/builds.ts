@@ -1,7 +1,7 @@
 // Servers to compare, each run the way an operator runs it: this working tree built (`pnpm build`'s
 // tsdown configuration, into a folder of its own) and run by plain node, and earlier commits of the
 // repository as sides of the same run — each in a git worktree under /tmp (never inside the clone),
-// installed offline from the pnpm store, built when the commit has a build (from sources with tsx when
+// installed from the pnpm store (downloading only what a fresh machine's store lacks), built when the commit has a build (from sources with tsx when
 // it has none: the foundation commit `d00cf1f` had none), then started on a database of its own.
 //
 // A commit's worktree is kept between runs (`/tmp/cw-bench-history/<sha>`, ready once its install and
@@ -54,7 +54,7 @@ export async function buildWorkingTree(): Promise<ServerBuild> {
 }
 
 /**
- * An earlier commit's sources, installed (offline, from the pnpm store) in its own worktree under /tmp,
+ * An earlier commit's sources, installed (from the pnpm store, downloading only what it lacks) in its own worktree under /tmp,
  * not built: for a benchmark that imports a commit's modules beside this tree's (bench/events.ts).
  * Its folder.
  */
@@ -72,7 +72,8 @@ export async function checkoutCommit(revision: string): Promise<{ commit: string
       await git('worktree', 'prune');
     }
     await git('worktree', 'add', '--detach', dir, commit);
-    await run('pnpm', ['install', '--offline', '--frozen-lockfile'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+    // --prefer-offline, not --offline: an old commit's packages may be missing from a fresh machine's store.
+    await run('pnpm', ['install', '--prefer-offline', '--frozen-lockfile'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
     writeFileSync(installed, `${new Date().toISOString()}\n`);
   }
   return { commit, dir };
