@@ -15,8 +15,6 @@ import { createDatabase, createPool, registerPoolMetrics, type Database } from '
 import { DEMO_EMAIL, demoBanner, type DemoAccount } from './demo-banner.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
-// The CLI takes `migrate` from here: with it comes the area registry its commands need (events, permissions).
-export { migrate };
 import { databaseAddress } from './db/unreachable.js';
 import { createCursorCodec } from './db/cursor.js';
 import { jobWorkers, lifecycle } from './areas/index.js';
@@ -44,6 +42,9 @@ export type RunningServer = {
    */
   close(): Promise<void>;
 };
+
+// The CLI takes `migrate` from here: with it comes the area registry its commands need (events, permissions).
+export { migrate };
 
 /** Resolves the database: DATABASE_URL, else the embedded PostgreSQL in DATA_DIR. */
 export async function openDatabaseUrl(config: Config, log: Logger): Promise<{ url: string; embedded?: EmbeddedPostgres }> {

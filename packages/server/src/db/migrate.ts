@@ -1,5 +1,6 @@
 // The database's migrations: run by the server as it starts, by the CLI, and by the tests' template.
-// Kept apart from server.ts, so the CLI loads the migrations without the whole server.
+// Kept apart from server.ts, so the tests' global setup, `db:types` and the benches migrate without
+// loading the whole server (the CLI takes it through server.ts, for the area registry).
 import { Kysely, Migrator, PostgresDialect, type MigrationResultSet } from 'kysely';
 import type { Logger } from '../logger.js';
 import { DatabaseAvailability } from './availability.js';

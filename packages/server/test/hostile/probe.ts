@@ -15,27 +15,26 @@ export function rssMb(pid: number): number {
 }
 
 /**
- * Raises the priority of every thread of process `pid` to `priority` where allowed (root), returning
- * whether it could: on Linux a priority is a thread's own, and the threads that answer for the event
+ * Raises the priority of every thread of process `pid` to `priority` where allowed (root; elsewhere
+ * the threads run as the machine runs them): on Linux a priority is a thread's own, and the threads that answer for the event
  * loop are not only its main thread: V8's helper threads (made at start-up) do much of its garbage
  * collection, which the main thread otherwise waits for or does alone; libuv's pool and the parse
  * workers come later. Called again before each case, for the threads made since.
  */
-export function prioritize(pid: number, priority: number): boolean {
+export function prioritize(pid: number, priority: number): void {
   let tids: string[];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return false;
+    return; // not Linux, or the process is gone
   }
   for (const tid of tids) {
     try {
       setPriority(Number(tid), priority);
     } catch {
-      return false;
+      // not allowed, or the thread ended meanwhile: the others are tried all the same
     }
   }
-  return true;
 }
 
 /** Starts probing `baseUrl`/healthz every `everyMs` and sampling `pid`'s memory; `stop` reports both. */
