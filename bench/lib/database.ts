@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../../packages/server/src/db/embedded.js';
 import { createLogger } from '../../packages/server/src/logger.js';
 import { migrate } from '../../packages/server/src/db/migrate.js';
+// The area registry: the services' mappers decide permissions with its access rules
+// (packages/server/src/areas/permissions-objects.ts); the server loads it through server.ts, a bench here.
+import '../../packages/server/src/areas/index.js';
 
 export type BenchDatabase = { url: string; postmasterPid: () => number | undefined; stop(): Promise<void> };
 

@@ -17,6 +17,9 @@ import { findUserById, insertUser, type UserRow } from '../../packages/server/sr
 import { createLogger } from '../../packages/server/src/logger.js';
 import { ParsePool } from '../../packages/server/src/parsing/parse-pool.js';
 import { migrate } from '../../packages/server/src/db/migrate.js';
+// The area registry: the services' mappers decide permissions with its access rules
+// (packages/server/src/areas/permissions-objects.ts); the server loads it through server.ts, a bench here.
+import '../../packages/server/src/areas/index.js';
 import type { ContentChange } from '../../packages/server/src/content/apply-changes.js';
 import { parseMarkdownBodies } from '../../packages/server/src/content/markdown-check.js';
 import { applySpaceChanges } from '../../packages/server/src/areas/content/space-content.service.js';
