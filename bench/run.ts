@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runApiBenchmark } from './api.js';
+import { verdictOf } from './api/history.js';
 import { runColdStartBenchmark } from './cold-start.js';
 import { runCommentsBenchmark } from './comments.js';
 import { formatStartup, runStartupBenchmark } from './startup.js';
@@ -68,13 +69,16 @@ if (which === 'all' || which === 'api') {
     }
   }
   if (api.history) {
-    const [, ...earlier] = api.history.sides;
-    for (const [i, side] of earlier.entries()) {
-      for (const name of ['byId', 'list', 'listSmall'] as const) {
+    // The control is the last side (api/history.ts): this tree against itself, what "no change" measures.
+    const earlier = api.history.sides.slice(1, -1);
+    for (const name of ['byId', 'list', 'listSmall'] as const) {
+      const control = api.history.controlRatios[name];
+      verdicts.push(`${name}: this tree ÷ its control (the same build) ${control.map((r) => r.toFixed(2)).join(', ')} by round`);
+      for (const [i, side] of earlier.entries()) {
         const ratio = api.history.medianRatios[name][i]!;
         verdicts.push(
           `${name}: this tree at ${ratio.toFixed(2)} of ${side.label} by req/s, ${api.history.medianCpuRatios[name][i]!.toFixed(2)} by server CPU per request, ` +
-            `${api.history.medianDatabaseCpuRatios[name][i]!.toFixed(2)} by PostgreSQL CPU per request (medians; required ≥ 1.00 against the foundation): ${ratio >= 1 ? 'at or above' : 'BELOW'}`,
+            `${api.history.medianDatabaseCpuRatios[name][i]!.toFixed(2)} by PostgreSQL CPU per request (medians; required ≥ 1.00 against the foundation): ${verdictOf(ratio, control)}`,
         );
       }
     }
