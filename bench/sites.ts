@@ -499,7 +499,8 @@ async function measureAgents(databaseUrl: string, url: string, siteId: string, c
 }
 
 type Quantiles = { p50: number; p95: number };
-type TypingLatency = { first: Quantiles; all: Quantiles };
+/** `slowest`: the first pass's five slowest prefixes, with their ms (where a p95 comes from). */
+type TypingLatency = { first: Quantiles; all: Quantiles; slowest: string };
 
 /** What visitors type in the search-as-you-type step: the warm-up's words, then new words for each round. */
 const TYPED = [
@@ -632,7 +633,13 @@ async function typingLatency(url: string, paths: string[]): Promise<TypingLatenc
     const sorted = [...values].sort((a, b) => a - b);
     return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
   };
-  return { first: quantiles(times[0]!), all: quantiles(times.flat()) };
+  const slowest = paths
+    .map((path, i) => ({ q: new URL(path, 'http://x').searchParams.get('q')!, ms: times[0]![i]! }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5)
+    .map(({ q, ms }) => `${q} ${ms.toFixed(0)}`)
+    .join(', ');
+  return { first: quantiles(times[0]!), all: quantiles(times.flat()), slowest };
 }
 
 type ManyPages = { siteId: string; organizationId: string; spaceId: string; pages: SqlPage[] };
@@ -692,7 +699,7 @@ async function measureTypingOnly() {
         results.get(server.label)!.push({ latency, typing });
         console.log(
           `round ${round}, ${server.label}: first pass p50 ${latency.first.p50.toFixed(1)} ms, p95 ${latency.first.p95.toFixed(1)} ms; all three passes p50 ${latency.all.p50.toFixed(1)} ms, ` +
-            `p95 ${latency.all.p95.toFixed(1)} ms (${typed.length} prefixes × 3); 16 connections ${typing.requestsPerSecond.toFixed(0)} req/s (p50 ${typing.p50} ms, p99 ${typing.p99} ms)` +
+            `p95 ${latency.all.p95.toFixed(1)} ms (${typed.length} prefixes × 3; slowest first: ${latency.slowest}); 16 connections ${typing.requestsPerSecond.toFixed(0)} req/s (p50 ${typing.p50} ms, p99 ${typing.p99} ms)` +
             (typing.non2xx + typing.errors ? ` · NON-2XX/ERRORS ${typing.non2xx}/${typing.errors}` : '') +
             `; load average ${loadavg().map((value) => value.toFixed(1)).join(', ')}`,
         );

@@ -269,6 +269,23 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
     expect(await searchPages(t.db, scope, 'lantern dusk', window, undefined, wide)).toMatchObject({ total: 120, totalIsLowerBound: false });
   });
 
+  it('with `titlesSuffice`: no section is read when that many pages match by their title (the count then a lower bound), and sections are when fewer do', async () => {
+    const t = server();
+    const scope = await lanternSpace(t);
+    const window = { offset: 0, limit: 8 };
+    const bound = { sections: 2_000, titles: 200, sectionsPerPage: 1, titlesSuffice: 8 };
+
+    // 120 titles say "lantern": the eight shown are title matches whatever the sections say, so the page
+    // whose body alone says it (Wicks) is not counted (121 with sections read), and the count is a lower bound.
+    const titled = await searchPages(t.db, scope, 'lantern', window, undefined, bound);
+    expect(titled).toMatchObject({ total: 120, totalIsLowerBound: true, mode: 'exact' });
+    expect(titled.pages.map((page) => page.title)).toEqual(Array.from({ length: 8 }, (_, p) => `Lantern ${p}`));
+    // The returned pages still carry their best section (its snippet).
+    expect(titled.pages.every((page) => page.sections.length === 1 && page.sections[0]!.body.includes('lantern'))).toBe(true);
+    // One title says "wicks": the sections are read, and the count is exact.
+    expect(await searchPages(t.db, scope, 'wicks', window, undefined, bound)).toMatchObject({ total: 2, totalIsLowerBound: false, pages: [{ title: 'Wicks' }, { title: 'Oil' }] });
+  });
+
   it('includes hidden pages (members read them through the API too)', async () => {
     const t = server();
     const { admin, space, ids } = await world(t);

@@ -42,6 +42,14 @@ export type SearchBound = {
    * (readBoundOf).
    */
   read?: { sections?: number; titles?: number; enough: number };
+  /**
+   * Sections are read only when fewer pages than this match by their title (unset: always). Title
+   * matches rank first, so with this many of them the window asked for (the dialog's eight) is title
+   * matches whatever the sections hold: reading sections would only count more pages and break ties
+   * between titles that rank alike. Skipped, `total` counts the title matches and is a lower bound;
+   * the returned pages' best sections are still read (sectionsOf).
+   */
+  titlesSuffice?: number;
 };
 /** The bound of a ranked list of results (the API, a site's results page). */
 export const RESULTS_BOUND: SearchBound = { sections: MAX_MATCHED_SECTIONS, titles: MAX_TITLE_MATCHES, sectionsPerPage: SECTIONS_PER_PAGE };
@@ -129,11 +137,14 @@ const keyOf = (m: Matched, alias: string) => sql.raw(m.key.map((column) => `${al
  * its bound, the query is rare in the scope: all its matches come from the GIN index instead (`OFFSET
  * 0` keeps the limit out of that plan, so it is not read in key order again), the first `limit` in
  * key order. One statement: the index part runs only when chosen (a one-time filter).
+ *
+ * `only`: a condition on the statement's earlier CTEs alone (no column of the table), under which the
+ * table is read at all: a one-time filter, so nothing is read when it is false.
  */
-function firstMatches(name: string, m: Matched, scope: SearchScope, tsquery: Resolved, limit: number, read?: { rows: number; enough: number }) {
+function firstMatches(name: string, m: Matched, scope: SearchScope, tsquery: Resolved, limit: number, read?: { rows: number; enough: number }, only?: RawBuilder<unknown>) {
   const a = sql.raw(m.alias);
   const vector = sql.raw(`${m.alias}.${m.vector}`);
-  const where = sql`${candidateFilter(scope, tsquery, m.alias)} ${publishedFilter(scope, m.alias)}`;
+  const where = sql`${candidateFilter(scope, tsquery, m.alias)} ${publishedFilter(scope, m.alias)}${only ? sql` AND ${only}` : sql``}`;
   const cte = sql.raw(name);
   const rank = sql.raw(m.rank);
   if (!read) {
@@ -201,7 +212,8 @@ function matches(scope: SearchScope, tsquery: Resolved, bound: SearchBound): { c
     : sql``;
   const read = (rows: number | undefined) => (rows === undefined || !bound.read ? undefined : { rows, enough: bound.read.enough });
   const titled = firstMatches('titled', TITLES, scope, tsquery, bound.titles, read(bound.read?.titles));
-  const sections = firstMatches('sections', SECTIONS, scope, tsquery, bound.sections, read(bound.read?.sections));
+  const titlesSuffice = bound.titlesSuffice === undefined ? undefined : sql`(SELECT count(*) FROM titled) >= ${bound.titlesSuffice}`;
+  const sections = firstMatches('sections', SECTIONS, scope, tsquery, bound.sections, read(bound.read?.sections), titlesSuffice && sql`NOT ${titlesSuffice}`);
   return {
     ctes: sql`
     q AS MATERIALIZED (SELECT ${tsquery.match}::tsquery AS query),
@@ -220,7 +232,7 @@ function matches(scope: SearchScope, tsquery: Resolved, bound: SearchBound): { c
       ) h
       ${excluded}
     )`,
-    moreMayMatch: sql`(${titled.moreMayMatch} OR ${sections.moreMayMatch})`,
+    moreMayMatch: sql`(${titled.moreMayMatch} OR ${sections.moreMayMatch}${titlesSuffice ? sql` OR ${titlesSuffice}` : sql``})`,
   };
 }
 
@@ -313,6 +325,8 @@ async function resolve(db: Executor, scope: SearchScope, text: string, fuzzy: bo
 const SHAPE_READ_BOUNDS: SearchBound[] = [
   { sections: 1, titles: 1, sectionsPerPage: 1, read: { sections: 1, titles: 1, enough: 1 } },
   { sections: 1, titles: 1, sectionsPerPage: 1, read: { titles: 1, enough: 1 } },
+  { sections: 1, titles: 1, sectionsPerPage: 1, read: { sections: 1, titles: 1, enough: 1 }, titlesSuffice: 1 },
+  { sections: 1, titles: 1, sectionsPerPage: 1, read: { titles: 1, enough: 1 }, titlesSuffice: 1 },
 ];
 
 const SHAPE_RESOLVED: Resolved[] = [

@@ -84,7 +84,8 @@ export async function searchSite(
     ...[...places.keys()].map((spaceId) => `${spaceId}@${heads.get(spaceId)!.revisionId}`),
     window.offset,
     window.limit,
-    `${bound.sections}/${bound.titles}/${bound.sectionsPerPage}`,
+    // The whole bound: the dialog's and the results page's read differently.
+    JSON.stringify(bound),
     query.text,
   ].join('\n');
   const found = await app.caches.siteSearches.load(key, () => searchPages(app.db, scope, query.text, window, undefined, bound));

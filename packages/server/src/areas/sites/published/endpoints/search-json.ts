@@ -23,7 +23,7 @@ export const DIALOG_RESULTS = 8;
  * (docs/decisions.md, "The search dialog reads a bounded number of matches", "… and of rows"). The
  * answer's `total` is then a lower bound.
  */
-export const DIALOG_BOUND: SearchBound = { sections: 200, titles: 200, sectionsPerPage: 1, read: { sections: 3_000, titles: 2_000, enough: DIALOG_RESULTS } };
+export const DIALOG_BOUND: SearchBound = { sections: 200, titles: 200, sectionsPerPage: 1, read: { sections: 3_000, titles: 2_000, enough: DIALOG_RESULTS }, titlesSuffice: DIALOG_RESULTS };
 
 export type SearchAnswer = {
   query: string;
