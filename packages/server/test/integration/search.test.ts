@@ -286,6 +286,13 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
     expect(await searchPages(t.db, scope, 'wicks', window, undefined, bound)).toMatchObject({ total: 2, totalIsLowerBound: false, pages: [{ title: 'Wicks' }, { title: 'Oil' }] });
   });
 
+  it("reads from a table's first page on every connection of the server's pools: synchronized scans off", async () => {
+    const t = server();
+    // Several connections at once: each one is set when the pool makes it.
+    const settings = await Promise.all(Array.from({ length: 4 }, () => sql<{ synchronizeSeqscans: string }>`SELECT pg_sleep(0.05), current_setting('synchronize_seqscans') AS synchronize_seqscans`.execute(t.db)));
+    expect(settings.map((result) => result.rows[0]!.synchronizeSeqscans)).toEqual(['off', 'off', 'off', 'off']);
+  });
+
   it('includes hidden pages (members read them through the API too)', async () => {
     const t = server();
     const { admin, space, ids } = await world(t);
