@@ -131,9 +131,10 @@ const keyOf = (m: Matched, alias: string) => sql.raw(m.key.map((column) => `${al
  * window of a result, so a cursor's next page ranks what the first did); the planner weighs reading in
  * key order until enough match against the GIN index.
  *
- * Bounded: the first `read.rows` rows the scan meets (`row_number() OVER ()`, whose run condition stops
- * the scan; no order, so no sort), keeping those that match (`name_read`, with the row at the bound as a
- * sentinel: the read stopped there). When fewer than `read.enough` matched and the read stopped at
+ * Bounded: the first `read.rows` rows of the scope in primary-key order (the key's index read from the
+ * scope's first key, so the read costs the same wherever its rows lie in the table: a sequential scan
+ * read every row stored before them first), keeping those that match (`name_read`, numbered, with the
+ * row at the bound as a sentinel: the read stopped there). When fewer than `read.enough` matched and the read stopped at
  * its bound, the query is rare in the scope: all its matches come from the GIN index instead (`OFFSET
  * 0` keeps the limit out of that plan, so it is not read in key order again), the first `limit` in
  * key order. One statement: the index part runs only when chosen (a one-time filter).
@@ -167,11 +168,16 @@ function firstMatches(name: string, m: Matched, scope: SearchScope, tsquery: Res
     ${readName} AS MATERIALIZED (
       SELECT w.organization_id, w.space_id, w.page_id, w.n, w.matched, CASE WHEN w.matched THEN ts_rank(${WEIGHTS}, w.vector, q.query) END AS ${rank}
       FROM q, (
-        SELECT ${a}.organization_id, ${a}.space_id, ${a}.page_id, ${vector} AS vector, ${vector} @@ ${tsquery.match}::tsquery AS matched, row_number() OVER () AS n
-        FROM ${sql.raw(m.table)} ${a}
-        WHERE ${where}
+        SELECT r.*, row_number() OVER () AS n
+        FROM (
+          SELECT ${a}.organization_id, ${a}.space_id, ${a}.page_id, ${vector} AS vector, ${vector} @@ ${tsquery.match}::tsquery AS matched
+          FROM ${sql.raw(m.table)} ${a}
+          WHERE ${where}
+          ORDER BY ${keyOf(m, m.alias)}
+          LIMIT ${read.rows}
+        ) r
       ) w
-      WHERE w.n <= ${read.rows} AND (w.matched OR w.n = ${read.rows})
+      WHERE w.matched OR w.n = ${read.rows}
       LIMIT ${limit + 1}
     ),
     ${readingName} AS MATERIALIZED (
