@@ -341,10 +341,12 @@ async function measureLongPage(
 ) {
   let space = world.space;
   const { app, user, actor } = world;
-  const applied = await applySpaceChanges(app, space, user.id, [{ type: 'insert_page', ref: 'long', title: 'Long reference', slug: 'long-reference', markdown: longPage(0) }], { actor });
+  // A slug of its own in each run: a kept world (SITES_BENCH_DATA) still holds the long pages of earlier runs.
+  const slug = `long-reference-${Date.now().toString(36)}`;
+  const applied = await applySpaceChanges(app, space, user.id, [{ type: 'insert_page', ref: 'long', title: 'Long reference', slug, markdown: longPage(0) }], { actor });
   space = applied.space;
   const longId = applied.refs.long!;
-  const path = `/s/${siteId}/long-reference`;
+  const path = `/s/${siteId}/${slug}`;
   // The first document rendered warms the renderer's modules in a worker: not a first render of a page.
   await (await fetch(`${url}${path}`)).arrayBuffer();
   const sorted = await firstRenders(url, path, [1, 2, 3, 4, 5, 6, 7, 8, 9], async (markdown) => {

@@ -104,13 +104,6 @@ export function createPool(connectionString: string, max: number, log: Logger, a
     client.on('error', (error) => {
       if (!availability.failed(error, 'pool', connectedAt)) log.warn({ err: error }, 'database connection lost');
     });
-    // Every sequential scan starts at the table's first page. With PostgreSQL's synchronized scans on
-    // (its default), a scan of a table larger than a quarter of shared_buffers starts where the last
-    // one was, so a read bounded to the first rows a scan meets (the search dialog's:
-    // content/search/search.ts, firstMatches) met other rows at every request: cold pages, and
-    // another sample (docs/decisions.md, "Bounded reads start at the table's first page"). Queued
-    // before the caller's first statement; a failure fails that statement too, so it is only logged.
-    client.query('SET synchronize_seqscans = off').catch((error: Error) => log.debug({ err: error }, 'could not turn synchronized scans off'));
   });
   // Idle clients' errors also reach the pool: already reported by the client's listener above.
   pool.on('error', () => {});
