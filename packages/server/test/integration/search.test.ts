@@ -304,6 +304,8 @@ describe('GET /v1/spaces/{spaceId}/search', () => {
     expect(titled.pages.every((page) => page.sections.length === 1 && page.sections[0]!.body.includes('lantern'))).toBe(true);
     // One title says "wicks": the sections are read, and the count is exact.
     expect(await searchPages(t.db, scope, 'wicks', window, undefined, bound)).toMatchObject({ total: 2, totalIsLowerBound: false, pages: [{ title: 'Wicks' }, { title: 'Oil' }] });
+    // With an excluded word the sections are read too (the exclusion drops title matches after their count).
+    expect(await searchPages(t.db, scope, 'lantern -oil', window, undefined, bound)).toMatchObject({ total: 121, totalIsLowerBound: false });
   });
 
   it('includes hidden pages (members read them through the API too)', async () => {

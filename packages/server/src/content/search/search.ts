@@ -134,10 +134,11 @@ const keyOf = (m: Matched, alias: string) => sql.raw(m.key.map((column) => `${al
  * Bounded: the first `read.rows` rows of the scope in primary-key order (the key's index read from the
  * scope's first key, so the read costs the same wherever its rows lie in the table: a sequential scan
  * read every row stored before them first), keeping those that match (`name_read`, numbered, with the
- * row at the bound as a sentinel: the read stopped there). When fewer than `read.enough` matched and the read stopped at
- * its bound, the query is rare in the scope: all its matches come from the GIN index instead (`OFFSET
- * 0` keeps the limit out of that plan, so it is not read in key order again), the first `limit` in
- * key order. One statement: the index part runs only when chosen (a one-time filter).
+ * row at the bound as a sentinel: the read stopped there). When fewer than `read.enough` matched and
+ * the read stopped at its bound, the query is rare in the scope: all its matches come from the GIN
+ * index instead (`OFFSET 0` keeps the limit out of that plan, so it is not read in key order again),
+ * the first `limit` in key order. One statement: the index part runs only when chosen (a one-time
+ * filter).
  *
  * `only`: a condition on the statement's earlier CTEs alone (no column of the table), under which the
  * table is read at all: a one-time filter, so nothing is read when it is false.
@@ -218,7 +219,8 @@ function matches(scope: SearchScope, tsquery: Resolved, bound: SearchBound): { c
     : sql``;
   const read = (rows: number | undefined) => (rows === undefined || !bound.read ? undefined : { rows, enough: bound.read.enough });
   const titled = firstMatches('titled', TITLES, scope, tsquery, bound.titles, read(bound.read?.titles));
-  const titlesSuffice = bound.titlesSuffice === undefined ? undefined : sql`(SELECT count(*) FROM titled) >= ${bound.titlesSuffice}`;
+  // Not with an excluded word: the title matches are counted before the exclusion drops pages.
+  const titlesSuffice = bound.titlesSuffice === undefined || tsquery.exclude ? undefined : sql`(SELECT count(*) FROM titled) >= ${bound.titlesSuffice}`;
   const sections = firstMatches('sections', SECTIONS, scope, tsquery, bound.sections, read(bound.read?.sections), titlesSuffice && sql`NOT ${titlesSuffice}`);
   return {
     ctes: sql`
